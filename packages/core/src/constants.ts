@@ -1,0 +1,124 @@
+/** Release version used for language files and error reporting (spec §9). */
+export const RELEASE = '4.4.34';
+
+/** Service and interval status flags (spec §4). */
+export const ServiceFlag = {
+  new: 0,
+  upcoming: 1,
+  inProgress: 2,
+  overdue: 4,
+  closed: 8,
+  rejected: 16,
+  manually: 128,
+  overdueByMileage: 256,
+  overdueByEngineHours: 512,
+  overdueByDays: 1024,
+} as const;
+
+/** Notification kinds use the status flag values as bits (DESIGN §6). */
+export const NotificationKind = {
+  upcoming: 1,
+  inProgress: 2,
+  overdue: 4,
+  closed: 8,
+  rejected: 16,
+} as const;
+export const ALL_NOTIFICATION_KINDS = 31;
+
+/** Fleet permission bit mask (spec §6). Fuel fillings share the service bits. */
+export const Acl = {
+  admin: 1,
+  viewInterval: 2,
+  manageInterval: 4,
+  viewMap: 16,
+  viewNotification: 32,
+  viewService: 64,
+  manageService: 128,
+  viewFuelFilling: 64,
+  manageFuelFilling: 128,
+  archiveEdit: 256,
+  archiveDelete: 512,
+  deleteFuelfilling: 512,
+} as const;
+export type AclName = keyof typeof Acl;
+
+/** Every bit a fleet membership can carry. */
+export const ACL_ALL = 1 | 2 | 4 | 16 | 32 | 64 | 128 | 256 | 512;
+
+/** Vehicle types of spec §3, in order; the client appends `unknown` with id null. */
+export const UNIT_TYPES = [
+  'motorbike',
+  'car',
+  'pickup',
+  'van',
+  'microbus',
+  'bus',
+  'lorry',
+  'refrigerator',
+  'heavy_truck',
+  'tipper',
+  'tractor',
+  'manipulator',
+  'specialized_vehicle',
+  'nonmoving',
+  'other',
+] as const;
+export type UnitTypeName = (typeof UNIT_TYPES)[number];
+
+/** Fuel volume units (spec §3). */
+export const FuelMeasure = { liter: 1, gallon: 2 } as const;
+/** Distance units (spec §3): 1 means miles, anything else km. */
+export const MeasureSystem = { meters: 0, miles: 1 } as const;
+export const KM_PER_MILE = 1.609344;
+
+/** Line item kinds (spec §3). */
+export const LineItemKind = { task: 1, part: 2, fuel: 4 } as const;
+
+/** Limits of spec §9. */
+export const Limits = {
+  stringMax: 128,
+  descriptionMax: 512,
+  intSigned: 2147483647,
+  intUnsigned: 4294967295,
+  floatMax: 1e21,
+  precision: 3,
+  maxFileSize: 33554432,
+} as const;
+
+export const DAY_SECONDS = 86400;
+
+/** Default user settings (spec §3, §9; DESIGN §6). */
+export const DEFAULT_SETTINGS = {
+  lang: 'en',
+  notification: { enabled: ALL_NOTIFICATION_KINDS },
+  dateFormat: 'DD.MM.YYYY',
+  timeFormat: 'HH:mm',
+  layer: 'osm',
+} as const;
+
+/** The 23 selectable languages (spec §1). */
+export const LANGUAGES = [
+  'ru',
+  'en',
+  'es',
+  'ro',
+  'nl',
+  'pt-br',
+  'bg',
+  'et',
+  'az',
+  'hr',
+  'fi',
+  'fr',
+  'tr',
+  'pl',
+  'hu',
+  'de',
+  'it',
+  'sr',
+  'cs',
+  'el',
+  'th',
+  'uk',
+  'lt',
+] as const;

@@ -1,0 +1,50 @@
+/**
+ * Error codes of the API (DESIGN §5; spec §8 keeps the meaning of 1-4).
+ * Each code has one HTTP status, so a reply is consistent wherever it is raised.
+ */
+export const ErrorCode = {
+  noSession: 1,
+  tooLarge: 2,
+  fleetCannotBeSet: 3,
+  invalidInput: 4,
+  notFound: 5,
+  unexpected: 6,
+  accessDenied: 7,
+  wrongCredentials: 8,
+  tooManyRequests: 9,
+  conflict: 10,
+} as const;
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const ERROR_STATUS: Record<ErrorCodeValue, number> = {
+  1: 401,
+  2: 413,
+  3: 400,
+  4: 400,
+  5: 404,
+  6: 500,
+  7: 403,
+  8: 401,
+  9: 429,
+  10: 409,
+};
+
+export const ERROR_REASON: Record<ErrorCodeValue, string> = {
+  1: 'Session is not initialized',
+  2: 'Too large',
+  3: 'Fleet cannot be set',
+  4: 'Invalid input',
+  5: 'Not found',
+  6: 'Unexpected fault',
+  7: 'Access denied',
+  8: 'Wrong user name or password',
+  9: 'Too many requests',
+  10: 'Conflict',
+};
+
+/** The JSON body of every failed API call. */
+export interface ApiErrorBody {
+  error: ErrorCodeValue;
+  reason: string;
+  details?: unknown;
+}

@@ -1,0 +1,6 @@
+export * from './constants.js';
+export * from './errors.js';
+export * from './events.js';
+export * from './geo.js';
+export * from './permissions.js';
+export * from './validators.js';

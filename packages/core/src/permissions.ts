@@ -1,0 +1,86 @@
+import { ACL_ALL, Acl, type AclName } from './constants.js';
+
+/**
+ * Dependencies of the permission editor (spec §6 "Permission editor groups and dependencies"):
+ * each bit lists the bits it cannot be granted without.
+ */
+export const ACL_REQUIRES: Readonly<Record<number, number>> = {
+  [Acl.manageInterval]: Acl.viewInterval,
+  [Acl.viewService]: Acl.viewInterval,
+  [Acl.manageService]: Acl.viewService | Acl.viewInterval,
+  [Acl.archiveEdit]: Acl.viewInterval | Acl.viewService | Acl.manageService,
+  [Acl.archiveDelete]: Acl.archiveEdit | Acl.viewInterval | Acl.viewService | Acl.manageService,
+  [Acl.viewNotification]: Acl.viewInterval | Acl.viewService,
+};
+
+/** True when `acl` holds every bit of `bits`. */
+export function hasAll(acl: number, bits: number): boolean {
+  return (acl & bits) === bits;
+}
+
+/** True when `acl` holds at least one bit of `bits`. */
+export function hasAny(acl: number, bits: number): boolean {
+  return (acl & bits) !== 0;
+}
+
+/** An acl equal to admin alone means an admin-only fleet (spec §6). */
+export function isAdminOnly(acl: number): boolean {
+  return acl === Acl.admin;
+}
+
+/** Resolves an access name; an unknown name is denied (spec §6), the caller logs it. */
+export function aclBit(name: string): number | undefined {
+  return Object.hasOwn(Acl, name) ? Acl[name as AclName] : undefined;
+}
+
+/** The bits of `acl` whose dependencies are missing, each with what it lacks. */
+export function aclViolations(acl: number): { bit: number; missing: number }[] {
+  const out: { bit: number; missing: number }[] = [];
+  for (const [bitText, required] of Object.entries(ACL_REQUIRES)) {
+    const bit = Number(bitText);
+    if (acl & bit && !hasAll(acl, required)) out.push({ bit, missing: required & ~acl });
+  }
+  return out;
+}
+
+/** A membership acl is valid when it uses known bits only and satisfies the dependencies. */
+export function isValidAcl(acl: number): boolean {
+  return Number.isInteger(acl) && acl >= 0 && (acl & ~ACL_ALL) === 0 && aclViolations(acl).length === 0;
+}
+
+/** Adds whatever the granted bits depend on, as the permission editor does when a box is ticked. */
+export function withDependencies(acl: number): number {
+  let out = acl;
+  for (const [bitText, required] of Object.entries(ACL_REQUIRES)) {
+    if (out & Number(bitText)) out |= required;
+  }
+  // archiveDelete requires archiveEdit, whose own requirements were added in the same pass only if
+  // archiveEdit came first; one more pass settles the chain.
+  for (const [bitText, required] of Object.entries(ACL_REQUIRES)) {
+    if (out & Number(bitText)) out |= required;
+  }
+  return out;
+}
+
+/** Rights of a personal API token per area (PRODUCT.md "API tokens"). */
+export type TokenRight = 'none' | 'view' | 'manage';
+export interface TokenRights {
+  intervals: TokenRight;
+  services: TokenRight;
+  archive: TokenRight;
+}
+
+/**
+ * The acl bits a personal API token leaves to its user in each fleet. Tokens narrow the intervals,
+ * services (which include fuel fillings) and archive bits; administration, map and notification bits
+ * stay as the user has them, so a gateway token of a fleet admin can feed telematics.
+ */
+export function tokenAclMask(rights: TokenRights): number {
+  let mask = Acl.admin | Acl.viewMap | Acl.viewNotification;
+  if (rights.intervals !== 'none') mask |= Acl.viewInterval;
+  if (rights.intervals === 'manage') mask |= Acl.manageInterval;
+  if (rights.services !== 'none') mask |= Acl.viewService;
+  if (rights.services === 'manage') mask |= Acl.manageService;
+  if (rights.archive === 'manage') mask |= Acl.archiveEdit | Acl.archiveDelete;
+  return mask;
+}

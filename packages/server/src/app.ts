@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import { RELEASE } from '@fleetkeep/core';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.js';
+import { eventsSocket } from './events/socket.js';
+import { installAuth } from './http/auth-hook.js';
+import { installErrorHandling } from './http/errors.js';
+import { adminRoutes } from './modules/admin/routes.js';
+import { objectRoutes } from './modules/fleets/object-routes.js';
+import { fleetRoutes } from './modules/fleets/routes.js';
+import { sessionRoutes } from './modules/session/routes.js';
+import { userRoutes } from './modules/user/routes.js';
+import { ingestRoutes } from './telematics/routes.js';
+
+export interface BuildOptions {
+  logger?: boolean | object;
+}
+
+/** Builds the HTTP application: API, websocket, API description and the SPA (DESIGN §1). */
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: ctx.config.logLevel },
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy: true,
+    requestIdHeader: 'x-request-id',
+    disableRequestLogging: true,
+  });
+  // Route handlers and the websocket log through the request logger of this app.
+  ctx.log = app.log;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Fleetkeep API',
+        version: RELEASE,
+        description: 'Fleet maintenance and service management',
+      },
+      components: {
+        securitySchemes: {
+          ssid: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'SSID <session>' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'Personal API token' },
+        },
+      },
+      security: [{ ssid: [] }, { bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json' } });
+  await app.register(formbody);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  installAuth(app, ctx);
+
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+  app.get(
+    '/api/ping',
+    { config: { public: true }, schema: { tags: ['meta'], summary: 'Liveness' } },
+    async () => ({
+      ok: true,
+      release: RELEASE,
+    }),
+  );
+
+  await app.register(sessionRoutes(ctx));
+  await app.register(userRoutes(ctx));
+  await app.register(adminRoutes(ctx));
+  await app.register(fleetRoutes(ctx));
+  await app.register(objectRoutes(ctx));
+  await app.register(ingestRoutes(ctx));
+  await app.register(eventsSocket(ctx));
+
+  await serveWeb(app, ctx.config.webDir);
+  return app;
+}
+
+/** Serves the built SPA; any non-API path that is not a file gets index.html (client-side routes). */
+async function serveWeb(app: FastifyInstance, webDir: string | undefined): Promise<void> {
+  if (!webDir || !fs.existsSync(path.join(webDir, 'index.html'))) return;
+  await app.register(fastifyStatic, { root: webDir, wildcard: false, index: false });
+  app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+    const url = req.url.split('?')[0] ?? '/';
+    if (url.startsWith('/api/') || url === '/api') return reply.callNotFound();
+    const file = path.join(webDir, path.normalize(url));
+    if (file.startsWith(webDir) && fs.existsSync(file) && fs.statSync(file).isFile()) {
+      return reply.sendFile(path.relative(webDir, file));
+    }
+    return reply.sendFile('index.html');
+  });
+}

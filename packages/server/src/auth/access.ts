@@ -1,0 +1,142 @@
+import { Acl, aclBit } from '@fleetkeep/core';
+import type { AppContext } from '../context.js';
+import type { AccountRow, FleetRow } from '../db/schema.js';
+import { accessDenied } from '../http/errors.js';
+import type { Actor } from './actor.js';
+
+/**
+ * The one server-side permission check (spec §6, DESIGN §5). Every route that touches fleet data
+ * goes through `requireFleet`; nothing else reads acl bits for authorisation.
+ */
+
+export interface AccountTree {
+  byId: Map<number, AccountRow>;
+  /** True when the account and all its ancestors are active. */
+  isActive(accountId: number): boolean;
+  /** True when `accountId` is `rootId` or lies below it. */
+  isWithin(rootId: number, accountId: number): boolean;
+}
+
+export async function loadAccountTree(ctx: AppContext): Promise<AccountTree> {
+  const rows = await ctx.db.kysely.selectFrom('accounts').selectAll().execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const walk = (accountId: number, visit: (a: AccountRow) => boolean): boolean => {
+    let current = byId.get(accountId);
+    for (let depth = 0; current && depth < 64; depth++) {
+      if (visit(current)) return true;
+      current = current.parent_id === null ? undefined : byId.get(current.parent_id);
+    }
+    return false;
+  };
+  return {
+    byId,
+    isActive: (accountId) => byId.has(accountId) && !walk(accountId, (a) => a.active !== 1),
+    isWithin: (rootId, accountId) => walk(accountId, (a) => a.id === rootId),
+  };
+}
+
+/** Acl of the actor on a fleet: membership bits narrowed by the credential, plus admin by role. */
+export function effectiveAcl(
+  actor: Actor,
+  fleet: FleetRow,
+  membershipAcl: number | undefined,
+  tree: AccountTree,
+) {
+  const roleAdmin = actor.su || (actor.admin && tree.isWithin(actor.accountId, fleet.account_id));
+  // A suspended fleet keeps only the administrative view for those above it (PRODUCT.md "Administration").
+  if (!tree.isActive(fleet.account_id)) return roleAdmin ? Acl.admin : 0;
+  const member = (membershipAcl ?? 0) & actor.aclMask;
+  return roleAdmin ? member | Acl.admin : member;
+}
+
+export interface FleetAccess {
+  fleet: FleetRow;
+  acl: number;
+}
+
+export interface Need {
+  /** Every one of these bits is required. */
+  all?: number;
+  /** At least one of these bits is required. */
+  any?: number;
+}
+
+function satisfies(acl: number, need: Need): boolean {
+  if (need.all !== undefined && (acl & need.all) !== need.all) return false;
+  if (need.any !== undefined && (acl & need.any) === 0) return false;
+  return acl !== 0;
+}
+
+/**
+ * Loads the fleet and checks the actor's rights on it. An unknown fleet and a fleet the actor may not
+ * see answer alike (403), so ids of other fleets reveal nothing.
+ */
+export async function requireFleet(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  need: Need,
+): Promise<FleetAccess> {
+  const fleet = await ctx.db.kysely
+    .selectFrom('fleets')
+    .selectAll()
+    .where('id', '=', fleetId)
+    .executeTakeFirst();
+  if (!fleet) throw accessDenied();
+  const member = await ctx.db.kysely
+    .selectFrom('fleet_users')
+    .select('acl')
+    .where('fleet_id', '=', fleetId)
+    .where('user_id', '=', actor.userId)
+    .executeTakeFirst();
+  const tree = await loadAccountTree(ctx);
+  const acl = effectiveAcl(actor, fleet, member?.acl, tree);
+  if (!satisfies(acl, need)) throw accessDenied();
+  return { fleet, acl };
+}
+
+/** The check by access name used where a name comes from outside; unknown names are denied (spec §6). */
+export function aclNeed(ctx: AppContext, name: string): Need {
+  const bit = aclBit(name);
+  if (bit === undefined) {
+    ctx.log.warn({ access: name }, 'unknown access name');
+    return { all: 1 << 30 };
+  }
+  return { all: bit };
+}
+
+/** Every fleet the actor can see, each with its effective acl (auth reply, GET /api/fleets). */
+export async function visibleFleets(ctx: AppContext, actor: Actor): Promise<FleetAccess[]> {
+  const tree = await loadAccountTree(ctx);
+  const memberships = await ctx.db.kysely
+    .selectFrom('fleet_users')
+    .select(['fleet_id', 'acl'])
+    .where('user_id', '=', actor.userId)
+    .execute();
+  const memberAcl = new Map(memberships.map((m) => [m.fleet_id, m.acl]));
+  let query = ctx.db.kysely.selectFrom('fleets').selectAll().orderBy('id');
+  if (!actor.su && !actor.admin) {
+    if (memberAcl.size === 0) return [];
+    query = query.where('id', 'in', [...memberAcl.keys()]);
+  }
+  const fleets = await query.execute();
+  const out: FleetAccess[] = [];
+  for (const fleet of fleets) {
+    const acl = effectiveAcl(actor, fleet, memberAcl.get(fleet.id), tree);
+    if (acl !== 0) out.push({ fleet, acl });
+  }
+  return out;
+}
+
+/** Super users, and account admins for accounts within their own subtree. */
+export async function requireAccountAdmin(
+  ctx: AppContext,
+  actor: Actor,
+  accountId: number,
+): Promise<AccountTree> {
+  const tree = await loadAccountTree(ctx);
+  if (!tree.byId.has(accountId)) throw accessDenied();
+  if (actor.su) return tree;
+  if (actor.admin && actor.aclMask & Acl.admin && tree.isWithin(actor.accountId, accountId)) return tree;
+  throw accessDenied();
+}

@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { DialectName } from '../database.js';
+import { core001 } from './001_core.js';
+
+/** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
+export function migrations(dialect: DialectName): MigrationProvider {
+  const list: Record<string, Migration> = {
+    '001_core': core001(dialect),
+  };
+  return { getMigrations: async () => list };
+}

@@ -1,0 +1,178 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table shapes shared by both dialects. Times are Unix seconds (UTC); flags are 0/1 integers;
+ * JSON documents are stored as text so that SQLite and PostgreSQL read them the same way.
+ */
+export interface AccountTable {
+  id: Generated<number>;
+  name: string;
+  parent_id: number | null;
+  active: number;
+  created_at: number;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  full_name: string;
+  password_hash: string;
+  su: number;
+  admin: number;
+  settings: string;
+  /** Current fleet. */
+  fid: number | null;
+  created_at: number;
+}
+
+export interface FleetTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  tz: number;
+  cur: string;
+  ms: number;
+  fm: number;
+  created_at: number;
+}
+
+export interface FleetUserTable {
+  fleet_id: number;
+  user_id: number;
+  acl: number;
+}
+
+export interface UnitTypeTable {
+  id: Generated<number>;
+  name: string;
+}
+
+export interface UnitTable {
+  id: Generated<number>;
+  account_id: number;
+  fleet_id: number | null;
+  name: string;
+  device_id: string;
+  unit_type_id: number | null;
+  /** Total mileage in km. */
+  mileage: number;
+  /** Total engine hours. */
+  engine_hours: number;
+  /** Counters when the unit joined its fleet: actual = total - base + pulled (PRODUCT.md). */
+  base_mileage: number;
+  base_engine_hours: number;
+  pulled_mileage: number;
+  pulled_engine_hours: number;
+  joined_at: number | null;
+  /** Time of the last accepted message. */
+  last_time: number | null;
+  lat: number | null;
+  lon: number | null;
+  speed: number | null;
+  course: number | null;
+  altitude: number | null;
+  ignition: number | null;
+  props: string;
+  params: string;
+  cf: string;
+  /** In-progress marker (spec §4 "ins"). */
+  ins: number;
+  created_at: number;
+}
+
+export interface PersonTable {
+  id: Generated<number>;
+  account_id: number;
+  fleet_id: number | null;
+  name: string;
+  ds: string;
+  c: string;
+  cf: string;
+  ins: number;
+  created_at: number;
+}
+
+export interface AccessTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  /** 'login' for a password login, 'api' for a personal API token. */
+  kind: string;
+  token_hash: string;
+  description: string;
+  rights: string;
+  created_at: number;
+  last_used_at: number | null;
+  requests: number;
+  expires_at: number | null;
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  access_token_id: number | null;
+  created_at: number;
+  last_seen_at: number;
+  props: string;
+}
+
+export interface PositionTable {
+  id: Generated<number>;
+  unit_id: number;
+  tm: number;
+  lat: number;
+  lon: number;
+  speed: number | null;
+  course: number | null;
+  altitude: number | null;
+  ignition: number | null;
+  mileage: number;
+  engine_hours: number;
+}
+
+export interface IngestLogTable {
+  id: Generated<number>;
+  received_at: number;
+  device_id: string;
+  unit_id: number | null;
+  msg_time: number | null;
+  reason: string;
+  payload: string;
+}
+
+export interface CounterCorrectionTable {
+  id: Generated<number>;
+  unit_id: number;
+  user_id: number;
+  tm: number;
+  field: string;
+  old_value: number;
+  new_value: number;
+}
+
+export interface Database {
+  accounts: AccountTable;
+  users: UserTable;
+  fleets: FleetTable;
+  fleet_users: FleetUserTable;
+  unit_types: UnitTypeTable;
+  units: UnitTable;
+  drivers: PersonTable;
+  trailers: PersonTable;
+  access_tokens: AccessTokenTable;
+  sessions: SessionTable;
+  positions: PositionTable;
+  ingest_log: IngestLogTable;
+  counter_corrections: CounterCorrectionTable;
+}
+
+export type AccountRow = Selectable<AccountTable>;
+export type UserRow = Selectable<UserTable>;
+export type FleetRow = Selectable<FleetTable>;
+export type UnitRow = Selectable<UnitTable>;
+export type NewUnit = Insertable<UnitTable>;
+export type UnitUpdate = Updateable<UnitTable>;
+export type PersonRow = Selectable<PersonTable>;
+export type AccessTokenRow = Selectable<AccessTokenTable>;
+export type SessionRow = Selectable<SessionTable>;

@@ -1,0 +1,30 @@
+import { EventEmitter } from 'node:events';
+import type { LiveEvent } from '@fleetkeep/core';
+
+/**
+ * One bus, two implementations (DESIGN §6): in-process for a single instance, PostgreSQL
+ * LISTEN/NOTIFY so that instances on one database deliver each other's events.
+ */
+export interface EventBus {
+  publish(event: LiveEvent): Promise<void>;
+  /** Registers a listener for every event, local or remote; returns the unsubscribe function. */
+  subscribe(listener: (event: LiveEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+export class MemoryBus implements EventBus {
+  private readonly emitter = new EventEmitter();
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+  async publish(event: LiveEvent): Promise<void> {
+    this.emitter.emit('event', event);
+  }
+  subscribe(listener: (event: LiveEvent) => void): () => void {
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}

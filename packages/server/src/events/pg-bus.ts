@@ -1,0 +1,110 @@
+import { EventEmitter } from 'node:events';
+import type { LiveEvent } from '@fleetkeep/core';
+import pg from 'pg';
+import type { EventBus } from './bus.js';
+
+const CHANNEL = 'fleetkeep_events';
+/** NOTIFY payloads must stay under 8000 bytes; larger events travel through a table. */
+const MAX_INLINE = 7000;
+
+/**
+ * LISTEN/NOTIFY bus. Every instance, the publisher included, receives events through its LISTEN
+ * connection, so local and remote listeners see one order. Large payloads are parked in
+ * `event_payloads` and the notification carries their id.
+ */
+export class PgBus implements EventBus {
+  private readonly emitter = new EventEmitter();
+  private listenClient: pg.Client | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly url: string,
+    private readonly onError: (err: unknown) => void,
+  ) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  static async start(url: string, onError: (err: unknown) => void): Promise<PgBus> {
+    const bus = new PgBus(new pg.Pool({ connectionString: url, max: 2 }), url, onError);
+    await bus.pool.query(
+      'create table if not exists event_payloads (id bigserial primary key, created_at timestamptz not null default now(), payload text not null)',
+    );
+    await bus.connect();
+    return bus;
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (msg) => {
+      if (msg.channel === CHANNEL && msg.payload) void this.deliver(msg.payload);
+    });
+    client.on('error', (err) => {
+      this.onError(err);
+      this.reconnect(client);
+    });
+    client.on('end', () => this.reconnect(client));
+    await client.connect();
+    await client.query(`listen ${CHANNEL}`);
+    this.listenClient = client;
+  }
+
+  private reconnect(client: pg.Client): void {
+    if (this.closed || this.listenClient !== client) return;
+    this.listenClient = undefined;
+    const retry = () => {
+      if (this.closed) return;
+      this.connect().catch((err) => {
+        this.onError(err);
+        setTimeout(retry, 1000).unref();
+      });
+    };
+    setTimeout(retry, 200).unref();
+  }
+
+  private async deliver(payload: string): Promise<void> {
+    try {
+      let text = payload;
+      if (payload.startsWith('#')) {
+        const res = await this.pool.query<{ payload: string }>(
+          'select payload from event_payloads where id = $1',
+          [payload.slice(1)],
+        );
+        if (!res.rows[0]) return;
+        text = res.rows[0].payload;
+      }
+      this.emitter.emit('event', JSON.parse(text) as LiveEvent);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  async publish(event: LiveEvent): Promise<void> {
+    const text = JSON.stringify(event);
+    if (Buffer.byteLength(text) <= MAX_INLINE) {
+      await this.pool.query('select pg_notify($1, $2)', [CHANNEL, text]);
+      return;
+    }
+    const res = await this.pool.query<{ id: string }>(
+      'insert into event_payloads (payload) values ($1) returning id',
+      [text],
+    );
+    await this.pool.query('select pg_notify($1, $2)', [CHANNEL, `#${res.rows[0]!.id}`]);
+    // Parked payloads are read within moments; a day is ample for an instance that lags.
+    await this.pool.query("delete from event_payloads where created_at < now() - interval '1 day'");
+  }
+
+  subscribe(listener: (event: LiveEvent) => void): () => void {
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.emitter.removeAllListeners();
+    const client = this.listenClient;
+    this.listenClient = undefined;
+    await client?.end().catch(() => undefined);
+    await this.pool.end();
+  }
+}

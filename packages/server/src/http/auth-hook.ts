@@ -1,0 +1,49 @@
+import { ErrorCode } from '@fleetkeep/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor } from '../auth/actor.js';
+import type { AppContext } from '../context.js';
+import { resolveBearer, resolveSession } from '../modules/session/service.js';
+import { AppError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes that need no session: login, auth, telematics ingestion, the API description. */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    actorOrNull: Actor | null;
+  }
+}
+
+/** Reads the credential of DESIGN §4 from a request: `SSID <session>` or `Bearer <api token>`. */
+export async function actorFromHeader(
+  ctx: AppContext,
+  header: string | undefined,
+): Promise<Actor | undefined> {
+  if (!header) return undefined;
+  const space = header.indexOf(' ');
+  if (space < 0) return undefined;
+  const scheme = header.slice(0, space).toLowerCase();
+  const value = header.slice(space + 1).trim();
+  if (!value) return undefined;
+  if (scheme === 'ssid') return resolveSession(ctx, value);
+  if (scheme === 'bearer') return resolveBearer(ctx, value);
+  return undefined;
+}
+
+export function installAuth(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('actorOrNull', null);
+  // onRequest, so that a call without a session is refused before its body is even read.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404 || request.routeOptions.config.public || !request.url.startsWith('/api/')) return;
+    const actor = await actorFromHeader(ctx, request.headers.authorization);
+    if (!actor) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+    request.actorOrNull = actor;
+  });
+}
+
+/** The actor of an authenticated route; the hook guarantees it is set. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actorOrNull) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+  return request.actorOrNull;
+}

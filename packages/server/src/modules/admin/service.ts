@@ -1,0 +1,72 @@
+import { Acl } from '@fleetkeep/core';
+import { loadAccountTree, requireAccountAdmin } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import type { AppContext } from '../../context.js';
+import { AppError, accessDenied } from '../../http/errors.js';
+import { fleetToWire } from '../fleets/mappers.js';
+
+/** Accounts the actor may activate or suspend: every account for a super user, else those below. */
+async function manageableAccounts(ctx: AppContext, actor: Actor) {
+  if (!actor.su && !(actor.admin && actor.aclMask & Acl.admin)) throw accessDenied();
+  const tree = await loadAccountTree(ctx);
+  const ids = [...tree.byId.keys()].filter((a) =>
+    actor.su ? a !== actor.accountId : a !== actor.accountId && tree.isWithin(actor.accountId, a),
+  );
+  return { tree, ids };
+}
+
+/** GET /api/admin/accounts (spec §7 "Admin"). */
+export async function listAccounts(ctx: AppContext, actor: Actor) {
+  const { tree, ids } = await manageableAccounts(ctx, actor);
+  const fleets = ids.length
+    ? await ctx.db.kysely
+        .selectFrom('fleets')
+        .select(['id', 'name', 'account_id'])
+        .where('account_id', 'in', ids)
+        .execute()
+    : [];
+  return {
+    accounts: ids.map((accountId) => {
+      const a = tree.byId.get(accountId)!;
+      return {
+        id: a.id,
+        n: a.name,
+        parent: a.parent_id,
+        s: a.active,
+        // Effective state: an account below a suspended one is suspended too.
+        active: tree.isActive(a.id) ? 1 : 0,
+        fleets: fleets.filter((f) => f.account_id === a.id).map((f) => ({ id: f.id, n: f.name })),
+      };
+    }),
+  };
+}
+
+/**
+ * PUT /api/admin/accounts/{id}: s = 1 activates, 0 suspends. The fleets below change visibility, so
+ * each gets a fleet event: delete when suspended (the spec's "lost access" dialog), create when back.
+ */
+export async function setAccountState(ctx: AppContext, actor: Actor, accountId: number, s: 0 | 1) {
+  await requireAccountAdmin(ctx, actor, accountId);
+  if (accountId === actor.accountId) throw new AppError(4, 'An account cannot change its own activation');
+  const before = await loadAccountTree(ctx);
+  await ctx.db.kysely.updateTable('accounts').set({ active: s }).where('id', '=', accountId).execute();
+  const after = await loadAccountTree(ctx);
+  const affected = [...after.byId.keys()].filter((a) => after.isWithin(accountId, a));
+  const fleets = await ctx.db.kysely
+    .selectFrom('fleets')
+    .selectAll()
+    .where('account_id', 'in', affected)
+    .execute();
+  for (const fleet of fleets) {
+    const was = before.isActive(fleet.account_id);
+    const is = after.isActive(fleet.account_id);
+    if (was === is) continue;
+    await ctx.bus.publish(
+      is
+        ? { t: 'c', s: 'fleet', fid: fleet.id, d: fleetToWire(fleet, 0, true) }
+        : { t: 'd', s: 'fleet', fid: fleet.id, d: { id: fleet.id } },
+    );
+  }
+  const a = after.byId.get(accountId)!;
+  return { id: a.id, n: a.name, parent: a.parent_id, s: a.active, active: after.isActive(a.id) ? 1 : 0 };
+}

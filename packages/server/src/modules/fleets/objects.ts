@@ -1,0 +1,269 @@
+import { Acl } from '@fleetkeep/core';
+import { loadAccountTree, requireFleet } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import { type AppContext, now } from '../../context.js';
+import type { PersonRow } from '../../db/schema.js';
+import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
+import { personToWire, unitToWire } from './mappers.js';
+
+/** Who may edit a service object's profile: the fleet admin and those who manage its maintenance. */
+const EDIT_OBJECT = { any: Acl.admin | Acl.manageInterval | Acl.manageService };
+
+export type PersonKind = 'drivers' | 'trailers';
+const COLLECTION = { drivers: 'driver', trailers: 'trailer' } as const;
+
+export async function fleetUnits(ctx: AppContext, actor: Actor, fleetId: number) {
+  await requireFleet(ctx, actor, fleetId, {});
+  const rows = await ctx.db.kysely
+    .selectFrom('units')
+    .selectAll()
+    .where('fleet_id', '=', fleetId)
+    .orderBy('id')
+    .execute();
+  return { units: rows.map(unitToWire) };
+}
+
+export async function fleetPeople(ctx: AppContext, actor: Actor, fleetId: number, kind: PersonKind) {
+  await requireFleet(ctx, actor, fleetId, {});
+  const rows = await ctx.db.kysely
+    .selectFrom(kind)
+    .selectAll()
+    .where('fleet_id', '=', fleetId)
+    .orderBy('id')
+    .execute();
+  return { [kind]: rows.map(personToWire) };
+}
+
+/** GET /api/fleets/{id}/user/{drivers|trailers}: those the admin can bind: in this fleet or in none. */
+export async function bindablePeople(ctx: AppContext, actor: Actor, fleetId: number, kind: PersonKind) {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const tree = await loadAccountTree(ctx);
+  const accounts = [...tree.byId.keys()].filter((a) => tree.isWithin(fleet.account_id, a));
+  const rows = await ctx.db.kysely
+    .selectFrom(kind)
+    .selectAll()
+    .where('account_id', 'in', accounts)
+    .where((eb) => eb.or([eb('fleet_id', '=', fleetId), eb('fleet_id', 'is', null)]))
+    .orderBy('id')
+    .execute();
+  return { [kind]: rows.map(personToWire) };
+}
+
+export interface Binding {
+  units?: number[];
+  drivers?: number[];
+  trailers?: number[];
+}
+
+/**
+ * PUT /api/fleets/{id}/entities: the service objects of the fleet, per kind given. Objects listed join,
+ * objects of that kind not listed leave. An object belongs to at most one fleet (PRODUCT.md), so one
+ * held by another fleet is a conflict. All or nothing.
+ */
+export async function setEntities(ctx: AppContext, actor: Actor, fleetId: number, binding: Binding) {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const tree = await loadAccountTree(ctx);
+  const t = now();
+  const events: Parameters<typeof ctx.bus.publish>[0][] = [];
+  const errors: { kind: string; id: number; reason: string }[] = [];
+
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    for (const kind of ['units', 'drivers', 'trailers'] as const) {
+      const wanted = binding[kind];
+      if (!wanted) continue;
+      const wantedSet = new Set(wanted);
+      const rows = wanted.length
+        ? await trx
+            .selectFrom(kind)
+            .select(['id', 'account_id', 'fleet_id'])
+            .where('id', 'in', wanted)
+            .execute()
+        : [];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const objectId of wantedSet) {
+        const row = byId.get(objectId);
+        if (!row || !tree.isWithin(fleet.account_id, row.account_id))
+          errors.push({ kind, id: objectId, reason: 'Unknown object' });
+        else if (row.fleet_id !== null && row.fleet_id !== fleetId)
+          errors.push({ kind, id: objectId, reason: 'Object belongs to another fleet' });
+      }
+      if (errors.length > 0) continue;
+      const current = await trx.selectFrom(kind).select('id').where('fleet_id', '=', fleetId).execute();
+      const currentSet = new Set(current.map((r) => r.id));
+      const joining = [...wantedSet].filter((x) => !currentSet.has(x));
+      const leaving = [...currentSet].filter((x) => !wantedSet.has(x));
+      if (leaving.length)
+        await trx.updateTable(kind).set({ fleet_id: null }).where('id', 'in', leaving).execute();
+      if (joining.length) {
+        if (kind === 'units') {
+          // "Actual" counters start at the moment of joining (PRODUCT.md "Service objects and counters").
+          await trx
+            .updateTable('units')
+            .set((eb) => ({
+              fleet_id: fleetId,
+              joined_at: t,
+              base_mileage: eb.ref('mileage'),
+              base_engine_hours: eb.ref('engine_hours'),
+              pulled_mileage: 0,
+              pulled_engine_hours: 0,
+            }))
+            .where('id', 'in', joining)
+            .execute();
+        } else {
+          await trx.updateTable(kind).set({ fleet_id: fleetId }).where('id', 'in', joining).execute();
+        }
+      }
+      const collection = kind === 'units' ? 'avl_unit' : COLLECTION[kind];
+      for (const x of leaving) events.push({ t: 'd', s: collection, fid: fleetId, d: { id: x } });
+      if (joining.length) {
+        const joined = await trx.selectFrom(kind).selectAll().where('id', 'in', joining).execute();
+        for (const row of joined) {
+          const d = kind === 'units' ? unitToWire(row as never) : personToWire(row as PersonRow);
+          events.push({ t: 'c', s: collection, fid: fleetId, d });
+        }
+      }
+    }
+    if (errors.length > 0) throw conflict('Some objects cannot be bound', errors);
+  });
+  for (const e of events) await ctx.bus.publish(e);
+  return { error: 0, changed: events.length };
+}
+
+export interface UnitPatch {
+  nm?: string;
+  ut?: number | null;
+  cnm?: number;
+  cneh?: number;
+  cf?: { id: number; v: string }[];
+}
+
+/** PUT /api/fleets/{fleetId}/units/{id}: profile, unit type, counter corrections (recorded), custom fields. */
+export async function updateUnit(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  unitId: number,
+  patch: UnitPatch,
+) {
+  const { acl } = await requireFleet(ctx, actor, fleetId, EDIT_OBJECT);
+  const unit = await ctx.db.kysely
+    .selectFrom('units')
+    .selectAll()
+    .where('id', '=', unitId)
+    .where('fleet_id', '=', fleetId)
+    .executeTakeFirst();
+  if (!unit) throw notFound('Unit not found');
+  if (patch.nm !== undefined && !(acl & Acl.admin)) throw accessDenied();
+  if (patch.ut != null) {
+    const type = await ctx.db.kysely
+      .selectFrom('unit_types')
+      .select('id')
+      .where('id', '=', patch.ut)
+      .executeTakeFirst();
+    if (!type) throw invalidInput([{ field: 'body.ut', message: 'Unknown unit type' }]);
+  }
+  const t = now();
+  const counterChanged =
+    (patch.cnm !== undefined && patch.cnm !== unit.mileage) ||
+    (patch.cneh !== undefined && patch.cneh !== unit.engine_hours);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('units')
+      .set({
+        ...(patch.nm !== undefined && { name: patch.nm }),
+        ...(patch.ut !== undefined && { unit_type_id: patch.ut }),
+        ...(patch.cnm !== undefined && { mileage: patch.cnm }),
+        ...(patch.cneh !== undefined && { engine_hours: patch.cneh }),
+        ...(patch.cf !== undefined && { cf: JSON.stringify(patch.cf) }),
+      })
+      .where('id', '=', unitId)
+      .execute();
+    const corrections = [
+      ...(patch.cnm !== undefined && patch.cnm !== unit.mileage
+        ? [{ field: 'mileage', old_value: unit.mileage, new_value: patch.cnm }]
+        : []),
+      ...(patch.cneh !== undefined && patch.cneh !== unit.engine_hours
+        ? [{ field: 'engine_hours', old_value: unit.engine_hours, new_value: patch.cneh }]
+        : []),
+    ];
+    if (corrections.length) {
+      await trx
+        .insertInto('counter_corrections')
+        .values(corrections.map((c) => ({ ...c, unit_id: unitId, user_id: actor.userId, tm: t })))
+        .execute();
+    }
+  });
+  const updated = await ctx.db.kysely
+    .selectFrom('units')
+    .selectAll()
+    .where('id', '=', unitId)
+    .executeTakeFirstOrThrow();
+  const wire = unitToWire(updated);
+  await ctx.bus.publish({ t: 'u', s: 'avl_unit', fid: fleetId, d: wire });
+  if (counterChanged) for (const listener of ctx.countersListeners) await listener([unitId]);
+  return wire;
+}
+
+export interface PersonPatch {
+  n?: string;
+  ds?: string;
+  c?: string;
+  cf?: { id: number; v: string }[];
+}
+
+/** PUT /api/drivers/{id} and /api/trailers/{id}: the fleet comes from the record (DESIGN §5). */
+export async function updatePerson(
+  ctx: AppContext,
+  actor: Actor,
+  kind: PersonKind,
+  objectId: number,
+  patch: PersonPatch,
+) {
+  const row = await ctx.db.kysely.selectFrom(kind).selectAll().where('id', '=', objectId).executeTakeFirst();
+  // An object outside any fleet, or of a fleet the actor cannot see, answers like a foreign one.
+  if (!row || row.fleet_id === null) throw accessDenied();
+  await requireFleet(ctx, actor, row.fleet_id, EDIT_OBJECT);
+  await ctx.db.kysely
+    .updateTable(kind)
+    .set({
+      ...(patch.n !== undefined && { name: patch.n }),
+      ...(patch.ds !== undefined && { ds: patch.ds }),
+      ...(patch.c !== undefined && { c: patch.c }),
+      ...(patch.cf !== undefined && { cf: JSON.stringify(patch.cf) }),
+    })
+    .where('id', '=', objectId)
+    .execute();
+  const updated = await ctx.db.kysely
+    .selectFrom(kind)
+    .selectAll()
+    .where('id', '=', objectId)
+    .executeTakeFirstOrThrow();
+  const wire = personToWire(updated);
+  await ctx.bus.publish({ t: 'u', s: COLLECTION[kind], fid: row.fleet_id, d: wire });
+  return wire;
+}
+
+/**
+ * POST /api/fleets/{id}/pullcounters: counts the history before joining into the "actual" counters
+ * (PRODUCT.md): the pulled part becomes what the unit had at joining.
+ */
+export async function pullCounters(ctx: AppContext, actor: Actor, fleetId: number, unitIds?: number[]) {
+  await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  let query = ctx.db.kysely
+    .updateTable('units')
+    .set((eb) => ({
+      pulled_mileage: eb.ref('base_mileage'),
+      pulled_engine_hours: eb.ref('base_engine_hours'),
+    }))
+    .where('fleet_id', '=', fleetId);
+  if (unitIds) {
+    if (unitIds.length === 0) return { units: [] };
+    query = query.where('id', 'in', unitIds);
+  }
+  await query.execute();
+  let select = ctx.db.kysely.selectFrom('units').selectAll().where('fleet_id', '=', fleetId);
+  if (unitIds) select = select.where('id', 'in', unitIds);
+  const units = (await select.orderBy('id').execute()).map(unitToWire);
+  for (const u of units) await ctx.bus.publish({ t: 'u', s: 'avl_unit', fid: fleetId, d: u });
+  return { units };
+}

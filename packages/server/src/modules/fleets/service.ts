@@ -1,0 +1,120 @@
+import { Acl, aclViolations, isValidAcl } from '@fleetkeep/core';
+import { loadAccountTree, requireFleet, visibleFleets } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import type { AppContext } from '../../context.js';
+import { invalidInput } from '../../http/errors.js';
+import { fleetToWire } from './mappers.js';
+
+export interface FleetPatch {
+  n?: string;
+  tz?: number;
+  cur?: string;
+  ms?: number;
+  fm?: number;
+}
+
+/** GET /api/fleets: the fleets the user can see, each with its effective acl. */
+export async function listFleets(ctx: AppContext, actor: Actor) {
+  const [fleets, tree] = await Promise.all([visibleFleets(ctx, actor), loadAccountTree(ctx)]);
+  return { fleets: fleets.map((f) => fleetToWire(f.fleet, f.acl, tree.isActive(f.fleet.account_id))) };
+}
+
+/** PUT /api/fleets/{id}: fleet settings (PRODUCT.md "Administration"); admin only. */
+export async function updateFleet(ctx: AppContext, actor: Actor, fleetId: number, patch: FleetPatch) {
+  const { acl } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const set: Partial<{ name: string; tz: number; cur: string; ms: number; fm: number }> = {};
+  if (patch.n !== undefined) set.name = patch.n;
+  if (patch.tz !== undefined) set.tz = patch.tz;
+  if (patch.cur !== undefined) set.cur = patch.cur;
+  if (patch.ms !== undefined) set.ms = patch.ms;
+  if (patch.fm !== undefined) set.fm = patch.fm;
+  if (Object.keys(set).length > 0) {
+    await ctx.db.kysely.updateTable('fleets').set(set).where('id', '=', fleetId).execute();
+  }
+  const fleet = await ctx.db.kysely
+    .selectFrom('fleets')
+    .selectAll()
+    .where('id', '=', fleetId)
+    .executeTakeFirstOrThrow();
+  const wire = fleetToWire(fleet, acl, true);
+  // Receivers compare the fleet with their current one and show "fleet settings changed" (spec §4).
+  await ctx.bus.publish({ t: 'u', s: 'fleet', fid: fleetId, d: { ...wire, acl: undefined } });
+  return wire;
+}
+
+/** GET /api/fleets/{id}/users: the access list, and the users of the fleet's accounts who could join. */
+export async function fleetUsers(ctx: AppContext, actor: Actor, fleetId: number) {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const tree = await loadAccountTree(ctx);
+  const members = await ctx.db.kysely
+    .selectFrom('fleet_users')
+    .innerJoin('users', 'users.id', 'fleet_users.user_id')
+    .select(['users.id', 'users.name', 'users.full_name', 'fleet_users.acl'])
+    .where('fleet_users.fleet_id', '=', fleetId)
+    .orderBy('users.name')
+    .execute();
+  const memberIds = new Set(members.map((m) => m.id));
+  const accounts = [...tree.byId.keys()].filter((a) => tree.isWithin(fleet.account_id, a));
+  const candidates = await ctx.db.kysely
+    .selectFrom('users')
+    .select(['id', 'name', 'full_name'])
+    .where('account_id', 'in', accounts)
+    .where('su', '=', 0)
+    .orderBy('name')
+    .execute();
+  return {
+    users: members.map((m) => ({ id: m.id, nm: m.full_name || m.name, login: m.name, acl: m.acl })),
+    candidates: candidates
+      .filter((c) => !memberIds.has(c.id))
+      .map((c) => ({ id: c.id, nm: c.full_name || c.name, login: c.name })),
+  };
+}
+
+/**
+ * PUT /api/fleets/{id}/users: replaces the access list, atomically. Every acl must respect the
+ * dependencies of spec §6, and every user must belong to the fleet's account or one below it.
+ */
+export async function setFleetUsers(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  users: { id: number; acl: number }[],
+) {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const tree = await loadAccountTree(ctx);
+  const ids = users.map((u) => u.id);
+  const rows = ids.length
+    ? await ctx.db.kysely
+        .selectFrom('users')
+        .select(['id', 'account_id', 'su'])
+        .where('id', 'in', ids)
+        .execute()
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const errors: { index: number; id: number; reason: string; missing?: number }[] = [];
+  const seen = new Set<number>();
+  users.forEach((u, index) => {
+    const row = byId.get(u.id);
+    if (!row || row.su === 1 || !tree.isWithin(fleet.account_id, row.account_id)) {
+      errors.push({ index, id: u.id, reason: 'Unknown user' });
+    } else if (seen.has(u.id)) {
+      errors.push({ index, id: u.id, reason: 'Duplicate user' });
+    } else if (!isValidAcl(u.acl)) {
+      const missing = aclViolations(u.acl).reduce((m, v) => m | v.missing, 0);
+      errors.push({ index, id: u.id, reason: 'Permission dependencies are not met', missing });
+    }
+    seen.add(u.id);
+  });
+  if (errors.length > 0) throw invalidInput(errors);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('fleet_users').where('fleet_id', '=', fleetId).execute();
+    if (users.length > 0) {
+      await trx
+        .insertInto('fleet_users')
+        .values(users.map((u) => ({ fleet_id: fleetId, user_id: u.id, acl: u.acl })))
+        .execute();
+    }
+  });
+  await ctx.bus.publish({ t: 'u', s: 'fleet', fid: fleetId, d: { id: fleetId, users: users.length } });
+  return fleetUsers(ctx, actor, fleetId);
+}

@@ -1,0 +1,136 @@
+import { ErrorCode, type TokenRights } from '@fleetkeep/core';
+import { loadAccountTree, visibleFleets } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import { newToken, tokenHash } from '../../auth/secrets.js';
+import { type AppContext, now } from '../../context.js';
+import { AppError, accessDenied, notFound } from '../../http/errors.js';
+import { unitToWire } from '../fleets/mappers.js';
+import { API_TOKEN_TTL, parseRights } from '../session/service.js';
+import { mergeSettings, type Settings, settingsWithDefaults } from './settings.js';
+
+function tokenToWire(row: {
+  id: number;
+  description: string;
+  rights: string;
+  created_at: number;
+  last_used_at: number | null;
+  requests: number;
+  expires_at: number | null;
+}) {
+  return {
+    id: row.id,
+    description: row.description,
+    rights: parseRights(row.rights),
+    created: row.created_at,
+    last_used: row.last_used_at,
+    requests: row.requests,
+    expires: row.expires_at,
+  };
+}
+
+/** Token management needs a password login: a token cannot mint or list tokens. */
+function requirePasswordSession(actor: Actor): void {
+  if (actor.apiTokenId !== null) throw accessDenied();
+}
+
+export async function listTokens(ctx: AppContext, actor: Actor) {
+  requirePasswordSession(actor);
+  const rows = await ctx.db.kysely
+    .selectFrom('access_tokens')
+    .selectAll()
+    .where('user_id', '=', actor.userId)
+    .where('kind', '=', 'api')
+    .where('expires_at', '>=', now())
+    .orderBy('id')
+    .execute();
+  return { tokens: rows.map(tokenToWire) };
+}
+
+export async function createToken(ctx: AppContext, actor: Actor, description: string, rights: TokenRights) {
+  requirePasswordSession(actor);
+  const value = newToken();
+  const t = now();
+  const row = await ctx.db.kysely
+    .insertInto('access_tokens')
+    .values({
+      user_id: actor.userId,
+      kind: 'api',
+      token_hash: tokenHash(value),
+      description,
+      rights: JSON.stringify(rights),
+      created_at: t,
+      last_used_at: null,
+      requests: 0,
+      expires_at: t + API_TOKEN_TTL,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // The value is shown here once; only its hash is kept (PRODUCT.md "API tokens").
+  return { token: tokenToWire(row), value };
+}
+
+export async function deleteToken(ctx: AppContext, actor: Actor, tokenId: number) {
+  requirePasswordSession(actor);
+  const res = await ctx.db.kysely
+    .deleteFrom('access_tokens')
+    .where('id', '=', tokenId)
+    .where('user_id', '=', actor.userId)
+    .where('kind', '=', 'api')
+    .executeTakeFirst();
+  if (Number(res.numDeletedRows) === 0) throw notFound('Token not found');
+  return { error: 0 };
+}
+
+/** PUT /api/user/fleet: error 3 when the fleet is unknown, not the user's, or already current (spec §8). */
+export async function switchFleet(ctx: AppContext, actor: Actor, fid: number) {
+  const fleets = await visibleFleets(ctx, actor);
+  const user = await ctx.db.kysely
+    .selectFrom('users')
+    .select('fid')
+    .where('id', '=', actor.userId)
+    .executeTakeFirstOrThrow();
+  if (!fleets.some((f) => f.fleet.id === fid) || user.fid === fid) {
+    throw new AppError(ErrorCode.fleetCannotBeSet, 'Fleet cannot be set');
+  }
+  await ctx.db.kysely.updateTable('users').set({ fid }).where('id', '=', actor.userId).execute();
+  return { fid };
+}
+
+export async function patchSettings(ctx: AppContext, actor: Actor, patch: Settings) {
+  const user = await ctx.db.kysely
+    .selectFrom('users')
+    .select('settings')
+    .where('id', '=', actor.userId)
+    .executeTakeFirstOrThrow();
+  const stored = JSON.parse(user.settings || '{}') as Settings;
+  const merged = mergeSettings(stored, patch);
+  await ctx.db.kysely
+    .updateTable('users')
+    .set({ settings: JSON.stringify(merged) })
+    .where('id', '=', actor.userId)
+    .execute();
+  return settingsWithDefaults(JSON.stringify(merged));
+}
+
+/**
+ * GET /api/user/units: the units the platform user can see: those of the fleets the user may see,
+ * plus, for account admins and super users, every unit of the accounts they administer.
+ */
+export async function userUnits(ctx: AppContext, actor: Actor) {
+  const fleets = await visibleFleets(ctx, actor);
+  const fleetIds = fleets.map((f) => f.fleet.id);
+  let query = ctx.db.kysely.selectFrom('units').selectAll().orderBy('id');
+  if (actor.su) {
+    // every unit
+  } else if (actor.admin) {
+    const tree = await loadAccountTree(ctx);
+    const accounts = [...tree.byId.keys()].filter((a) => tree.isWithin(actor.accountId, a));
+    query = query.where((eb) =>
+      eb.or([eb('account_id', 'in', accounts), ...(fleetIds.length ? [eb('fleet_id', 'in', fleetIds)] : [])]),
+    );
+  } else {
+    if (fleetIds.length === 0) return { units: [] };
+    query = query.where('fleet_id', 'in', fleetIds);
+  }
+  return { units: (await query.execute()).map(unitToWire) };
+}
