@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import { RELEASE } from '@fleetkeep/core';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { eventsSocket } from './events/socket.js';
@@ -30,7 +30,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     bodyLimit: ctx.config.bodyLimit,
     trustProxy: true,
     requestIdHeader: 'x-request-id',
-    disableRequestLogging: true,
+    // Per-request lines would dominate the log (and the cost) of telematics ingestion; errors still log.
+    logController: new LogController({ disableRequestLogging: true }),
   });
   // Route handlers and the websocket log through the request logger of this app.
   ctx.log = app.log;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.js';
-import { isEmpty, seedDemo } from './demo/seed.js';
+import { isEmpty, seedDemoIfEmpty } from './demo/seed.js';
 import { startSimulator } from './demo/simulator.js';
 import { createServer } from './server.js';
 import { startOsmandServer } from './telematics/osmand-server.js';
@@ -37,10 +37,7 @@ async function main(): Promise<void> {
   if (config.demo) {
     const empty = await isEmpty(ctx);
     password = demoPassword(config.dataDir, config.demoPassword, empty);
-    if (empty && password) {
-      await seedDemo(ctx, password);
-      app.log.info('demo fleet seeded');
-    }
+    if (empty && password && (await seedDemoIfEmpty(ctx, password))) app.log.info('demo fleet seeded');
   }
 
   await app.listen({ port: config.port, host: config.host });

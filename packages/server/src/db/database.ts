@@ -19,6 +19,11 @@ export interface Db {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 // float8 already parses to number; numeric stays text unless a module asks for it.
 
+/** 57P01: the backend was terminated (shutdown, dropped database); expected while stopping. */
+export function reportIdleError(err: Error & { code?: string }): void {
+  if (err.code !== '57P01') console.warn('PostgreSQL idle client error:', err.message);
+}
+
 export interface DatabaseOptions {
   databaseUrl?: string;
   /** SQLite file; ':memory:' is allowed for unit tests. */
@@ -29,6 +34,9 @@ export interface DatabaseOptions {
 export function openDatabase(options: DatabaseOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client that loses its connection (server restart, terminated backend) is reported here;
+    // without a listener it would crash the process. The pool replaces it on the next query.
+    pool.on('error', reportIdleError);
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', url: options.databaseUrl, close: () => kysely.destroy() };
   }

@@ -1,5 +1,7 @@
+import { sql, type Transaction } from 'kysely';
 import { hashPassword } from '../auth/secrets.js';
 import { type AppContext, now } from '../context.js';
+import type { Database } from '../db/schema.js';
 import {
   DEMO_CENTRE,
   DEMO_DRIVERS,
@@ -25,134 +27,146 @@ export interface DemoIds {
 /**
  * Seeds the demo account tree of DESIGN §8 in one transaction: a top account with the super user,
  * the demo account with its fleet, units, drivers, trailers and users, and a second account whose
- * fleet and user show that fleets stay apart.
+ * fleet and user show that fleets stay apart. Returns undefined when the database was not empty
+ * (another instance seeded it first: on PostgreSQL the check runs under an advisory lock).
  */
-export async function seedDemo(ctx: AppContext, password: string): Promise<DemoIds> {
-  const t = now();
+export async function seedDemoIfEmpty(ctx: AppContext, password: string): Promise<DemoIds | undefined> {
   const hash = await hashPassword(password);
-  const types = new Map(
-    (await ctx.db.kysely.selectFrom('unit_types').select(['id', 'name']).execute()).map((r) => [
-      r.name,
-      r.id,
-    ]),
-  );
   return ctx.db.kysely.transaction().execute(async (trx) => {
-    const account = async (name: string, parent: number | null) =>
-      (
-        await trx
-          .insertInto('accounts')
-          .values({ name, parent_id: parent, active: 1, created_at: t })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    const top = await account('Fleetkeep', null);
-    const demo = await account('Demo Logistics', top);
-    const other = await account('Northwind Haulage', top);
-    const accounts = { top, demo, other } as const;
+    if (ctx.db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(7270001)`.execute(trx);
+    const any = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+    if (any) return undefined;
+    return insertDemo(trx, hash);
+  });
+}
 
-    const fleet = async (accountId: number, name: string) =>
-      (
-        await trx
-          .insertInto('fleets')
-          // tz: offset in seconds in the low 16 bits (spec §5): UTC+3.
-          .values({ account_id: accountId, name, tz: 10800, cur: 'EUR', ms: 0, fm: 1, created_at: t })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    const fleetId = await fleet(demo, DEMO_FLEET);
-    const otherFleetId = await fleet(other, OTHER_FLEET);
+/** Seeds the demo on a database known to be empty (tests). */
+export async function seedDemo(ctx: AppContext, password: string): Promise<DemoIds> {
+  const ids = await seedDemoIfEmpty(ctx, password);
+  if (!ids) throw new Error('The database is not empty');
+  return ids;
+}
 
-    const users: Record<string, number> = {};
-    for (const u of DEMO_USERS) {
-      const fid = u.account === 'other' ? otherFleetId : u.account === 'demo' ? fleetId : null;
-      const { id } = await trx
-        .insertInto('users')
-        .values({
-          account_id: accounts[u.account],
-          name: u.name,
-          full_name: u.fullName,
-          password_hash: hash,
-          su: u.su,
-          admin: u.admin,
-          settings: '{}',
-          fid,
-          created_at: t,
-        })
+async function insertDemo(trx: Transaction<Database>, hash: string): Promise<DemoIds> {
+  const t = now();
+  const types = new Map(
+    (await trx.selectFrom('unit_types').select(['id', 'name']).execute()).map((r) => [r.name, r.id]),
+  );
+  const account = async (name: string, parent: number | null) =>
+    (
+      await trx
+        .insertInto('accounts')
+        .values({ name, parent_id: parent, active: 1, created_at: t })
         .returning('id')
-        .executeTakeFirstOrThrow();
-      users[u.name] = id;
-      if (u.acl !== null && fid !== null) {
-        await trx.insertInto('fleet_users').values({ fleet_id: fid, user_id: id, acl: u.acl }).execute();
-      }
-    }
+        .executeTakeFirstOrThrow()
+    ).id;
+  const top = await account('Fleetkeep', null);
+  const demo = await account('Demo Logistics', top);
+  const other = await account('Northwind Haulage', top);
+  const accounts = { top, demo, other } as const;
 
-    const unitRows = DEMO_UNITS.map((u, i) => {
-      const angle = (i / DEMO_UNITS.length) * 2 * Math.PI;
-      return {
-        account_id: demo,
-        fleet_id: fleetId,
+  const fleet = async (accountId: number, name: string) =>
+    (
+      await trx
+        .insertInto('fleets')
+        // tz: offset in seconds in the low 16 bits (spec §5): UTC+3.
+        .values({ account_id: accountId, name, tz: 10800, cur: 'EUR', ms: 0, fm: 1, created_at: t })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const fleetId = await fleet(demo, DEMO_FLEET);
+  const otherFleetId = await fleet(other, OTHER_FLEET);
+
+  const users: Record<string, number> = {};
+  for (const u of DEMO_USERS) {
+    const fid = u.account === 'other' ? otherFleetId : u.account === 'demo' ? fleetId : null;
+    const { id } = await trx
+      .insertInto('users')
+      .values({
+        account_id: accounts[u.account],
         name: u.name,
-        device_id: `demo-${String(i + 1).padStart(3, '0')}`,
-        unit_type_id: types.get(u.type) ?? null,
-        mileage: u.km,
-        engine_hours: u.hours,
-        base_mileage: u.km,
-        base_engine_hours: u.hours,
-        pulled_mileage: 0,
-        pulled_engine_hours: 0,
-        joined_at: t,
-        last_time: t,
-        lat: DEMO_CENTRE.lat + 0.15 * Math.sin(angle),
-        lon: DEMO_CENTRE.lon + 0.25 * Math.cos(angle),
-        speed: 0,
-        course: 0,
-        altitude: 220,
-        ignition: 0,
-        props: '{}',
-        params: '{}',
-        cf: '[]',
-        ins: 0,
+        full_name: u.fullName,
+        password_hash: hash,
+        su: u.su,
+        admin: u.admin,
+        settings: '{}',
+        fid,
         created_at: t,
-      };
-    });
-    const otherUnits = ['Northwind Van 1', 'Northwind Van 2', 'Northwind Truck'].map((name, i) => ({
-      ...unitRows[i]!,
-      account_id: other,
-      fleet_id: otherFleetId,
-      name,
-      device_id: `northwind-${i + 1}`,
-      lat: 54.69 + i * 0.01,
-      lon: 25.28 + i * 0.01,
-    }));
-    await trx
-      .insertInto('units')
-      .values([...unitRows, ...otherUnits])
-      .execute();
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    users[u.name] = id;
+    if (u.acl !== null && fid !== null) {
+      await trx.insertInto('fleet_users').values({ fleet_id: fid, user_id: id, acl: u.acl }).execute();
+    }
+  }
 
-    const person = (accountId: number, fid: number, name: string, i: number) => ({
-      account_id: accountId,
-      fleet_id: fid,
-      name,
-      ds: '',
-      c: `+370 600 ${String(10000 + i * 137).slice(0, 5)}`,
+  const unitRows = DEMO_UNITS.map((u, i) => {
+    const angle = (i / DEMO_UNITS.length) * 2 * Math.PI;
+    return {
+      account_id: demo,
+      fleet_id: fleetId,
+      name: u.name,
+      device_id: `demo-${String(i + 1).padStart(3, '0')}`,
+      unit_type_id: types.get(u.type) ?? null,
+      mileage: u.km,
+      engine_hours: u.hours,
+      base_mileage: u.km,
+      base_engine_hours: u.hours,
+      pulled_mileage: 0,
+      pulled_engine_hours: 0,
+      joined_at: t,
+      last_time: t,
+      lat: DEMO_CENTRE.lat + 0.15 * Math.sin(angle),
+      lon: DEMO_CENTRE.lon + 0.25 * Math.cos(angle),
+      speed: 0,
+      course: 0,
+      altitude: 220,
+      ignition: 0,
+      props: '{}',
+      params: '{}',
       cf: '[]',
       ins: 0,
       created_at: t,
-    });
-    await trx
-      .insertInto('drivers')
-      .values([
-        ...DEMO_DRIVERS.map((n, i) => person(demo, fleetId, n, i)),
-        person(other, otherFleetId, 'Nora North', 99),
-      ])
-      .execute();
-    await trx
-      .insertInto('trailers')
-      .values([
-        ...DEMO_TRAILERS.map((n, i) => ({ ...person(demo, fleetId, n, i), c: `TR-${100 + i}` })),
-        { ...person(other, otherFleetId, 'Northwind trailer', 0), c: 'NW-1' },
-      ])
-      .execute();
-    return { fleetId, otherFleetId, users };
+    };
   });
+  const otherUnits = ['Northwind Van 1', 'Northwind Van 2', 'Northwind Truck'].map((name, i) => ({
+    ...unitRows[i]!,
+    account_id: other,
+    fleet_id: otherFleetId,
+    name,
+    device_id: `northwind-${i + 1}`,
+    lat: 54.69 + i * 0.01,
+    lon: 25.28 + i * 0.01,
+  }));
+  await trx
+    .insertInto('units')
+    .values([...unitRows, ...otherUnits])
+    .execute();
+
+  const person = (accountId: number, fid: number, name: string, i: number) => ({
+    account_id: accountId,
+    fleet_id: fid,
+    name,
+    ds: '',
+    c: `+370 600 ${String(10000 + i * 137).slice(0, 5)}`,
+    cf: '[]',
+    ins: 0,
+    created_at: t,
+  });
+  await trx
+    .insertInto('drivers')
+    .values([
+      ...DEMO_DRIVERS.map((n, i) => person(demo, fleetId, n, i)),
+      person(other, otherFleetId, 'Nora North', 99),
+    ])
+    .execute();
+  await trx
+    .insertInto('trailers')
+    .values([
+      ...DEMO_TRAILERS.map((n, i) => ({ ...person(demo, fleetId, n, i), c: `TR-${100 + i}` })),
+      { ...person(other, otherFleetId, 'Northwind trailer', 0), c: 'NW-1' },
+    ])
+    .execute();
+  return { fleetId, otherFleetId, users };
 }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { LiveEvent } from '@fleetkeep/core';
 import pg from 'pg';
+import { reportIdleError } from '../db/database.js';
 import type { EventBus } from './bus.js';
 
 const CHANNEL = 'fleetkeep_events';
@@ -26,10 +27,9 @@ export class PgBus implements EventBus {
   }
 
   static async start(url: string, onError: (err: unknown) => void): Promise<PgBus> {
-    const bus = new PgBus(new pg.Pool({ connectionString: url, max: 2 }), url, onError);
-    await bus.pool.query(
-      'create table if not exists event_payloads (id bigserial primary key, created_at timestamptz not null default now(), payload text not null)',
-    );
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    pool.on('error', reportIdleError);
+    const bus = new PgBus(pool, url, onError);
     await bus.connect();
     return bus;
   }
@@ -39,8 +39,8 @@ export class PgBus implements EventBus {
     client.on('notification', (msg) => {
       if (msg.channel === CHANNEL && msg.payload) void this.deliver(msg.payload);
     });
-    client.on('error', (err) => {
-      this.onError(err);
+    client.on('error', (err: Error & { code?: string }) => {
+      if (!this.closed) this.onError(err);
       this.reconnect(client);
     });
     client.on('end', () => this.reconnect(client));
@@ -86,12 +86,14 @@ export class PgBus implements EventBus {
       return;
     }
     const res = await this.pool.query<{ id: string }>(
-      'insert into event_payloads (payload) values ($1) returning id',
-      [text],
+      'insert into event_payloads (created_at, payload) values ($1, $2) returning id',
+      [Math.floor(Date.now() / 1000), text],
     );
     await this.pool.query('select pg_notify($1, $2)', [CHANNEL, `#${res.rows[0]!.id}`]);
     // Parked payloads are read within moments; a day is ample for an instance that lags.
-    await this.pool.query("delete from event_payloads where created_at < now() - interval '1 day'");
+    await this.pool.query('delete from event_payloads where created_at < $1', [
+      Math.floor(Date.now() / 1000) - 86400,
+    ]);
   }
 
   subscribe(listener: (event: LiveEvent) => void): () => void {

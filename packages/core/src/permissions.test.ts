@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ACL_ALL, Acl } from './constants.js';
+import {
+  aclBit,
+  aclViolations,
+  hasAll,
+  hasAny,
+  isAdminOnly,
+  isValidAcl,
+  tokenAclMask,
+  withDependencies,
+} from './permissions.js';
+
+describe('acl (spec §6)', () => {
+  it('knows an admin-only fleet', () => {
+    expect(isAdminOnly(Acl.admin)).toBe(true);
+    expect(isAdminOnly(Acl.admin | Acl.viewInterval)).toBe(false);
+    expect(isAdminOnly(0)).toBe(false);
+  });
+
+  it('checks all and any bits', () => {
+    expect(hasAll(Acl.viewInterval | Acl.viewService, Acl.viewService)).toBe(true);
+    expect(hasAll(Acl.viewInterval, Acl.viewInterval | Acl.viewService)).toBe(false);
+    expect(hasAny(Acl.viewInterval, Acl.viewService | Acl.viewInterval)).toBe(true);
+    expect(hasAny(0, Acl.admin)).toBe(false);
+  });
+
+  it('denies unknown access names', () => {
+    expect(aclBit('viewService')).toBe(64);
+    expect(aclBit('deleteFuelfilling')).toBe(512);
+    expect(aclBit('launchRockets')).toBeUndefined();
+    expect(aclBit('toString')).toBeUndefined();
+  });
+
+  it.each([
+    ['manageInterval without view', Acl.manageInterval, Acl.viewInterval],
+    ['viewService without viewInterval', Acl.viewService, Acl.viewInterval],
+    ['manageService alone', Acl.manageService, Acl.viewService | Acl.viewInterval],
+    ['archiveEdit without manageService', Acl.archiveEdit | Acl.viewInterval | Acl.viewService, Acl.manageService],
+    ['archiveDelete without archiveEdit', Acl.archiveDelete | Acl.viewInterval | Acl.viewService | Acl.manageService, Acl.archiveEdit],
+    ['viewNotification alone', Acl.viewNotification, Acl.viewInterval | Acl.viewService],
+  ])('reports %s', (_label, acl, missing) => {
+    expect(isValidAcl(acl)).toBe(false);
+    expect(aclViolations(acl).reduce((m, v) => m | v.missing, 0)).toBe(missing);
+  });
+
+  it('accepts the demo users’ masks and every mask completed with its dependencies', () => {
+    for (const acl of [Acl.admin, ACL_ALL, 194, 66, Acl.viewMap, 0]) expect(isValidAcl(acl)).toBe(true);
+    for (let acl = 0; acl <= 1023; acl++) {
+      if (acl & 8) continue; // bit 8 is not a permission
+      expect(isValidAcl(withDependencies(acl))).toBe(true);
+    }
+  });
+
+  it('refuses unknown bits', () => {
+    expect(isValidAcl(8)).toBe(false);
+    expect(isValidAcl(1024)).toBe(false);
+    expect(isValidAcl(-1)).toBe(false);
+  });
+
+  it('narrows by personal API token rights', () => {
+    const none = tokenAclMask({ intervals: 'none', services: 'none', archive: 'none' });
+    expect(none & (Acl.viewInterval | Acl.viewService | Acl.manageService)).toBe(0);
+    expect(none & Acl.admin).toBe(Acl.admin);
+    const view = tokenAclMask({ intervals: 'view', services: 'view', archive: 'none' });
+    expect(hasAll(view, Acl.viewInterval | Acl.viewService)).toBe(true);
+    expect(hasAny(view, Acl.manageInterval | Acl.manageService | Acl.archiveEdit)).toBe(false);
+    const manage = tokenAclMask({ intervals: 'manage', services: 'manage', archive: 'manage' });
+    expect(manage).toBe(ACL_ALL);
+  });
+});

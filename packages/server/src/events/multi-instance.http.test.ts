@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventsClient } from '../test/events-client.js';
+import { Client, createPgDatabase, DEMO_PASSWORD, TEST_DB } from '../test/harness.js';
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Instance {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+}
+
+/** Starts the built server (`node dist/main.js`, what `npm start` runs) and waits for its banner. */
+async function startInstance(env: Record<string, string>): Promise<Instance> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OSMAND_PORT: '0',
+      FLEETKEEP_DEMO: '1',
+      FLEETKEEP_DEMO_PASSWORD: DEMO_PASSWORD,
+      FLEETKEEP_SIMULATOR_MS: '3600000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start banner:\n${output.join('')}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output.push(String(chunk));
+      if (output.join('').includes('Fleetkeep is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => output.push(String(c)));
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output.join('')}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}`, output };
+}
+
+async function signIn(url: string, name: string): Promise<Client> {
+  const anon = new Client(url);
+  const login = await anon.post('/api/login', { username: name, password: DEMO_PASSWORD });
+  const auth = await anon.get(`/api/auth?access_token=${login.body.access_token}`);
+  return new Client(url, auth.body.session);
+}
+
+/**
+ * The server as `npm start` runs it. On PostgreSQL two instances share one database and deliver each
+ * other's events through LISTEN/NOTIFY; on SQLite (one instance by design) the single process does.
+ */
+describe(`server processes on ${TEST_DB}`, () => {
+  const instances: Instance[] = [];
+  let dataDir: string;
+  let dropDb: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build:ts" first`);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-proc-'));
+    const env: Record<string, string> = { DATA_DIR: dataDir };
+    if (TEST_DB === 'postgres') {
+      const db = await createPgDatabase();
+      env.DATABASE_URL = db.url;
+      dropDb = db.drop;
+      // Both start at once: migrations and the demo seed must cope with a concurrent start.
+      instances.push(...(await Promise.all([startInstance(env), startInstance(env)])));
+    } else {
+      instances.push(await startInstance(env));
+    }
+  });
+
+  afterAll(async () => {
+    for (const i of instances) if (i.child.exitCode === null) i.child.kill('SIGKILL');
+    await dropDb?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('delivers an event made through one instance to a websocket of the other', async () => {
+    const first = instances[0]!;
+    const last = instances[instances.length - 1]!;
+    const manager = await signIn(last.url, 'manager');
+    const events = await EventsClient.connect(last.url, manager.ssid);
+    const admin = await signIn(first.url, 'admin');
+    const fleets = await admin.get('/api/fleets');
+    const fleetId = fleets.body.fleets[0].id;
+    expect((await admin.put(`/api/fleets/${fleetId}`, { cur: 'CHF' })).status).toBe(200);
+    const event = await events.next((e) => e.s === 'fleet' && e.t === 'u');
+    expect(event).toMatchObject({ fid: fleetId, d: { cur: 'CHF' } });
+    events.close();
+  });
+
+  it('seeded the demo exactly once', async () => {
+    const root = await signIn(instances[0]!.url, 'root');
+    const accounts = await root.get('/api/admin/accounts');
+    expect(accounts.body.accounts.map((a: { n: string }) => a.n).sort()).toEqual([
+      'Demo Logistics',
+      'Northwind Haulage',
+    ]);
+  });
+
+  it('shuts down gracefully on SIGTERM', async () => {
+    for (const instance of instances) {
+      const exited = new Promise<number | null>((resolve) =>
+        instance.child.once('exit', (code) => resolve(code)),
+      );
+      instance.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+});
