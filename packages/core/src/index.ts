@@ -1,4 +1,5 @@
 export * from './constants.js';
+export * from './decimal.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './geo.js';

@@ -36,8 +36,16 @@ describe('acl (spec §6)', () => {
     ['manageInterval without view', Acl.manageInterval, Acl.viewInterval],
     ['viewService without viewInterval', Acl.viewService, Acl.viewInterval],
     ['manageService alone', Acl.manageService, Acl.viewService | Acl.viewInterval],
-    ['archiveEdit without manageService', Acl.archiveEdit | Acl.viewInterval | Acl.viewService, Acl.manageService],
-    ['archiveDelete without archiveEdit', Acl.archiveDelete | Acl.viewInterval | Acl.viewService | Acl.manageService, Acl.archiveEdit],
+    [
+      'archiveEdit without manageService',
+      Acl.archiveEdit | Acl.viewInterval | Acl.viewService,
+      Acl.manageService,
+    ],
+    [
+      'archiveDelete without archiveEdit',
+      Acl.archiveDelete | Acl.viewInterval | Acl.viewService | Acl.manageService,
+      Acl.archiveEdit,
+    ],
     ['viewNotification alone', Acl.viewNotification, Acl.viewInterval | Acl.viewService],
   ])('reports %s', (_label, acl, missing) => {
     expect(isValidAcl(acl)).toBe(false);
