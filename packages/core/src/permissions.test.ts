@@ -66,14 +66,24 @@ describe('acl (spec §6)', () => {
     expect(isValidAcl(-1)).toBe(false);
   });
 
-  it('narrows by personal API token rights', () => {
+  it('narrows by personal API token rights, never to administration', () => {
     const none = tokenAclMask({ intervals: 'none', services: 'none', archive: 'none' });
-    expect(none & (Acl.viewInterval | Acl.viewService | Acl.manageService)).toBe(0);
-    expect(none & Acl.admin).toBe(Acl.admin);
+    expect(none).toBe(Acl.viewMap);
     const view = tokenAclMask({ intervals: 'view', services: 'view', archive: 'none' });
-    expect(hasAll(view, Acl.viewInterval | Acl.viewService)).toBe(true);
-    expect(hasAny(view, Acl.manageInterval | Acl.manageService | Acl.archiveEdit)).toBe(false);
+    expect(hasAll(view, Acl.viewInterval | Acl.viewService | Acl.viewNotification)).toBe(true);
+    expect(hasAny(view, Acl.admin | Acl.manageInterval | Acl.manageService | Acl.archiveEdit)).toBe(false);
     const manage = tokenAclMask({ intervals: 'manage', services: 'manage', archive: 'manage' });
-    expect(manage).toBe(ACL_ALL);
+    expect(manage).toBe(ACL_ALL & ~Acl.admin);
+  });
+
+  it('keeps token masks within the spec §6 dependencies', () => {
+    const rights = ['none', 'view', 'manage'] as const;
+    for (const intervals of rights)
+      for (const services of rights)
+        for (const archive of rights) {
+          expect(isValidAcl(tokenAclMask({ intervals, services, archive }))).toBe(true);
+        }
+    const servicesOnly = tokenAclMask({ intervals: 'none', services: 'view', archive: 'none' });
+    expect(hasAll(servicesOnly, Acl.viewService | Acl.viewInterval)).toBe(true);
   });
 });

@@ -71,16 +71,19 @@ export interface TokenRights {
 }
 
 /**
- * The acl bits a personal API token leaves to its user in each fleet. Tokens narrow the intervals,
- * services (which include fuel fillings) and archive bits; administration, map and notification bits
- * stay as the user has them, so a gateway token of a fleet admin can feed telematics.
+ * The acl bits a personal API token leaves to its user in each fleet (PRODUCT.md "API tokens"). A
+ * token never administers (telematics ingestion aside, see the server's access check); its rights
+ * bring what they depend on (spec §6), so services 'view' also reads intervals, and archive 'manage'
+ * also manages services.
  */
 export function tokenAclMask(rights: TokenRights): number {
-  let mask = Acl.admin | Acl.viewMap | Acl.viewNotification;
+  let mask: number = Acl.viewMap;
   if (rights.intervals !== 'none') mask |= Acl.viewInterval;
   if (rights.intervals === 'manage') mask |= Acl.manageInterval;
   if (rights.services !== 'none') mask |= Acl.viewService;
   if (rights.services === 'manage') mask |= Acl.manageService;
   if (rights.archive === 'manage') mask |= Acl.archiveEdit | Acl.archiveDelete;
+  mask = withDependencies(mask);
+  if (hasAll(mask, Acl.viewInterval | Acl.viewService)) mask |= Acl.viewNotification;
   return mask;
 }

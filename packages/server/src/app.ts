@@ -5,8 +5,8 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import { RELEASE } from '@fleetkeep/core';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { ErrorCode, RELEASE } from '@fleetkeep/core';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { eventsSocket } from './events/socket.js';
@@ -28,7 +28,14 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const app = Fastify({
     logger: options.logger ?? { level: ctx.config.logLevel },
     bodyLimit: ctx.config.bodyLimit,
-    trustProxy: true,
+    // Off by default: a client could otherwise rotate X-Forwarded-For past the login rate limit.
+    trustProxy: ctx.config.trustProxy,
+    // Malformed URLs and the like answer in the API's error shape too (DESIGN §5).
+    frameworkErrors: (error, _request, reply) => {
+      (reply as FastifyReply)
+        .status(400)
+        .send({ error: ErrorCode.invalidInput, reason: error.message || 'Invalid request' });
+    },
     requestIdHeader: 'x-request-id',
     // Per-request lines would dominate the log (and the cost) of telematics ingestion; errors still log.
     logController: new LogController({ disableRequestLogging: true }),

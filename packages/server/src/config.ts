@@ -21,6 +21,8 @@ export interface Config {
   /** Interval of the demo simulator in milliseconds. */
   simulatorIntervalMs: number;
   logLevel: string;
+  /** Trust X-Forwarded-For from a reverse proxy (client addresses for login rate limiting). */
+  trustProxy: boolean;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -49,5 +51,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: intEnv(env, 'FLEETKEEP_BODY_LIMIT', 1024 * 1024),
     simulatorIntervalMs: intEnv(env, 'FLEETKEEP_SIMULATOR_MS', 5000),
     logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
   };
 }

@@ -35,17 +35,28 @@ export async function loadAccountTree(ctx: AppContext): Promise<AccountTree> {
   };
 }
 
+/**
+ * An account admin acts as one only while its own account is active: suspending an account takes the
+ * rights of its admins too, and leaves the administrative view to those above it.
+ */
+export function isActingAccountAdmin(actor: Actor, tree: AccountTree): boolean {
+  return actor.admin && tree.isActive(actor.accountId);
+}
+
 /** Acl of the actor on a fleet: membership bits narrowed by the credential, plus admin by role. */
 export function effectiveAcl(
   actor: Actor,
   fleet: FleetRow,
   membershipAcl: number | undefined,
   tree: AccountTree,
+  mask: number = actor.aclMask,
 ) {
-  const roleAdmin = actor.su || (actor.admin && tree.isWithin(actor.accountId, fleet.account_id));
+  const roleAdmin =
+    (mask & Acl.admin) !== 0 &&
+    (actor.su || (isActingAccountAdmin(actor, tree) && tree.isWithin(actor.accountId, fleet.account_id)));
   // A suspended fleet keeps only the administrative view for those above it (PRODUCT.md "Administration").
   if (!tree.isActive(fleet.account_id)) return roleAdmin ? Acl.admin : 0;
-  const member = (membershipAcl ?? 0) & actor.aclMask;
+  const member = (membershipAcl ?? 0) & mask;
   return roleAdmin ? member | Acl.admin : member;
 }
 
@@ -59,6 +70,11 @@ export interface Need {
   all?: number;
   /** At least one of these bits is required. */
   any?: number;
+  /**
+   * Telematics ingestion: the admin bit comes from the user even when an API token narrows the call,
+   * since feeding positions is not administration (DESIGN §3 "JSON batch endpoint for gateways").
+   */
+  ingest?: boolean;
 }
 
 function satisfies(acl: number, need: Need): boolean {
@@ -90,7 +106,8 @@ export async function requireFleet(
     .where('user_id', '=', actor.userId)
     .executeTakeFirst();
   const tree = await loadAccountTree(ctx);
-  const acl = effectiveAcl(actor, fleet, member?.acl, tree);
+  const mask = need.ingest ? actor.aclMask | Acl.admin : actor.aclMask;
+  const acl = effectiveAcl(actor, fleet, member?.acl, tree, mask);
   if (!satisfies(acl, need)) throw accessDenied();
   return { fleet, acl };
 }
@@ -137,6 +154,11 @@ export async function requireAccountAdmin(
   const tree = await loadAccountTree(ctx);
   if (!tree.byId.has(accountId)) throw accessDenied();
   if (actor.su) return tree;
-  if (actor.admin && actor.aclMask & Acl.admin && tree.isWithin(actor.accountId, accountId)) return tree;
+  if (
+    isActingAccountAdmin(actor, tree) &&
+    actor.aclMask & Acl.admin &&
+    tree.isWithin(actor.accountId, accountId)
+  )
+    return tree;
   throw accessDenied();
 }

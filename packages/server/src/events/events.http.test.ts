@@ -10,9 +10,12 @@ describe('live events over /events (DESIGN §6)', () => {
   let root: Client;
   beforeAll(async () => {
     t = await startTestServer();
-    [admin, manager, outsider, root] = await Promise.all(
-      ['admin', 'manager', 'outsider', 'root'].map((n) => t.login(n)),
-    );
+    [admin, manager, outsider, root] = await Promise.all([
+      t.login('admin'),
+      t.login('manager'),
+      t.login('outsider'),
+      t.login('root'),
+    ]);
   });
   afterAll(() => t.close());
 
@@ -63,6 +66,22 @@ describe('live events over /events (DESIGN §6)', () => {
     const back = await outsiderEvents.next((e) => e.s === 'fleet' && e.t === 'c');
     expect(back.fid).toBe(t.demo.otherFleetId);
     outsiderEvents.close();
+  });
+
+  it('closes the sockets of a session that logs out, and only those', async () => {
+    const leaving = await t.login('viewer');
+    const staying = await t.login('viewer');
+    const leavingEvents = await EventsClient.connect(t.url, leaving.ssid);
+    const stayingEvents = await EventsClient.connect(t.url, staying.ssid);
+    expect((await leaving.get('/api/logout')).status).toBe(200);
+    const event = await leavingEvents.next((e) => e.s === 'user' && (e.d as { type?: number }).type === 32);
+    expect(event.fid).toBeNull();
+    expect(await leavingEvents.closed()).toBe(4001);
+    // The same user's other session keeps its socket.
+    await admin.put(`/api/fleets/${t.demo.fleetId}`, { cur: 'SEK' });
+    await stayingEvents.next((e) => e.s === 'fleet' && (e.d as { cur?: string }).cur === 'SEK');
+    expect(stayingEvents.closeCode).toBeUndefined();
+    stayingEvents.close();
   });
 
   it('sends unit changes to the fleet’s sessions', async () => {

@@ -31,11 +31,21 @@ export async function actorFromHeader(
   return undefined;
 }
 
+/** The browsable API description (swagger-ui and its assets) is public like /api/openapi.json. */
+const DOCS_PREFIX = '/api/docs';
+
+function needsSession(request: FastifyRequest): boolean {
+  // The matched route pattern, not the raw URL: `/%61pi/...` routes to `/api/...` too.
+  const route = request.routeOptions.url;
+  if (request.is404 || request.routeOptions.config.public || !route?.startsWith('/api/')) return false;
+  return route !== DOCS_PREFIX && !route.startsWith(`${DOCS_PREFIX}/`);
+}
+
 export function installAuth(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('actorOrNull', null);
   // onRequest, so that a call without a session is refused before its body is even read.
   app.addHook('onRequest', async (request) => {
-    if (request.is404 || request.routeOptions.config.public || !request.url.startsWith('/api/')) return;
+    if (!needsSession(request)) return;
     const actor = await actorFromHeader(ctx, request.headers.authorization);
     if (!actor) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
     request.actorOrNull = actor;

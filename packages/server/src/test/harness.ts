@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { hashPassword } from '../auth/secrets.js';
 import { type Config, loadConfig } from '../config.js';
+import { now } from '../context.js';
 import { type DemoIds, seedDemo } from '../demo/seed.js';
 import { createServer, type Server } from '../server.js';
 
@@ -92,6 +95,8 @@ export interface TestServer {
   config: Config;
   /** Signs a demo user in (login, then auth) and returns a client carrying the session. */
   login(name: string): Promise<Client>;
+  /** Like `login`, but also returns the login token and the authentication reply. */
+  signIn(name: string, password?: string): Promise<SignedIn>;
   anon: Client;
   close(): Promise<void>;
 }
@@ -100,6 +105,15 @@ export interface TestServerOptions {
   config?: Partial<Config>;
   /** Seed the demo account tree (default true). */
   demo?: boolean;
+  /** Runs after the app is built and the demo seeded, before it listens (e.g. to add a test route). */
+  beforeListen?(app: FastifyInstance): void | Promise<void>;
+}
+
+export interface SignedIn {
+  client: Client;
+  accessToken: string;
+  /** The authentication reply of spec §3. */
+  auth: any;
 }
 
 /** Starts the real server on a fresh database of TEST_DB, listening on a free port. */
@@ -121,29 +135,139 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     options.demo === false
       ? { fleetId: 0, otherFleetId: 0, users: {} }
       : await seedDemo(server.ctx, DEMO_PASSWORD);
+  await options.beforeListen?.(server.app);
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
+  const signIn = async (name: string, password = DEMO_PASSWORD): Promise<SignedIn> => {
+    const anon = new Client(url);
+    const login = await anon.post('/api/login', { username: name, password });
+    if (login.status !== 200) throw new Error(`login ${name}: ${login.status} ${JSON.stringify(login.body)}`);
+    const accessToken: string = login.body.access_token;
+    const auth = await anon.get(`/api/auth?access_token=${encodeURIComponent(accessToken)}`);
+    if (auth.status !== 200) throw new Error(`auth ${name}: ${auth.status}`);
+    return { client: new Client(url, auth.body.session), accessToken, auth: auth.body };
+  };
   return {
     url,
     server,
     demo,
     config,
     anon: new Client(url),
-    async login(name: string) {
-      const anon = new Client(url);
-      const login = await anon.post('/api/login', { username: name, password: DEMO_PASSWORD });
-      if (login.status !== 200)
-        throw new Error(`login ${name}: ${login.status} ${JSON.stringify(login.body)}`);
-      const auth = await anon.get(`/api/auth?access_token=${encodeURIComponent(login.body.access_token)}`);
-      if (auth.status !== 200) throw new Error(`auth ${name}: ${auth.status}`);
-      return new Client(url, auth.body.session);
-    },
+    login: async (name: string) => (await signIn(name)).client,
+    signIn,
     async close() {
       await server.close();
       await pgDb?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/*
+ * Factories for rows the demo does not have (a sub-account, a second fleet, a dedicated user). They
+ * write through the database directly: the API has no calls to create accounts, fleets or users yet.
+ */
+
+/** Id of the account a demo user belongs to. */
+export async function accountOf(t: TestServer, userName: string): Promise<number> {
+  const row = await t.server.ctx.db.kysely
+    .selectFrom('users')
+    .select('account_id')
+    .where('name', '=', userName)
+    .executeTakeFirstOrThrow();
+  return row.account_id;
+}
+
+export async function createAccount(t: TestServer, name: string, parentId: number): Promise<number> {
+  const row = await t.server.ctx.db.kysely
+    .insertInto('accounts')
+    .values({ name, parent_id: parentId, active: 1, created_at: now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function createFleet(t: TestServer, accountId: number, name: string): Promise<number> {
+  const row = await t.server.ctx.db.kysely
+    .insertInto('fleets')
+    .values({ account_id: accountId, name, tz: 0, cur: 'EUR', ms: 0, fm: 1, created_at: now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A user with the demo password, optionally a member of fleets. */
+export async function createUser(
+  t: TestServer,
+  user: {
+    name: string;
+    accountId: number;
+    admin?: boolean;
+    memberships?: { fleetId: number; acl: number }[];
+  },
+): Promise<number> {
+  const db = t.server.ctx.db.kysely;
+  const first = user.memberships?.[0]?.fleetId ?? null;
+  const row = await db
+    .insertInto('users')
+    .values({
+      account_id: user.accountId,
+      name: user.name,
+      full_name: user.name,
+      password_hash: await hashPassword(DEMO_PASSWORD),
+      su: 0,
+      admin: user.admin ? 1 : 0,
+      settings: '{}',
+      fid: first,
+      created_at: now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const m of user.memberships ?? []) {
+    await db.insertInto('fleet_users').values({ fleet_id: m.fleetId, user_id: row.id, acl: m.acl }).execute();
+  }
+  return row.id;
+}
+
+/** A unit of an account, in a fleet or in none; its counters start as joined (actual = 0). */
+export async function createUnit(
+  t: TestServer,
+  unit: { accountId: number; fleetId: number | null; name: string; mileage?: number; engineHours?: number },
+): Promise<number> {
+  const t0 = now();
+  const mileage = unit.mileage ?? 1000;
+  const engineHours = unit.engineHours ?? 100;
+  const row = await t.server.ctx.db.kysely
+    .insertInto('units')
+    .values({
+      account_id: unit.accountId,
+      fleet_id: unit.fleetId,
+      name: unit.name,
+      device_id: `test-${unit.name.replace(/\W+/g, '-')}-${randomBytes(3).toString('hex')}`,
+      unit_type_id: null,
+      mileage,
+      engine_hours: engineHours,
+      base_mileage: mileage,
+      base_engine_hours: engineHours,
+      pulled_mileage: 0,
+      pulled_engine_hours: 0,
+      joined_at: unit.fleetId === null ? null : t0,
+      last_time: null,
+      lat: null,
+      lon: null,
+      speed: null,
+      course: null,
+      altitude: null,
+      ignition: null,
+      props: '{}',
+      params: '{}',
+      cf: '[]',
+      ins: 0,
+      created_at: t0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

@@ -1,4 +1,4 @@
-import { Acl, aclViolations, isValidAcl } from '@fleetkeep/core';
+import { ACL_ALL, Acl, aclViolations, isValidAcl } from '@fleetkeep/core';
 import { loadAccountTree, requireFleet, visibleFleets } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
@@ -36,7 +36,9 @@ export async function updateFleet(ctx: AppContext, actor: Actor, fleetId: number
     .selectAll()
     .where('id', '=', fleetId)
     .executeTakeFirstOrThrow();
-  const wire = fleetToWire(fleet, acl, true);
+  // A suspended fleet stays editable by those above it; its wire state must still say suspended.
+  const tree = await loadAccountTree(ctx);
+  const wire = fleetToWire(fleet, acl, tree.isActive(fleet.account_id));
   // Receivers compare the fleet with their current one and show "fleet settings changed" (spec §4).
   await ctx.bus.publish({ t: 'u', s: 'fleet', fid: fleetId, d: { ...wire, acl: undefined } });
   return wire;
@@ -91,7 +93,7 @@ export async function setFleetUsers(
         .execute()
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const errors: { index: number; id: number; reason: string; missing?: number }[] = [];
+  const errors: { index: number; id: number; reason: string; missing?: number; unknown?: number }[] = [];
   const seen = new Set<number>();
   users.forEach((u, index) => {
     const row = byId.get(u.id);
@@ -99,6 +101,9 @@ export async function setFleetUsers(
       errors.push({ index, id: u.id, reason: 'Unknown user' });
     } else if (seen.has(u.id)) {
       errors.push({ index, id: u.id, reason: 'Duplicate user' });
+    } else if (u.acl & ~ACL_ALL) {
+      // Bits outside spec §6 (8, 1024...) are no dependency problem; say what is wrong with them.
+      errors.push({ index, id: u.id, reason: 'Unknown permission bits', unknown: u.acl & ~ACL_ALL });
     } else if (!isValidAcl(u.acl)) {
       const missing = aclViolations(u.acl).reduce((m, v) => m | v.missing, 0);
       errors.push({ index, id: u.id, reason: 'Permission dependencies are not met', missing });

@@ -1,6 +1,13 @@
-import { ACL_ALL, DAY_SECONDS, ErrorCode, type TokenRights, tokenAclMask } from '@fleetkeep/core';
+import {
+  ACL_ALL,
+  DAY_SECONDS,
+  ErrorCode,
+  type TokenRights,
+  tokenAclMask,
+  UserEventType,
+} from '@fleetkeep/core';
 import type { Actor } from '../../auth/actor.js';
-import { newToken, tokenHash, verifyPassword } from '../../auth/secrets.js';
+import { hashPassword, newToken, tokenHash, verifyPassword } from '../../auth/secrets.js';
 import { type AppContext, now } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
@@ -35,6 +42,14 @@ export function parseRights(text: string): TokenRights {
   };
 }
 
+let decoyHash: Promise<string> | undefined;
+
+/** A hash no password matches, checked for unknown names: they cost as long as a wrong password. */
+function decoy(): Promise<string> {
+  decoyHash ??= hashPassword(newToken());
+  return decoyHash;
+}
+
 /** POST /api/login: checks the password and issues a login token (DESIGN §4). */
 export async function login(ctx: AppContext, username: string, password: string, address: string) {
   const wait = ctx.limiter.retryAfter(username, address);
@@ -45,7 +60,9 @@ export async function login(ctx: AppContext, username: string, password: string,
     .selectAll()
     .where((eb) => eb(eb.fn('lower', ['name']), '=', username.toLowerCase()))
     .executeTakeFirst();
-  if (!user || !(await verifyPassword(user.password_hash, password))) {
+  // The answer time must not tell which user names exist.
+  const valid = await verifyPassword(user?.password_hash ?? (await decoy()), password);
+  if (!user || !valid) {
     ctx.limiter.fail(username, address);
     throw new AppError(ErrorCode.wrongCredentials);
   }
@@ -191,6 +208,14 @@ export async function logout(ctx: AppContext, actor: Actor): Promise<void> {
         .where('kind', '=', 'login')
         .execute();
     }
+  });
+  // Sockets of this session, on any instance, close with the logout event (spec §4, type 32).
+  await ctx.bus.publish({
+    t: 'e',
+    s: 'user',
+    fid: null,
+    uid: actor.userId,
+    d: { type: UserEventType.logout, sid: actor.sessionId },
   });
 }
 

@@ -1,5 +1,5 @@
 import { ErrorCode, type TokenRights } from '@fleetkeep/core';
-import { loadAccountTree, visibleFleets } from '../../auth/access.js';
+import { isActingAccountAdmin, loadAccountTree, visibleFleets } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { newToken, tokenHash } from '../../auth/secrets.js';
 import { type AppContext, now } from '../../context.js';
@@ -117,13 +117,12 @@ export async function patchSettings(ctx: AppContext, actor: Actor, patch: Settin
  * plus, for account admins and super users, every unit of the accounts they administer.
  */
 export async function userUnits(ctx: AppContext, actor: Actor) {
-  const fleets = await visibleFleets(ctx, actor);
+  const [fleets, tree] = await Promise.all([visibleFleets(ctx, actor), loadAccountTree(ctx)]);
   const fleetIds = fleets.map((f) => f.fleet.id);
   let query = ctx.db.kysely.selectFrom('units').selectAll().orderBy('id');
   if (actor.su) {
     // every unit
-  } else if (actor.admin) {
-    const tree = await loadAccountTree(ctx);
+  } else if (isActingAccountAdmin(actor, tree)) {
     const accounts = [...tree.byId.keys()].filter((a) => tree.isWithin(actor.accountId, a));
     query = query.where((eb) =>
       eb.or([eb('account_id', 'in', accounts), ...(fleetIds.length ? [eb('fleet_id', 'in', fleetIds)] : [])]),

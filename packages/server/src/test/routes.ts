@@ -1,0 +1,380 @@
+import type { FastifyInstance } from 'fastify';
+import type { Client, TestServer } from './harness.js';
+
+/**
+ * The route catalogue of the permission matrix (spec §6, DESIGN §5): every authenticated /api route,
+ * with a valid request against the demo fleet and the outcome each demo user must get.
+ *
+ * Effective acl of the demo users on the demo fleet (auth/access.ts `effectiveAcl`):
+ * - root: super user, no membership → admin bit only (an admin-only view of every fleet);
+ * - admin: account admin of the demo account and member with admin → admin bit only;
+ * - manager: member with every bit, admin included (ACL_ALL);
+ * - mechanic: viewInterval | viewService | manageService; viewer: viewInterval | viewService;
+ * - outsider: nothing (member of Northwind only).
+ *
+ * A later module adds its routes here; the coverage test in http/permissions.http.test.ts fails until it
+ * does.
+ */
+
+export const MATRIX_USERS = ['root', 'admin', 'manager', 'mechanic', 'viewer', 'outsider'] as const;
+export type MatrixUser = (typeof MATRIX_USERS)[number];
+
+/** `ok`: a 2xx reply; `denied`: 403 `{error: 7}`; or an exact non-permission status and error code. */
+export type Outcome = 'ok' | 'denied' | { status: number; error: number };
+
+export interface MatrixFixtures {
+  fleetId: number;
+  otherFleetId: number;
+  fleet: { cur: string };
+  unit: { id: number; name: string; ut: number | null };
+  driver: { id: number; c: string };
+  trailer: { id: number; c: string };
+  /** The drivers bound to the demo fleet, as seeded. */
+  driverIds: number[];
+  /** The demo fleet's access list, as seeded. */
+  members: { id: number; acl: number }[];
+  demoAccountId: number;
+  otherAccountId: number;
+}
+
+export interface CaseEnv {
+  t: TestServer;
+  fx: MatrixFixtures;
+  user: MatrixUser;
+  /** A session of `user`. */
+  client: Client;
+}
+
+export interface CaseRequest {
+  method: string;
+  url: string;
+  body?: unknown;
+}
+
+export interface RouteCase {
+  /** Method and path exactly as registered in Fastify, e.g. `PUT /api/fleets/:fid/units/:id`. */
+  route: string;
+  /** What the case does, when a route has several cases. */
+  label?: string;
+  /** The call ends its session: the runner gives it a session of its own. */
+  endsSession?: boolean;
+  build(env: CaseEnv): CaseRequest | Promise<CaseRequest>;
+  expect: Record<MatrixUser, Outcome>;
+  /** Undoes what an allowed call changed, so that later cells see the seeded state. */
+  restore?(env: CaseEnv): Promise<void>;
+}
+
+/** Routes answered without a session, or not part of the fleet/user/admin API (DESIGN §3, §4, §5). */
+export const UNCATALOGUED_ROUTES: { route: string; why: string }[] = [
+  { route: 'POST /api/login', why: 'public: login' },
+  { route: 'GET /api/auth', why: 'public: opens a session from a token' },
+  { route: 'GET /api/ping', why: 'public: liveness' },
+  { route: 'GET /api/openapi.json', why: 'public: API description' },
+  { route: '* /api/docs', why: 'public: browsable API description (swagger-ui and its assets)' },
+  { route: 'GET /api/ingest/osmand', why: 'telematics: public, authenticated by the device id' },
+  { route: 'POST /api/ingest/osmand', why: 'telematics: public, authenticated by the device id' },
+  { route: 'POST /api/ingest/batch', why: 'telematics gateway batch: fleet admin, telematics suite' },
+];
+
+export function isUncatalogued(method: string, path: string): boolean {
+  return UNCATALOGUED_ROUTES.some(({ route }) => {
+    const [m, p] = route.split(' ') as [string, string];
+    if (m === '*') return path === p || path.startsWith(`${p}/`);
+    return m === method && p === path;
+  });
+}
+
+const outcomes = (ok: readonly MatrixUser[], others: Outcome = 'denied') =>
+  Object.fromEntries(MATRIX_USERS.map((u) => [u, ok.includes(u) ? 'ok' : others])) as Record<
+    MatrixUser,
+    Outcome
+  >;
+
+/** Any authenticated user: calls about the user's own things. */
+const EVERYONE = MATRIX_USERS;
+/** Any acl on the demo fleet (requireFleet with no bits asked). */
+const FLEET_MEMBERS = ['root', 'admin', 'manager', 'mechanic', 'viewer'] as const;
+/** The admin bit on the demo fleet: super user, account admin, and members granted admin (manager). */
+const FLEET_ADMINS = ['root', 'admin', 'manager'] as const;
+/** EDIT_OBJECT = admin | manageInterval | manageService (modules/fleets/objects.ts). */
+const OBJECT_EDITORS = ['root', 'admin', 'manager', 'mechanic'] as const;
+/** Super users, and account admins (the `admin` flag, not the fleet's admin bit: manager is not one). */
+const ACCOUNT_ADMINS = ['root', 'admin'] as const;
+
+const fleetCannotBeSet = { status: 400, error: 3 };
+
+export const ROUTE_CASES: RouteCase[] = [
+  // --- fleets (spec §7 "Fleet") ---
+  {
+    route: 'GET /api/fleets',
+    build: () => ({ method: 'GET', url: '/api/fleets' }),
+    expect: outcomes(EVERYONE),
+  },
+  {
+    route: 'PUT /api/fleets/:id',
+    build: ({ fx }) => ({ method: 'PUT', url: `/api/fleets/${fx.fleetId}`, body: { cur: fx.fleet.cur } }),
+    expect: outcomes(FLEET_ADMINS),
+  },
+  {
+    route: 'GET /api/fleets/:id/users',
+    build: ({ fx }) => ({ method: 'GET', url: `/api/fleets/${fx.fleetId}/users` }),
+    expect: outcomes(FLEET_ADMINS),
+  },
+  {
+    route: 'PUT /api/fleets/:id/users',
+    label: 'the same access list',
+    build: ({ fx }) => ({
+      method: 'PUT',
+      url: `/api/fleets/${fx.fleetId}/users`,
+      body: { users: fx.members },
+    }),
+    expect: outcomes(FLEET_ADMINS),
+  },
+  {
+    route: 'PUT /api/fleets/:id/entities',
+    label: 'the same driver binding',
+    build: ({ fx }) => ({
+      method: 'PUT',
+      url: `/api/fleets/${fx.fleetId}/entities`,
+      body: { drivers: fx.driverIds },
+    }),
+    expect: outcomes(FLEET_ADMINS),
+  },
+  ...(['units', 'drivers', 'trailers'] as const).map(
+    (kind): RouteCase => ({
+      route: `GET /api/fleets/:id/${kind}`,
+      build: ({ fx }) => ({ method: 'GET', url: `/api/fleets/${fx.fleetId}/${kind}` }),
+      expect: outcomes(FLEET_MEMBERS),
+    }),
+  ),
+  ...(['drivers', 'trailers'] as const).map(
+    (kind): RouteCase => ({
+      route: `GET /api/fleets/:id/user/${kind}`,
+      build: ({ fx }) => ({ method: 'GET', url: `/api/fleets/${fx.fleetId}/user/${kind}` }),
+      expect: outcomes(FLEET_ADMINS),
+    }),
+  ),
+  {
+    route: 'PUT /api/fleets/:fid/units/:id',
+    label: 'unit type',
+    build: ({ fx }) => ({
+      method: 'PUT',
+      url: `/api/fleets/${fx.fleetId}/units/${fx.unit.id}`,
+      body: { ut: fx.unit.ut },
+    }),
+    expect: outcomes(OBJECT_EDITORS),
+  },
+  {
+    route: 'PUT /api/fleets/:fid/units/:id',
+    label: 'rename (admin only)',
+    build: ({ fx }) => ({
+      method: 'PUT',
+      url: `/api/fleets/${fx.fleetId}/units/${fx.unit.id}`,
+      body: { nm: fx.unit.name },
+    }),
+    expect: outcomes(FLEET_ADMINS),
+  },
+  {
+    route: 'PUT /api/drivers/:id',
+    build: ({ fx }) => ({ method: 'PUT', url: `/api/drivers/${fx.driver.id}`, body: { c: fx.driver.c } }),
+    expect: outcomes(OBJECT_EDITORS),
+  },
+  {
+    route: 'PUT /api/trailers/:id',
+    build: ({ fx }) => ({ method: 'PUT', url: `/api/trailers/${fx.trailer.id}`, body: { c: fx.trailer.c } }),
+    expect: outcomes(OBJECT_EDITORS),
+  },
+  {
+    route: 'POST /api/fleets/:id/pullcounters',
+    build: ({ fx }) => ({
+      method: 'POST',
+      url: `/api/fleets/${fx.fleetId}/pullcounters`,
+      body: { units: [fx.unit.id] },
+    }),
+    expect: outcomes(FLEET_ADMINS),
+    async restore({ t, fx }) {
+      await t.server.ctx.db.kysely
+        .updateTable('units')
+        .set({ pulled_mileage: 0, pulled_engine_hours: 0 })
+        .where('id', '=', fx.unit.id)
+        .execute();
+    },
+  },
+
+  // --- admin (spec §7 "Admin") ---
+  {
+    route: 'GET /api/admin/accounts',
+    build: () => ({ method: 'GET', url: '/api/admin/accounts' }),
+    expect: outcomes(ACCOUNT_ADMINS),
+  },
+  {
+    route: 'PUT /api/admin/accounts/:id',
+    label: 'activate the demo account',
+    build: ({ fx }) => ({ method: 'PUT', url: `/api/admin/accounts/${fx.demoAccountId}`, body: { s: 1 } }),
+    // The account admin passes the check but may not change its own account (invalid input).
+    expect: { ...outcomes(['root']), admin: { status: 400, error: 4 } },
+  },
+  {
+    route: 'PUT /api/admin/accounts/:id',
+    label: 'activate the Northwind account',
+    build: ({ fx }) => ({ method: 'PUT', url: `/api/admin/accounts/${fx.otherAccountId}`, body: { s: 1 } }),
+    // Northwind is not below the demo account; its own user is no account admin.
+    expect: outcomes(['root']),
+  },
+
+  // --- user (spec §7 "User") ---
+  {
+    route: 'GET /api/user/tokens',
+    build: () => ({ method: 'GET', url: '/api/user/tokens' }),
+    expect: outcomes(EVERYONE),
+  },
+  {
+    route: 'POST /api/user/tokens',
+    build: () => ({
+      method: 'POST',
+      url: '/api/user/tokens',
+      body: { description: 'matrix', rights: { intervals: 'view', services: 'view', archive: 'none' } },
+    }),
+    expect: outcomes(EVERYONE),
+  },
+  {
+    route: 'DELETE /api/user/tokens/:id',
+    label: 'own token',
+    async build({ client }) {
+      const created = await client.post('/api/user/tokens', {
+        description: 'to delete',
+        rights: { intervals: 'none', services: 'none', archive: 'none' },
+      });
+      if (created.status !== 200) throw new Error(`token: ${created.status}`);
+      return { method: 'DELETE', url: `/api/user/tokens/${created.body.token.id}` };
+    },
+    expect: outcomes(EVERYONE),
+  },
+  {
+    route: 'PUT /api/user/fleet',
+    label: 'to the demo fleet',
+    build: ({ fx }) => ({ method: 'PUT', url: '/api/user/fleet', body: { fid: fx.fleetId } }),
+    // Demo users are already there and the outsider cannot see it: both are error 3 (spec §8), not 403.
+    // The super user has no current fleet, so the demo fleet (visible to it) becomes current.
+    expect: outcomes(['root'], fleetCannotBeSet),
+    async restore({ t, user }) {
+      if (user !== 'root') return;
+      await t.server.ctx.db.kysely
+        .updateTable('users')
+        .set({ fid: null })
+        .where('name', '=', 'root')
+        .execute();
+    },
+  },
+  {
+    route: 'PATCH /api/user/settings',
+    build: () => ({ method: 'PATCH', url: '/api/user/settings', body: { layer: 'osm' } }),
+    expect: outcomes(EVERYONE),
+  },
+  {
+    route: 'GET /api/user/units',
+    build: () => ({ method: 'GET', url: '/api/user/units' }),
+    expect: outcomes(EVERYONE),
+  },
+
+  // --- session (DESIGN §4) ---
+  {
+    route: 'POST /api/remoteapi/core/set_session_property',
+    build: () => ({
+      method: 'POST',
+      url: '/api/remoteapi/core/set_session_property',
+      body: { prop_name: 'skip_nonactive_items', prop_value: 1 },
+    }),
+    expect: outcomes(EVERYONE),
+  },
+  {
+    route: 'GET /api/logout',
+    endsSession: true,
+    build: () => ({ method: 'GET', url: '/api/logout' }),
+    expect: outcomes(EVERYONE),
+  },
+];
+
+/** Reads the ids and values the catalogue's requests use from the freshly seeded database. */
+export async function loadFixtures(t: TestServer): Promise<MatrixFixtures> {
+  const db = t.server.ctx.db.kysely;
+  const fleetId = t.demo.fleetId;
+  const fleet = await db
+    .selectFrom('fleets')
+    .select('cur')
+    .where('id', '=', fleetId)
+    .executeTakeFirstOrThrow();
+  const unit = await db
+    .selectFrom('units')
+    .select(['id', 'name', 'unit_type_id'])
+    .where('fleet_id', '=', fleetId)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const drivers = await db
+    .selectFrom('drivers')
+    .select(['id', 'c'])
+    .where('fleet_id', '=', fleetId)
+    .orderBy('id')
+    .execute();
+  const trailer = await db
+    .selectFrom('trailers')
+    .select(['id', 'c'])
+    .where('fleet_id', '=', fleetId)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const members = await db
+    .selectFrom('fleet_users')
+    .select(['user_id as id', 'acl'])
+    .where('fleet_id', '=', fleetId)
+    .orderBy('user_id')
+    .execute();
+  const accountOf = async (fid: number) =>
+    (await db.selectFrom('fleets').select('account_id').where('id', '=', fid).executeTakeFirstOrThrow())
+      .account_id;
+  return {
+    fleetId,
+    otherFleetId: t.demo.otherFleetId,
+    fleet,
+    unit: { id: unit.id, name: unit.name, ut: unit.unit_type_id },
+    driver: drivers[0]!,
+    trailer,
+    driverIds: drivers.map((d) => d.id),
+    members,
+    demoAccountId: await accountOf(fleetId),
+    otherAccountId: await accountOf(t.demo.otherFleetId),
+  };
+}
+
+/**
+ * Every route of the app as `METHOD /path`, read from `printRoutes`. Parameter names are replaced by
+ * `:` because routes sharing a tree node print all their names at once (`/:id|:fid`). HEAD routes that
+ * Fastify adds beside each GET are left out.
+ */
+export function registeredRoutes(app: FastifyInstance): string[] {
+  const tree = app.printRoutes({ commonPrefix: false });
+  const stack: string[] = [];
+  const out = new Set<string>();
+  for (const line of tree.split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line.trimEnd());
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    stack.push(match[2]!);
+    if (!match[3]) continue;
+    const path = normalizePath(stack.join(''));
+    for (const method of match[3].split(',').map((m) => m.trim())) {
+      if (method !== 'HEAD') out.add(`${method} ${path}`);
+    }
+  }
+  return [...out].sort();
+}
+
+/** `/api/fleets/:fid/units/:id` → `/api/fleets/:/units/:` (see `registeredRoutes`). */
+export function normalizePath(path: string): string {
+  return path.replace(/:[^/]+/g, ':');
+}
+
+/** `/api/fleets/:fid/units/:id` → `/api/fleets/{fid}/units/{id}`, as the OpenAPI document writes it. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+}
