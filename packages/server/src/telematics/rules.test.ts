@@ -1,0 +1,184 @@
+import { haversineKm } from '@fleetkeep/core';
+import { describe, expect, it } from 'vitest';
+import type { Reading } from './reading.js';
+import { type CounterState, type Decision, decide, Reason } from './rules.js';
+
+const T0 = 1_700_000_000;
+const HOUR = 3600;
+const DAY = 86_400;
+
+const prev = (over: Partial<CounterState> = {}): CounterState => ({
+  lastTime: T0,
+  lat: 53.9,
+  lon: 27.56,
+  ignition: false,
+  mileage: 1000,
+  engineHours: 100,
+  ...over,
+});
+
+const reading = (over: Partial<Reading> = {}): Reading => ({
+  deviceId: 'd',
+  time: T0 + 60,
+  lat: 53.9,
+  lon: 27.56,
+  speed: null,
+  course: null,
+  altitude: null,
+  ignition: null,
+  odometerKm: null,
+  hours: null,
+  params: {},
+  ...over,
+});
+
+function accepted(d: Decision) {
+  if (!d.ok) throw new Error(`expected acceptance, got ${d.reason}`);
+  return d;
+}
+const reasonOf = (d: Decision) => (d.ok ? 'accepted' : d.reason);
+
+describe('rejection rules (PRODUCT.md "Service objects and counters")', () => {
+  it('refuses readings more than 5 minutes in the future', () => {
+    const now = T0 + 100;
+    expect(reasonOf(decide(prev(), reading({ time: now + 301 }), now))).toBe(Reason.future);
+    expect(decide(prev(), reading({ time: now + 300 }), now).ok).toBe(true);
+  });
+
+  it('refuses readings at or before the last message', () => {
+    expect(reasonOf(decide(prev(), reading({ time: T0 }), T0 + 10))).toBe(Reason.outOfOrder);
+    expect(reasonOf(decide(prev(), reading({ time: T0 - 1 }), T0 + 10))).toBe(Reason.outOfOrder);
+  });
+
+  it('refuses an odometer that goes backwards, with a metre of tolerance', () => {
+    expect(reasonOf(decide(prev(), reading({ odometerKm: 999.998 }), T0 + 60))).toBe(
+      Reason.odometerBackwards,
+    );
+    const d = accepted(decide(prev(), reading({ odometerKm: 999.9995 }), T0 + 60));
+    expect(d.next.mileage).toBe(1000);
+    expect(d.countersChanged).toBe(false);
+  });
+
+  it('refuses engine hours that go backwards', () => {
+    expect(reasonOf(decide(prev(), reading({ hours: 99.5 }), T0 + 60))).toBe(Reason.hoursBackwards);
+  });
+
+  it('refuses an odometer jump of more than 3,000 km per started day', () => {
+    expect(reasonOf(decide(prev(), reading({ odometerKm: 4000.5 }), T0 + 60))).toBe(Reason.mileageJump);
+    expect(accepted(decide(prev(), reading({ odometerKm: 4000 }), T0 + 60)).next.mileage).toBe(4000);
+    // Two days and a bit: three started days allow 9,000 km.
+    const later = T0 + 2 * DAY + 1;
+    expect(decide(prev(), reading({ time: later, odometerKm: 10_000 }), later).ok).toBe(true);
+    expect(reasonOf(decide(prev(), reading({ time: later, odometerKm: 10_001 }), later))).toBe(
+      Reason.mileageJump,
+    );
+  });
+
+  it('refuses a position jump of more than 3,000 km per day', () => {
+    // Minsk to New York is about 7,300 km.
+    const far = reading({ lat: 40.7, lon: -74, time: T0 + HOUR });
+    expect(reasonOf(decide(prev(), far, T0 + HOUR))).toBe(Reason.mileageJump);
+    const threeDays = T0 + 3 * DAY;
+    expect(decide(prev(), { ...far, time: threeDays }, threeDays).ok).toBe(true);
+  });
+
+  it('refuses engine hours that grow faster than the clock allows', () => {
+    expect(reasonOf(decide(prev(), reading({ hours: 125 }), T0 + 60))).toBe(Reason.hoursJump);
+    expect(accepted(decide(prev(), reading({ hours: 124 }), T0 + 60)).next.engineHours).toBe(124);
+  });
+
+  it('takes any first odometer and hours when there is no earlier message', () => {
+    const d = accepted(
+      decide(
+        prev({ lastTime: null, lat: null, lon: null }),
+        reading({ odometerKm: 50_000, hours: 5000 }),
+        T0,
+      ),
+    );
+    expect(d.next).toMatchObject({ mileage: 50_000, engineHours: 5000, lastTime: T0 + 60 });
+    expect(d.countersChanged).toBe(true);
+  });
+});
+
+describe('mileage accumulation', () => {
+  it('adds the great-circle distance from the previous position when no odometer is sent', () => {
+    const d = accepted(decide(prev(), reading({ lat: 54, lon: 27.7 }), T0 + 60));
+    const km = haversineKm(53.9, 27.56, 54, 27.7);
+    expect(km).toBeGreaterThan(10);
+    expect(d.next.mileage).toBeCloseTo(1000 + km, 9);
+    expect(d.next).toMatchObject({ lat: 54, lon: 27.7, lastTime: T0 + 60 });
+    expect(d.countersChanged).toBe(true);
+  });
+
+  it('sums the legs of a route', () => {
+    const route = [
+      [53.9, 27.6],
+      [53.95, 27.65],
+      [54, 27.6],
+    ] as const;
+    let state = prev();
+    let expected = state.mileage;
+    let last = { lat: state.lat!, lon: state.lon! };
+    route.forEach(([lat, lon], k) => {
+      const d = accepted(decide(state, reading({ lat, lon, time: T0 + 60 * (k + 1) }), T0 + 600));
+      expected += haversineKm(last.lat, last.lon, lat, lon);
+      last = { lat, lon };
+      state = d.next;
+    });
+    expect(state.mileage).toBeCloseTo(expected, 9);
+  });
+
+  it('does not count distance from a unit that has no position yet', () => {
+    const d = accepted(decide(prev({ lat: null, lon: null }), reading({ lat: 10, lon: 10 }), T0 + 60));
+    expect(d.next.mileage).toBe(1000);
+    expect(d.countersChanged).toBe(false);
+  });
+
+  it('prefers the odometer over the distance', () => {
+    const d = accepted(decide(prev(), reading({ lat: 54, lon: 28, odometerKm: 1001.5 }), T0 + 60));
+    expect(d.next.mileage).toBe(1001.5);
+  });
+});
+
+describe('engine hours accumulation', () => {
+  it('counts the time when the ignition was on at the previous and the current reading', () => {
+    const d = accepted(
+      decide(prev({ ignition: true }), reading({ ignition: true, time: T0 + 1800 }), T0 + 1800),
+    );
+    expect(d.next.engineHours).toBeCloseTo(100.5, 9);
+    expect(d.countersChanged).toBe(true);
+  });
+
+  it('does not count when the ignition was off at either end', () => {
+    const on = accepted(
+      decide(prev({ ignition: false }), reading({ ignition: true, time: T0 + 600 }), T0 + 600),
+    );
+    expect(on.next.engineHours).toBe(100);
+    expect(on.next.ignition).toBe(true);
+    const off = accepted(
+      decide(prev({ ignition: true }), reading({ ignition: false, time: T0 + 600 }), T0 + 600),
+    );
+    expect(off.next.engineHours).toBe(100);
+  });
+
+  it('keeps the last known ignition state when a reading does not send it', () => {
+    const d = accepted(decide(prev({ ignition: true }), reading({ time: T0 + 360 }), T0 + 360));
+    expect(d.next.ignition).toBe(true);
+    expect(d.next.engineHours).toBeCloseTo(100.1, 9);
+    const unknown = accepted(decide(prev({ ignition: null }), reading({ time: T0 + 360 }), T0 + 360));
+    expect(unknown.next.engineHours).toBe(100);
+  });
+
+  it('counts at most 6 hours for one long silence', () => {
+    const later = T0 + 2 * DAY;
+    const d = accepted(decide(prev({ ignition: true }), reading({ ignition: true, time: later }), later));
+    expect(d.next.engineHours).toBeCloseTo(106, 9);
+  });
+
+  it('takes sent engine hours instead of accumulating', () => {
+    const d = accepted(
+      decide(prev({ ignition: true }), reading({ ignition: true, hours: 100.2, time: T0 + HOUR }), T0 + HOUR),
+    );
+    expect(d.next.engineHours).toBe(100.2);
+  });
+});

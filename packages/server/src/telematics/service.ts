@@ -1,0 +1,105 @@
+import { Acl } from '@fleetkeep/core';
+import { requireFleet } from '../auth/access.js';
+import type { Actor } from '../auth/actor.js';
+import { type AppContext, now } from '../context.js';
+import { AppError, invalidInput, notFound } from '../http/errors.js';
+import { type BatchRowResult, ingestBatch, ingestReading } from './ingest.js';
+import { parseOsmand, type Reading } from './reading.js';
+import { UNKNOWN_DEVICE } from './store.js';
+
+/** Reply of the OsmAnd endpoints to a device, for a stored and for a refused-but-logged reading alike. */
+export interface OsmandReply {
+  ok: boolean;
+  reason?: string;
+}
+
+const record = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/** A body that arrived as text: JSON when it looks like it, else a form (`a=1&b=2`). */
+function textBody(body: string): Record<string, unknown> {
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      return record(JSON.parse(trimmed));
+    } catch {
+      throw invalidInput(undefined, 'Invalid json');
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(trimmed));
+}
+
+/** Fields of the query string and of the body (form or JSON) together; the body wins on a clash. */
+export function osmandInput(query: unknown, body: unknown): Record<string, unknown> {
+  return { ...record(query), ...(typeof body === 'string' ? textBody(body) : record(body)) };
+}
+
+/**
+ * One OsmAnd message from a device, authenticated by its identifier (DESIGN §3). Unparsable input is a
+ * 400 and an unknown identifier a 404 (logged, nothing stored). A reading the counters rules refuse is
+ * logged and still answered 200 `{ok: false, reason}`: devices resend whatever is not acknowledged.
+ */
+export async function ingestOsmand(ctx: AppContext, input: Record<string, unknown>): Promise<OsmandReply> {
+  const t = now();
+  const parsed = parseOsmand(input, t);
+  if (!parsed.ok) throw invalidInput(parsed.details, parsed.reason);
+  const outcome = await ingestReading(ctx, parsed.reading, t);
+  if (outcome.status === 'accepted') return { ok: true };
+  if (outcome.status === 'unknown') throw notFound(UNKNOWN_DEVICE);
+  return { ok: false, reason: outcome.reason };
+}
+
+/** Fleets of the given devices on which the actor has admin rights; checked once per fleet. */
+async function administeredFleets(ctx: AppContext, actor: Actor, deviceIds: string[]): Promise<Set<number>> {
+  const allowed = new Set<number>();
+  if (deviceIds.length === 0) return allowed;
+  const rows = await ctx.db.kysely
+    .selectFrom('units')
+    .select('fleet_id')
+    .distinct()
+    .where('device_id', 'in', deviceIds)
+    .where('fleet_id', 'is not', null)
+    .execute();
+  for (const { fleet_id } of rows) {
+    if (fleet_id === null) continue;
+    try {
+      await requireFleet(ctx, actor, fleet_id, { all: Acl.admin, ingest: true });
+      allowed.add(fleet_id);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+  return allowed;
+}
+
+/**
+ * POST /api/ingest/batch: readings of many units from a gateway, in order. Each row stands alone and
+ * needs admin rights on its unit's fleet (DESIGN §3); a unit outside any fleet only for a super user.
+ */
+export async function ingestBatchAs(
+  ctx: AppContext,
+  actor: Actor,
+  rows: Record<string, unknown>[],
+): Promise<{ results: BatchRowResult[] }> {
+  const t = now();
+  const results: BatchRowResult[] = [];
+  const readings: Reading[] = [];
+  const rowOf: number[] = [];
+  rows.forEach((row, i) => {
+    const parsed = parseOsmand(row, t);
+    if (parsed.ok) {
+      readings.push(parsed.reading);
+      rowOf.push(i);
+    }
+    results.push(parsed.ok ? { i, ok: true } : { i, ok: false, reason: parsed.reason });
+  });
+  const allowed = await administeredFleets(ctx, actor, [...new Set(readings.map((r) => r.deviceId))]);
+  const outcomes = await ingestBatch(ctx, readings, t, {
+    allowFleet: (fleetId) => (fleetId === null ? actor.su : allowed.has(fleetId)),
+  });
+  for (const outcome of outcomes) {
+    const i = rowOf[outcome.i]!;
+    results[i] = { ...outcome, i };
+  }
+  return { results };
+}
