@@ -18,3 +18,5 @@ export interface AppContext {
 }
 
 export const now = (): number => Math.floor(Date.now() / 1000);
+/** Seconds in a day (spec §9). */
+export const DAY = 86400;

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.js';
 import { isEmpty, seedDemoIfEmpty } from './demo/seed.js';
 import { startSimulator } from './demo/simulator.js';
+import { startRetention } from './jobs/retention.js';
 import { createServer } from './server.js';
 import { startOsmandServer } from './telematics/osmand-server.js';
 
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   const osmand =
     config.osmandPort > 0 ? await startOsmandServer(ctx, config.osmandPort, config.host) : undefined;
   const simulator = config.demo ? startSimulator(ctx, config.simulatorIntervalMs) : undefined;
+  const retention = startRetention(ctx);
 
   const ms = Math.round(performance.now() - started);
   const lines = [
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     simulator?.stop();
+    retention.stop();
     await osmand?.close();
     await server.close();
     process.exit(0);
