@@ -1,0 +1,310 @@
+// `npm run bench` (DESIGN §9): builds if needed, starts the built server on a fresh database, runs every
+// benchmark beside its baseline measured in the same run, prints a table and writes bench/results.json.
+//
+// SQLite always; PostgreSQL too when BENCH_DATABASE_URL is set (a fresh database is created beside the
+// one it names and dropped afterwards). Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2),
+// BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated benchmark ids), BENCH_KEEP_DATA=1.
+//
+// Adding a benchmark: export `{id, title, prepare?, run}` from a module and list it below.
+// - Server benchmarks get `ctx = {url, password, connections, dialect}`; `prepare(db)` runs while the
+//   server is stopped, with `db.exec(sql)` on the server's database (for generated data sets).
+// - Static benchmarks (`run()` only) look at build outputs and run once per `npm run bench`.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bold, ensureBuilt, ensureInstalled, green, ROOT, red, yellow } from '../scripts/lib.mjs';
+
+const RESULTS = path.join(ROOT, 'bench/results.json');
+const PASSWORD = 'bench-demo-password';
+
+async function loadModules() {
+  // Imported after the install step: they need autocannon and the database drivers.
+  const lib = await import('./lib.mjs');
+  const http = await import('./http-api.mjs');
+  const web = await import('./web-bundle.mjs');
+  return { lib, server: http.benchmarks, statics: web.benchmarks };
+}
+
+function selected(list) {
+  const only = (process.env.BENCH_ONLY || '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  // The baseline always runs: every ratio needs it.
+  return only.length ? list.filter((b) => b.baseline || only.includes(b.id)) : list;
+}
+
+/** The server's database for `prepare` steps, opened while the server is stopped. */
+async function openDb(target) {
+  if (target.dialect === 'sqlite') {
+    const { default: SQLite } = await import('better-sqlite3');
+    const db = new SQLite(path.join(target.dataDir, 'fleetkeep.sqlite'));
+    return { dialect: 'sqlite', exec: async (sql) => db.exec(sql), close: async () => db.close() };
+  }
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: target.databaseUrl });
+  await client.connect();
+  return { dialect: 'postgres', exec: (sql) => client.query(sql), close: () => client.end() };
+}
+
+/** A fresh PostgreSQL database beside the one BENCH_DATABASE_URL names. */
+async function createPgDatabase(adminUrl) {
+  const { default: pg } = await import('pg');
+  const name = `fk_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+function fail(bench, err) {
+  return {
+    id: bench.id,
+    title: bench.title,
+    ok: false,
+    error: err instanceof Error ? err.message : String(err),
+  };
+}
+
+/** Runs the server benchmarks on one database. */
+async function runTarget(target, benchmarks, lib) {
+  const out = { database: target.dialect, startup_ms: {}, shutdown_ms: null, benchmarks: [] };
+  const logFile = path.join(target.dataDir, 'server.log');
+  const env = {
+    DATA_DIR: target.dataDir,
+    FLEETKEEP_DEMO_PASSWORD: PASSWORD,
+    DATABASE_URL: target.databaseUrl ?? '',
+  };
+  console.log(bold(`\n▶ ${target.dialect}`));
+  let server;
+  try {
+    // Cold start: empty database, so migrations and the demo seed are part of it.
+    server = await lib.startServer({ env, logFile });
+    out.startup_ms.cold = Math.round(server.startupMs);
+    console.log(`  start-up on an empty database (migrate + seed): ${out.startup_ms.cold} ms`);
+    const stopped = await server.stop();
+    out.shutdown_ms = Math.round(stopped.ms);
+    if (stopped.code !== 0)
+      throw new lib.BenchError(`server exited with ${stopped.code ?? stopped.signal} on SIGTERM`);
+
+    const preparing = benchmarks.filter((b) => b.prepare);
+    if (preparing.length) {
+      const db = await openDb(target);
+      try {
+        for (const b of preparing) await b.prepare(db);
+      } finally {
+        await db.close();
+      }
+    }
+
+    server = await lib.startServer({ env, logFile });
+    out.startup_ms.warm = Math.round(server.startupMs);
+    console.log(`  start-up on an existing database: ${out.startup_ms.warm} ms`);
+  } catch (err) {
+    await server?.stop();
+    out.error = err instanceof Error ? err.message : String(err);
+    out.benchmarks = benchmarks.map((b) => fail(b, `server did not start: ${out.error}`));
+    console.log(red(`  ✘ ${out.error}`));
+    return out;
+  }
+
+  const ctx = {
+    url: server.url,
+    password: PASSWORD,
+    connections: lib.settings.connections,
+    dialect: target.dialect,
+  };
+  for (const b of benchmarks) {
+    process.stdout.write(`  ${b.title} … `);
+    try {
+      const figures = await b.run(ctx);
+      out.benchmarks.push({
+        id: b.id,
+        title: b.title,
+        ok: true,
+        baseline: b.baseline === true,
+        ...figures,
+        server_rss_mb: server.rssMb(),
+      });
+      console.log(
+        green(
+          `${figures.requests_per_sec} req/s, p50 ${figures.latency_ms.p50} ms, p99 ${figures.latency_ms.p99} ms`,
+        ),
+      );
+    } catch (err) {
+      out.benchmarks.push(fail(b, err));
+      console.log(red(`FAILED: ${err instanceof Error ? err.message : String(err)}`));
+      if (!(err instanceof lib.BenchError)) console.error(err);
+    }
+  }
+  const stopped = await server.stop();
+  if (stopped.code !== 0) out.error = `server exited with ${stopped.code ?? stopped.signal} on SIGTERM`;
+
+  // Ratios against the baseline of this run (DESIGN §9).
+  const base = out.benchmarks.find((r) => r.baseline && r.ok);
+  for (const r of out.benchmarks) {
+    if (!r.ok || !base || r === base) continue;
+    r.vs_baseline = {
+      throughput: lib.round(r.requests_per_sec / base.requests_per_sec, 3),
+      p50_latency: base.latency_ms.p50 > 0 ? lib.round(r.latency_ms.p50 / base.latency_ms.p50, 2) : null,
+      p99_latency: base.latency_ms.p99 > 0 ? lib.round(r.latency_ms.p99 / base.latency_ms.p99, 2) : null,
+    };
+  }
+  return out;
+}
+
+function gitInfo() {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty =
+      execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    return { commit, dirty };
+  } catch {
+    return null;
+  }
+}
+
+function printTable(results) {
+  const rows = [
+    ['database', 'benchmark', 'req/s', 'avg ms', 'p50 ms', 'p99 ms', '× base req/s', '× base p99'],
+  ];
+  for (const run of results.runs) {
+    for (const r of run.benchmarks) {
+      rows.push(
+        r.ok
+          ? [
+              run.database,
+              r.title,
+              String(r.requests_per_sec),
+              r.latency_ms.avg.toFixed(2),
+              String(r.latency_ms.p50),
+              String(r.latency_ms.p99),
+              r.vs_baseline ? r.vs_baseline.throughput.toFixed(3) : '1',
+              r.vs_baseline?.p99_latency != null
+                ? r.vs_baseline.p99_latency.toFixed(2)
+                : r.baseline
+                  ? '1'
+                  : '-',
+            ]
+          : [run.database, r.title, 'FAILED', '', '', '', '', ''],
+      );
+    }
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  console.log(bold('\nResults'));
+  rows.forEach((r, n) => {
+    const line = r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+    console.log(`  ${n === 0 ? bold(line) : r[2] === 'FAILED' ? red(line) : line}`);
+    if (n === 0) console.log(`  ${widths.map((w) => '─'.repeat(w)).join('  ')}`);
+  });
+  for (const run of results.runs) {
+    const s = run.startup_ms;
+    console.log(
+      `  ${run.database}: start-up ${s.cold ?? '?'} ms on an empty database (migrate + seed), ${s.warm ?? '?'} ms on an existing one; shutdown ${run.shutdown_ms ?? '?'} ms`,
+    );
+    for (const r of run.benchmarks)
+      if (!r.ok) console.log(red(`  ${run.database} ${r.id} FAILED: ${r.error}`));
+  }
+  for (const s of results.static) {
+    if (!s.ok) console.log(red(`  ${s.id} FAILED: ${s.error}`));
+    else if (s.id === 'web_bundle') {
+      console.log(
+        `  web bundle: initial JS ${(s.initial_js_bytes / 1024).toFixed(1)} KiB, ${(s.initial_js_gzip / 1024).toFixed(1)} KiB gzip (all JS: ${s.js_files} files, ${(s.all_js_gzip / 1024).toFixed(1)} KiB gzip)`,
+      );
+    }
+  }
+}
+
+async function main() {
+  const t0 = performance.now();
+  await ensureInstalled();
+  await ensureBuilt();
+  const { lib, server, statics } = await loadModules();
+  const serverBenchmarks = selected(server);
+  const staticBenchmarks = selected(statics);
+
+  const results = {
+    generated_at: new Date().toISOString(),
+    git: gitInfo(),
+    machine: {
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      cpus: os.cpus().length,
+      cpu_model: os.cpus()[0]?.model ?? null,
+      memory_gb: Math.round(os.totalmem() / 2 ** 30),
+      note: 'load generator and server share this machine',
+    },
+    settings: { ...lib.settings, tool: 'autocannon' },
+    static: [],
+    runs: [],
+  };
+
+  for (const b of staticBenchmarks) {
+    try {
+      results.static.push({ id: b.id, title: b.title, ok: true, ...(await b.run()) });
+    } catch (err) {
+      results.static.push(fail(b, err));
+    }
+  }
+
+  const targets = [{ dialect: 'sqlite' }];
+  if (process.env.BENCH_DATABASE_URL)
+    targets.push({ dialect: 'postgres', adminUrl: process.env.BENCH_DATABASE_URL });
+  else console.log(yellow('BENCH_DATABASE_URL is not set: PostgreSQL is not benchmarked'));
+
+  for (const target of targets) {
+    target.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fleetkeep-bench-${target.dialect}-`));
+    let pgDb;
+    try {
+      if (target.adminUrl) {
+        pgDb = await createPgDatabase(target.adminUrl);
+        target.databaseUrl = pgDb.url;
+      }
+      results.runs.push(await runTarget(target, serverBenchmarks, lib));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      results.runs.push({
+        database: target.dialect,
+        startup_ms: {},
+        error: message,
+        benchmarks: serverBenchmarks.map((b) => fail(b, message)),
+      });
+    } finally {
+      if (process.env.BENCH_KEEP_DATA === '1') console.log(`  data kept in ${target.dataDir}`);
+      else {
+        await pgDb?.drop().catch((err) => console.warn(`could not drop the bench database: ${err.message}`));
+        fs.rmSync(target.dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+
+  results.duration_s = Math.round((performance.now() - t0) / 100) / 10;
+  fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  printTable(results);
+  const failed = [...results.static, ...results.runs.flatMap((r) => r.benchmarks)].filter((b) => !b.ok);
+  console.log(`\nWrote ${path.relative(process.cwd(), RESULTS) || RESULTS} in ${results.duration_s} s`);
+  if (failed.length) {
+    console.log(
+      red(`${failed.length} benchmark(s) failed: ${[...new Set(failed.map((f) => f.id))].join(', ')}`),
+    );
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err) => {
+  console.error(red(err instanceof Error ? (err.stack ?? err.message) : String(err)));
+  process.exitCode = 1;
+});
