@@ -151,6 +151,115 @@ export interface CounterCorrectionTable {
   new_value: number;
 }
 
+export interface LineItemTable {
+  id: Generated<number>;
+  fleet_id: number;
+  name: string;
+  /** 1 labour (task), 2 part, 4 fuel (spec §3). */
+  kind: number;
+  /** Integer thousandths of the fleet currency (per fuel unit for fuel). */
+  cost: number;
+  created_at: number;
+}
+
+export interface IntervalTable {
+  id: Generated<number>;
+  fleet_id: number;
+  name: string;
+  description: string;
+  cnme: number;
+  /** Mileage frequency and advance notice, km. */
+  cnmd: number;
+  cnmo: number;
+  cnehe: number;
+  cnehd: number;
+  cneho: number;
+  de: number;
+  dd: number;
+  /** d, w, m or y (spec §9). */
+  du: string;
+  /** Advance notice, days. */
+  do: number;
+  creator_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A line item of an interval or a service; qty and cost in integer thousandths. */
+export interface ItemLineTable {
+  id: Generated<number>;
+  position: number;
+  name: string;
+  kind: number;
+  qty: number;
+  cost: number;
+}
+
+export interface IntervalLineItemTable extends ItemLineTable {
+  interval_id: number;
+}
+
+export interface ServiceLineItemTable extends ItemLineTable {
+  service_id: number;
+}
+
+export interface AssignmentTable {
+  id: Generated<number>;
+  fleet_id: number;
+  interval_id: number;
+  /** u unit, d driver, t trailer. */
+  object_type: string;
+  object_id: number;
+  /** Baseline "last service" values (DESIGN §5 wire names). */
+  lcnm: number;
+  lceh: number;
+  ltm: number;
+  cnt: number;
+  created_at: number;
+}
+
+export interface ServiceTable {
+  id: Generated<number>;
+  fleet_id: number;
+  object_type: string;
+  object_id: number;
+  interval_id: number | null;
+  assignment_id: number | null;
+  f: number;
+  name: string;
+  description: string;
+  creator_id: number | null;
+  created_at: number;
+  updated_at: number;
+  start_date: number | null;
+  end_date: number | null;
+  planned_date: number | null;
+  forecast_date: number | null;
+  limit_mileage: number | null;
+  limit_engine_hours: number | null;
+  last_date: number | null;
+  last_mileage: number | null;
+  last_engine_hours: number | null;
+  mileage: number | null;
+  engine_hours: number | null;
+  manual_cost: number | null;
+  notify_days: number | null;
+  cf: string;
+}
+
+export interface AttachmentTable {
+  id: Generated<number>;
+  fleet_id: number;
+  owner_type: string;
+  owner_id: number;
+  name: string;
+  content_type: string;
+  size: number;
+  data: Buffer;
+  created_at: number;
+  creator_id: number | null;
+}
+
 export interface Database {
   accounts: AccountTable;
   users: UserTable;
@@ -165,6 +274,13 @@ export interface Database {
   positions: PositionTable;
   ingest_log: IngestLogTable;
   counter_corrections: CounterCorrectionTable;
+  line_items: LineItemTable;
+  intervals: IntervalTable;
+  interval_line_items: IntervalLineItemTable;
+  assignments: AssignmentTable;
+  services: ServiceTable;
+  service_line_items: ServiceLineItemTable;
+  attachments: AttachmentTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -176,3 +292,7 @@ export type UnitUpdate = Updateable<UnitTable>;
 export type PersonRow = Selectable<PersonTable>;
 export type AccessTokenRow = Selectable<AccessTokenTable>;
 export type SessionRow = Selectable<SessionTable>;
+export type IntervalRow = Selectable<IntervalTable>;
+export type AssignmentRow = Selectable<AssignmentTable>;
+export type ServiceRow = Selectable<ServiceTable>;
+export type LineItemRow = Selectable<LineItemTable>;

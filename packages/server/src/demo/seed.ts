@@ -69,8 +69,8 @@ async function insertDemo(trx: Transaction<Database>, hash: string): Promise<Dem
     (
       await trx
         .insertInto('fleets')
-        // tz: offset in seconds in the low 16 bits (spec §5): UTC+3.
-        .values({ account_id: accountId, name, tz: 10800, cur: 'EUR', ms: 0, fm: 1, created_at: t })
+        // tz: UTC offset in minutes in the low 16 bits, DST rule flags above (spec §5; core timezone.ts).
+        .values({ account_id: accountId, name, tz: 180, cur: 'EUR', ms: 0, fm: 1, created_at: t })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from '../database.js';
 import { core001 } from './001_core.js';
 import { eventPayloads002 } from './002_event_payloads.js';
+import { maintenance003 } from './003_maintenance.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
   const list: Record<string, Migration> = {
     '001_core': core001(dialect),
     '002_event_payloads': eventPayloads002(dialect),
+    '003_maintenance': maintenance003(dialect),
   };
   return { getMigrations: async () => list };
 }
