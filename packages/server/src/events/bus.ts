@@ -7,6 +7,8 @@ import type { LiveEvent } from '@fleetkeep/core';
  */
 export interface EventBus {
   publish(event: LiveEvent): Promise<void>;
+  /** Publishes several events in order, in as few round trips as the implementation allows. */
+  publishMany(events: LiveEvent[]): Promise<void>;
   /** Registers a listener for every event, local or remote; returns the unsubscribe function. */
   subscribe(listener: (event: LiveEvent) => void): () => void;
   close(): Promise<void>;
@@ -19,6 +21,9 @@ export class MemoryBus implements EventBus {
   }
   async publish(event: LiveEvent): Promise<void> {
     this.emitter.emit('event', event);
+  }
+  async publishMany(events: LiveEvent[]): Promise<void> {
+    for (const event of events) this.emitter.emit('event', event);
   }
   subscribe(listener: (event: LiveEvent) => void): () => void {
     this.emitter.on('event', listener);

@@ -17,6 +17,7 @@ export class PgBus implements EventBus {
   private readonly emitter = new EventEmitter();
   private listenClient: pg.Client | undefined;
   private closed = false;
+  private delivery: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -37,7 +38,11 @@ export class PgBus implements EventBus {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (msg) => {
-      if (msg.channel === CHANNEL && msg.payload) void this.deliver(msg.payload);
+      // Delivery is chained so that a parked payload, fetched asynchronously, keeps its place in order.
+      if (msg.channel === CHANNEL && msg.payload) {
+        const payload = msg.payload;
+        this.delivery = this.delivery.then(() => this.deliver(payload));
+      }
     });
     client.on('error', (err: Error & { code?: string }) => {
       if (!this.closed) this.onError(err);
@@ -94,6 +99,31 @@ export class PgBus implements EventBus {
     await this.pool.query('delete from event_payloads where created_at < $1', [
       Math.floor(Date.now() / 1000) - 86400,
     ]);
+  }
+
+  /**
+   * Small events go out in one statement (`pg_notify` over an array keeps their order); large ones
+   * take the parked path one by one.
+   */
+  async publishMany(events: LiveEvent[]): Promise<void> {
+    const inline: string[] = [];
+    const flush = async () => {
+      if (inline.length === 0) return;
+      await this.pool.query(
+        'select pg_notify($1, p) from unnest($2::text[]) with ordinality as x(p, n) order by n',
+        [CHANNEL, inline.splice(0)],
+      );
+    };
+    for (const event of events) {
+      const text = JSON.stringify(event);
+      if (Buffer.byteLength(text) <= MAX_INLINE) {
+        inline.push(text);
+      } else {
+        await flush();
+        await this.publish(event);
+      }
+    }
+    await flush();
   }
 
   subscribe(listener: (event: LiveEvent) => void): () => void {

@@ -241,10 +241,11 @@ export async function storeReadings(
  */
 async function announce(ctx: AppContext, moved: LiveUnit[], changed: number[]): Promise<void> {
   try {
-    for (const unit of moved) {
-      if (unit.fleetId !== null)
-        await ctx.bus.publish({ t: 'e', s: 'avl_unit', fid: unit.fleetId, d: messageEvent(unit) });
-    }
+    await ctx.bus.publishMany(
+      moved
+        .filter((unit) => unit.fleetId !== null)
+        .map((unit) => ({ t: 'e', s: 'avl_unit', fid: unit.fleetId, d: messageEvent(unit) })),
+    );
   } catch (err) {
     ctx.log.error({ err }, 'unit message events not published');
   }
