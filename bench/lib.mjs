@@ -164,10 +164,12 @@ function cannon(opts) {
  * Returns the figures every HTTP benchmark reports.
  */
 export async function load(baseUrl, opts) {
+  // autocannon has no `path` option: a path must be part of the URL, or every request hits `/`.
+  const { path = '', ...rest } = opts;
   const base = {
-    url: baseUrl,
+    url: `${baseUrl}${path}`,
     connections: settings.connections,
-    ...opts,
+    ...rest,
   };
   if (settings.warmupS > 0) await cannon({ ...base, duration: settings.warmupS });
   const r = await cannon({ ...base, duration: settings.durationS });

@@ -24,7 +24,11 @@ async function loadModules() {
   const lib = await import('./lib.mjs');
   const http = await import('./http-api.mjs');
   const web = await import('./web-bundle.mjs');
-  return { lib, server: http.benchmarks, statics: web.benchmarks };
+  return {
+    lib,
+    server: [...http.benchmarks, ...(await import('./services.mjs')).benchmarks],
+    statics: [...web.benchmarks, ...(await import('./engine.mjs')).benchmarks],
+  };
 }
 
 function selected(list) {

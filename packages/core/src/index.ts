@@ -3,5 +3,8 @@ export * from './decimal.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './geo.js';
+export * from './guards.js';
 export * from './permissions.js';
+export * from './status.js';
+export * from './timezone.js';
 export * from './validators.js';

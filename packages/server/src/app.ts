@@ -15,6 +15,10 @@ import { installErrorHandling } from './http/errors.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { objectRoutes } from './modules/fleets/object-routes.js';
 import { fleetRoutes } from './modules/fleets/routes.js';
+import { intervalRoutes } from './modules/intervals/routes.js';
+import { lineItemRoutes } from './modules/lineitems/routes.js';
+import { platformRoutes } from './modules/platform/routes.js';
+import { serviceRoutes } from './modules/services/routes.js';
 import { sessionRoutes } from './modules/session/routes.js';
 import { userRoutes } from './modules/user/routes.js';
 import { ingestRoutes } from './telematics/routes.js';
@@ -86,7 +90,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(adminRoutes(ctx));
   await app.register(fleetRoutes(ctx));
   await app.register(objectRoutes(ctx));
+  await app.register(lineItemRoutes(ctx));
+  await app.register(intervalRoutes(ctx));
+  await app.register(serviceRoutes(ctx));
   await app.register(ingestRoutes(ctx));
+  await app.register(platformRoutes(ctx));
   await app.register(eventsSocket(ctx));
 
   await serveWeb(app, ctx.config.webDir);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.js';
 import { isEmpty, seedDemoIfEmpty } from './demo/seed.js';
 import { startSimulator } from './demo/simulator.js';
+import { startEngine } from './engine/index.js';
 import { startRetention } from './jobs/retention.js';
 import { createServer } from './server.js';
 import { startOsmandServer } from './telematics/osmand-server.js';
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     config.osmandPort > 0 ? await startOsmandServer(ctx, config.osmandPort, config.host) : undefined;
   const simulator = config.demo ? startSimulator(ctx, config.simulatorIntervalMs) : undefined;
   const retention = startRetention(ctx);
+  const engine = startEngine(ctx);
 
   const ms = Math.round(performance.now() - started);
   const lines = [
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
     force.unref();
     simulator?.stop();
     retention.stop();
+    engine.stop();
     await osmand?.close();
     await server.close();
     process.exit(0);

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { engineCountersListener } from './engine/index.js';
 import { type EventBus, MemoryBus } from './events/bus.js';
 import { PgBus } from './events/pg-bus.js';
 
@@ -38,6 +39,7 @@ export async function createServer(config: Config, options: CreateOptions = {}):
     limiter: new LoginLimiter(),
     countersListeners: [],
   };
+  ctx.countersListeners.push(engineCountersListener(ctx));
   const app = await buildApp(ctx, { logger: options.logger });
   let closed = false;
   return {

@@ -20,9 +20,11 @@ async function seedUnitTypes(db: Db): Promise<void> {
   );
   const missing = UNIT_TYPES.filter((n) => !existing.has(n));
   if (missing.length > 0) {
+    // Instances starting together on one PostgreSQL both get here; the second inserts nothing.
     await db.kysely
       .insertInto('unit_types')
       .values(missing.map((name) => ({ name })))
+      .onConflict((oc) => oc.column('name').doNothing())
       .execute();
   }
 }

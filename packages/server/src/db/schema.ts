@@ -260,6 +260,14 @@ export interface AttachmentTable {
   creator_id: number | null;
 }
 
+export interface MapKeyTable {
+  id: Generated<number>;
+  provider: string;
+  key: string;
+  type: number;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   users: UserTable;
@@ -281,6 +289,7 @@ export interface Database {
   services: ServiceTable;
   service_line_items: ServiceLineItemTable;
   attachments: AttachmentTable;
+  map_keys: MapKeyTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -40,6 +40,17 @@ export function assignmentToWire(row: AssignmentRow) {
   };
 }
 
+/** One object's baseline for an interval, as `GET …/{units|drivers|trailers}/{id}/bases` lists it. */
+export function baseToWire(row: AssignmentRow) {
+  return {
+    ivid: row.interval_id,
+    lcnm: round3(row.lcnm),
+    lceh: round3(row.lceh),
+    ltm: row.ltm,
+    cnt: row.cnt,
+  };
+}
+
 export function intervalToWire(row: IntervalRow, assignments: AssignmentRow[], lines: LineWire[]) {
   return {
     id: row.id,
@@ -85,7 +96,6 @@ export function serviceToWire(row: ServiceRow, lines: LineWire[], attachments: n
       : row.manual_cost === null
         ? 0
         : fromThousandths(row.manual_cost);
-  lines.length > 0 ? round3(linesCost) : row.manual_cost === null ? 0 : fromThousandths(row.manual_cost);
   return {
     id: row.id,
     uid: row.object_id,

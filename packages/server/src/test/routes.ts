@@ -1,6 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { Client, TestServer } from './harness.js';
+import type { TestServer } from './harness.js';
+import { MAINTENANCE_CASES } from './maintenance-cases.js';
+import {
+  ACCOUNT_ADMINS,
+  EVERYONE,
+  FLEET_ADMINS,
+  FLEET_MEMBERS,
+  fleetCannotBeSet,
+  type MatrixFixtures,
+  OBJECT_EDITORS,
+  outcomes,
+  type RouteCase,
+  SUPER_USERS,
+} from './matrix.js';
+import { SERVICE_CASES } from './service-cases.js';
 
+export type { CaseEnv, CaseRequest, MatrixFixtures, MatrixUser, Outcome, RouteCase } from './matrix.js';
+export { MATRIX_USERS } from './matrix.js';
 /**
  * The route catalogue of the permission matrix (spec §6, DESIGN §5): every authenticated /api route,
  * with a valid request against the demo fleet and the outcome each demo user must get.
@@ -16,54 +32,6 @@ import type { Client, TestServer } from './harness.js';
  * does.
  */
 
-export const MATRIX_USERS = ['root', 'admin', 'manager', 'mechanic', 'viewer', 'outsider'] as const;
-export type MatrixUser = (typeof MATRIX_USERS)[number];
-
-/** `ok`: a 2xx reply; `denied`: 403 `{error: 7}`; or an exact non-permission status and error code. */
-export type Outcome = 'ok' | 'denied' | { status: number; error: number };
-
-export interface MatrixFixtures {
-  fleetId: number;
-  otherFleetId: number;
-  fleet: { cur: string };
-  unit: { id: number; name: string; ut: number | null };
-  driver: { id: number; c: string };
-  trailer: { id: number; c: string };
-  /** The drivers bound to the demo fleet, as seeded. */
-  driverIds: number[];
-  /** The demo fleet's access list, as seeded. */
-  members: { id: number; acl: number }[];
-  demoAccountId: number;
-  otherAccountId: number;
-}
-
-export interface CaseEnv {
-  t: TestServer;
-  fx: MatrixFixtures;
-  user: MatrixUser;
-  /** A session of `user`. */
-  client: Client;
-}
-
-export interface CaseRequest {
-  method: string;
-  url: string;
-  body?: unknown;
-}
-
-export interface RouteCase {
-  /** Method and path exactly as registered in Fastify, e.g. `PUT /api/fleets/:fid/units/:id`. */
-  route: string;
-  /** What the case does, when a route has several cases. */
-  label?: string;
-  /** The call ends its session: the runner gives it a session of its own. */
-  endsSession?: boolean;
-  build(env: CaseEnv): CaseRequest | Promise<CaseRequest>;
-  expect: Record<MatrixUser, Outcome>;
-  /** Undoes what an allowed call changed, so that later cells see the seeded state. */
-  restore?(env: CaseEnv): Promise<void>;
-}
-
 /** Routes answered without a session, or not part of the fleet/user/admin API (DESIGN §3, §4, §5). */
 export const UNCATALOGUED_ROUTES: { route: string; why: string }[] = [
   { route: 'POST /api/login', why: 'public: login' },
@@ -74,36 +42,23 @@ export const UNCATALOGUED_ROUTES: { route: string; why: string }[] = [
   { route: 'GET /api/ingest/osmand', why: 'telematics: public, authenticated by the device id' },
   { route: 'POST /api/ingest/osmand', why: 'telematics: public, authenticated by the device id' },
   { route: 'POST /api/ingest/batch', why: 'telematics gateway batch: fleet admin, telematics suite' },
+  {
+    route: 'GET /api/gis/tiles/:z/:x/:y',
+    why: 'map tiles: session in the sid query (img requests), platform suite',
+  },
 ];
 
 export function isUncatalogued(method: string, path: string): boolean {
   return UNCATALOGUED_ROUTES.some(({ route }) => {
     const [m, p] = route.split(' ') as [string, string];
     if (m === '*') return path === p || path.startsWith(`${p}/`);
-    return m === method && p === path;
+    return m === method && normalizePath(p) === path;
   });
 }
 
-const outcomes = (ok: readonly MatrixUser[], others: Outcome = 'denied') =>
-  Object.fromEntries(MATRIX_USERS.map((u) => [u, ok.includes(u) ? 'ok' : others])) as Record<
-    MatrixUser,
-    Outcome
-  >;
-
-/** Any authenticated user: calls about the user's own things. */
-const EVERYONE = MATRIX_USERS;
-/** Any acl on the demo fleet (requireFleet with no bits asked). */
-const FLEET_MEMBERS = ['root', 'admin', 'manager', 'mechanic', 'viewer'] as const;
-/** The admin bit on the demo fleet: super user, account admin, and members granted admin (manager). */
-const FLEET_ADMINS = ['root', 'admin', 'manager'] as const;
-/** EDIT_OBJECT = admin | manageInterval | manageService (modules/fleets/objects.ts). */
-const OBJECT_EDITORS = ['root', 'admin', 'manager', 'mechanic'] as const;
-/** Super users, and account admins (the `admin` flag, not the fleet's admin bit: manager is not one). */
-const ACCOUNT_ADMINS = ['root', 'admin'] as const;
-
-const fleetCannotBeSet = { status: 400, error: 3 };
-
 export const ROUTE_CASES: RouteCase[] = [
+  // --- services (spec §7 "Services"; cases in service-cases.ts) ---
+  ...SERVICE_CASES,
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',
@@ -201,6 +156,7 @@ export const ROUTE_CASES: RouteCase[] = [
     },
   },
 
+  ...MAINTENANCE_CASES,
   // --- admin (spec §7 "Admin") ---
   {
     route: 'GET /api/admin/accounts',
@@ -286,6 +242,44 @@ export const ROUTE_CASES: RouteCase[] = [
       body: { prop_name: 'skip_nonactive_items', prop_value: 1 },
     }),
     expect: outcomes(EVERYONE),
+  },
+  // --- platform calls (DESIGN §3) ---
+  {
+    route: 'POST /api/remoteapi/user/get_keys',
+    build: () => ({ method: 'POST', url: '/api/remoteapi/user/get_keys', body: {} }),
+    expect: outcomes(EVERYONE),
+  },
+  {
+    route: 'GET /api/admin/map_keys',
+    build: () => ({ method: 'GET', url: '/api/admin/map_keys' }),
+    expect: outcomes(SUPER_USERS),
+  },
+  {
+    route: 'POST /api/admin/map_keys',
+    build: () => ({
+      method: 'POST',
+      url: '/api/admin/map_keys',
+      body: { provider: 'osm', key: 'k', type: 16 },
+    }),
+    expect: outcomes(SUPER_USERS),
+    restore: async ({ t }) => {
+      await t.server.ctx.db.kysely.deleteFrom('map_keys').execute();
+    },
+  },
+  {
+    route: 'DELETE /api/admin/map_keys/:id',
+    build: async ({ t }) => {
+      const { id } = await t.server.ctx.db.kysely
+        .insertInto('map_keys')
+        .values({ provider: 'google', key: 'k', type: 16, created_at: 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { method: 'DELETE', url: `/api/admin/map_keys/${id}` };
+    },
+    expect: outcomes(SUPER_USERS),
+    restore: async ({ t }) => {
+      await t.server.ctx.db.kysely.deleteFrom('map_keys').execute();
+    },
   },
   {
     route: 'GET /api/logout',

@@ -3,6 +3,8 @@ import type { DialectName } from '../database.js';
 import { core001 } from './001_core.js';
 import { eventPayloads002 } from './002_event_payloads.js';
 import { maintenance003 } from './003_maintenance.js';
+import { mapKeys005 } from './005_map_keys.js';
+import { servicesOpenIndex006 } from './006_services_open_index.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -10,6 +12,8 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '001_core': core001(dialect),
     '002_event_payloads': eventPayloads002(dialect),
     '003_maintenance': maintenance003(dialect),
+    '005_map_keys': mapKeys005(dialect),
+    '006_services_open_index': servicesOpenIndex006(),
   };
   return { getMigrations: async () => list };
 }

@@ -4,6 +4,7 @@ import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { PersonRow } from '../../db/schema.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
+import { dropAssignments, loadIntervals } from '../intervals/store.js';
 import { personToWire, unitToWire } from './mappers.js';
 
 /** Who may edit a service object's profile: the fleet admin and those who manage its maintenance. */
@@ -11,6 +12,7 @@ const EDIT_OBJECT = { any: Acl.admin | Acl.manageInterval | Acl.manageService };
 
 export type PersonKind = 'drivers' | 'trailers';
 const COLLECTION = { drivers: 'driver', trailers: 'trailer' } as const;
+const OBJECT_TYPE = { units: 'u', drivers: 'd', trailers: 't' } as const;
 
 export async function fleetUnits(ctx: AppContext, actor: Actor, fleetId: number) {
   await requireFleet(ctx, actor, fleetId, {});
@@ -66,6 +68,8 @@ export async function setEntities(ctx: AppContext, actor: Actor, fleetId: number
   const t = now();
   const events: Parameters<typeof ctx.bus.publish>[0][] = [];
   const errors: { kind: string; id: number; reason: string }[] = [];
+  const intervalsChanged: number[] = [];
+  const maintenance: Parameters<typeof ctx.bus.publish>[0][] = [];
 
   await ctx.db.kysely.transaction().execute(async (trx) => {
     for (const kind of ['units', 'drivers', 'trailers'] as const) {
@@ -92,8 +96,14 @@ export async function setEntities(ctx: AppContext, actor: Actor, fleetId: number
       const currentSet = new Set(current.map((r) => r.id));
       const joining = [...wantedSet].filter((x) => !currentSet.has(x));
       const leaving = [...currentSet].filter((x) => !wantedSet.has(x));
-      if (leaving.length)
+      if (leaving.length) {
         await trx.updateTable(kind).set({ fleet_id: null }).where('id', 'in', leaving).execute();
+        // Leaving the fleet removes the object's interval assignments (PRODUCT.md "Service objects").
+        const dropped = await dropAssignments(trx, fleetId, OBJECT_TYPE[kind], leaving);
+        intervalsChanged.push(...dropped.intervalIds);
+        for (const id of dropped.serviceIds)
+          maintenance.push({ t: 'd', s: 'service', fid: fleetId, d: { id } });
+      }
       if (joining.length) {
         if (kind === 'units') {
           // "Actual" counters start at the moment of joining (PRODUCT.md "Service objects and counters").
@@ -124,8 +134,10 @@ export async function setEntities(ctx: AppContext, actor: Actor, fleetId: number
       }
     }
     if (errors.length > 0) throw conflict('Some objects cannot be bound', errors);
+    for (const d of await loadIntervals(trx, fleetId, [...new Set(intervalsChanged)]))
+      maintenance.push({ t: 'u', s: 'interval', fid: fleetId, d });
   });
-  for (const e of events) await ctx.bus.publish(e);
+  for (const e of [...events, ...maintenance]) await ctx.bus.publish(e);
   return { error: 0, changed: events.length };
 }
 

@@ -1,0 +1,177 @@
+import { forecastDate, ServiceFlag } from '@fleetkeep/core';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type { AppContext } from '../context.js';
+import { DAY, now } from '../context.js';
+import type { Database, ServiceRow, ServiceTable } from '../db/schema.js';
+import { chunks, type EngineScope, type Plan, plan } from './plan.js';
+
+/** Rows per insert: ~26 columns × 1000 stays under both dialects' bound-parameter limits. */
+const INSERT_ROWS = 1000;
+/** Advisory-lock namespace of the engine's per-fleet transaction locks ('FKE1'). */
+const FLEET_LOCK_KEY = 0x464b4531;
+/** Window of the average daily distance behind the forecast date (PRODUCT.md "The status engine"). */
+const FORECAST_WINDOW_DAYS = 30;
+
+export interface Applied {
+  created: ServiceRow[];
+  changed: ServiceRow[];
+}
+
+/**
+ * Average daily km per unit over the last 30 days: the mileage difference between the first and last
+ * position of the window divided by the days between them (at least one day). Unknown (absent) with
+ * fewer than two positions.
+ */
+async function averageDailyKm(db: Kysely<Database>, unitIds: number[], at: number) {
+  const avg = new Map<number, number>();
+  for (const part of chunks(unitIds)) {
+    const rows = await db
+      .selectFrom('positions')
+      .select((eb) => [
+        'unit_id',
+        eb.fn.min('tm').as('t0'),
+        eb.fn.max('tm').as('t1'),
+        eb.fn.min('mileage').as('m0'),
+        eb.fn.max('mileage').as('m1'),
+      ])
+      .where('unit_id', 'in', part)
+      .where('tm', '>=', at - FORECAST_WINDOW_DAYS * DAY)
+      .where('tm', '<=', at)
+      .groupBy('unit_id')
+      .execute();
+    for (const r of rows) {
+      const span = Number(r.t1) - Number(r.t0);
+      if (span <= 0) continue;
+      avg.set(r.unit_id, (Number(r.m1) - Number(r.m0)) / Math.max(span / DAY, 1));
+    }
+  }
+  return avg;
+}
+
+async function insertServices(trx: Kysely<Database>, work: Plan, at: number): Promise<ServiceRow[]> {
+  const withMileage = work.creations.filter(
+    (c) => c.assignment.object_type === 'u' && c.evaluation.remaining.mileage !== null,
+  );
+  const avg = await averageDailyKm(trx, [...new Set(withMileage.map((c) => c.assignment.object_id))], at);
+  const t = now();
+  const rows: Insertable<ServiceTable>[] = work.creations.map(
+    ({ assignment: a, interval: i, evaluation: e, tz }) => {
+      const unit = a.object_type === 'u';
+      return {
+        fleet_id: a.fleet_id,
+        object_type: a.object_type,
+        object_id: a.object_id,
+        interval_id: i.id,
+        assignment_id: a.id,
+        f: ServiceFlag.upcoming | e.overdueFlags,
+        name: i.name,
+        description: i.description,
+        creator_id: null,
+        created_at: t,
+        updated_at: t,
+        planned_date: e.plannedDate,
+        forecast_date: unit
+          ? forecastDate(e.remaining.mileage, avg.get(a.object_id) ?? null, e.today, tz)
+          : null,
+        limit_mileage: e.remaining.mileage === null ? null : a.lcnm + i.cnmd,
+        limit_engine_hours: e.remaining.engineHours === null ? null : a.lceh + i.cnehd,
+        last_date: a.ltm,
+        last_mileage: unit ? a.lcnm : null,
+        last_engine_hours: unit ? a.lceh : null,
+        cf: '[]',
+      };
+    },
+  );
+  const created: ServiceRow[] = [];
+  for (const part of chunks(rows, INSERT_ROWS)) {
+    // Another writer may have opened a service meanwhile: the partial unique index
+    // `services_open_assignment` refuses it and the row is skipped (not returned).
+    created.push(
+      ...(await trx
+        .insertInto('services')
+        .values(part)
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .execute()),
+    );
+  }
+  const intervalIds = [...new Set(created.map((s) => s.interval_id as number))];
+  const lines = new Map<
+    number,
+    { position: number; name: string; kind: number; qty: number; cost: number }[]
+  >();
+  for (const part of chunks(intervalIds)) {
+    const rows = await trx
+      .selectFrom('interval_line_items')
+      .select(['interval_id', 'position', 'name', 'kind', 'qty', 'cost'])
+      .where('interval_id', 'in', part)
+      .orderBy('interval_id')
+      .orderBy('position')
+      .execute();
+    for (const { interval_id, ...line } of rows) {
+      const list = lines.get(interval_id) ?? [];
+      list.push(line);
+      lines.set(interval_id, list);
+    }
+  }
+  const copies = created.flatMap((s) =>
+    (lines.get(s.interval_id as number) ?? []).map((l) => ({ service_id: s.id, ...l })),
+  );
+  for (const part of chunks(copies, INSERT_ROWS * 4))
+    await trx.insertInto('service_line_items').values(part).execute();
+  return created;
+}
+
+/** Sets the overdue flags, only where the status is still the one planned on (a person may act meanwhile). */
+async function updateFlags(trx: Kysely<Database>, work: Plan): Promise<ServiceRow[]> {
+  const groups = new Map<string, number[]>();
+  for (const c of work.changes) {
+    const key = `${c.service.f}:${c.f}`;
+    groups.set(key, [...(groups.get(key) ?? []), c.service.id]);
+  }
+  const changed: ServiceRow[] = [];
+  const t = now();
+  for (const [key, ids] of groups) {
+    const [from, to] = key.split(':').map(Number) as [number, number];
+    for (const part of chunks(ids)) {
+      changed.push(
+        ...(await trx
+          .updateTable('services')
+          .set({ f: to, updated_at: t })
+          .where('id', 'in', part)
+          .where('f', '=', from)
+          .returningAll()
+          .execute()),
+      );
+    }
+  }
+  return changed;
+}
+
+/**
+ * Writes what a first (unlocked) plan found, in one transaction: on PostgreSQL under a per-fleet
+ * transaction advisory lock (DESIGN §6) so that instances running at once do not both create; the
+ * plan is made again inside the lock for the assignments concerned, so it acts on committed state.
+ */
+export async function applyPlan(ctx: AppContext, first: Plan, at: number): Promise<Applied> {
+  const assignmentIds = [
+    ...first.creations.map((c) => c.assignment.id),
+    ...first.changes.map((c) => c.service.assignment_id as number),
+  ];
+  const fleets = [
+    ...new Set([
+      ...first.creations.map((c) => c.assignment.fleet_id),
+      ...first.changes.map((c) => c.service.fleet_id),
+    ]),
+  ].sort((a, b) => a - b);
+  const scope: EngineScope = { assignmentIds };
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    if (ctx.db.dialect === 'postgres')
+      for (const fid of fleets)
+        await sql`select pg_advisory_xact_lock(${FLEET_LOCK_KEY}::int, ${fid}::int)`.execute(trx);
+    const work = await plan(trx, scope, at);
+    const created = await insertServices(trx, work, at);
+    const changed = await updateFlags(trx, work);
+    return { created, changed };
+  });
+}

@@ -1,0 +1,84 @@
+import type { AppContext } from '../context.js';
+import type { ServiceRow } from '../db/schema.js';
+import { type LineWire, lineToWire, type OwnerState, serviceToWire } from '../modules/maintenance-wire.js';
+import { chunks } from './plan.js';
+
+/** Events in flight at once: bounded so that 100,000 events neither queue unbounded nor run serially. */
+const PUBLISH_PARALLEL = 64;
+
+const ownerKey = (type: string, id: number) => `${type}:${id}`;
+
+/** The wire state of each service's owner: counters for units, the in-progress marker for all. */
+async function owners(ctx: AppContext, services: ServiceRow[]): Promise<Map<string, OwnerState>> {
+  const db = ctx.db.kysely;
+  const out = new Map<string, OwnerState>();
+  const ids = (type: string) => [
+    ...new Set(services.filter((s) => s.object_type === type).map((s) => s.object_id)),
+  ];
+  for (const part of chunks(ids('u'))) {
+    const rows = await db
+      .selectFrom('units')
+      .select(['id', 'mileage', 'engine_hours', 'ins'])
+      .where('id', 'in', part)
+      .execute();
+    for (const r of rows)
+      out.set(ownerKey('u', r.id), { mileage: r.mileage, engineHours: r.engine_hours, ins: r.ins });
+  }
+  for (const [type, table] of [
+    ['d', 'drivers'],
+    ['t', 'trailers'],
+  ] as const) {
+    for (const part of chunks(ids(type))) {
+      const rows = await db.selectFrom(table).select(['id', 'ins']).where('id', 'in', part).execute();
+      for (const r of rows) out.set(ownerKey(type, r.id), { mileage: null, engineHours: null, ins: r.ins });
+    }
+  }
+  return out;
+}
+
+/** Publishes one `service` event (`c` or `u`, DESIGN §6) per service, after the commit. */
+export async function publishServices(ctx: AppContext, services: ServiceRow[], t: 'c' | 'u'): Promise<void> {
+  if (services.length === 0) return;
+  const db = ctx.db.kysely;
+  const lines = new Map<number, LineWire[]>();
+  const attachments = new Map<number, number>();
+  for (const part of chunks(services.map((s) => s.id))) {
+    const rows = await db
+      .selectFrom('service_line_items')
+      .select(['service_id', 'name', 'kind', 'qty', 'cost'])
+      .where('service_id', 'in', part)
+      .orderBy('service_id')
+      .orderBy('position')
+      .execute();
+    for (const r of rows) lines.set(r.service_id, [...(lines.get(r.service_id) ?? []), lineToWire(r)]);
+    if (t === 'u') {
+      const counts = await db
+        .selectFrom('attachments')
+        .select((eb) => ['owner_id', eb.fn.countAll<number>().as('n')])
+        .where('owner_type', '=', 'service')
+        .where('owner_id', 'in', part)
+        .groupBy('owner_id')
+        .execute();
+      for (const c of counts) attachments.set(c.owner_id, Number(c.n));
+    }
+  }
+  const state = await owners(ctx, services);
+  const none: OwnerState = { mileage: null, engineHours: null, ins: 0 };
+  for (const part of chunks(services, PUBLISH_PARALLEL)) {
+    await Promise.all(
+      part.map((s) =>
+        ctx.bus.publish({
+          t,
+          s: 'service',
+          fid: s.fleet_id,
+          d: serviceToWire(
+            s,
+            lines.get(s.id) ?? [],
+            attachments.get(s.id) ?? 0,
+            state.get(ownerKey(s.object_type, s.object_id)) ?? none,
+          ),
+        }),
+      ),
+    );
+  }
+}

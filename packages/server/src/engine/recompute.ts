@@ -1,0 +1,36 @@
+import { type AppContext, type CountersListener, now } from '../context.js';
+import { applyPlan } from './apply.js';
+import { publishServices } from './events.js';
+import { type EngineScope, plan } from './plan.js';
+
+export interface RecomputeResult {
+  created: number;
+  changed: number;
+}
+
+/**
+ * The status engine (PRODUCT.md "The status engine"): for each assignment in scope with no open
+ * service, creates a Due service once any kind is within its advance notice; keeps the overdue flags of
+ * open Due services (never touches In progress or archived ones). Idempotent: a run that finds nothing
+ * to do writes nothing. Called by the intervals and services modules after changes, by telematics after
+ * counter changes, and by a timer for time rules. Rules are in @fleetkeep/core status.ts.
+ */
+export async function recompute(
+  ctx: AppContext,
+  scope: EngineScope,
+  at: number = now(),
+): Promise<RecomputeResult> {
+  const first = await plan(ctx.db.kysely, scope, at);
+  if (first.creations.length === 0 && first.changes.length === 0) return { created: 0, changed: 0 };
+  const { created, changed } = await applyPlan(ctx, first, at);
+  await publishServices(ctx, created, 'c');
+  await publishServices(ctx, changed, 'u');
+  return { created: created.length, changed: changed.length };
+}
+
+/** The counters listener (context.ts): a unit's counters moved, so only its assignments are looked at. */
+export function engineCountersListener(ctx: AppContext): CountersListener {
+  return async (unitIds) => {
+    await recompute(ctx, { objects: unitIds.map((id) => ({ type: 'u' as const, id })) });
+  };
+}

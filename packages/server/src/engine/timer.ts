@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import { type AppContext, now } from '../context.js';
+import { recompute } from './recompute.js';
+
+/** Session advisory lock held by the one instance running the sweep ('FKE2'). */
+const SWEEP_LOCK_KEY = 0x464b4532;
+const EVERY_MS = 60_000;
+
+/** Recomputes every fleet that has assignments (time rules and overdue by days move with the clock). */
+export async function sweep(
+  ctx: AppContext,
+  at: number = now(),
+): Promise<{ created: number; changed: number }> {
+  const fleets = await ctx.db.kysely.selectFrom('assignments').select('fleet_id').distinct().execute();
+  const total = { created: 0, changed: 0 };
+  for (const { fleet_id } of fleets) {
+    try {
+      const r = await recompute(ctx, { fleetId: fleet_id }, at);
+      total.created += r.created;
+      total.changed += r.changed;
+    } catch (err) {
+      ctx.log.error({ err, fleetId: fleet_id }, 'status engine sweep failed for a fleet');
+    }
+  }
+  return total;
+}
+
+/**
+ * On PostgreSQL only the instance that gets the session lock sweeps; the others skip this minute.
+ * The lock lives on one pooled connection, released on the same one.
+ */
+async function guardedSweep(ctx: AppContext, at: number): Promise<void> {
+  if (ctx.db.dialect !== 'postgres') {
+    await sweep(ctx, at);
+    return;
+  }
+  await ctx.db.kysely.connection().execute(async (conn) => {
+    const got = await sql<{
+      ok: boolean;
+    }>`select pg_try_advisory_lock(${SWEEP_LOCK_KEY}::int, 0) as ok`.execute(conn);
+    if (!got.rows[0]?.ok) return;
+    try {
+      await sweep(ctx, at);
+    } finally {
+      await sql`select pg_advisory_unlock(${SWEEP_LOCK_KEY}::int, 0)`.execute(conn);
+    }
+  });
+}
+
+export interface EngineOptions {
+  everyMs?: number;
+  /** The clock (tests move it forward). */
+  clock?: () => number;
+}
+
+/** Runs the sweep at start and then once a minute; `stop()` ends it. Runs never overlap. */
+export function startEngine(ctx: AppContext, options: EngineOptions = {}): { stop(): void } {
+  const clock = options.clock ?? now;
+  let running = false;
+  const run = () => {
+    if (running) return;
+    running = true;
+    guardedSweep(ctx, clock())
+      .catch((err) => ctx.log.warn({ err }, 'status engine sweep failed'))
+      .finally(() => {
+        running = false;
+      });
+  };
+  run();
+  const timer = setInterval(run, options.everyMs ?? EVERY_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { actorOf } from '../../http/auth-hook.js';
+import { fleetItemParams, fleetParams, zApp } from '../../http/types.js';
+import { intervalUnits, objectBases, setIntervalUnits, setObjectBases } from './assignments.js';
+import { importIntervals } from './batch.js';
+import { assignmentInput, basesBody, importRow, intervalCreate, intervalPatch } from './schemas.js';
+import { createInterval, deleteInterval, listIntervals, updateInterval } from './service.js';
+
+/** Intervals and their assignments (spec §7 "Intervals"; PRODUCT.md "Intervals"). */
+export const intervalRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (fastify) => {
+    const app = zApp(fastify);
+    const tags = ['intervals'];
+    const base = '/api/fleets/:fid/intervals';
+    app.get(
+      base,
+      {
+        schema: {
+          tags,
+          summary: 'Intervals of the fleet with assignments and line items',
+          params: fleetParams,
+        },
+      },
+      async (req) => listIntervals(ctx, actorOf(req), req.params.fid),
+    );
+    app.post(
+      base,
+      { schema: { tags, summary: 'Create an interval', params: fleetParams, body: intervalCreate } },
+      async (req) => createInterval(ctx, actorOf(req), req.params.fid, req.body),
+    );
+    app.post(
+      `${base}/batch`,
+      {
+        schema: {
+          tags,
+          summary: 'Import intervals with assignments; all rows or none (spec §5 "Import: intervals")',
+          params: fleetParams,
+          body: z.object({ intervals: z.array(importRow).max(1000) }),
+        },
+      },
+      async (req) => importIntervals(ctx, actorOf(req), req.params.fid, req.body.intervals),
+    );
+    app.put(
+      `${base}/:id`,
+      { schema: { tags, summary: 'Change an interval', params: fleetItemParams, body: intervalPatch } },
+      async (req) => updateInterval(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
+    );
+    app.delete(
+      `${base}/:id`,
+      {
+        schema: {
+          tags,
+          summary: 'Delete an interval, its assignments and its Due services',
+          params: fleetItemParams,
+        },
+      },
+      async (req) => deleteInterval(ctx, actorOf(req), req.params.fid, req.params.id),
+    );
+    app.get(
+      `${base}/:id/units`,
+      {
+        schema: { tags, summary: 'Objects assigned to the interval with baselines', params: fleetItemParams },
+      },
+      async (req) => intervalUnits(ctx, actorOf(req), req.params.fid, req.params.id),
+    );
+    app.put(
+      `${base}/:id/units`,
+      {
+        schema: {
+          tags,
+          summary: 'Replace the assigned objects; new baselines default to current counters and today',
+          params: fleetItemParams,
+          body: z.object({ units: z.array(assignmentInput).max(10000) }),
+        },
+      },
+      async (req) => setIntervalUnits(ctx, actorOf(req), req.params.fid, req.params.id, req.body.units),
+    );
+    for (const kind of ['units', 'drivers', 'trailers'] as const) {
+      app.get(
+        `/api/fleets/:fid/${kind}/:id/bases`,
+        { schema: { tags, summary: `Interval baselines of one of the ${kind}`, params: fleetItemParams } },
+        async (req) => objectBases(ctx, actorOf(req), req.params.fid, kind, req.params.id),
+      );
+      app.put(
+        `/api/fleets/:fid/${kind}/:id/bases`,
+        {
+          schema: {
+            tags,
+            summary: `Set interval baselines of one of the ${kind}`,
+            params: fleetItemParams,
+            body: basesBody,
+          },
+        },
+        async (req) => setObjectBases(ctx, actorOf(req), req.params.fid, kind, req.params.id, req.body.bases),
+      );
+    }
+  };

@@ -1,0 +1,254 @@
+import { Acl, startOfDay } from '@fleetkeep/core';
+import { requireFleet } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import { type AppContext, now } from '../../context.js';
+import type { IntervalRow, LineItemRow } from '../../db/schema.js';
+import { recompute } from '../../engine/index.js';
+import { conflict, invalidInput, notFound } from '../../http/errors.js';
+import { type Issue, isUniqueViolation } from '../lineitems/library.js';
+import { publishLibraryItems } from '../lineitems/service.js';
+import type { IntervalWire } from '../maintenance-wire.js';
+import { isFutureDay, type Thresholds, thresholdIssues } from './rules.js';
+import type { AssignmentInput, IntervalCreate, IntervalPatch } from './schemas.js';
+import { dropDueServices, fleetObjects, loadIntervals, saveLines, syncAssignments } from './store.js';
+
+/** Spec §6: the Intervals area needs viewInterval; "Interval import and editing need manageInterval". */
+export const READ = { all: Acl.viewInterval };
+export const WRITE = { all: Acl.manageInterval };
+
+export const DUPLICATE_NAME = 'An interval with this name exists';
+
+const DEFAULTS: Thresholds & { description: string } = {
+  description: '',
+  cnme: 0,
+  cnmd: 0,
+  cnmo: 0,
+  cnehe: 0,
+  cnehd: 0,
+  cneho: 0,
+  de: 0,
+  dd: 0,
+  du: 'd',
+  do: 0,
+};
+
+/** What a write leaves to publish after commit, then to recompute (DESIGN §6; engine/index.ts). */
+export interface Outcome {
+  fleetId: number;
+  changed: { t: 'c' | 'u'; id: number }[];
+  library: LineItemRow[];
+  droppedServices: number[];
+  assignmentIds: number[];
+}
+
+export async function publishOutcome(ctx: AppContext, o: Outcome): Promise<IntervalWire[]> {
+  const wires = await loadIntervals(
+    ctx.db.kysely,
+    o.fleetId,
+    o.changed.map((c) => c.id),
+  );
+  await publishLibraryItems(ctx, o.fleetId, o.library);
+  for (const id of o.droppedServices)
+    await ctx.bus.publish({ t: 'd', s: 'service', fid: o.fleetId, d: { id } });
+  for (const c of o.changed) {
+    const d = wires.find((w) => w.id === c.id);
+    if (d) await ctx.bus.publish({ t: c.t, s: 'interval', fid: o.fleetId, d });
+  }
+  if (o.assignmentIds.length === 0) return wires;
+  try {
+    await recompute(ctx, { assignmentIds: o.assignmentIds });
+  } catch (err) {
+    // The change is committed; the engine is idempotent and its timer sweeps again (PRODUCT.md).
+    ctx.log.error({ err }, 'recompute after an interval change failed');
+  }
+  return wires;
+}
+
+/** Names unique in the fleet, case-insensitive (PRODUCT.md "Intervals"). */
+export async function nameTaken(ctx: AppContext, fleetId: number, name: string, exceptId?: number) {
+  const rows = await ctx.db.kysely
+    .selectFrom('intervals')
+    .select(['id', 'name'])
+    .where('fleet_id', '=', fleetId)
+    .execute();
+  const key = name.toLowerCase();
+  return rows.some((r) => r.id !== exceptId && r.name.toLowerCase() === key);
+}
+
+/** Maps the unique index on interval names (both dialects) to error 10. */
+export async function guardedName<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err))
+      throw conflict(DUPLICATE_NAME, [{ field: 'body.n', message: DUPLICATE_NAME }]);
+    throw err;
+  }
+}
+
+/** Checks assignment entries: objects of this fleet, listed once, last date not after today. */
+export async function checkAssignments(
+  ctx: AppContext,
+  fleet: { id: number; tz: number },
+  entries: AssignmentInput[],
+  prefix: string,
+) {
+  const { counters, issues } = await fleetObjects(
+    ctx.db.kysely,
+    fleet.id,
+    entries,
+    (i) => `${prefix}.${i}.id`,
+  );
+  const at = now();
+  entries.forEach((e, i) => {
+    if (e.ltm !== undefined && isFutureDay(e.ltm, fleet.tz, at))
+      issues.push({ field: `${prefix}.${i}.ltm`, message: 'Last service date must not be later than today' });
+  });
+  return { counters, issues, today: startOfDay(fleet.tz, at) };
+}
+
+export async function listIntervals(ctx: AppContext, actor: Actor, fleetId: number) {
+  await requireFleet(ctx, actor, fleetId, READ);
+  return { intervals: await loadIntervals(ctx.db.kysely, fleetId) };
+}
+
+export async function createInterval(ctx: AppContext, actor: Actor, fleetId: number, input: IntervalCreate) {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, WRITE);
+  const fields = { ...DEFAULTS, ...stripLists(input) };
+  const issues: Issue[] = thresholdIssues(fields, 'body');
+  const checked = await checkAssignments(ctx, fleet, input.u ?? [], 'body.u');
+  issues.push(...checked.issues);
+  if (issues.length) throw invalidInput(issues);
+  if (await nameTaken(ctx, fleetId, input.n))
+    throw conflict(DUPLICATE_NAME, [{ field: 'body.n', message: DUPLICATE_NAME }]);
+  const t = now();
+  const outcome = await guardedName(() =>
+    ctx.db.kysely.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('intervals')
+        .values({
+          ...fields,
+          name: input.n,
+          fleet_id: fleetId,
+          creator_id: actor.userId,
+          created_at: t,
+          updated_at: t,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const library = await saveLines(trx, fleetId, row.id, input.li ?? []);
+      const { ids } = await syncAssignments(
+        trx,
+        fleetId,
+        row.id,
+        input.u ?? [],
+        checked.counters,
+        checked.today,
+      );
+      return {
+        fleetId,
+        changed: [{ t: 'c' as const, id: row.id }],
+        library,
+        droppedServices: [],
+        assignmentIds: ids,
+      };
+    }),
+  );
+  const [wire] = await publishOutcome(ctx, outcome);
+  return wire;
+}
+
+function stripLists<T extends { li?: unknown; u?: unknown; n?: unknown }>(input: T) {
+  const { li: _li, u: _u, n: _n, ...rest } = input;
+  return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<
+    Thresholds & { description: string }
+  >;
+}
+
+export async function intervalOf(ctx: AppContext, fleetId: number, intervalId: number): Promise<IntervalRow> {
+  const row = await ctx.db.kysely
+    .selectFrom('intervals')
+    .selectAll()
+    .where('id', '=', intervalId)
+    .where('fleet_id', '=', fleetId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Interval not found');
+  return row;
+}
+
+export async function updateInterval(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  intervalId: number,
+  patch: IntervalPatch,
+) {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, WRITE);
+  const current = await intervalOf(ctx, fleetId, intervalId);
+  const fields = { ...pickThresholds(current), ...stripLists(patch) };
+  const issues: Issue[] = thresholdIssues(fields, 'body');
+  const checked = await checkAssignments(ctx, fleet, patch.u ?? [], 'body.u');
+  issues.push(...checked.issues);
+  if (issues.length) throw invalidInput(issues);
+  const name = patch.n ?? current.name;
+  if (await nameTaken(ctx, fleetId, name, intervalId))
+    throw conflict(DUPLICATE_NAME, [{ field: 'body.n', message: DUPLICATE_NAME }]);
+  const outcome = await guardedName(() =>
+    ctx.db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('intervals')
+        .set({ ...fields, name, updated_at: now() })
+        .where('id', '=', intervalId)
+        .execute();
+      const library = patch.li ? await saveLines(trx, fleetId, intervalId, patch.li) : [];
+      let droppedServices: number[] = [];
+      if (patch.u) {
+        const { removed } = await syncAssignments(
+          trx,
+          fleetId,
+          intervalId,
+          patch.u,
+          checked.counters,
+          checked.today,
+        );
+        droppedServices = await dropDueServices(trx, fleetId, { assignmentIds: removed });
+      }
+      const ids = await trx
+        .selectFrom('assignments')
+        .select('id')
+        .where('interval_id', '=', intervalId)
+        .execute();
+      return {
+        fleetId,
+        changed: [{ t: 'u' as const, id: intervalId }],
+        library,
+        droppedServices,
+        assignmentIds: ids.map((r) => r.id),
+      };
+    }),
+  );
+  const [wire] = await publishOutcome(ctx, outcome);
+  return wire;
+}
+
+function pickThresholds(row: IntervalRow): Thresholds & { description: string } {
+  const { description, cnme, cnmd, cnmo, cnehe, cnehd, cneho, de, dd, du } = row;
+  return { description, cnme, cnmd, cnmo, cnehe, cnehd, cneho, de, dd, du, do: row.do };
+}
+
+/**
+ * DELETE: the interval with its assignments and line items (schema cascade). Its Due services go too,
+ * since nothing would close them; in-progress and archived services stay with interval_id null.
+ */
+export async function deleteInterval(ctx: AppContext, actor: Actor, fleetId: number, intervalId: number) {
+  await requireFleet(ctx, actor, fleetId, WRITE);
+  await intervalOf(ctx, fleetId, intervalId);
+  const dropped = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const ids = await dropDueServices(trx, fleetId, { intervalId });
+    await trx.deleteFrom('intervals').where('id', '=', intervalId).where('fleet_id', '=', fleetId).execute();
+    return ids;
+  });
+  for (const id of dropped) await ctx.bus.publish({ t: 'd', s: 'service', fid: fleetId, d: { id } });
+  await ctx.bus.publish({ t: 'd', s: 'interval', fid: fleetId, d: { id: intervalId } });
+  return { error: 0 };
+}

@@ -1,0 +1,106 @@
+import { LineItemKind, toThousandths } from '@fleetkeep/core';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { now } from '../../context.js';
+import type { Database, LineItemRow } from '../../db/schema.js';
+
+/** A validation failure of one field; `row` is set for batch rows. */
+export interface Issue {
+  field: string;
+  message: string;
+  row?: number;
+}
+
+/** Natural, case-insensitive name order (spec §3 "Name sorting is natural and case-insensitive"). */
+export const nameCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+export function byName<T extends { name: string; id: number }>(a: T, b: T): number {
+  return nameCollator.compare(a.name, b.name) || a.id - b.id;
+}
+
+/** Library identity: name and kind, case-insensitive (PRODUCT.md "Line-items library"). */
+export const itemKey = (kind: number, name: string) => `${kind}:${name.trim().toLowerCase()}`;
+
+/** Largest money or quantity value accepted, so that thousandths stay exact (spec §9 precision). */
+const DECIMAL_MAX = 1e9;
+
+/** A number or decimal text with a dot and at most 3 decimals (spec §5 "Import: line items", §9). */
+export function decimal3(options: { positive?: boolean } = {}) {
+  const least = options.positive ? 'a positive' : 'a non-negative';
+  return z.union([z.number(), z.string()]).refine((v) => {
+    const t = toThousandths(v);
+    return t !== undefined && (options.positive ? t > 0 : t >= 0) && t <= DECIMAL_MAX * 1000;
+  }, `Must be ${least} number with at most 3 decimals`);
+}
+
+/** Thousandths of a value that passed `decimal3`. */
+export const thousandths = (v: number | string) => toThousandths(v) ?? 0;
+
+/**
+ * Kind of a library item: 1 labour, 2 part, 4 fuel (spec §3); the import also names labour or part as
+ * text, case-insensitive (spec §5 "Import: line items").
+ */
+export const kindInput = z.union([
+  z.literal(LineItemKind.task),
+  z.literal(LineItemKind.part),
+  z.literal(LineItemKind.fuel),
+  z.string().refine((s) => /^\s*(labour|labor|part)\s*$/i.test(s), 'Type must be labour or part'),
+]);
+
+export function kindOf(v: number | string): number {
+  if (typeof v === 'number') return v;
+  return /part/i.test(v) ? LineItemKind.part : LineItemKind.task;
+}
+
+/** True for a unique-index violation on SQLite (better-sqlite3) or PostgreSQL. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export interface NewLibraryItem {
+  name: string;
+  kind: number;
+  /** Integer thousandths. */
+  cost: number;
+}
+
+/**
+ * Adds the names not yet in the fleet's library (case-insensitive, per kind) and returns the rows it
+ * created, for the caller to publish after commit (PRODUCT.md "Intervals": names typed into
+ * intervals and services join the library).
+ */
+export async function ensureLibraryItems(
+  trx: Kysely<Database>,
+  fleetId: number,
+  items: NewLibraryItem[],
+): Promise<LineItemRow[]> {
+  if (items.length === 0) return [];
+  const existing = await trx
+    .selectFrom('line_items')
+    .select(['name', 'kind'])
+    .where('fleet_id', '=', fleetId)
+    .execute();
+  const seen = new Set(existing.map((r) => itemKey(r.kind, r.name)));
+  const fresh: NewLibraryItem[] = [];
+  for (const item of items) {
+    const key = itemKey(item.kind, item.name);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    fresh.push({ ...item, name: item.name.trim() });
+  }
+  if (fresh.length === 0) return [];
+  const t = now();
+  // A concurrent insert of the same name is not an error here: the name is in the library either way.
+  return trx
+    .insertInto('line_items')
+    .values(
+      fresh.map((i) => ({ fleet_id: fleetId, name: i.name, kind: i.kind, cost: i.cost, created_at: t })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .execute();
+}
+
+/** Common fuel types the UI offers to add to the fuel tab (PRODUCT.md "Line-items library"). */
+export const FUEL_PRESETS = ['Diesel', 'Petrol 95', 'Petrol 98', 'LPG', 'CNG', 'AdBlue', 'Electricity kWh'];

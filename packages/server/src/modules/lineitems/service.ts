@@ -1,0 +1,179 @@
+import { Acl, LineItemKind } from '@fleetkeep/core';
+import { requireFleet } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import { type AppContext, now } from '../../context.js';
+import type { LineItemRow } from '../../db/schema.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { libraryItemToWire } from '../maintenance-wire.js';
+import {
+  byName,
+  FUEL_PRESETS,
+  type Issue,
+  isUniqueViolation,
+  itemKey,
+  kindOf,
+  thousandths,
+} from './library.js';
+
+/**
+ * Spec §6: "Line items and user settings need viewService or viewInterval". Changing the library is
+ * for those who manage what uses it: intervals or services (manageService is also manageFuelFilling,
+ * bit 128, so the fuel tab follows the same rule).
+ */
+const READ = { any: Acl.viewService | Acl.viewInterval };
+const WRITE = { any: Acl.manageService | Acl.manageInterval };
+
+export interface ItemInput {
+  n: string;
+  t: number | string;
+  c: number | string;
+}
+
+const DUPLICATE = 'An item with this name and type exists';
+
+/** Publishes library rows created or changed by any module (lineitem collection, DESIGN §6). */
+export async function publishLibraryItems(
+  ctx: AppContext,
+  fleetId: number,
+  rows: LineItemRow[],
+  t: 'c' | 'u' = 'c',
+) {
+  for (const row of rows)
+    await ctx.bus.publish({ t, s: 'lineitem', fid: fleetId, d: libraryItemToWire(row) });
+}
+
+async function fleetItems(ctx: AppContext, fleetId: number) {
+  return ctx.db.kysely.selectFrom('line_items').selectAll().where('fleet_id', '=', fleetId).execute();
+}
+
+function duplicateOf(rows: LineItemRow[], kind: number, name: string, exceptId?: number) {
+  const key = itemKey(kind, name);
+  return rows.some((r) => r.id !== exceptId && itemKey(r.kind, r.name) === key);
+}
+
+/** Runs a write and maps the unique index of line_items to error 10 on both dialects. */
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(DUPLICATE);
+    throw err;
+  }
+}
+
+export async function listItems(ctx: AppContext, actor: Actor, fleetId: number) {
+  await requireFleet(ctx, actor, fleetId, READ);
+  const rows = await fleetItems(ctx, fleetId);
+  return { line_items: rows.sort(byName).map(libraryItemToWire) };
+}
+
+export async function fuelPresets(ctx: AppContext, actor: Actor, fleetId: number) {
+  await requireFleet(ctx, actor, fleetId, READ);
+  return { fuel_presets: FUEL_PRESETS.map((n) => ({ n, t: LineItemKind.fuel, c: 0 })) };
+}
+
+export async function createItem(ctx: AppContext, actor: Actor, fleetId: number, input: ItemInput) {
+  await requireFleet(ctx, actor, fleetId, WRITE);
+  const kind = kindOf(input.t);
+  if (duplicateOf(await fleetItems(ctx, fleetId), kind, input.n))
+    throw conflict(DUPLICATE, [{ field: 'body.n', message: DUPLICATE }]);
+  const row = await guarded(() =>
+    ctx.db.kysely
+      .insertInto('line_items')
+      .values({ fleet_id: fleetId, name: input.n, kind, cost: thousandths(input.c), created_at: now() })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  await publishLibraryItems(ctx, fleetId, [row]);
+  return libraryItemToWire(row);
+}
+
+export async function updateItem(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  itemId: number,
+  patch: Partial<ItemInput>,
+) {
+  await requireFleet(ctx, actor, fleetId, WRITE);
+  const rows = await fleetItems(ctx, fleetId);
+  const item = rows.find((r) => r.id === itemId);
+  if (!item) throw notFound('Line item not found');
+  const name = patch.n ?? item.name;
+  const kind = patch.t === undefined ? item.kind : kindOf(patch.t);
+  if (duplicateOf(rows, kind, name, itemId))
+    throw conflict(DUPLICATE, [{ field: 'body.n', message: DUPLICATE }]);
+  const row = await guarded(() =>
+    ctx.db.kysely
+      .updateTable('line_items')
+      .set({ name, kind, cost: patch.c === undefined ? item.cost : thousandths(patch.c) })
+      .where('id', '=', itemId)
+      .where('fleet_id', '=', fleetId)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  await publishLibraryItems(ctx, fleetId, [row], 'u');
+  return libraryItemToWire(row);
+}
+
+export async function deleteItem(ctx: AppContext, actor: Actor, fleetId: number, itemId: number) {
+  await requireFleet(ctx, actor, fleetId, WRITE);
+  const res = await ctx.db.kysely
+    .deleteFrom('line_items')
+    .where('id', '=', itemId)
+    .where('fleet_id', '=', fleetId)
+    .executeTakeFirst();
+  if (Number(res.numDeletedRows) === 0) throw notFound('Line item not found');
+  await ctx.bus.publish({ t: 'd', s: 'lineitem', fid: fleetId, d: { id: itemId } });
+  return { error: 0 };
+}
+
+export interface BatchRow extends ItemInput {
+  fid: number;
+}
+
+/**
+ * POST /api/line_items/batch, the line-items import (spec §5 "Import: line items"): the fleet of each
+ * row comes from the row (DESIGN §5); the actor must be allowed to write every fleet named. All rows
+ * or none; a row that repeats an existing item or an earlier row is a conflict (error 10).
+ */
+export async function batchItems(ctx: AppContext, actor: Actor, rows: BatchRow[]) {
+  const fleetIds = [...new Set(rows.map((r) => r.fid))];
+  for (const fid of fleetIds) await requireFleet(ctx, actor, fid, WRITE);
+  const existing = fleetIds.length
+    ? await ctx.db.kysely
+        .selectFrom('line_items')
+        .select(['fleet_id', 'name', 'kind'])
+        .where('fleet_id', 'in', fleetIds)
+        .execute()
+    : [];
+  const seen = new Set(existing.map((r) => `${r.fleet_id}:${itemKey(r.kind, r.name)}`));
+  const issues: Issue[] = [];
+  rows.forEach((r, i) => {
+    const key = `${r.fid}:${itemKey(kindOf(r.t), r.n)}`;
+    if (seen.has(key)) issues.push({ row: i, field: `body.lineitems.${i}.n`, message: DUPLICATE });
+    seen.add(key);
+  });
+  if (issues.length) throw conflict('Some line items exist already', issues);
+  if (rows.length === 0) return { line_items: [] };
+  const t = now();
+  const created = await guarded(() =>
+    ctx.db.kysely.transaction().execute((trx) =>
+      trx
+        .insertInto('line_items')
+        .values(
+          rows.map((r) => ({
+            fleet_id: r.fid,
+            name: r.n,
+            kind: kindOf(r.t),
+            cost: thousandths(r.c),
+            created_at: t,
+          })),
+        )
+        .returningAll()
+        .execute(),
+    ),
+  );
+  for (const row of created) await publishLibraryItems(ctx, row.fleet_id, [row]);
+  return { line_items: created.sort(byName).map(libraryItemToWire) };
+}

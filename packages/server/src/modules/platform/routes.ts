@@ -1,0 +1,95 @@
+import { ErrorCode } from '@fleetkeep/core';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { actorFromHeader, actorOf } from '../../http/auth-hook.js';
+import { AppError, invalidInput, notFound } from '../../http/errors.js';
+import { idParams, zApp } from '../../http/types.js';
+import { resolveSession } from '../session/service.js';
+import { createMapKey, deleteMapKey, getKeys, listMapKeys } from './map-keys.js';
+import { isTileCoordinate, tileCacheOf } from './tiles.js';
+
+/** The platform's remote calls of spec §7 served by Fleetkeep itself (DESIGN §3). */
+export const platformRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (fastify) => {
+    const app = zApp(fastify);
+    const tiles = tileCacheOf(ctx);
+
+    app.post(
+      '/api/remoteapi/user/get_keys',
+      {
+        schema: {
+          tags: ['platform'],
+          summary: 'Map-provider key records keyed by id (spec §7); no payload',
+          body: z.object({}).optional(),
+        },
+      },
+      async () => getKeys(ctx),
+    );
+
+    app.get(
+      '/api/admin/map_keys',
+      { schema: { tags: ['admin'], summary: 'Map-provider keys (super user)' } },
+      async (req) => listMapKeys(ctx, actorOf(req)),
+    );
+    app.post(
+      '/api/admin/map_keys',
+      {
+        schema: {
+          tags: ['admin'],
+          summary:
+            'Add a map-provider key (super user); type bits: protected 1, routing 2, geocoding 4, optimization 8, tiles 16',
+          body: z.object({
+            provider: z.string().trim().min(1).max(32),
+            key: z.string().trim().min(1).max(256),
+            type: z.number().int().min(0).max(31),
+          }),
+        },
+      },
+      async (req) => createMapKey(ctx, actorOf(req), req.body),
+    );
+    app.delete(
+      '/api/admin/map_keys/:id',
+      { schema: { tags: ['admin'], summary: 'Delete a map-provider key (super user)', params: idParams } },
+      async (req) => deleteMapKey(ctx, actorOf(req), req.params.id),
+    );
+
+    app.get(
+      '/api/gis/tiles/:z/:x/:y',
+      {
+        // Map tiles are <img> requests that cannot carry a header: the session comes as `sid` (spec §7
+        // "Map tiles": built from the gis url and session id).
+        config: { public: true },
+        schema: {
+          tags: ['platform'],
+          summary: 'A tile of the platform tile layer (GIS_URL), proxied and cached',
+          params: z.object({ z: z.coerce.number(), x: z.coerce.number(), y: z.string() }),
+          querystring: z.object({ sid: z.string().max(256).optional() }),
+        },
+      },
+      async (req, reply) => {
+        const actor = req.query.sid
+          ? await resolveSession(ctx, req.query.sid)
+          : await actorFromHeader(ctx, req.headers.authorization);
+        if (!actor) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+        if (!tiles) throw notFound('The platform tile layer is not configured');
+        const y = Number(req.params.y.replace(/\.png$/, ''));
+        if (!isTileCoordinate(req.params.z, req.params.x, y)) {
+          throw invalidInput([{ field: 'params', message: 'Not a tile of the map grid' }]);
+        }
+        try {
+          const tile = await tiles.get(req.params.z, req.params.x, y);
+          return reply
+            .header('content-type', tile.type)
+            .header('cache-control', 'private, max-age=86400')
+            .send(tile.body);
+        } catch (err) {
+          if (err instanceof AppError && err.code === ErrorCode.unexpected) {
+            return reply.status(502).send({ error: err.code, reason: err.message });
+          }
+          throw err;
+        }
+      },
+    );
+  };

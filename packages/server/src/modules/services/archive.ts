@@ -1,0 +1,168 @@
+import { numberArrayError } from '@fleetkeep/core';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { requireFleet } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import { type AppContext, DAY } from '../../context.js';
+import type { Database, ServiceRow } from '../../db/schema.js';
+import { conflict, invalidInput } from '../../http/errors.js';
+import { thousandths } from '../lineitems/library.js';
+import { type Changes, replaceLines, runChange } from './effects.js';
+import { loadWires } from './load.js';
+import { dayOf, isArchived, statusOf } from './rules.js';
+import { type ArchivePatch, BATCH_MAX } from './schemas.js';
+import { loadService } from './service.js';
+import { ARCHIVE_DELETE, ARCHIVE_EDIT, lineCounts, planContext, VIEW } from './write.js';
+
+/**
+ * The archive: closed and rejected services (spec §4 "Finished group"). Both are listed by their end
+ * date; a rejected service's end date is the day it was rejected. A range covers whole days in the
+ * fleet zone and spans at most 366 days, so one call stays bounded.
+ */
+export const ARCHIVE_RANGE_DAYS = 366;
+const FINISHED = sql<number>`(${sql.ref('f')} & 24)`;
+
+function parseDay(tz: number, value: string, field: string) {
+  const day = /^\d+$/.test(value) ? dayOf(tz, Number(value)) : dayOf(tz, value);
+  if (day === undefined)
+    throw invalidInput([{ field: `querystring.${field}`, message: 'Expected Unix seconds or YYYY-MM-DD' }]);
+  return day;
+}
+
+export async function listArchived(ctx: AppContext, actor: Actor, fleetId: number, from: string, to: string) {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, VIEW);
+  const first = parseDay(fleet.tz, from, 'from');
+  const last = parseDay(fleet.tz, to, 'to');
+  if (last < first) throw invalidInput([{ field: 'querystring.to', message: 'Must not be before from' }]);
+  if (Math.round((last - first) / DAY) > ARCHIVE_RANGE_DAYS)
+    throw invalidInput([
+      { field: 'querystring.to', message: `The range spans at most ${ARCHIVE_RANGE_DAYS} days` },
+    ]);
+  const services = await loadWires(ctx.db.kysely, fleetId, (qb) =>
+    qb
+      .where('fleet_id', '=', fleetId)
+      .where(FINISHED, '<>', 0)
+      .where('end_date', '>=', first)
+      .where('end_date', '<=', last),
+  );
+  return { services };
+}
+
+/** PUT .../services/archived/{id}: corrections with archiveEdit; the status stays frozen (PRODUCT.md). */
+export async function updateArchived(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  id: number,
+  patch: ArchivePatch,
+) {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, ARCHIVE_EDIT);
+  const pc = planContext(fleet, actor);
+  const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
+    const row = await loadService(trx, fleetId, id);
+    if (!isArchived(row.f)) throw conflict('The service is not archived');
+    const issues: { field: string; message: string }[] = [];
+    let end = row.end_date;
+    if (patch.end_date !== undefined) {
+      end = dayOf(pc.tz, patch.end_date) ?? null;
+      if (end === null) issues.push({ field: 'body.end_date', message: 'Invalid date' });
+      else if (end > pc.today) issues.push({ field: 'body.end_date', message: 'Must be today or earlier' });
+      else if (row.start_date !== null && end < row.start_date)
+        issues.push({ field: 'body.end_date', message: 'Must not be earlier than the start date' });
+    }
+    const lines = patch.li !== undefined ? patch.li.length : ((await lineCounts(trx, [id])).get(id) ?? 0);
+    if (patch.manual_cost != null && lines > 0)
+      issues.push({ field: 'body.manual_cost', message: 'Only for a service without line items' });
+    if (issues.length) throw invalidInput(issues);
+    await trx
+      .updateTable('services')
+      .set({
+        updated_at: pc.now,
+        end_date: end,
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.mileage !== undefined && { mileage: patch.mileage }),
+        ...(patch.engine_hours !== undefined && { engine_hours: patch.engine_hours }),
+        ...(patch.cf !== undefined && { cf: JSON.stringify(patch.cf) }),
+        ...(patch.manual_cost !== undefined && {
+          manual_cost: patch.manual_cost === null ? null : thousandths(patch.manual_cost),
+        }),
+        ...(lines > 0 && { manual_cost: null }),
+      })
+      .where('id', '=', id)
+      .execute();
+    if (patch.li !== undefined) await replaceLines(trx, fleetId, id, patch.li, ch);
+    await followBaseline(trx, row, { end, mileage: patch.mileage, engineHours: patch.engine_hours }, ch);
+    ch.updated.add(id);
+  });
+  return wires[0]!;
+}
+
+/** DELETE .../services/archived/{id} and .../archived/batch: with archiveDelete; all or none. */
+export async function deleteArchived(ctx: AppContext, actor: Actor, fleetId: number, ids: unknown) {
+  await requireFleet(ctx, actor, fleetId, ARCHIVE_DELETE);
+  const error = numberArrayError(ids);
+  if (error) throw invalidInput([{ field: 'body.services', message: error }], error);
+  const wanted = [...new Set(ids as number[])];
+  if (wanted.length > BATCH_MAX)
+    throw invalidInput([{ field: 'body.services', message: `At most ${BATCH_MAX}` }]);
+  await runChange(ctx, fleetId, async (trx, ch) => {
+    const rows = wanted.length
+      ? await trx
+          .selectFrom('services')
+          .select(['id', 'f'])
+          .where('fleet_id', '=', fleetId)
+          .where('id', 'in', wanted)
+          .execute()
+      : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const refused = wanted.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [{ id, reason: 'Not found' }];
+      return isArchived(row.f) ? [] : [{ id, reason: 'Not archived' }];
+    });
+    if (refused.length) throw conflict('Some services cannot be deleted', refused);
+    if (wanted.length === 0) return;
+    await trx
+      .deleteFrom('attachments')
+      .where('owner_type', '=', 'service')
+      .where('owner_id', 'in', wanted)
+      .execute();
+    await trx.deleteFrom('services').where('fleet_id', '=', fleetId).where('id', 'in', wanted).execute();
+    for (const id of wanted) ch.deleted.add(id);
+  });
+  return { error: 0, deleted: wanted.length };
+}
+
+export async function deleteOneArchived(ctx: AppContext, actor: Actor, fleetId: number, id: number) {
+  await requireFleet(ctx, actor, fleetId, ARCHIVE_DELETE);
+  await loadService(ctx.db.kysely, fleetId, id);
+  return deleteArchived(ctx, actor, fleetId, [id]);
+}
+
+/**
+ * Correcting the closed service an assignment's baseline came from (the baseline still holds its end
+ * date and counters) moves the baseline along, so the next cycle counts from the corrected values.
+ */
+async function followBaseline(
+  trx: Kysely<Database>,
+  row: ServiceRow,
+  next: { end: number | null; mileage?: number | null; engineHours?: number | null },
+  ch: Changes,
+) {
+  if (statusOf(row.f) !== 'closed' || row.assignment_id === null) return;
+  const a = await trx
+    .selectFrom('assignments')
+    .selectAll()
+    .where('id', '=', row.assignment_id)
+    .executeTakeFirst();
+  if (!a || a.ltm !== row.end_date) return;
+  if (row.mileage !== null && a.lcnm !== row.mileage) return;
+  if (row.engine_hours !== null && a.lceh !== row.engine_hours) return;
+  const set = {
+    ...(next.end !== null && { ltm: next.end }),
+    ...(next.mileage != null && { lcnm: next.mileage }),
+    ...(next.engineHours != null && { lceh: next.engineHours }),
+  };
+  await trx.updateTable('assignments').set(set).where('id', '=', a.id).execute();
+  ch.assignments.add(a.id);
+}

@@ -1,0 +1,178 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { actorOf } from '../../http/auth-hook.js';
+import { fleetItemParams, fleetParams, pathId, zApp } from '../../http/types.js';
+import { deleteArchived, deleteOneArchived, listArchived, updateArchived } from './archive.js';
+import { attachmentRoutes } from './attachment-routes.js';
+import { createMany, statusMany, updateMany } from './batch.js';
+import { archivePatch, BATCH_MAX, batchUpdateRow, createBody, dateIn, updateBody } from './schemas.js';
+import {
+  confirmService,
+  createService,
+  getService,
+  listServices,
+  rejectService,
+  updateOne,
+} from './service.js';
+
+/** The services API of spec §7 "Services" (PRODUCT.md "Services"). */
+export const serviceRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (fastify) => {
+    const app = zApp(fastify);
+    const tags = ['services'];
+    const base = '/api/fleets/:fid/services';
+
+    app.get(
+      base,
+      {
+        schema: {
+          tags,
+          summary: 'Open services (Due, overdue, In progress), optionally of one object',
+          params: fleetParams,
+          querystring: z.object({
+            object_type: z.enum(['u', 'd', 't']).optional(),
+            object_id: pathId.optional(),
+          }),
+        },
+      },
+      async (req) => listServices(ctx, actorOf(req), req.params.fid, req.query),
+    );
+    app.post(
+      base,
+      {
+        schema: {
+          tags,
+          summary: 'Create a service as Due, In progress or Closed',
+          params: fleetParams,
+          body: createBody,
+        },
+      },
+      async (req) => createService(ctx, actorOf(req), req.params.fid, req.body),
+    );
+    app.post(
+      `${base}/batch`,
+      {
+        schema: {
+          tags,
+          summary: 'Import services (atomic, per-row errors)',
+          params: fleetParams,
+          body: z.object({ services: z.array(z.unknown()).min(1).max(BATCH_MAX) }),
+        },
+      },
+      async (req) => createMany(ctx, actorOf(req), req.params.fid, req.body.services),
+    );
+    app.put(
+      `${base}/batch`,
+      {
+        schema: {
+          tags,
+          summary: 'Update many open services (atomic, per-row errors)',
+          params: fleetParams,
+          body: z.object({ services: z.array(batchUpdateRow).min(1).max(BATCH_MAX) }),
+        },
+      },
+      async (req) => updateMany(ctx, actorOf(req), req.params.fid, req.body.services),
+    );
+    app.post(
+      `${base}/status/batch`,
+      {
+        schema: {
+          tags,
+          summary: 'Set in progress (2), close (8) or reject (16) the selected services (atomic)',
+          params: fleetParams,
+          body: z.object({
+            f: z.union([z.literal(2), z.literal(8), z.literal(16)]),
+            services: z.unknown(),
+            end_date: dateIn.optional(),
+          }),
+        },
+      },
+      async (req) => statusMany(ctx, actorOf(req), req.params.fid, req.body),
+    );
+    app.get(
+      `${base}/archived`,
+      {
+        schema: {
+          tags,
+          summary:
+            'Closed and rejected services by end date (from/to: Unix seconds or YYYY-MM-DD, ≤ 366 days)',
+          params: fleetParams,
+          querystring: z.object({ from: z.string().min(1), to: z.string().min(1) }),
+        },
+      },
+      async (req) => listArchived(ctx, actorOf(req), req.params.fid, req.query.from, req.query.to),
+    );
+    app.put(
+      `${base}/archived/:id`,
+      {
+        schema: {
+          tags,
+          summary: 'Correct an archived service (archiveEdit); the status stays frozen',
+          params: fleetItemParams,
+          body: archivePatch,
+        },
+      },
+      async (req) => updateArchived(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
+    );
+    app.delete(
+      `${base}/archived/batch`,
+      {
+        schema: {
+          tags,
+          summary: 'Delete archived services (archiveDelete, atomic)',
+          params: fleetParams,
+          body: z.object({ services: z.unknown() }),
+        },
+      },
+      async (req) => deleteArchived(ctx, actorOf(req), req.params.fid, req.body.services),
+    );
+    app.delete(
+      `${base}/archived/:id`,
+      { schema: { tags, summary: 'Delete an archived service (archiveDelete)', params: fleetItemParams } },
+      async (req) => deleteOneArchived(ctx, actorOf(req), req.params.fid, req.params.id),
+    );
+    app.get(
+      `${base}/:id`,
+      { schema: { tags, summary: 'One service, any status', params: fleetItemParams } },
+      async (req) => getService(ctx, actorOf(req), req.params.fid, req.params.id),
+    );
+    app.put(
+      `${base}/:id`,
+      {
+        schema: {
+          tags,
+          summary: 'Update an open service (status changes per the transition rules)',
+          params: fleetItemParams,
+          body: updateBody,
+        },
+      },
+      async (req) => updateOne(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
+    );
+    app.put(
+      `${base}/:id/confirm`,
+      {
+        schema: {
+          tags,
+          summary: 'Confirm a Due service: In progress from today',
+          params: fleetItemParams,
+          body: z.object({}).optional(),
+        },
+      },
+      async (req) => confirmService(ctx, actorOf(req), req.params.fid, req.params.id),
+    );
+    app.post(
+      `${base}/:id/status`,
+      {
+        schema: {
+          tags,
+          summary: 'Reject a Due or In progress service (f = 16)',
+          params: fleetItemParams,
+          body: z.object({ f: z.literal(16) }),
+        },
+      },
+      async (req) => rejectService(ctx, actorOf(req), req.params.fid, req.params.id),
+    );
+    await fastify.register(attachmentRoutes(ctx));
+  };

@@ -1,0 +1,80 @@
+import { Acl, startOfDay } from '@fleetkeep/core';
+import type { Kysely, Updateable } from 'kysely';
+import type { Actor } from '../../auth/actor.js';
+import { now } from '../../context.js';
+import type { Database, FleetRow, ServiceRow, ServiceTable } from '../../db/schema.js';
+import { conflict, invalidInput } from '../../http/errors.js';
+import type { Issue } from '../lineitems/library.js';
+import { type Changes, closeBaseline, rejectBaseline, replaceLines } from './effects.js';
+import { objectKey } from './load.js';
+import type { Plan, PlanContext, ServiceTableInsert } from './plan.js';
+
+/** Acl needs of the services API (spec §2 `/service/{id}` guard, §6 groups and dependencies). */
+export const VIEW = { all: Acl.viewInterval | Acl.viewService };
+export const MANAGE = { all: VIEW.all | Acl.manageService };
+export const ARCHIVE_EDIT = { all: MANAGE.all | Acl.archiveEdit };
+export const ARCHIVE_DELETE = { all: ARCHIVE_EDIT.all | Acl.archiveDelete };
+
+export function planContext(fleet: FleetRow, actor: Actor): PlanContext {
+  const t = now();
+  return { fleetId: fleet.id, tz: fleet.tz, today: startOfDay(fleet.tz, t), now: t, actorId: actor.userId };
+}
+
+/** Throws the failures of plans: invalid fields first (400), then conflicts (409), with the rows. */
+export function throwIssues(plans: { issues: Issue[]; conflict?: string }[], batch: boolean) {
+  const issues = plans.flatMap((p, row) => p.issues.map((i) => (batch ? { ...i, row } : i)));
+  if (issues.length) throw invalidInput(issues);
+  const conflicts = plans.flatMap((p, row) => (p.conflict ? [{ row, reason: p.conflict }] : []));
+  if (conflicts.length)
+    throw conflict(
+      batch ? 'Some services cannot be changed' : conflicts[0]!.reason,
+      batch ? conflicts : undefined,
+    );
+}
+
+export async function insertService(
+  trx: Kysely<Database>,
+  ch: Changes,
+  plan: Plan<ServiceTableInsert>,
+): Promise<number> {
+  const { id } = await trx.insertInto('services').values(plan.row).returning('id').executeTakeFirstOrThrow();
+  if (plan.lines?.length) await replaceLines(trx, plan.row.fleet_id, id, plan.lines, ch);
+  if (plan.to === 'closed' && plan.row.assignment_id !== null)
+    await closeBaseline(trx, plan.row.assignment_id, plan.row, ch);
+  ch.created.add(id);
+  ch.objects.add(objectKey(plan.row.object_type, plan.row.object_id));
+  return id;
+}
+
+export async function updateService(
+  trx: Kysely<Database>,
+  ch: Changes,
+  pc: PlanContext,
+  existing: ServiceRow,
+  plan: Plan<Updateable<ServiceTable>>,
+) {
+  await trx.updateTable('services').set(plan.row).where('id', '=', existing.id).execute();
+  if (plan.lines !== undefined) await replaceLines(trx, pc.fleetId, existing.id, plan.lines, ch);
+  if (plan.from !== plan.to && existing.assignment_id !== null) {
+    if (plan.to === 'closed') {
+      const merged = { ...existing, ...plan.row } as ServiceRow;
+      await closeBaseline(trx, existing.assignment_id, merged, ch);
+    } else if (plan.to === 'rejected') {
+      await rejectBaseline(trx, existing.assignment_id, plan.object, pc.now, ch);
+    }
+  }
+  ch.updated.add(existing.id);
+  ch.objects.add(objectKey(existing.object_type, existing.object_id));
+}
+
+/** Line-item counts of services, for the "manual cost only without line items" rule. */
+export async function lineCounts(db: Kysely<Database>, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('service_line_items')
+    .select(['service_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('service_id', 'in', ids)
+    .groupBy('service_id')
+    .execute();
+  return new Map(rows.map((r) => [r.service_id, Number(r.n)]));
+}
