@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** Starts and stops the built server (`packages/server/dist/main.js`) for the browser journeys. */
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const SERVER_MAIN = path.join(ROOT, 'packages/server/dist/main.js');
+export const WEB_INDEX = path.join(ROOT, 'packages/web/dist/index.html');
+export const DEMO_PASSWORD = 'e2e-demo-password';
+
+export interface ServerInfo {
+  port: number;
+  dataDir: string;
+  /** The file holding the pid of the running server, so that whoever started it last can be stopped. */
+  pidFile: string;
+}
+
+export function serverInfo(): ServerInfo {
+  const text = process.env.FLEETKEEP_E2E_SERVER;
+  if (!text) throw new Error('FLEETKEEP_E2E_SERVER is not set: run the suite through playwright.config.ts');
+  return JSON.parse(text) as ServerInfo;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilUp(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/ping`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not answer /api/ping within 30 s');
+}
+
+export async function startServer(info: ServerInfo): Promise<ChildProcess> {
+  const log = fs.openSync(path.join(info.dataDir, 'server.log'), 'a');
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(info.port),
+      DATA_DIR: info.dataDir,
+      FLEETKEEP_DEMO: '1',
+      FLEETKEEP_DEMO_PASSWORD: DEMO_PASSWORD,
+      OSMAND_PORT: '0',
+      FLEETKEEP_SIMULATOR_MS: '3600000',
+      DOCS_URL: 'https://docs.example/{lang}/',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', log, log],
+  });
+  fs.closeSync(log);
+  fs.writeFileSync(info.pidFile, String(child.pid));
+  await waitUntilUp(info.port, child);
+  return child;
+}
+
+/** Stops the server whose pid is recorded, and waits until it is gone. */
+export async function stopServer(info: ServerInfo): Promise<void> {
+  if (!fs.existsSync(info.pidFile)) return;
+  const pid = Number(fs.readFileSync(info.pidFile, 'utf8'));
+  fs.rmSync(info.pidFile);
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return; // already gone
+  }
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  process.kill(pid, 'SIGKILL');
+}

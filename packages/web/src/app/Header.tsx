@@ -1,0 +1,207 @@
+import { bellVisible, indexTarget, type MenuVisibility, menuVisibility } from '@fleetkeep/core';
+import {
+  ActionIcon,
+  Anchor,
+  Burger,
+  Group,
+  Indicator,
+  Menu,
+  NativeSelect,
+  Text,
+  Tooltip,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { i18next } from '../i18n/index.ts';
+import { fleetNameNeedsTooltip, unreadLabel, userNameNeedsTooltip } from '../lib/header.ts';
+import type { AuthReply } from '../lib/types.ts';
+import classes from './Header.module.css';
+import { guardUser, logout, switchFleet } from './session.ts';
+
+type MenuKey = keyof MenuVisibility;
+const NAV: { key: MenuKey; to: string; label: string }[] = [
+  { key: 'activation', to: '/activation', label: 'menu.activation' },
+  { key: 'administration', to: '/admin', label: 'menu.administration' },
+  { key: 'dashboard', to: '/dashboard', label: 'menu.dashboard' },
+  { key: 'items', to: '/items', label: 'menu.items' },
+  { key: 'fuelfillings', to: '/fuelfillings', label: 'menu.fuelfillings' },
+  { key: 'intervals', to: '/intervals', label: 'menu.intervals' },
+  { key: 'services', to: '/services', label: 'menu.services' },
+  { key: 'reports', to: '/reports', label: 'menu.reports' },
+];
+
+function BellIcon() {
+  return (
+    <svg
+      width="20"
+      height="20"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
+      <path d="M13.7 21a2 2 0 0 1-3.4 0" />
+    </svg>
+  );
+}
+
+/** Documentation link: the configured URL in the current language when it supports it (spec §2). */
+function docsHref(docs: NonNullable<AuthReply['docs']>): string {
+  const lang = docs.langs.includes(i18next.language) ? i18next.language : (docs.langs[0] ?? 'en');
+  return docs.url.includes('{lang}') ? docs.url.replace('{lang}', lang) : docs.url;
+}
+
+export function Header({ auth }: { auth: AuthReply }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [navOpen, nav] = useDisclosure(false);
+  const user = guardUser(auth);
+  const menu = menuVisibility(user);
+  const fleet = auth.fleets.find((f) => f.id === auth.fid);
+  const showBell = bellVisible(user, auth.model.s.notification?.enabled ?? 31);
+  const unread = 0;
+  const name = auth.user.nm;
+  const items = NAV.filter((n) => menu[n.key]);
+  const logoTarget = indexTarget(user) === '/dashboard' ? '/dashboard' : '/';
+
+  const exit = async () => {
+    await logout();
+    navigate('/login', { replace: true });
+  };
+
+  const onFleet = async (value: string) => {
+    const fid = Number(value);
+    if (!fid || fid === auth.fid) return;
+    try {
+      await switchFleet(fid);
+      navigate('/', { replace: true });
+    } catch (err) {
+      console.warn('fleet switch failed', err);
+    }
+  };
+
+  return (
+    <header className={classes.header}>
+      <Group mih={56} px={{ base: 'xs', sm: 'md' }} gap="xs" wrap="nowrap" justify="space-between">
+        <Group gap="sm" wrap="nowrap">
+          {items.length > 0 && (
+            <Burger
+              opened={navOpen}
+              onClick={nav.toggle}
+              hiddenFrom="md"
+              size="sm"
+              aria-label={t('header.navigation')}
+              aria-expanded={navOpen}
+            />
+          )}
+          <Anchor component={Link} to={logoTarget} className={classes.logo} underline="never">
+            {t('app.name')}
+          </Anchor>
+          <nav aria-label={t('header.navigation')} className={classes.desktopNav}>
+            {items.map((n) => (
+              <NavLink key={n.key} to={n.to} className={classes.link}>
+                {t(n.label)}
+              </NavLink>
+            ))}
+          </nav>
+        </Group>
+        <Group gap="xs" wrap="nowrap" className={classes.right}>
+          {auth.fleets.length > 1 ? (
+            <Tooltip label={fleet?.n ?? ''} disabled={!fleetNameNeedsTooltip(fleet?.n ?? '')} withArrow>
+              <NativeSelect
+                size="xs"
+                className={classes.fleet}
+                aria-label={t('header.fleet')}
+                data-testid="fleet-switcher"
+                value={fleet ? String(fleet.id) : ''}
+                onChange={(e) => void onFleet(e.currentTarget.value)}
+                data={[
+                  ...(fleet ? [] : [{ value: '', label: t('header.chooseFleet'), disabled: true }]),
+                  ...auth.fleets.map((f) => ({ value: String(f.id), label: f.n })),
+                ]}
+              />
+            </Tooltip>
+          ) : fleet ? (
+            <Tooltip label={fleet.n} disabled={!fleetNameNeedsTooltip(fleet.n)} withArrow>
+              <Text size="sm" className={classes.fleetName} data-testid="fleet-name" tabIndex={0}>
+                {fleet.n}
+              </Text>
+            </Tooltip>
+          ) : null}
+          {showBell && (
+            <Indicator
+              label={unreadLabel(unread)}
+              disabled={unreadLabel(unread) === null}
+              size={16}
+              offset={4}
+            >
+              <ActionIcon
+                variant="subtle"
+                size="lg"
+                aria-label={t('header.notifications')}
+                data-testid="bell"
+              >
+                <BellIcon />
+              </ActionIcon>
+            </Indicator>
+          )}
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Tooltip label={name} disabled={!userNameNeedsTooltip(name)} withArrow>
+                <UnstyledButton className={classes.user} data-testid="user-menu">
+                  <VisuallyHidden>{t('header.userMenu')}</VisuallyHidden>
+                  <span className={classes.userName}>{name}</span>
+                </UnstyledButton>
+              </Tooltip>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {menu.activation && (
+                <Menu.Item component={Link} to="/activation">
+                  {t('menu.activation')}
+                </Menu.Item>
+              )}
+              {menu.lineitems && (
+                <Menu.Item component={Link} to="/lineitems">
+                  {t('menu.lineitems')}
+                </Menu.Item>
+              )}
+              <Menu.Item component={Link} to="/settings">
+                {t('menu.settings')}
+              </Menu.Item>
+              {menu.administration && (
+                <Menu.Item component={Link} to="/admin">
+                  {t('menu.administration')}
+                </Menu.Item>
+              )}
+              <Menu.Item component={Link} to="/tokens">
+                {t('menu.tokens')}
+              </Menu.Item>
+              <Menu.Item>{t('menu.help')}</Menu.Item>
+              {auth.docs && (
+                <Menu.Item component="a" href={docsHref(auth.docs)} target="_blank" rel="noopener noreferrer">
+                  {t('menu.docs')}
+                </Menu.Item>
+              )}
+              <Menu.Divider />
+              <Menu.Item onClick={() => void exit()}>{t('menu.exit')}</Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </Group>
+      {navOpen && (
+        <nav aria-label={t('header.navigation')} className={classes.mobileNav}>
+          {items.map((n) => (
+            <NavLink key={n.key} to={n.to} className={classes.link} onClick={nav.close}>
+              {t(n.label)}
+            </NavLink>
+          ))}
+        </nav>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,42 @@
+import { Box, Button, Modal, Text } from '@mantine/core';
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { FLEET_DIALOG_TEXT } from '../lib/fleetDialogs.ts';
+import { ConnectionOverlay } from './ConnectionOverlay.tsx';
+import { Header } from './Header.tsx';
+import { Loading } from './Loading.tsx';
+import { clearOrigin, useFleetDialog, useSession } from './session.ts';
+
+/** The authenticated frame: header, the routed screen, the connection overlay and the global dialogs. */
+export default function Shell() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const fleetDialog = useFleetDialog();
+  useEffect(clearOrigin, []);
+  if (session.status !== 'authenticated') return <Loading />;
+  return (
+    <>
+      <Header auth={session.auth} />
+      <Box component="main" p="md" maw={1200} mx="auto">
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+      <ConnectionOverlay />
+      <Modal
+        opened={fleetDialog !== null}
+        onClose={() => undefined}
+        withCloseButton={false}
+        closeOnEscape={false}
+        closeOnClickOutside={false}
+        centered
+      >
+        <Text mb="md" role="alert">
+          {fleetDialog && t(FLEET_DIALOG_TEXT[fleetDialog])}
+        </Text>
+        <Button onClick={() => window.location.reload()}>{t('common.reload')}</Button>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import type { RouteName } from '@fleetkeep/core';
+import { lazy, type ReactNode, Suspense } from 'react';
+import {
+  createBrowserRouter,
+  createRoutesFromElements,
+  Navigate,
+  Outlet,
+  Route,
+  useLocation,
+} from 'react-router';
+import { LoginScreen } from '../screens/Login.tsx';
+import { ErrorScreen } from './ErrorScreen.tsx';
+import { Guarded } from './Guarded.tsx';
+import { Loading } from './Loading.tsx';
+import { isExplicitLogout, rememberOrigin, useSession } from './session.ts';
+
+const Shell = lazy(() => import('./Shell.tsx'));
+const Placeholder = lazy(() => import('../screens/Placeholder.tsx'));
+const SettingsScreen = lazy(() => import('../screens/Settings.tsx'));
+const TokensScreen = lazy(() => import('../screens/Tokens.tsx'));
+
+/** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
+function RequireAuth() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.status === 'loading') return <Loading />;
+  if (session.status === 'anonymous') {
+    if (!isExplicitLogout()) rememberOrigin(`${location.pathname}${location.search}`);
+    return <Navigate to="/login" replace />;
+  }
+  return (
+    <Suspense fallback={<Loading />}>
+      <Shell />
+    </Suspense>
+  );
+}
+
+/** A screen of a later issue: titled, guarded like the real one. */
+function screen(route: RouteName, title: string, waitFor?: 'units' | 'trailers' | 'drivers'): ReactNode {
+  return (
+    <Guarded route={route}>
+      <Placeholder title={title} waitFor={waitFor} />
+    </Guarded>
+  );
+}
+
+export const router = createBrowserRouter(
+  createRoutesFromElements(
+    <Route element={<Outlet />} errorElement={<ErrorScreen />}>
+      <Route path="/login" element={<LoginScreen />} />
+      <Route element={<RequireAuth />}>
+        <Route index element={<Guarded route="index">{null}</Guarded>} />
+        <Route path="activation" element={screen('activation', 'menu.activation')} />
+        <Route path="admin" element={screen('admin', 'menu.administration')} />
+        <Route path="fleet/:id" element={screen('fleet', 'screen.fleet')} />
+        <Route path="migration/:id" element={screen('migration', 'screen.migration')} />
+        <Route path="dashboard" element={screen('dashboard', 'menu.dashboard', 'units')} />
+        <Route path="items" element={screen('items', 'menu.items', 'units')} />
+        <Route path="unit/:id" element={screen('unit', 'screen.unit', 'units')} />
+        <Route path="trailer/:id" element={screen('trailer', 'screen.trailer', 'trailers')} />
+        <Route path="driver/:id" element={screen('driver', 'screen.driver', 'drivers')} />
+        <Route path="intervals" element={screen('intervals', 'menu.intervals')} />
+        <Route path="intervals/import" element={screen('intervalsImport', 'screen.intervalsImport')} />
+        <Route path="interval/:id" element={screen('interval', 'screen.interval')} />
+        <Route path="services" element={screen('services', 'menu.services')} />
+        <Route path="services/close" element={screen('servicesClose', 'screen.servicesClose')} />
+        <Route path="services/import" element={screen('servicesImport', 'screen.servicesImport')} />
+        <Route path="service/:id" element={screen('service', 'screen.service')} />
+        <Route path="fuelfillings" element={screen('fuelfillings', 'menu.fuelfillings')} />
+        <Route
+          path="fuelfillings/import"
+          element={screen('fuelfillingsImport', 'screen.fuelfillingsImport')}
+        />
+        <Route path="fuelfilling/:id" element={screen('fuelfilling', 'screen.fuelfilling')} />
+        <Route path="reports" element={screen('reports', 'menu.reports')} />
+        <Route path="lineitems" element={screen('lineitems', 'menu.lineitems')} />
+        <Route path="lineitems/import" element={screen('lineitemsImport', 'screen.lineitemsImport')} />
+        <Route
+          path="tokens"
+          element={
+            <Guarded route="tokens">
+              <TokensScreen />
+            </Guarded>
+          }
+        />
+        <Route
+          path="settings"
+          element={
+            <Guarded route="settings">
+              <SettingsScreen />
+            </Guarded>
+          }
+        />
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Route>
+    </Route>,
+  ),
+);

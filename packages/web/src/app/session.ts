@@ -1,0 +1,212 @@
+import { type GuardUser, type LiveEvent, UserEventType } from '@fleetkeep/core';
+import { QueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+import { setLanguage } from '../i18n/index.ts';
+import { isLanguage } from '../i18n/languages.ts';
+import { ApiError, api, setSession, setSessionLostHandler } from '../lib/api.ts';
+import { type FleetDialog, fleetDialogFor } from '../lib/fleetDialogs.ts';
+import { connectLive, type LiveConnection, type LiveState } from '../lib/live.ts';
+import { keysForEvent } from '../lib/queryKeys.ts';
+import { clearStored, readStored, removeStored, writeStored } from '../lib/storage.ts';
+import type { AuthReply, UserSettings } from '../lib/types.ts';
+
+/**
+ * The session of spec §4: a token from storage, then GET /api/auth; login, logout, fleet switch and
+ * settings. Server data lives in TanStack Query; this store keeps only the auth reply.
+ */
+
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'anonymous'; loginError: string | null }
+  | { status: 'authenticated'; auth: AuthReply };
+
+const TOKEN_KEY = 'token';
+const ORIGIN_KEY = 'origin';
+
+export const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
+});
+
+let state: SessionState = { status: 'loading' };
+let live: LiveConnection | null = null;
+let liveState: LiveState = 'connecting';
+/** The global fleet dialog a live event opened (spec §4), if any. */
+let fleetDialog: FleetDialog | null = null;
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const l of listeners) l();
+}
+
+function set(next: SessionState): void {
+  state = next;
+  emit();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(subscribe, () => state);
+}
+
+export function useLiveState(): LiveState {
+  return useSyncExternalStore(subscribe, () => liveState);
+}
+
+export function useFleetDialog(): FleetDialog | null {
+  return useSyncExternalStore(subscribe, () => fleetDialog);
+}
+
+export function getSessionState(): SessionState {
+  return state;
+}
+
+/** The guard input of core `guards.ts` from the auth reply. */
+export function guardUser(auth: AuthReply): GuardUser {
+  return { su: Boolean(auth.su), admin: Boolean(auth.admin), fleets: auth.fleets, fid: auth.fid };
+}
+
+/** Set by an explicit logout, so that the screen the user left is not remembered as the origin. */
+let explicitLogout = false;
+
+export function isExplicitLogout(): boolean {
+  return explicitLogout;
+}
+
+export function rememberOrigin(path: string): void {
+  writeStored(ORIGIN_KEY, path);
+}
+
+/** Forgets the origin once the user got there (the shell calls it when it mounts). */
+export function clearOrigin(): void {
+  removeStored(ORIGIN_KEY);
+}
+
+export function peekOrigin(): string | null {
+  return readStored<string>(ORIGIN_KEY) ?? null;
+}
+
+function onLiveEvent(event: LiveEvent): void {
+  const dialog = fleetDialogFor(event, state.status === 'authenticated' ? state.auth.fid : null);
+  if (dialog !== null && fleetDialog === null) {
+    fleetDialog = dialog;
+    emit();
+  }
+  if (event.s === 'user') {
+    if ((event.d as { type?: number } | null)?.type === UserEventType.logout) void logout();
+    return;
+  }
+  for (const key of keysForEvent(event.s, event.fid)) void queryClient.invalidateQueries({ queryKey: key });
+}
+
+function onLiveState(next: LiveState): void {
+  // The connection came back after a loss: the page reloads (spec §2 "Connection overlay").
+  if (next === 'open' && liveState === 'lost') {
+    window.location.reload();
+    return;
+  }
+  liveState = next;
+  emit();
+}
+
+async function authenticate(token: string): Promise<void> {
+  const auth = await api<AuthReply>(`/api/auth?access_token=${encodeURIComponent(token)}`, {
+    anonymous: true,
+  });
+  setSession(auth.session);
+  const lang = auth.model.s.lang;
+  if (isLanguage(lang)) await setLanguage(lang);
+  live?.close();
+  liveState = 'connecting';
+  live = connectLive(auth.session, {
+    onEvent: onLiveEvent,
+    onState: onLiveState,
+    onRejected: () => void logout(),
+  });
+  set({ status: 'authenticated', auth });
+}
+
+function loginErrorKey(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.code === 8) return 'login.errorCredentials';
+    if (err.code === 9) return 'login.errorTooMany';
+  }
+  return 'login.errorFailed';
+}
+
+/** Starts the application: a stored token is tried once; failure means the login screen. */
+export async function bootstrap(): Promise<void> {
+  setSessionLostHandler(() => void logout());
+  const token = readStored<string>(TOKEN_KEY);
+  if (!token) {
+    set({ status: 'anonymous', loginError: null });
+    return;
+  }
+  try {
+    await authenticate(token);
+  } catch {
+    removeStored(TOKEN_KEY);
+    setSession(null);
+    set({ status: 'anonymous', loginError: null });
+  }
+}
+
+export async function login(username: string, password: string): Promise<void> {
+  try {
+    const { access_token } = await api<{ access_token: string }>('/api/login', {
+      method: 'POST',
+      body: { username, password },
+      anonymous: true,
+    });
+    explicitLogout = false;
+    writeStored(TOKEN_KEY, access_token);
+    await authenticate(access_token);
+  } catch (err) {
+    // Spec §4: the login error is stored for display, then logout follows.
+    removeStored(TOKEN_KEY);
+    setSession(null);
+    set({ status: 'anonymous', loginError: loginErrorKey(err) });
+  }
+}
+
+/** Logout removes the token, closes the socket and empties every cache (spec §4). */
+let loggingOut = false;
+
+export async function logout(): Promise<void> {
+  // A refused logout call answers error 1, which would ask for a logout again.
+  if (loggingOut) return;
+  loggingOut = true;
+  try {
+    if (state.status === 'authenticated') await api('/api/logout').catch(() => undefined);
+  } finally {
+    loggingOut = false;
+  }
+  live?.close();
+  live = null;
+  liveState = 'connecting';
+  fleetDialog = null;
+  explicitLogout = true;
+  setSession(null);
+  clearStored();
+  queryClient.clear();
+  set({ status: 'anonymous', loginError: null });
+}
+
+export async function saveSettings(patch: Partial<UserSettings>): Promise<UserSettings> {
+  const merged = await api<UserSettings>('/api/user/settings', { method: 'PATCH', body: patch });
+  if (state.status === 'authenticated') {
+    set({ status: 'authenticated', auth: { ...state.auth, model: { ...state.auth.model, s: merged } } });
+  }
+  if (isLanguage(merged.lang)) await setLanguage(merged.lang);
+  return merged;
+}
+
+/** PUT /api/user/fleet, then every fleet query reloads (spec §4 "Switching the current fleet"). */
+export async function switchFleet(fid: number): Promise<void> {
+  await api('/api/user/fleet', { method: 'PUT', body: { fid } });
+  if (state.status === 'authenticated') set({ status: 'authenticated', auth: { ...state.auth, fid } });
+  await queryClient.invalidateQueries();
+}

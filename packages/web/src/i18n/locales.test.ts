@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES, languageFile } from './languages.ts';
+
+/** Every locale file has every key, real translations, the plural forms Intl asks for, same placeholders. */
+
+const DIR = path.resolve(import.meta.dirname, '../../public/i18n');
+const SRC = path.resolve(import.meta.dirname, '..');
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+/**
+ * Values that may equal the English ones: brand names, and true cognates spelled alike in a language.
+ * Kept short on purpose; anything else identical to English is an untranslated string.
+ */
+const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
+  '*': ['app.name', 'common.ok', 'settings.layerOsm'],
+  de: ['header.navigation', 'screen.migration', 'tokens.count_one'],
+  fr: [
+    'header.navigation',
+    'header.notifications',
+    'settings.notifications',
+    'menu.activation',
+    'menu.administration',
+    'menu.docs',
+    'screen.migration',
+  ],
+  es: ['tokens.count_one', 'tokens.count_other'],
+  it: ['login.password', 'tokens.count_one'],
+  'pt-br': ['tokens.count_one', 'tokens.count_other'],
+  ro: ['tokens.count_one'],
+  nl: ['tokens.count_one', 'tokens.count_other'],
+  hr: ['tokens.count_one'],
+  sr: ['tokens.count_one'],
+  pl: ['tokens.count_one'],
+  hu: ['tokens.count_one'],
+  cs: ['tokens.count_one'],
+  az: ['tokens.count_one'],
+};
+
+function flatten(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
+  if (typeof value === 'string') out[prefix] = value;
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  return out;
+}
+
+function load(lang: (typeof LANGUAGES)[number]): Record<string, string> {
+  return flatten(JSON.parse(fs.readFileSync(path.join(DIR, `${languageFile(lang)}.json`), 'utf8')));
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+const en = load('en');
+const singleKeys = Object.keys(en).filter((k) => !PLURAL.test(k));
+const pluralBases = [
+  ...new Set(
+    Object.keys(en)
+      .filter((k) => PLURAL.test(k))
+      .map((k) => k.replace(PLURAL, '')),
+  ),
+];
+
+describe('locale files', () => {
+  it('there is one file per language of spec §1', () => {
+    const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
+    expect(files.sort()).toEqual(LANGUAGES.map((l) => `${languageFile(l)}.json`).sort());
+  });
+
+  for (const lang of LANGUAGES) {
+    describe(lang, () => {
+      const messages = load(lang);
+      const same = new Set([...(SAME_AS_ENGLISH['*'] ?? []), ...(SAME_AS_ENGLISH[lang] ?? [])]);
+
+      it('has every key and no unknown one', () => {
+        expect(singleKeys.filter((k) => !(k in messages))).toEqual([]);
+        const known = (k: string) => singleKeys.includes(k) || pluralBases.includes(k.replace(PLURAL, ''));
+        expect(Object.keys(messages).filter((k) => !known(k))).toEqual([]);
+      });
+
+      it('has the plural forms of its language (Intl plural rules)', () => {
+        const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+        for (const base of pluralBases) {
+          expect(
+            categories.filter((c) => !(`${base}_${c}` in messages)),
+            base,
+          ).toEqual([]);
+        }
+      });
+
+      it('keeps the placeholders of every message', () => {
+        for (const [key, text] of Object.entries(messages)) {
+          const enKey = key in en ? key : `${key.replace(PLURAL, '')}_other`;
+          expect(placeholders(text), key).toEqual(placeholders(en[enKey] ?? ''));
+        }
+      });
+
+      if (lang === 'en') return;
+      it('is translated (no value identical to English beyond the allowed list)', () => {
+        const identical = Object.entries(messages)
+          .filter(([key, text]) => en[key] === text && !same.has(key))
+          .map(([key]) => key);
+        expect(identical).toEqual([]);
+      });
+    });
+  }
+});
+
+describe('source strings', () => {
+  it('every literal translation key used in the code exists in English', () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (/\.tsx?$/.test(e.name) && !e.name.includes('.test.')) files.push(p);
+      }
+    };
+    walk(SRC);
+    const used = new Set<string>();
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/\bt\('([\w.]+)'/g)) used.add(m[1]!);
+      for (const m of text.matchAll(/'((?:menu|screen|settings|login|tokens|status|common)\.[\w.]+)'/g))
+        used.add(m[1]!);
+    }
+    const missing = [...used].filter((k) => !(k in en) && !pluralBases.includes(k));
+    expect(missing).toEqual([]);
+    expect(used.size).toBeGreaterThan(50);
+  });
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { keysForEvent, queryKeys } from './queryKeys.ts';
+
+describe('live events invalidate per collection', () => {
+  it('a fleet data event makes that collection of that fleet stale', () => {
+    expect(keysForEvent('service', 3)).toEqual([queryKeys.collection(3, 'service')]);
+    expect(keysForEvent('avl_unit', 1)).toEqual([['fleetkeep', 'fleet', 1, 'avl_unit']]);
+  });
+  it('a fleet event makes the fleet list and that fleet stale', () => {
+    expect(keysForEvent('fleet', 2)).toEqual([queryKeys.fleets(), queryKeys.fleet(2)]);
+  });
+  it('an event without a fleet makes everything stale', () => {
+    expect(keysForEvent('lineitem', null)).toEqual([queryKeys.all]);
+  });
+});

@@ -1,0 +1,17 @@
+import type { Collection } from '@fleetkeep/core';
+
+/** The one query-key factory (STYLE "Web code"); live events invalidate by collection. */
+export const queryKeys = {
+  all: ['fleetkeep'] as const,
+  tokens: () => [...queryKeys.all, 'tokens'] as const,
+  fleets: () => [...queryKeys.all, 'fleets'] as const,
+  fleet: (fid: number) => [...queryKeys.all, 'fleet', fid] as const,
+  collection: (fid: number, collection: Collection) => [...queryKeys.fleet(fid), collection] as const,
+};
+
+/** Keys a live event of a collection makes stale. */
+export function keysForEvent(collection: Collection, fid: number | null): readonly (readonly unknown[])[] {
+  if (collection === 'fleet') return [queryKeys.fleets(), ...(fid === null ? [] : [queryKeys.fleet(fid)])];
+  if (fid === null) return [queryKeys.all];
+  return [queryKeys.collection(fid, collection)];
+}
