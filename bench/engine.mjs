@@ -4,11 +4,11 @@
 // second finds nothing to do (idempotent), a third a year later sets overdue flags. Baseline in the same
 // run: reading every assignment of the fleet with the raw driver (better-sqlite3 / pg).
 // SQLite always; PostgreSQL too when BENCH_DATABASE_URL is set. Knobs: BENCH_ENGINE_UNITS (10000).
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../scripts/lib.mjs';
+import { createPgDatabase } from './lib.mjs';
 
 const DIST = path.join(ROOT, 'packages/server/dist');
 const UNITS = Number(process.env.BENCH_ENGINE_UNITS || 10_000);
@@ -150,26 +150,6 @@ async function rawRead(target, fleetId) {
   return { ms: performance.now() - started, rows: n };
 }
 
-async function freshPg(adminUrl) {
-  const { default: pg } = await import('pg');
-  const name = `fk_bench_engine_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 const round = (ms) => Math.round(ms * 10) / 10;
 
 async function runOn(target) {
@@ -238,7 +218,7 @@ export const engineRecompute = {
       let pgDb;
       try {
         if (target.adminUrl) {
-          pgDb = await freshPg(target.adminUrl);
+          pgDb = await createPgDatabase(target.adminUrl);
           target.databaseUrl = pgDb.url;
         }
         runs.push(await runOn(target));

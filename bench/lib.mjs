@@ -1,6 +1,7 @@
 // Helpers of the benchmarks: the server under test as a child process, HTTP load with autocannon,
 // sign-in, and results formatting.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -216,4 +217,25 @@ export function requireSuccess(result, maxBadShare = 0.01, hint = '') {
 export function round(n, digits = 2) {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
+}
+
+/** A fresh PostgreSQL database beside the one BENCH_DATABASE_URL names. */
+export async function createPgDatabase(adminUrl) {
+  const { default: pg } = await import('pg');
+  const name = `fk_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
 }

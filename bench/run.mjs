@@ -10,7 +10,6 @@
 //   server is stopped, with `db.exec(sql)` on the server's database (for generated data sets).
 // - Static benchmarks (`run()` only) look at build outputs and run once per `npm run bench`.
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,27 +50,6 @@ async function openDb(target) {
   const client = new pg.Client({ connectionString: target.databaseUrl });
   await client.connect();
   return { dialect: 'postgres', exec: (sql) => client.query(sql), close: () => client.end() };
-}
-
-/** A fresh PostgreSQL database beside the one BENCH_DATABASE_URL names. */
-async function createPgDatabase(adminUrl) {
-  const { default: pg } = await import('pg');
-  const name = `fk_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
 }
 
 function fail(bench, err) {
@@ -274,7 +252,7 @@ async function main() {
     let pgDb;
     try {
       if (target.adminUrl) {
-        pgDb = await createPgDatabase(target.adminUrl);
+        pgDb = await lib.createPgDatabase(target.adminUrl);
         target.databaseUrl = pgDb.url;
       }
       results.runs.push(await runTarget(target, serverBenchmarks, lib));

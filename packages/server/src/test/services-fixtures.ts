@@ -1,6 +1,6 @@
 import { localDate, startOfDay } from '@fleetkeep/core';
 import { DAY, now } from '../context.js';
-import type { TestServer } from './harness.js';
+import { createUnit, type TestServer } from './harness.js';
 
 /**
  * Helpers of the services test suites: the fleet's "today", units, and intervals with assignments
@@ -26,40 +26,8 @@ export async function servicesFixture(t: TestServer) {
     day: (offset: number) => startOfDay(tz, today() + offset * DAY + 6 * 3600),
     /** The same day as YYYY-MM-DD. */
     iso: (offset: number) => localDate(tz, today() + offset * DAY + 6 * 3600),
-    async unit(mileage = 5000, engineHours = 300) {
-      const t0 = now();
-      const name = `svc unit ${++n}`;
-      const row = await db
-        .insertInto('units')
-        .values({
-          account_id: accountId,
-          fleet_id: fleetId,
-          name,
-          device_id: `svc-${t0}-${n}-${Math.random().toString(36).slice(2, 8)}`,
-          unit_type_id: null,
-          mileage,
-          engine_hours: engineHours,
-          base_mileage: mileage,
-          base_engine_hours: engineHours,
-          pulled_mileage: 0,
-          pulled_engine_hours: 0,
-          joined_at: t0,
-          last_time: null,
-          lat: null,
-          lon: null,
-          speed: null,
-          course: null,
-          altitude: null,
-          ignition: null,
-          props: '{}',
-          params: '{}',
-          cf: '[]',
-          ins: 0,
-          created_at: t0,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+    unit(mileage = 5000, engineHours = 300) {
+      return createUnit(t, { accountId, fleetId, name: `svc unit ${++n}`, mileage, engineHours });
     },
     async unitRow(id: number) {
       return db.selectFrom('units').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

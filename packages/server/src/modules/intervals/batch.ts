@@ -7,22 +7,8 @@ import { conflict, invalidInput } from '../../http/errors.js';
 import type { Issue } from '../lineitems/library.js';
 import { isFutureDay, parseDay, thresholdIssues } from './rules.js';
 import type { ImportRow } from './schemas.js';
-import { DUPLICATE_NAME, guardedName, publishOutcome, WRITE } from './service.js';
+import { DEFAULTS, DUPLICATE_NAME, guardedName, publishOutcome, WRITE } from './service.js';
 import { type Baseline, fleetObjects, saveLines, syncAssignments } from './store.js';
-
-const DEFAULTS = {
-  description: '',
-  cnme: 0,
-  cnmd: 0,
-  cnmo: 0,
-  cnehe: 0,
-  cnehd: 0,
-  cneho: 0,
-  de: 0,
-  dd: 0,
-  du: 'd',
-  do: 0,
-};
 
 /**
  * POST /fleets/{fid}/intervals/batch, the intervals import (spec §5 "Import: intervals"): each object

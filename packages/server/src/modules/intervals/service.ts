@@ -18,7 +18,8 @@ export const WRITE = { all: Acl.manageInterval };
 
 export const DUPLICATE_NAME = 'An interval with this name exists';
 
-const DEFAULTS: Thresholds & { description: string } = {
+/** An interval's fields before the request fills them (every rule off). */
+export const DEFAULTS: Thresholds & { description: string } = {
   description: '',
   cnme: 0,
   cnmd: 0,
