@@ -23,6 +23,12 @@ export interface Config {
   logLevel: string;
   /** Trust X-Forwarded-For from a reverse proxy (client addresses for login rate limiting). */
   trustProxy: boolean;
+  /** Maintenance banner text per language (`FLEETKEEP_NOTICE`); null when unset. */
+  notice: Record<string, string> | null;
+  /** Shutdown notice of old tracking systems: from/to as Unix seconds (`FLEETKEEP_SHUTDOWN_FROM`/`_TO`). */
+  shutdown: { sdf: number; sdt: number | null } | null;
+  /** Forum link of the user menu (`FORUM_URL`). */
+  forumUrl: string | undefined;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -31,6 +37,66 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
+}
+
+/** `FLEETKEEP_NOTICE`: plain text for every language, or a JSON object language → text. */
+export function parseNotice(raw: string | undefined): Record<string, string> | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const text = raw.trim();
+  if (!text.startsWith('{')) return { en: text };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error('FLEETKEEP_NOTICE looks like JSON but does not parse');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('FLEETKEEP_NOTICE must be plain text or a JSON object of language to text');
+  const out: Record<string, string> = {};
+  for (const [lang, value] of Object.entries(parsed)) {
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new Error(`FLEETKEEP_NOTICE: the text for "${lang}" must be a non-empty string`);
+    out[lang] = value;
+  }
+  if (Object.keys(out).length === 0) throw new Error('FLEETKEEP_NOTICE: the JSON object is empty');
+  return out;
+}
+
+/** A YYYY-MM-DD date (UTC midnight) as Unix seconds. */
+function dateEnv(env: NodeJS.ProcessEnv, name: string): number | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : Number.NaN;
+  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw)
+    throw new Error(`${name} must be a date YYYY-MM-DD, got "${raw}"`);
+  return ms / 1000;
+}
+
+export function parseShutdown(env: NodeJS.ProcessEnv): { sdf: number; sdt: number | null } | null {
+  const sdf = dateEnv(env, 'FLEETKEEP_SHUTDOWN_FROM');
+  const sdt = dateEnv(env, 'FLEETKEEP_SHUTDOWN_TO');
+  if (sdf === null) {
+    if (sdt !== null) throw new Error('FLEETKEEP_SHUTDOWN_TO needs FLEETKEEP_SHUTDOWN_FROM');
+    return null;
+  }
+  if (sdt !== null && sdt <= sdf)
+    throw new Error('FLEETKEEP_SHUTDOWN_TO must be later than FLEETKEEP_SHUTDOWN_FROM');
+  return { sdf, sdt };
+}
+
+function urlEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -52,5 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorIntervalMs: intEnv(env, 'FLEETKEEP_SIMULATOR_MS', 5000),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    notice: parseNotice(env.FLEETKEEP_NOTICE),
+    shutdown: parseShutdown(env),
+    forumUrl: urlEnv(env, 'FORUM_URL'),
   };
 }

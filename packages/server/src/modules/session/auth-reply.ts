@@ -60,5 +60,10 @@ export async function authReply(ctx: AppContext, actor: Actor, ssid: string) {
     langs: LANGUAGES,
     fleets: fleets.map((f) => fleetToWire(f.fleet, f.acl, tree.isActive(f.fleet.account_id))),
     fid,
+    config: {
+      notification: ctx.config.notice,
+      shutdownNotification: ctx.config.shutdown,
+      forum: ctx.config.forumUrl ? { url: ctx.config.forumUrl, langs: ['en', 'ru'] } : null,
+    },
   };
 }
