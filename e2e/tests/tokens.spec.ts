@@ -5,7 +5,7 @@ test('a new token shows its value once; delete asks and removes it', async ({ pa
   await expect(page).toHaveURL('/dashboard');
   await page.goto('/tokens');
   await page.getByLabel('Description').fill('e2e pipeline');
-  await page.getByLabel('Services').selectOption('manage');
+  await page.getByRole('radiogroup', { name: 'Services' }).getByText('Manage').click();
   await page.getByRole('button', { name: 'Create token' }).click();
 
   const value = page.getByTestId('token-value');

@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './geo.js';
 export * from './guards.js';
+export * from './map-keys.js';
 export * from './permissions.js';
 export * from './status.js';
 export * from './timezone.js';

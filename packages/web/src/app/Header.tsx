@@ -14,7 +14,10 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { appConfig, forumHref } from '../features/banners/banners.ts';
+import { helpIdForPath } from '../features/help/sections.ts';
+import { openHelp } from '../features/help/store.ts';
 import { i18next } from '../i18n/index.ts';
 import { fleetNameNeedsTooltip, unreadLabel, userNameNeedsTooltip } from '../lib/header.ts';
 import type { AuthReply } from '../lib/types.ts';
@@ -32,6 +35,24 @@ const NAV: { key: MenuKey; to: string; label: string }[] = [
   { key: 'services', to: '/services', label: 'menu.services' },
   { key: 'reports', to: '/reports', label: 'menu.reports' },
 ];
+
+function HelpIcon() {
+  return (
+    <svg
+      width="20"
+      height="20"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <circle cx="12" cy="12" r="10" />
+      <path d="M9.1 9a3 3 0 0 1 5.8 1c0 2-3 3-3 3" />
+      <path d="M12 17h.01" />
+    </svg>
+  );
+}
 
 function BellIcon() {
   return (
@@ -59,6 +80,8 @@ function docsHref(docs: NonNullable<AuthReply['docs']>): string {
 export function Header({ auth }: { auth: AuthReply }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
+  const forum = appConfig(auth).forum;
   const [navOpen, nav] = useDisclosure(false);
   const user = guardUser(auth);
   const menu = menuVisibility(user);
@@ -133,6 +156,15 @@ export function Header({ auth }: { auth: AuthReply }) {
               </Text>
             </Tooltip>
           ) : null}
+          <ActionIcon
+            variant="subtle"
+            size="lg"
+            aria-label={t('help.open')}
+            data-testid="help-button"
+            onClick={() => openHelp(helpIdForPath(location.pathname))}
+          >
+            <HelpIcon />
+          </ActionIcon>
           {showBell && (
             <Indicator
               label={unreadLabel(unread)}
@@ -181,7 +213,20 @@ export function Header({ auth }: { auth: AuthReply }) {
               <Menu.Item component={Link} to="/tokens">
                 {t('menu.tokens')}
               </Menu.Item>
-              <Menu.Item>{t('menu.help')}</Menu.Item>
+              <Menu.Item onClick={() => openHelp()} data-testid="menu-help">
+                {t('menu.help')}
+              </Menu.Item>
+              {forum && (
+                <Menu.Item
+                  component="a"
+                  href={forumHref(forum, i18next.language)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  data-testid="menu-forum"
+                >
+                  {t('menu.forum')}
+                </Menu.Item>
+              )}
               {auth.docs && (
                 <Menu.Item component="a" href={docsHref(auth.docs)} target="_blank" rel="noopener noreferrer">
                   {t('menu.docs')}

@@ -2,6 +2,8 @@ import { Box, Button, Modal, Text } from '@mantine/core';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
+import { Banners } from '../features/banners/Banners.tsx';
+import { HelpHost } from '../features/help/HelpHost.tsx';
 import { FLEET_DIALOG_TEXT } from '../lib/fleetDialogs.ts';
 import { ConnectionOverlay } from './ConnectionOverlay.tsx';
 import { Header } from './Header.tsx';
@@ -18,11 +20,13 @@ export default function Shell() {
   return (
     <>
       <Header auth={session.auth} />
+      <Banners auth={session.auth} />
       <Box component="main" p="md" maw={1200} mx="auto">
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
       </Box>
+      <HelpHost auth={session.auth} />
       <ConnectionOverlay />
       <Modal
         opened={fleetDialog !== null}

@@ -18,6 +18,7 @@ const Shell = lazy(() => import('./Shell.tsx'));
 const Placeholder = lazy(() => import('../screens/Placeholder.tsx'));
 const SettingsScreen = lazy(() => import('../screens/Settings.tsx'));
 const TokensScreen = lazy(() => import('../screens/Tokens.tsx'));
+const FleetMap = lazy(() => import('../features/map/FleetMap.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -36,10 +37,16 @@ function RequireAuth() {
 }
 
 /** A screen of a later issue: titled, guarded like the real one. */
-function screen(route: RouteName, title: string, waitFor?: 'units' | 'trailers' | 'drivers'): ReactNode {
+function screen(
+  route: RouteName,
+  title: string,
+  waitFor?: 'units' | 'trailers' | 'drivers',
+  below?: ReactNode,
+): ReactNode {
   return (
     <Guarded route={route}>
       <Placeholder title={title} waitFor={waitFor} />
+      {below && <Suspense fallback={<Loading />}>{below}</Suspense>}
     </Guarded>
   );
 }
@@ -54,9 +61,9 @@ export const router = createBrowserRouter(
         <Route path="admin" element={screen('admin', 'menu.administration')} />
         <Route path="fleet/:id" element={screen('fleet', 'screen.fleet')} />
         <Route path="migration/:id" element={screen('migration', 'screen.migration')} />
-        <Route path="dashboard" element={screen('dashboard', 'menu.dashboard', 'units')} />
+        <Route path="dashboard" element={screen('dashboard', 'menu.dashboard', 'units', <FleetMap />)} />
         <Route path="items" element={screen('items', 'menu.items', 'units')} />
-        <Route path="unit/:id" element={screen('unit', 'screen.unit', 'units')} />
+        <Route path="unit/:id" element={screen('unit', 'screen.unit', 'units', <FleetMap mode="unit" />)} />
         <Route path="trailer/:id" element={screen('trailer', 'screen.trailer', 'trailers')} />
         <Route path="driver/:id" element={screen('driver', 'screen.driver', 'drivers')} />
         <Route path="intervals" element={screen('intervals', 'menu.intervals')} />

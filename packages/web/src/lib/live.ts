@@ -14,7 +14,19 @@ export interface LiveHandlers {
 }
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
+
 const SESSION_REJECTED = 4001;
+
+/**
+ * An event filter: an event it takes (returns true for) is handled by it and not passed on. The map uses
+ * it to patch unit messages into the query cache instead of refetching the units (spec §4 "Unit events").
+ */
+export type LiveEventFilter = (event: LiveEvent) => boolean;
+let eventFilter: LiveEventFilter | null = null;
+
+export function setLiveEventFilter(filter: LiveEventFilter | null): void {
+  eventFilter = filter;
+}
 
 export interface LiveConnection {
   close: () => void;
@@ -53,8 +65,12 @@ export function connectLive(ssid: string, handlers: LiveHandlers): LiveConnectio
         handlers.onState('open');
         return;
       }
-      if (typeof event.s === 'string' && typeof event.t === 'string') handlers.onEvent(event as LiveEvent);
-      else console.warn('live: unknown event', event);
+      if (typeof event.s !== 'string' || typeof event.t !== 'string') {
+        console.warn('live: unknown event', event);
+        return;
+      }
+      if (eventFilter?.(event as LiveEvent)) return;
+      handlers.onEvent(event as LiveEvent);
     };
     ws.onclose = (close) => {
       socket = null;

@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveSettings, useSession } from '../app/session.ts';
 import { useLeaveWarning } from '../app/useLeaveWarning.tsx';
+import { LAYER_LABEL, resolveLayer } from '../features/map/layers.ts';
+import { useMapLayers } from '../features/map/useMapLayers.ts';
 import { dayjsLocale } from '../i18n/index.ts';
 import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/languages.ts';
 import { DATE_FORMATS, formatDate, formatDateTime, TIME_FORMATS } from '../lib/format.ts';
@@ -17,9 +19,6 @@ const KINDS = [
   ['closed', NotificationKind.closed],
   ['rejected', NotificationKind.rejected],
 ] as const;
-
-/** Map base layers offered so far (spec §2 "Map"); the others come with the map. */
-const LAYERS = [{ value: 'osm', label: 'settings.layerOsm' }] as const;
 
 interface Form {
   lang: string;
@@ -48,6 +47,8 @@ function SettingsForm({ settings }: { settings: UserSettings }) {
   const dirty = JSON.stringify(form) !== JSON.stringify(saved);
   const leaveWarning = useLeaveWarning(dirty && !busy);
   const sample = Math.floor(Date.now() / 1000);
+  // Spec §2 "Map": the base layers available to this user; a saved layer no longer offered shows the fallback.
+  const layers = useMapLayers();
 
   const change = (patch: Partial<Form>) => {
     setForm((f) => ({ ...f, ...patch }));
@@ -127,10 +128,10 @@ function SettingsForm({ settings }: { settings: UserSettings }) {
         </Fieldset>
         <NativeSelect
           label={t('settings.mapLayer')}
-          value={form.layer}
-          disabled={busy}
+          value={layers.pending ? form.layer : resolveLayer(form.layer, layers.available)}
+          disabled={busy || layers.pending}
           onChange={(e) => change({ layer: e.currentTarget.value })}
-          data={LAYERS.map((l) => ({ value: l.value, label: t(l.label) }))}
+          data={layers.available.map((l) => ({ value: l, label: t(LAYER_LABEL[l]) }))}
         />
         {result && (
           <Alert color={result === 'saved' ? 'green' : 'red'} role="status">

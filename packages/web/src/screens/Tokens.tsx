@@ -5,19 +5,19 @@ import {
   CopyButton,
   Group,
   Modal,
-  NativeSelect,
   Paper,
+  SimpleGrid,
   Stack,
-  Table,
   Text,
-  TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../app/session.ts';
+import { type DataColumn, DataTable } from '../components/DataTable/DataTable.tsx';
+import { RequiredInput } from '../components/RequiredInput.tsx';
+import { ButtonGroup } from '../components/Toggles.tsx';
 import { dayjsLocale } from '../i18n/index.ts';
 import { api } from '../lib/api.ts';
 import { formatDateTime, formatNumber } from '../lib/format.ts';
@@ -43,6 +43,7 @@ function CreateToken({ onCreated }: { onCreated: (value: string) => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [description, setDescription] = useState('');
+  const [touched, setTouched] = useState(false);
   const [rights, setRights] = useState<TokenRights>({ intervals: 'view', services: 'view', archive: 'none' });
   const create = useMutation({
     mutationFn: () =>
@@ -53,11 +54,13 @@ function CreateToken({ onCreated }: { onCreated: (value: string) => void }) {
     onSuccess: (reply) => {
       onCreated(reply.value);
       setDescription('');
+      setTouched(false);
       void client.invalidateQueries({ queryKey: queryKeys.tokens() });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    setTouched(true);
     if (description.trim()) create.mutate();
   };
   return (
@@ -66,30 +69,27 @@ function CreateToken({ onCreated }: { onCreated: (value: string) => void }) {
         <Title order={2} size="h4">
           {t('tokens.create')}
         </Title>
-        <TextInput
+        <RequiredInput
           label={t('tokens.description')}
           value={description}
           maxLength={128}
-          required
+          touched={touched}
+          onBlur={() => setTouched(true)}
           disabled={create.isPending}
-          onChange={(e) => setDescription(e.currentTarget.value)}
+          onChange={setDescription}
         />
-        <Group grow wrap="wrap">
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
           {AREAS.map((area) => (
-            <NativeSelect
+            <ButtonGroup
               key={area}
-              miw={140}
               label={t(AREA_LABEL[area])}
               value={rights[area]}
               disabled={create.isPending}
-              onChange={(e) => {
-                const right = e.currentTarget.value as TokenRight;
-                setRights((r) => ({ ...r, [area]: right }));
-              }}
-              data={RIGHTS.map((r) => ({ value: r, label: t(`tokens.right.${r}`) }))}
+              onChange={(right) => setRights((r) => ({ ...r, [area]: right as TokenRight }))}
+              items={RIGHTS.map((r) => ({ v: r, l: t(`tokens.right.${r}`) }))}
             />
           ))}
-        </Group>
+        </SimpleGrid>
         {create.isError && (
           <Alert color="red" role="alert">
             {t('tokens.failed')}
@@ -120,12 +120,64 @@ export default function TokensScreen() {
       void client.invalidateQueries({ queryKey: queryKeys.tokens() });
     },
   });
+  const settings = session.status === 'authenticated' ? session.auth.model.s : null;
+  const columns = useMemo<DataColumn<ApiToken>[]>(() => {
+    const when = (time: number | null) =>
+      time === null || !settings
+        ? t('tokens.never')
+        : formatDateTime(time, settings.dateFormat, settings.timeFormat, dayjsLocale());
+    const rightsText = (r: TokenRights) =>
+      AREAS.map((a) => `${t(AREA_LABEL[a])}: ${t(`tokens.right.${r[a]}`)}`).join(', ');
+    return [
+      { id: 'description', header: t('tokens.description'), value: (tk) => tk.description },
+      {
+        id: 'created',
+        header: t('tokens.created'),
+        value: (tk) => tk.created,
+        text: (tk) => when(tk.created),
+        cell: (tk) => <span data-testid="token-created">{when(tk.created)}</span>,
+      },
+      {
+        id: 'lastUse',
+        header: t('tokens.lastUse'),
+        value: (tk) => tk.last_used,
+        text: (tk) => when(tk.last_used),
+      },
+      {
+        id: 'requests',
+        header: t('tokens.requests'),
+        value: (tk) => tk.requests,
+        text: (tk) => formatNumber(tk.requests),
+      },
+      {
+        id: 'rights',
+        header: t('tokens.rights'),
+        value: (tk) => rightsText(tk.rights),
+        sortable: false,
+      },
+      {
+        id: 'delete',
+        header: t('common.delete'),
+        hiddenHeader: true,
+        value: () => null,
+        sortable: false,
+        searchable: false,
+        exported: false,
+        cell: (tk) => (
+          <Button
+            size="xs"
+            color="red"
+            variant="subtle"
+            aria-label={`${t('common.delete')}: ${tk.description}`}
+            onClick={() => setConfirm(tk)}
+          >
+            {t('common.delete')}
+          </Button>
+        ),
+      },
+    ];
+  }, [t, settings]);
   if (session.status !== 'authenticated') return null;
-  const { dateFormat, timeFormat } = session.auth.model.s;
-  const when = (time: number | null) =>
-    time === null ? t('tokens.never') : formatDateTime(time, dateFormat, timeFormat, dayjsLocale());
-  const rightsText = (r: TokenRights) =>
-    AREAS.map((a) => `${t(AREA_LABEL[a])}: ${t(`tokens.right.${r[a]}`)}`).join(', ');
 
   return (
     <Stack>
@@ -149,52 +201,16 @@ export default function TokensScreen() {
           </Group>
         </Alert>
       )}
-      {tokens.isPending ? null : tokens.data?.length ? (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped highlightOnHover data-testid="tokens">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('tokens.description')}</Table.Th>
-                <Table.Th>{t('tokens.created')}</Table.Th>
-                <Table.Th>{t('tokens.lastUse')}</Table.Th>
-                <Table.Th>{t('tokens.requests')}</Table.Th>
-                <Table.Th>{t('tokens.rights')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('common.delete')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tokens.data.map((token) => (
-                <Table.Tr key={token.id}>
-                  <Table.Td>{token.description}</Table.Td>
-                  <Table.Td data-testid="token-created">{when(token.created)}</Table.Td>
-                  <Table.Td>{when(token.last_used)}</Table.Td>
-                  <Table.Td>{formatNumber(token.requests)}</Table.Td>
-                  <Table.Td>{rightsText(token.rights)}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      color="red"
-                      variant="subtle"
-                      aria-label={`${t('common.delete')}: ${token.description}`}
-                      onClick={() => setConfirm(token)}
-                    >
-                      {t('common.delete')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : (
-        <Text c="dimmed">{t('tokens.empty')}</Text>
-      )}
-      {tokens.data && tokens.data.length > 0 && (
-        <Text size="sm" c="dimmed">
-          {t('tokens.count', { count: tokens.data.length })}
-        </Text>
+      {tokens.isPending ? null : (
+        <DataTable
+          data={tokens.data ?? []}
+          columns={columns}
+          getRowId={(token) => String(token.id)}
+          csvName="tokens"
+          emptyText={t('tokens.empty')}
+          minWidth={720}
+          data-testid="tokens"
+        />
       )}
       <Modal
         opened={confirm !== null}

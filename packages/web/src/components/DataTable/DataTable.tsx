@@ -1,0 +1,357 @@
+import { Box, Button, Checkbox, Group, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  type ColumnDef,
+  type FilterFn,
+  flexRender,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getSortedRowModel,
+  type Row,
+  type RowSelectionState,
+  type SortingFn,
+  useReactTable,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { SearchFilter } from '../SearchFilter.tsx';
+import { Select } from '../Select.tsx';
+import { matchesSearch, type SelectOption } from '../search.ts';
+import {
+  compareValues,
+  csvFileName,
+  csvRows,
+  decodeTableState,
+  encodeTableState,
+  nextSort,
+  type SortState,
+  type SortValue,
+  type TableUrlState,
+} from './rules.ts';
+
+export interface DataColumn<T> {
+  id: string;
+  header: string;
+  /** The value the column sorts, searches, filters and exports by. */
+  value: (row: T) => string | number | null;
+  /** What the cell shows; the value when absent. */
+  cell?: (row: T) => ReactNode;
+  /** Text of the value for search and CSV (e.g. a formatted date); the value when absent. */
+  text?: (row: T) => string;
+  sortable?: boolean;
+  /** Part of the global search (default true). */
+  searchable?: boolean;
+  /** Part of the CSV export (default true). */
+  exported?: boolean;
+  /** A filter select above the table, matching the value exactly. */
+  filter?: { label: string; options: readonly SelectOption[] };
+  /** Header-only text for screen readers (e.g. an actions column). */
+  hiddenHeader?: boolean;
+}
+
+export interface DataTableProps<T> {
+  data: readonly T[];
+  columns: readonly DataColumn<T>[];
+  getRowId: (row: T) => string;
+  /** Prefix of the query parameters, so that two tables on one page keep their own state. */
+  urlPrefix?: string;
+  /** Shows an export button writing the rows that pass search and filters to this file. */
+  csvName?: string;
+  /** Adds a checkbox column; called with the ids of the selected rows. */
+  onSelectionChange?: (ids: string[]) => void;
+  /** Name of a row for its checkbox ('Select: {{name}}'). */
+  rowLabel?: (row: T) => string;
+  emptyText?: string;
+  /** Height of the scrolling body; rows beyond it are virtualised. */
+  maxHeight?: number | string;
+  /** Below this width the table scrolls sideways inside its box, never the page. */
+  minWidth?: number;
+  /** Extra controls beside the search (bulk actions, a create button). */
+  toolbar?: ReactNode;
+  'data-testid'?: string;
+}
+
+const ROW_ESTIMATE = 41;
+
+const sortNatural: SortingFn<unknown> = (a, b, id) =>
+  compareValues(a.getValue<SortValue>(id), b.getValue<SortValue>(id));
+const equalsFilter: FilterFn<unknown> = (row, id, wanted: string) =>
+  String(row.getValue(id) ?? '') === wanted;
+
+/**
+ * The one data table (STYLE.md): TanStack Table + Virtual, natural sort, global search and filters kept
+ * in the URL, selectable rows, row count, CSV export of the rows that pass the search.
+ */
+export function DataTable<T>({
+  data,
+  columns,
+  getRowId,
+  urlPrefix = '',
+  csvName,
+  onSelectionChange,
+  rowLabel,
+  emptyText,
+  maxHeight = 'min(70vh, 720px)',
+  minWidth = 640,
+  toolbar,
+  'data-testid': testId,
+}: DataTableProps<T>) {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const ids = useMemo(() => columns.map((c) => c.id), [columns]);
+  const state = decodeTableState(params, ids, urlPrefix);
+  // The last query written and the one it was based on: a second click before the re-render builds on it.
+  const pending = useRef<{ from: URLSearchParams; next: URLSearchParams } | null>(null);
+  /** Patches the URL state; a function patch reads the latest state (two quick clicks both count). */
+  const update = (patch: Partial<TableUrlState> | ((now: TableUrlState) => Partial<TableUrlState>)) => {
+    const base = pending.current?.from === params ? pending.current.next : params;
+    const now = decodeTableState(base, ids, urlPrefix);
+    const next = encodeTableState(
+      base,
+      { ...now, ...(typeof patch === 'function' ? patch(now) : patch) },
+      urlPrefix,
+    );
+    pending.current = { from: params, next };
+    setParams(next, { replace: true });
+  };
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const selectable = onSelectionChange !== undefined;
+
+  const textOf = useMemo(() => {
+    const map = new Map(columns.map((c) => [c.id, c.text ?? ((row: T) => String(c.value(row) ?? ''))]));
+    return (row: T, id: string) => map.get(id)?.(row) ?? '';
+  }, [columns]);
+
+  const defs = useMemo<ColumnDef<T>[]>(() => {
+    const out: ColumnDef<T>[] = columns.map((c) => ({
+      id: c.id,
+      accessorFn: (row: T) => c.value(row),
+      header: c.header,
+      enableSorting: c.sortable ?? true,
+      sortingFn: sortNatural as SortingFn<T>,
+      filterFn: equalsFilter as FilterFn<T>,
+      enableGlobalFilter: c.searchable ?? true,
+      cell: (info) => (c.cell ? c.cell(info.row.original) : textOf(info.row.original, c.id)),
+    }));
+    if (selectable)
+      out.unshift({
+        id: '__select',
+        enableSorting: false,
+        enableGlobalFilter: false,
+        header: ({ table }) => (
+          <Checkbox
+            aria-label={t('controls.selectAll')}
+            checked={table.getIsAllRowsSelected()}
+            indeterminate={table.getIsSomeRowsSelected()}
+            onChange={table.getToggleAllRowsSelectedHandler()}
+          />
+        ),
+        cell: ({ row }) => (
+          <Checkbox
+            aria-label={t('controls.selectRow', { name: rowLabel ? rowLabel(row.original) : row.id })}
+            checked={row.getIsSelected()}
+            onChange={row.getToggleSelectedHandler()}
+          />
+        ),
+      });
+    return out;
+  }, [columns, selectable, rowLabel, t, textOf]);
+
+  // Stable state arrays: new ones on every render would recompute the row models (and, through TanStack's
+  // automatic resets, render again) each time.
+  const sortKey = JSON.stringify(state.sort ? [state.sort] : []);
+  const filterKey = JSON.stringify(Object.entries(state.filters).map(([id, value]) => ({ id, value })));
+  const sorting = useMemo(() => JSON.parse(sortKey) as SortState[], [sortKey]);
+  const columnFilters = useMemo(() => JSON.parse(filterKey) as { id: string; value: string }[], [filterKey]);
+  const table = useReactTable<T>({
+    data: data as T[],
+    columns: defs,
+    getRowId: (row) => getRowId(row),
+    state: {
+      sorting,
+      globalFilter: state.search,
+      columnFilters,
+      rowSelection: selection,
+    },
+    enableRowSelection: selectable,
+    autoResetPageIndex: false,
+    autoResetExpanded: false,
+    onRowSelectionChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(selection) : updater;
+      setSelection(next);
+      onSelectionChange?.(Object.keys(next).filter((id) => next[id]));
+    },
+    globalFilterFn: (row, _id, query: string) =>
+      columns.some((c) => (c.searchable ?? true) && matchesSearch(textOf(row.original, c.id), query)),
+    getCoreRowModel: getCoreRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+  });
+  const rows = table.getRowModel().rows;
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = items.length ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
+  const span = defs.length;
+
+  const exportCsv = async () => {
+    if (!csvName) return;
+    const { default: Papa } = await import('papaparse');
+    const exported = columns.filter((c) => c.exported ?? true);
+    const text = Papa.unparse(
+      csvRows(
+        exported.map((c) => ({ header: c.header, value: (row: T) => textOf(row, c.id) })),
+        rows.map((r: Row<T>) => r.original),
+      ),
+    );
+    const url = URL.createObjectURL(new Blob([`\ufeff${text}`], { type: 'text/csv;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = csvFileName(csvName);
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  const filtered = state.search.trim() !== '' || columnFilters.length > 0;
+  return (
+    <Box>
+      <Group mb="sm" gap="sm" align="flex-end" wrap="wrap">
+        <SearchFilter
+          value={state.search}
+          onChange={(search) => update({ search })}
+          style={{ flex: '1 1 12rem', maxWidth: '24rem' }}
+        />
+        {columns
+          .filter((c) => c.filter)
+          .map((c) => (
+            <Select
+              key={c.id}
+              label={c.filter?.label}
+              options={c.filter?.options ?? []}
+              value={state.filters[c.id] ?? null}
+              clearable
+              onChange={(v) => update((now) => ({ filters: { ...now.filters, [c.id]: v ?? '' } }))}
+              style={{ flex: '0 1 12rem' }}
+            />
+          ))}
+        {toolbar}
+        {csvName && (
+          <Button variant="default" onClick={() => void exportCsv()} disabled={rows.length === 0}>
+            {t('controls.exportCsv')}
+          </Button>
+        )}
+      </Group>
+      {data.length === 0 || rows.length === 0 ? (
+        <Text c="dimmed" py="md" data-testid={testId ? `${testId}-empty` : undefined}>
+          {data.length === 0 ? (emptyText ?? t('controls.empty')) : t('controls.noMatches')}
+        </Text>
+      ) : (
+        <Box
+          ref={scrollRef}
+          style={{
+            maxHeight,
+            overflow: 'auto',
+            maxWidth: '100%',
+            border: '1px solid var(--mantine-color-default-border)',
+            borderRadius: 'var(--mantine-radius-sm)',
+          }}
+          data-testid={testId ? `${testId}-scroll` : undefined}
+          tabIndex={0}
+          aria-label={t('controls.tableScroll')}
+          role="region"
+        >
+          <Table striped highlightOnHover miw={minWidth} data-testid={testId} aria-rowcount={rows.length + 1}>
+            <Table.Thead
+              style={{ position: 'sticky', top: 0, zIndex: 1, background: 'var(--mantine-color-body)' }}
+            >
+              {table.getHeaderGroups().map((group) => (
+                <Table.Tr key={group.id}>
+                  {group.headers.map((header) => {
+                    const sorted = header.column.getIsSorted();
+                    const spec = columns.find((c) => c.id === header.column.id);
+                    const label = flexRender(header.column.columnDef.header, header.getContext());
+                    return (
+                      <Table.Th
+                        key={header.id}
+                        w={header.column.id === '__select' ? 40 : undefined}
+                        aria-sort={
+                          sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined
+                        }
+                      >
+                        {spec?.hiddenHeader ? (
+                          <VisuallyHidden>{label}</VisuallyHidden>
+                        ) : header.column.getCanSort() ? (
+                          <UnstyledButton
+                            fw={600}
+                            fz="sm"
+                            style={{ whiteSpace: 'nowrap' }}
+                            onClick={() => update((now) => ({ sort: nextSort(now.sort, header.column.id) }))}
+                          >
+                            {label}
+                            <span aria-hidden="true">
+                              {sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}
+                            </span>
+                          </UnstyledButton>
+                        ) : (
+                          label
+                        )}
+                      </Table.Th>
+                    );
+                  })}
+                </Table.Tr>
+              ))}
+            </Table.Thead>
+            <Table.Tbody>
+              {padTop > 0 && (
+                <tr>
+                  <td colSpan={span} style={{ height: padTop, padding: 0, border: 0 }} />
+                </tr>
+              )}
+              {items.map((item) => {
+                const row = rows[item.index];
+                if (!row) return null;
+                return (
+                  <Table.Tr
+                    key={row.id}
+                    data-index={item.index}
+                    ref={virtualizer.measureElement}
+                    aria-rowindex={item.index + 2}
+                    aria-selected={selectable ? row.getIsSelected() : undefined}
+                  >
+                    {row.getVisibleCells().map((cell) => (
+                      <Table.Td key={cell.id}>
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                );
+              })}
+              {padBottom > 0 && (
+                <tr>
+                  <td colSpan={span} style={{ height: padBottom, padding: 0, border: 0 }} />
+                </tr>
+              )}
+            </Table.Tbody>
+          </Table>
+        </Box>
+      )}
+      {data.length > 0 && (
+        <Text size="sm" c="dimmed" mt="xs" data-testid={testId ? `${testId}-count` : undefined}>
+          {filtered
+            ? t('controls.rowsShown', { count: rows.length, total: data.length })
+            : t('controls.rows', { count: rows.length })}
+        </Text>
+      )}
+    </Box>
+  );
+}

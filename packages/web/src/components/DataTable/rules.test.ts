@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareValues,
+  csvFileName,
+  csvRows,
+  decodeTableState,
+  encodeTableState,
+  nextSort,
+} from './rules.ts';
+
+describe('compareValues (spec §3 natural, case-insensitive names)', () => {
+  it('sorts names naturally and ignoring case', () => {
+    const names = ['Unit 10', 'unit 2', 'Unit 1', 'alpha', 'Beta'];
+    expect([...names].sort(compareValues)).toEqual(['alpha', 'Beta', 'Unit 1', 'unit 2', 'Unit 10']);
+    expect(compareValues('abc', 'ABC')).toBe(0);
+  });
+  it('sorts numbers by value and empties last', () => {
+    expect([10, 2, null, 1].sort(compareValues)).toEqual([1, 2, 10, null]);
+    expect(['b', '', 'a', undefined].sort(compareValues)).toEqual(['a', 'b', '', undefined]);
+  });
+});
+
+describe('table state in the URL', () => {
+  const columns = ['description', 'lastUse'];
+  it('round-trips sort, search and filters', () => {
+    const state = { sort: { id: 'lastUse', desc: true }, search: 'ci pipe', filters: { description: 'x' } };
+    const params = encodeTableState(new URLSearchParams('keep=1'), state);
+    expect(params.get('keep')).toBe('1');
+    expect(params.get('sort')).toBe('lastUse.desc');
+    expect(params.get('q')).toBe('ci pipe');
+    expect(decodeTableState(params, columns)).toEqual(state);
+  });
+  it('leaves empties out and replaces what was there', () => {
+    const before = new URLSearchParams('sort=description.asc&q=a&f.description=b&page=2');
+    const params = encodeTableState(before, { sort: null, search: ' ', filters: { description: '' } });
+    expect(params.toString()).toBe('page=2');
+  });
+  it('drops unknown columns and directions', () => {
+    expect(decodeTableState(new URLSearchParams('sort=secret.asc&f.x=1'), columns)).toEqual({
+      sort: null,
+      search: '',
+      filters: {},
+    });
+    expect(decodeTableState(new URLSearchParams('sort=description.up'), columns).sort).toBeNull();
+    expect(decodeTableState(new URLSearchParams('sort=description'), columns).sort).toEqual({
+      id: 'description',
+      desc: false,
+    });
+  });
+  it('keeps two tables apart with a prefix', () => {
+    const params = encodeTableState(new URLSearchParams(), { sort: null, search: 'a', filters: {} }, 't2.');
+    expect(params.get('t2.q')).toBe('a');
+    expect(decodeTableState(params, columns).search).toBe('');
+    expect(decodeTableState(params, columns, 't2.').search).toBe('a');
+  });
+  it('cycles the sort of a header: ascending, descending, none', () => {
+    expect(nextSort(null, 'a')).toEqual({ id: 'a', desc: false });
+    expect(nextSort({ id: 'a', desc: false }, 'a')).toEqual({ id: 'a', desc: true });
+    expect(nextSort({ id: 'a', desc: true }, 'a')).toBeNull();
+    expect(nextSort({ id: 'a', desc: true }, 'b')).toEqual({ id: 'b', desc: false });
+  });
+});
+
+describe('CSV rows', () => {
+  it('writes the header row then the visible rows as text', () => {
+    const rows = [
+      { n: 'A', v: 1, w: null },
+      { n: 'B, "b"', v: 2.5, w: 'x' },
+    ];
+    expect(
+      csvRows(
+        [
+          { header: 'Name', value: (r: (typeof rows)[number]) => r.n },
+          { header: 'Value', value: (r) => r.v },
+          { header: 'W', value: (r) => r.w },
+        ],
+        rows,
+      ),
+    ).toEqual([
+      ['Name', 'Value', 'W'],
+      ['A', '1', ''],
+      ['B, "b"', '2.5', 'x'],
+    ]);
+  });
+  it('makes safe file names', () => {
+    expect(csvFileName('tokens')).toBe('tokens.csv');
+    expect(csvFileName('a/b:c.CSV')).toBe('a_b_c.csv');
+    expect(csvFileName('  ')).toBe('export.csv');
+  });
+});

@@ -1,0 +1,112 @@
+/** Pure rules of the data table: natural sort, URL state, CSV rows. */
+
+/** Spec §3: names sort naturally and case-insensitively ('unit 2' before 'Unit 10'). */
+export const naturalCollator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+export type SortValue = string | number | boolean | null | undefined;
+
+/** Ascending order of two cell values: empties last, numbers by value, text naturally. */
+export function compareValues(a: SortValue, b: SortValue): number {
+  const emptyA = a === null || a === undefined || a === '';
+  const emptyB = b === null || b === undefined || b === '';
+  if (emptyA || emptyB) return emptyA === emptyB ? 0 : emptyA ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return naturalCollator.compare(String(a), String(b));
+}
+
+export interface SortState {
+  id: string;
+  desc: boolean;
+}
+
+/** What the URL keeps of a table: sort, global search and column filters. */
+export interface TableUrlState {
+  sort: SortState | null;
+  search: string;
+  filters: Record<string, string>;
+}
+
+export const EMPTY_STATE: TableUrlState = { sort: null, search: '', filters: {} };
+
+/** The query-parameter names of a table; a prefix keeps two tables on one page apart. */
+export function paramNames(prefix = '') {
+  return { sort: `${prefix}sort`, search: `${prefix}q`, filter: `${prefix}f.` };
+}
+
+/** Reads the table state from the query: `sort=name.asc`, `q=text`, `f.status=2`. Unknown columns are dropped. */
+export function decodeTableState(
+  params: URLSearchParams,
+  columns: readonly string[],
+  prefix = '',
+): TableUrlState {
+  const names = paramNames(prefix);
+  let sort: SortState | null = null;
+  const raw = params.get(names.sort);
+  if (raw) {
+    const dot = raw.lastIndexOf('.');
+    const id = dot > 0 ? raw.slice(0, dot) : raw;
+    const dir = dot > 0 ? raw.slice(dot + 1).toLowerCase() : 'asc';
+    if (columns.includes(id) && (dir === 'asc' || dir === 'desc')) sort = { id, desc: dir === 'desc' };
+  }
+  const filters: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (!key.startsWith(names.filter) || value === '') continue;
+    const id = key.slice(names.filter.length);
+    if (columns.includes(id)) filters[id] = value;
+  }
+  return { sort, search: params.get(names.search) ?? '', filters };
+}
+
+/** Writes the table state into a copy of the query, leaving other parameters alone and empties out. */
+export function encodeTableState(
+  params: URLSearchParams,
+  state: TableUrlState,
+  prefix = '',
+): URLSearchParams {
+  const names = paramNames(prefix);
+  const next = new URLSearchParams(params);
+  next.delete(names.sort);
+  next.delete(names.search);
+  for (const key of [...next.keys()]) if (key.startsWith(names.filter)) next.delete(key);
+  if (state.sort) next.set(names.sort, `${state.sort.id}.${state.sort.desc ? 'desc' : 'asc'}`);
+  if (state.search.trim() !== '') next.set(names.search, state.search);
+  for (const [id, value] of Object.entries(state.filters))
+    if (value !== '') next.set(`${names.filter}${id}`, value);
+  return next;
+}
+
+/** The next sort when a header is clicked: none → ascending → descending → none. */
+export function nextSort(current: SortState | null, id: string): SortState | null {
+  if (!current || current.id !== id) return { id, desc: false };
+  return current.desc ? null : { id, desc: true };
+}
+
+export interface CsvColumn<T> {
+  header: string;
+  value: (row: T) => string | number | null | undefined;
+}
+
+/** The header row, then one row per visible table row, every cell as text. */
+export function csvRows<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): string[][] {
+  return [
+    columns.map((c) => c.header),
+    ...rows.map((row) =>
+      columns.map((c) => {
+        const v = c.value(row);
+        return v === null || v === undefined ? '' : String(v);
+      }),
+    ),
+  ];
+}
+
+/** A file name safe on every system, with the .csv extension. */
+export function csvFileName(name: string): string {
+  const base =
+    name
+      .replace(/\.csv$/i, '')
+      .replace(/[\\/:*?"<>|]+/g, '_')
+      .replace(/\s+/g, ' ')
+      .trim() || 'export';
+  return `${base}.csv`;
+}

@@ -1,0 +1,134 @@
+/**
+ * Geometry of the floating help dialog (spec §9 "Help dialog"): default width 350 anchored bottom-right
+ * below a top margin of 120; at least 270 by 350, at most 600 wide and as tall as the app; a minimized
+ * box of at least 90 by 60. Pure functions over a box and the viewport.
+ */
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface Viewport {
+  w: number;
+  h: number;
+}
+
+export type HelpMode = 'normal' | 'minimized' | 'maximized';
+
+export const HELP_DEFAULT_WIDTH = 350;
+export const HELP_TOP_MARGIN = 120;
+export const HELP_MIN_WIDTH = 270;
+export const HELP_MIN_HEIGHT = 350;
+export const HELP_MAX_WIDTH = 600;
+export const HELP_MIN_BOX = { w: 90, h: 60 } as const;
+export const HELP_MINIMIZED_WIDTH = 220;
+export const HELP_SNAP_DISTANCE = 24;
+export const HELP_RESIZE_DEBOUNCE_MS = 100;
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), Math.max(lo, hi));
+
+/** The size limits in a viewport: never larger than the viewport itself. */
+export function sizeLimits(vp: Viewport): { minW: number; maxW: number; minH: number; maxH: number } {
+  const maxW = Math.min(HELP_MAX_WIDTH, vp.w);
+  const maxH = vp.h;
+  return { minW: Math.min(HELP_MIN_WIDTH, maxW), maxW, minH: Math.min(HELP_MIN_HEIGHT, maxH), maxH };
+}
+
+/** Default box: 350 wide, from the top margin to the bottom, at the right edge. */
+export function defaultBox(vp: Viewport): Box {
+  const { minW, maxW, minH, maxH } = sizeLimits(vp);
+  const w = clamp(HELP_DEFAULT_WIDTH, minW, maxW);
+  const h = clamp(vp.h - HELP_TOP_MARGIN, minH, maxH);
+  return { x: vp.w - w, y: vp.h - h, w, h };
+}
+
+/** Keeps a normal box within the size limits and wholly inside the viewport. */
+export function clampBox(box: Box, vp: Viewport): Box {
+  const { minW, maxW, minH, maxH } = sizeLimits(vp);
+  const w = clamp(Math.round(box.w), minW, maxW);
+  const h = clamp(Math.round(box.h), minH, maxH);
+  return { x: clamp(Math.round(box.x), 0, vp.w - w), y: clamp(Math.round(box.y), 0, vp.h - h), w, h };
+}
+
+/** Moves a box dropped within `distance` of an edge onto it (two edges at once make a corner). */
+export function snapBox(box: Box, vp: Viewport, distance = HELP_SNAP_DISTANCE): Box {
+  let { x, y } = box;
+  if (Math.abs(x) <= distance) x = 0;
+  else if (Math.abs(vp.w - (x + box.w)) <= distance) x = vp.w - box.w;
+  if (Math.abs(y) <= distance) y = 0;
+  else if (Math.abs(vp.h - (y + box.h)) <= distance) y = vp.h - box.h;
+  return { ...box, x, y };
+}
+
+/** A box being dragged: the start box moved by the pointer delta, kept on screen. */
+export function moveBox(start: Box, dx: number, dy: number, vp: Viewport): Box {
+  return clampBox({ ...start, x: start.x + dx, y: start.y + dy }, vp);
+}
+
+/** An edge or corner handle: any of n, s, e, w and their pairs. */
+export type ResizeEdge = 'n' | 's' | 'e' | 'w' | 'ne' | 'nw' | 'se' | 'sw';
+
+/** A box resized from a handle by the pointer delta; the opposite edges stay where they were. */
+export function resizeBox(start: Box, edge: ResizeEdge, dx: number, dy: number, vp: Viewport): Box {
+  const { minW, maxW, minH, maxH } = sizeLimits(vp);
+  let { x, y, w, h } = start;
+  if (edge.includes('e')) w = clamp(start.w + dx, minW, Math.min(maxW, vp.w - start.x));
+  if (edge.includes('s')) h = clamp(start.h + dy, minH, Math.min(maxH, vp.h - start.y));
+  if (edge.includes('w')) {
+    const right = start.x + start.w;
+    w = clamp(start.w - dx, minW, Math.min(maxW, right));
+    x = right - w;
+  }
+  if (edge.includes('n')) {
+    const bottom = start.y + start.h;
+    h = clamp(start.h - dy, minH, Math.min(maxH, bottom));
+    y = bottom - h;
+  }
+  return clampBox({ x, y, w, h }, vp);
+}
+
+/** The rectangle actually drawn for a mode. */
+export function displayedBox(box: Box, mode: HelpMode, vp: Viewport): Box {
+  if (mode === 'maximized') return { x: 0, y: 0, w: vp.w, h: vp.h };
+  if (mode === 'minimized') {
+    const w = Math.max(HELP_MIN_BOX.w, Math.min(HELP_MINIMIZED_WIDTH, box.w, vp.w));
+    const h = HELP_MIN_BOX.h;
+    return {
+      x: clamp(box.x + box.w - w, 0, vp.w - w),
+      y: clamp(box.y, 0, vp.h - h),
+      w,
+      h,
+    };
+  }
+  return clampBox(box, vp);
+}
+
+/** What is remembered in local storage. */
+export interface StoredHelp {
+  box: Box;
+  mode: HelpMode;
+  open: boolean;
+  section: string | null;
+}
+
+function isBox(v: unknown): v is Box {
+  if (typeof v !== 'object' || v === null) return false;
+  const b = v as Record<string, unknown>;
+  return ['x', 'y', 'w', 'h'].every((k) => typeof b[k] === 'number' && Number.isFinite(b[k]));
+}
+
+/** Reads a stored value defensively: anything malformed gives the defaults. */
+export function parseStoredHelp(value: unknown, vp: Viewport): StoredHelp {
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const mode: HelpMode =
+    v.mode === 'minimized' || v.mode === 'maximized' || v.mode === 'normal' ? v.mode : 'normal';
+  return {
+    box: isBox(v.box) ? clampBox(v.box, vp) : defaultBox(vp),
+    mode,
+    open: v.open === true,
+    section: typeof v.section === 'string' ? v.section : null,
+  };
+}

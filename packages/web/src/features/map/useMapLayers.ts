@@ -1,0 +1,63 @@
+import { mapKeyRecords, pickTileKeys } from '@fleetkeep/core';
+import { useQuery } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+import { useSession } from '../../app/session.ts';
+import { api } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import { availableLayers, type LayerId, type LayerSources } from './layers.ts';
+
+/** The platform map config of the auth reply (spec §3 "Application configuration"). */
+interface GisConfig {
+  gis?: { url: string | null } | null;
+  gis_sid?: string | null;
+}
+
+/** The maps service failed during this page's life (spec §8): its layers are invalid until a reload. */
+let googleFailed = false;
+const listeners = new Set<() => void>();
+
+export function markMapsServiceFailed(): void {
+  googleFailed = true;
+  for (const l of listeners) l();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The key records of `user/get_keys`, fetched once per session (spec §7). */
+export function useMapKeys() {
+  return useQuery({
+    queryKey: [...queryKeys.all, 'mapKeys'],
+    queryFn: async ({ signal }) =>
+      mapKeyRecords(await api<unknown>('/api/remoteapi/user/get_keys', { method: 'POST', body: {}, signal })),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export interface MapLayers extends LayerSources {
+  gisSid: string | null;
+  available: LayerId[];
+  /** Still waiting for the key records. */
+  pending: boolean;
+}
+
+/** The base layers this user can choose now. */
+export function useMapLayers(): MapLayers {
+  const session = useSession();
+  const keys = useMapKeys();
+  const failed = useSyncExternalStore(subscribe, () => googleFailed);
+  const gis = session.status === 'authenticated' ? (session.auth as unknown as GisConfig) : {};
+  const sources: LayerSources = {
+    gisUrl: gis.gis?.url ?? null,
+    google: pickTileKeys(keys.data ?? []).google,
+    googleFailed: failed,
+  };
+  return {
+    ...sources,
+    gisSid: gis.gis_sid ?? null,
+    available: availableLayers(sources),
+    pending: keys.isPending,
+  };
+}
