@@ -19,6 +19,8 @@ const Placeholder = lazy(() => import('../screens/Placeholder.tsx'));
 const SettingsScreen = lazy(() => import('../screens/Settings.tsx'));
 const TokensScreen = lazy(() => import('../screens/Tokens.tsx'));
 const FleetMap = lazy(() => import('../features/map/FleetMap.tsx'));
+const IntervalsScreen = lazy(() => import('../features/intervals/IntervalsScreen.tsx'));
+const LineItemsScreen = lazy(() => import('../features/lineitems/LineItemsScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -66,7 +68,14 @@ export const router = createBrowserRouter(
         <Route path="unit/:id" element={screen('unit', 'screen.unit', 'units', <FleetMap mode="unit" />)} />
         <Route path="trailer/:id" element={screen('trailer', 'screen.trailer', 'trailers')} />
         <Route path="driver/:id" element={screen('driver', 'screen.driver', 'drivers')} />
-        <Route path="intervals" element={screen('intervals', 'menu.intervals')} />
+        <Route
+          path="intervals"
+          element={
+            <Guarded route="intervals">
+              <IntervalsScreen />
+            </Guarded>
+          }
+        />
         <Route path="intervals/import" element={screen('intervalsImport', 'screen.intervalsImport')} />
         <Route path="interval/:id" element={screen('interval', 'screen.interval')} />
         <Route path="services" element={screen('services', 'menu.services')} />
@@ -80,7 +89,14 @@ export const router = createBrowserRouter(
         />
         <Route path="fuelfilling/:id" element={screen('fuelfilling', 'screen.fuelfilling')} />
         <Route path="reports" element={screen('reports', 'menu.reports')} />
-        <Route path="lineitems" element={screen('lineitems', 'menu.lineitems')} />
+        <Route
+          path="lineitems"
+          element={
+            <Guarded route="lineitems">
+              <LineItemsScreen />
+            </Guarded>
+          }
+        />
         <Route path="lineitems/import" element={screen('lineitemsImport', 'screen.lineitemsImport')} />
         <Route
           path="tokens"

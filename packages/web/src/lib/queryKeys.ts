@@ -7,6 +7,7 @@ export const queryKeys = {
   fleets: () => [...queryKeys.all, 'fleets'] as const,
   fleet: (fid: number) => [...queryKeys.all, 'fleet', fid] as const,
   collection: (fid: number, collection: Collection) => [...queryKeys.fleet(fid), collection] as const,
+  fuelPresets: (fid: number) => [...queryKeys.fleet(fid), 'fuelPresets'] as const,
 };
 
 /** Keys a live event of a collection makes stale. */

@@ -1,0 +1,122 @@
+import type { APIRequestContext } from '@playwright/test';
+import { DEMO_PASSWORD } from '../server.ts';
+import { expect, login, screenshot, test } from './fixtures.ts';
+
+/** Signs in through the API; returns the current fleet and the session header. */
+async function apiSession(request: APIRequestContext, username: string) {
+  const { access_token } = await (
+    await request.post('/api/login', { data: { username, password: DEMO_PASSWORD } })
+  ).json();
+  const auth = await (await request.get(`/api/auth?access_token=${access_token}`)).json();
+  return { fid: auth.fid as number, headers: { Authorization: `SSID ${auth.session}` } };
+}
+
+test('a manager adds, edits, meets the duplicate error and deletes a part; adds a fuel preset', async ({
+  page,
+}) => {
+  const name = `E2E brake pad ${Date.now() % 100000}`;
+  await login(page, 'manager');
+  await expect(page).toHaveURL('/dashboard');
+  await page.goto('/lineitems');
+  await expect(page.getByRole('heading', { name: 'Line items library' })).toBeVisible();
+
+  const add = page.getByTestId('add-parts');
+  await add.getByLabel('Name').fill(name);
+  await add.getByLabel('Cost').fill('12.3456');
+  await expect(add.getByLabel('Cost')).toHaveValue('12.345');
+  await add.getByRole('button', { name: 'Add' }).click();
+  const table = page.getByTestId('lineitems-parts');
+  // hasText with a string ignores case; a RegExp does not.
+  const row = table.getByRole('row').filter({ hasText: new RegExp(name) });
+  await expect(row).toContainText('12.345');
+  await expect(row).toContainText('Part');
+  await expect(add.getByLabel('Name')).toHaveValue('');
+
+  // Inline edit of the cost.
+  await row.getByRole('button', { name: `Edit: ${name}` }).click();
+  const editing = table.getByRole('row').filter({ has: page.getByRole('button', { name: 'Save' }) });
+  await editing.getByLabel('Cost').fill('20.5');
+  await editing.getByRole('button', { name: 'Save' }).click();
+  await expect(row).toContainText('20.5');
+  await expect(table.getByRole('button', { name: 'Save' })).toHaveCount(0);
+
+  // The same name and type in other case is a duplicate (the server answers error 10).
+  await add.getByLabel('Name').fill(name.toUpperCase());
+  await add.getByRole('button', { name: 'Add' }).click();
+  await expect(add.getByRole('alert')).toHaveText('An item with this name and type exists');
+  // As labour it is a different item.
+  await add.getByRole('radiogroup', { name: 'Type' }).getByText('Labour').click();
+  await add.getByRole('button', { name: 'Add' }).click();
+  await expect(add.getByRole('alert')).toHaveCount(0);
+  const labour = table.getByRole('row').filter({ hasText: new RegExp(name.toUpperCase()) });
+  await expect(labour).toContainText('Labour');
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await screenshot(page, 'lineitems-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await screenshot(page, 'lineitems-375');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Delete asks first; Cancel keeps the row, OK removes it.
+  await row.getByRole('button', { name: `Delete: ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete line item' });
+  await expect(dialog).toContainText(name);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: `Delete: ${name}` }).click();
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(row).toHaveCount(0);
+  await labour.getByRole('button', { name: `Delete: ${name.toUpperCase()}` }).click();
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(labour).toHaveCount(0);
+
+  // Fuel tab: a preset not yet in the library is added and leaves the menu.
+  await page.getByRole('tab', { name: 'Fuel' }).click();
+  await expect(page).toHaveURL(/tab=fuel/);
+  await page.getByRole('button', { name: 'Add preset' }).click();
+  const first = page.getByRole('menuitem').first();
+  const preset = (await first.textContent()) ?? '';
+  expect(preset).not.toBe('');
+  await first.click();
+  const fuel = page.getByTestId('lineitems-fuel');
+  await expect(fuel.getByRole('row').filter({ hasText: preset })).toBeVisible();
+  await page.getByRole('button', { name: 'Add preset' }).click();
+  await expect(page.getByRole('menuitem', { name: preset, exact: true })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await screenshot(page, 'lineitems-fuel-1280');
+  await fuel.getByRole('button', { name: `Delete: ${preset}` }).click();
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(fuel.getByRole('row').filter({ hasText: preset })).toHaveCount(0);
+});
+
+test('a viewer sees the library without edit controls', async ({ page, request }) => {
+  const { fid, headers } = await apiSession(request, 'manager');
+  const name = `E2E viewer wiper ${Date.now() % 100000}`;
+  const created = await request.post(`/api/fleets/${fid}/line_items`, {
+    headers,
+    data: { n: name, t: 'part', c: 1234.5 },
+  });
+  expect(created.ok()).toBe(true);
+  const { id } = await created.json();
+  try {
+    await login(page, 'viewer');
+    await page.waitForURL((url) => !url.pathname.includes('/login'));
+    await page.goto('/lineitems');
+    await expect(page.getByRole('heading', { name: 'Line items library' })).toBeVisible();
+    const row = page.getByTestId('lineitems-parts').getByRole('row').filter({ hasText: name });
+    await expect(row).toContainText('1 234.5');
+    await expect(row).toContainText('Part');
+    await expect(page.getByRole('button', { name: 'Export CSV' }).first()).toBeVisible();
+    await expect(page.getByTestId('add-parts')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^(Edit|Delete):/ })).toHaveCount(0);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'lineitems-viewer-375');
+    await page.getByRole('tab', { name: 'Fuel' }).click();
+    await expect(page.getByTestId(/^lineitems-fuel(-empty)?$/).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add preset' })).toHaveCount(0);
+  } finally {
+    await request.delete(`/api/fleets/${fid}/line_items/${id}`, { headers });
+  }
+});

@@ -1,0 +1,207 @@
+import { Acl } from '@fleetkeep/core';
+import { Anchor, Button, Group, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Loading } from '../../app/Loading.tsx';
+import { useSession } from '../../app/session.ts';
+import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
+import { MultiSelect, Select } from '../../components/Select.tsx';
+import { api } from '../../lib/api.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import {
+  decodeFilters,
+  encodeFilters,
+  filterIntervals,
+  frequencySummary,
+  type Interval,
+  KINDS,
+  type Kind,
+  MAX_UNIT_TYPES,
+  noticeSummary,
+  type SummaryLabels,
+  type TimeUnit,
+} from './rules.ts';
+
+const TIME_UNIT = { d: 'day', w: 'week', m: 'month', y: 'year' } as const;
+const KIND_LABEL = {
+  mileage: 'intervals.kindMileage',
+  engineHours: 'intervals.kindEngineHours',
+  time: 'intervals.kindTime',
+} as const;
+
+/** The unit part of a localised measurement (e.g. 'км' in Russian); numbers keep the §9 display. */
+function unitLabel(lang: string, unit: string, value: number, unitDisplay: 'short' | 'narrow'): string {
+  try {
+    const parts = new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay }).formatToParts(value);
+    return parts
+      .filter((p) => p.type === 'unit')
+      .map((p) => p.value)
+      .join(' ');
+  } catch {
+    return unit;
+  }
+}
+
+function useIntervals(fid: number | null) {
+  return useQuery({
+    queryKey: queryKeys.collection(fid ?? 0, 'interval'),
+    queryFn: async ({ signal }) =>
+      (await api<{ intervals: Interval[] }>(`/api/fleets/${fid}/intervals`, { signal })).intervals,
+    enabled: fid !== null,
+  });
+}
+
+/** The fleet's units: the same key and shape as the other unit screens (an array of units). */
+function useUnits(fid: number | null) {
+  return useQuery({
+    queryKey: queryKeys.collection(fid ?? 0, 'avl_unit'),
+    queryFn: async ({ signal }) =>
+      (await api<{ units?: { id: number; ut?: number | null }[] }>(`/api/fleets/${fid}/units`, { signal }))
+        .units ?? [],
+    enabled: fid !== null,
+  });
+}
+
+/** Spec §2 /intervals: the fleet's intervals with frequency summaries, filters and CSV export. */
+export default function IntervalsScreen() {
+  const { t, i18n } = useTranslation();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fid = auth?.fid ?? null;
+  const fleet = auth?.fleets.find((f) => f.id === fid);
+  const miles = fleet?.ms === 1;
+  const canManage = ((fleet?.acl ?? 0) & Acl.manageInterval) !== 0;
+  const intervals = useIntervals(fid);
+  const units = useUnits(fid);
+  const [params, setParams] = useSearchParams();
+  const kindParam = params.get('kind');
+  const typesParam = params.get('ut');
+  const filters = useMemo(
+    () => decodeFilters(new URLSearchParams({ kind: kindParam ?? '', ut: typesParam ?? '' })),
+    [kindParam, typesParam],
+  );
+  const lang = i18n.language;
+
+  const labels = useMemo<SummaryLabels>(
+    () => ({
+      distance: unitLabel(lang, miles ? 'mile' : 'kilometer', 2, 'short'),
+      engineHours: t('intervals.engineHoursUnit'),
+      time: (value: number, unit: TimeUnit) =>
+        `${formatNumber(value)} ${unitLabel(lang, TIME_UNIT[unit], value, 'narrow')}`,
+    }),
+    [lang, miles, t],
+  );
+
+  const typeOf = useMemo(() => {
+    const map = new Map((units.data ?? []).map((u) => [u.id, u.ut ?? null]));
+    return (id: number) => map.get(id);
+  }, [units.data]);
+
+  const rows = useMemo(
+    () => filterIntervals(intervals.data ?? [], filters, typeOf),
+    [intervals.data, filters, typeOf],
+  );
+
+  const typeOptions = useMemo(
+    () =>
+      (auth?.unit_types ?? []).map((ut) => {
+        const key = `intervals.vehicle.${ut.n}`;
+        return { value: String(ut.id), label: i18n.exists(key) ? t(key) : ut.n };
+      }),
+    [auth?.unit_types, i18n, t],
+  );
+
+  const columns = useMemo<DataColumn<Interval>[]>(
+    () => [
+      {
+        id: 'name',
+        header: t('intervals.name'),
+        value: (iv) => iv.n,
+        cell: (iv) => (
+          <Anchor component={Link} to={`/interval/${iv.id}`} fw={500}>
+            {iv.n}
+          </Anchor>
+        ),
+      },
+      {
+        id: 'frequency',
+        header: t('intervals.frequency'),
+        value: (iv) => frequencySummary(iv, miles, labels),
+        sortable: false,
+      },
+      {
+        id: 'notice',
+        header: t('intervals.notice'),
+        value: (iv) => noticeSummary(iv, miles, labels),
+        sortable: false,
+      },
+      {
+        id: 'assigned',
+        header: t('intervals.assigned'),
+        value: (iv) => iv.u.length,
+        text: (iv) => formatNumber(iv.u.length),
+        searchable: false,
+      },
+    ],
+    [t, miles, labels],
+  );
+
+  const setFilters = (patch: Partial<typeof filters>) =>
+    setParams((now) => encodeFilters(now, { ...decodeFilters(now), ...patch }), { replace: true });
+
+  if (!auth) return null;
+  return (
+    <Stack>
+      <Group justify="space-between" align="center" wrap="wrap">
+        <Title order={1} size="h2">
+          {t('menu.intervals')}
+        </Title>
+        {canManage && (
+          <Button component={Link} to="/interval/new" data-testid="interval-new">
+            {t('intervals.new')}
+          </Button>
+        )}
+      </Group>
+      {intervals.isPending ? (
+        <Loading />
+      ) : (
+        <DataTable
+          data={rows}
+          columns={columns}
+          getRowId={(iv) => String(iv.id)}
+          csvName="intervals"
+          emptyText={(intervals.data ?? []).length === 0 ? t('intervals.empty') : t('controls.noMatches')}
+          minWidth={640}
+          data-testid="intervals"
+          toolbar={
+            <>
+              <Select
+                label={t('intervals.kind')}
+                options={KINDS.map((k) => ({ value: k, label: t(KIND_LABEL[k]) }))}
+                value={filters.kind}
+                clearable
+                searchable={false}
+                onChange={(v) => setFilters({ kind: (v as Kind | null) ?? null })}
+                style={{ flex: '0 1 12rem' }}
+                data-testid="intervals-kind"
+              />
+              <MultiSelect
+                label={t('intervals.unitType')}
+                options={typeOptions}
+                value={filters.unitTypes.map(String)}
+                maxValues={MAX_UNIT_TYPES}
+                clearable
+                onChange={(v) => setFilters({ unitTypes: v.map(Number) })}
+                style={{ flex: '1 1 14rem', maxWidth: '24rem' }}
+                data-testid="intervals-unit-types"
+              />
+            </>
+          }
+        />
+      )}
+    </Stack>
+  );
+}

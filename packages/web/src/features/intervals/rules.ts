@@ -1,0 +1,138 @@
+import { formatNumber } from '../../lib/format.ts';
+
+/** Pure rules of the intervals list (spec §3 "Interval", §9 number display; PRODUCT.md "Intervals"). */
+
+export type TimeUnit = 'd' | 'w' | 'm' | 'y';
+
+/** One assignment of an interval as `GET /api/fleets/:fid/intervals` sends it. */
+export interface IntervalAssignment {
+  id: number;
+  t: 'u' | 'd' | 't';
+  lcnm: number | null;
+  lceh: number | null;
+  ltm: number | null;
+  cnt: number;
+}
+
+/** An interval on the wire (server `intervalToWire`); mileage in km. */
+export interface Interval {
+  id: number;
+  n: string;
+  description: string;
+  cnme: number;
+  cnmd: number;
+  cnmo: number;
+  cnehe: number;
+  cnehd: number;
+  cneho: number;
+  de: number;
+  dd: number;
+  du: TimeUnit;
+  do: number;
+  u: IntervalAssignment[];
+  li: unknown[];
+  c: number | null;
+  tm: number;
+}
+
+export const KINDS = ['mileage', 'engineHours', 'time'] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** At most this many unit types can be chosen in the filter. */
+export const MAX_UNIT_TYPES = 5;
+
+export const KM_PER_MILE = 1.609344;
+
+/** Labels the caller localises: distance and engine-hours units, and a time amount with its unit. */
+export interface SummaryLabels {
+  distance: string;
+  engineHours: string;
+  time: (value: number, unit: TimeUnit) => string;
+}
+
+export function kindEnabled(interval: Interval, kind: Kind): boolean {
+  if (kind === 'mileage') return interval.cnme === 1;
+  if (kind === 'engineHours') return interval.cnehe === 1;
+  return interval.de === 1;
+}
+
+/** A distance in km in the fleet's unit (miles when `ms` is 1), rounded to whole units for miles. */
+export function displayDistance(km: number, miles: boolean): number {
+  return miles ? Math.round(km / KM_PER_MILE) : km;
+}
+
+const SEPARATOR = ' · ';
+
+/** "15 000 km · 500 e.h. · 1 y": each enabled kind's frequency; '' when none is enabled. */
+export function frequencySummary(interval: Interval, miles: boolean, labels: SummaryLabels): string {
+  const parts: string[] = [];
+  if (kindEnabled(interval, 'mileage'))
+    parts.push(`${formatNumber(displayDistance(interval.cnmd, miles))} ${labels.distance}`);
+  if (kindEnabled(interval, 'engineHours'))
+    parts.push(`${formatNumber(interval.cnehd)} ${labels.engineHours}`);
+  if (kindEnabled(interval, 'time')) parts.push(labels.time(interval.dd, interval.du));
+  return parts.join(SEPARATOR);
+}
+
+/** The advance notice of each enabled kind in the same style; time notice is in days. */
+export function noticeSummary(interval: Interval, miles: boolean, labels: SummaryLabels): string {
+  const parts: string[] = [];
+  if (kindEnabled(interval, 'mileage'))
+    parts.push(`${formatNumber(displayDistance(interval.cnmo, miles))} ${labels.distance}`);
+  if (kindEnabled(interval, 'engineHours'))
+    parts.push(`${formatNumber(interval.cneho)} ${labels.engineHours}`);
+  if (kindEnabled(interval, 'time')) parts.push(labels.time(interval.do, 'd'));
+  return parts.join(SEPARATOR);
+}
+
+export interface IntervalFilters {
+  kind: Kind | null;
+  /** Unit type ids; empty means any. */
+  unitTypes: number[];
+}
+
+/** Reads the filters from the query string (`kind`, `ut` as a comma list); bad values are dropped. */
+export function decodeFilters(params: URLSearchParams): IntervalFilters {
+  const kind = params.get('kind');
+  const unitTypes = [
+    ...new Set(
+      (params.get('ut') ?? '')
+        .split(',')
+        .filter((s) => /^\d+$/.test(s))
+        .map(Number),
+    ),
+  ].slice(0, MAX_UNIT_TYPES);
+  return { kind: (KINDS as readonly string[]).includes(kind ?? '') ? (kind as Kind) : null, unitTypes };
+}
+
+/** Writes the filters into a copy of the query string, keeping the other parameters. */
+export function encodeFilters(params: URLSearchParams, filters: IntervalFilters): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (filters.kind) next.set('kind', filters.kind);
+  else next.delete('kind');
+  const types = filters.unitTypes.slice(0, MAX_UNIT_TYPES);
+  if (types.length) next.set('ut', types.join(','));
+  else next.delete('ut');
+  return next;
+}
+
+/**
+ * The intervals passing the filters: with a kind, that kind must be enabled; with unit types, at least
+ * one assigned unit (type 'u') must have one of them. `unitType` gives a unit's type id (null unknown).
+ */
+export function filterIntervals(
+  intervals: readonly Interval[],
+  filters: IntervalFilters,
+  unitType: (unitId: number) => number | null | undefined,
+): Interval[] {
+  const types = new Set(filters.unitTypes);
+  return intervals.filter((iv) => {
+    if (filters.kind && !kindEnabled(iv, filters.kind)) return false;
+    if (types.size === 0) return true;
+    return iv.u.some((a) => {
+      if (a.t !== 'u') return false;
+      const type = unitType(a.id);
+      return type !== null && type !== undefined && types.has(type);
+    });
+  });
+}

@@ -1,0 +1,61 @@
+import { Acl } from '@fleetkeep/core';
+import { describe, expect, it } from 'vitest';
+import {
+  canWriteLibrary,
+  costText,
+  draftBody,
+  draftProblem,
+  itemsOfTab,
+  KIND,
+  type LineItem,
+  missingPresets,
+  saveErrorKey,
+} from './rules.ts';
+
+const items: LineItem[] = [
+  { id: 1, n: 'Oil filter', t: KIND.part, c: 12.5 },
+  { id: 2, n: 'Oil change', t: KIND.labour, c: 40 },
+  { id: 3, n: 'diesel', t: KIND.fuel, c: 1.659 },
+];
+
+describe('line-items rules', () => {
+  it('splits the library into the parts-and-labour and fuel tabs', () => {
+    expect(itemsOfTab(items, 'parts').map((i) => i.id)).toEqual([1, 2]);
+    expect(itemsOfTab(items, 'fuel').map((i) => i.id)).toEqual([3]);
+  });
+
+  it('offers the fuel presets not yet in the library, ignoring case and a part of the same name', () => {
+    const presets = ['Diesel', 'LPG', 'Oil filter'].map((n) => ({ n, t: KIND.fuel, c: 0 }));
+    expect(missingPresets(presets, items).map((p) => p.n)).toEqual(['LPG', 'Oil filter']);
+    expect(missingPresets([], items)).toEqual([]);
+  });
+
+  it('validates a draft: name required, cost numeric, no duplicate name and kind in other case', () => {
+    expect(draftProblem({ n: '  ', t: KIND.part, c: '1' }, items)).toBe('nameRequired');
+    expect(draftProblem({ n: 'Belt', t: KIND.part, c: '.' }, items)).toBe('costInvalid');
+    expect(draftProblem({ n: 'Belt', t: KIND.part, c: '' }, items)).toBeNull();
+    expect(draftProblem({ n: ' OIL FILTER ', t: KIND.part, c: '3' }, items)).toBe('duplicate');
+    expect(draftProblem({ n: 'Oil filter', t: KIND.labour, c: '3' }, items)).toBeNull();
+    // Editing an item may keep its own name.
+    expect(draftProblem({ n: 'Oil filter', t: KIND.part, c: '3' }, items, 1)).toBeNull();
+  });
+
+  it('builds the request body and the edit text of a cost', () => {
+    expect(draftBody({ n: ' Belt ', t: KIND.part, c: '' })).toEqual({ n: 'Belt', t: 2, c: 0 });
+    expect(draftBody({ n: 'Belt', t: KIND.labour, c: '12.345' })).toEqual({ n: 'Belt', t: 1, c: 12.345 });
+    expect(costText(12.5)).toBe('12.5');
+    expect(costText(0.1 + 0.2)).toBe('0.3');
+  });
+
+  it('maps error 10 to the duplicate message', () => {
+    expect(saveErrorKey(10)).toBe('lineitems.duplicate');
+    expect(saveErrorKey(4)).toBe('lineitems.failed');
+    expect(saveErrorKey(undefined)).toBe('lineitems.failed');
+  });
+
+  it('writes with manageService or manageInterval only', () => {
+    expect(canWriteLibrary(Acl.viewService | Acl.viewInterval)).toBe(false);
+    expect(canWriteLibrary(Acl.viewService | Acl.manageService)).toBe(true);
+    expect(canWriteLibrary(Acl.viewInterval | Acl.manageInterval)).toBe(true);
+  });
+});

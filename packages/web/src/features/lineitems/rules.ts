@@ -1,0 +1,81 @@
+import { Acl } from '@fleetkeep/core';
+import { numericValue } from '../../components/numeric.ts';
+
+/** Spec §3 "Line item": the kinds of the library and the rules of its forms. Pure, unit-tested. */
+
+export const KIND = { labour: 1, part: 2, fuel: 4 } as const;
+export type LibraryKind = (typeof KIND)[keyof typeof KIND];
+
+export interface LineItem {
+  id: number;
+  n: string;
+  t: number;
+  c: number;
+}
+
+export interface FuelPreset {
+  n: string;
+  t: number;
+  c: number;
+}
+
+export type LibraryTab = 'parts' | 'fuel';
+
+/** The items one tab shows: parts and labour, or fuel. */
+export function itemsOfTab(items: readonly LineItem[], tab: LibraryTab): LineItem[] {
+  return items.filter((i) => (tab === 'fuel' ? i.t === KIND.fuel : i.t === KIND.part || i.t === KIND.labour));
+}
+
+/** The server's identity of an item: kind plus trimmed, case-insensitive name. */
+export const itemKey = (kind: number, name: string) => `${kind}:${name.trim().toLowerCase()}`;
+
+/** Fuel presets whose name is not yet a fuel item of the library (names compared without case). */
+export function missingPresets(presets: readonly FuelPreset[], items: readonly LineItem[]): FuelPreset[] {
+  const have = new Set(items.map((i) => itemKey(i.t, i.n)));
+  return presets.filter((p) => !have.has(itemKey(KIND.fuel, p.n)));
+}
+
+export interface ItemDraft {
+  n: string;
+  t: LibraryKind;
+  /** Sanitized NumericInput text. */
+  c: string;
+}
+
+export type DraftProblem = 'nameRequired' | 'costInvalid' | 'duplicate';
+
+/**
+ * What stops a draft from being saved: an empty name, a cost that is not a number (empty counts as 0),
+ * or a name and kind another item already has (the server answers 409 as well).
+ */
+export function draftProblem(
+  draft: ItemDraft,
+  items: readonly LineItem[],
+  exceptId?: number,
+): DraftProblem | null {
+  if (!draft.n.trim()) return 'nameRequired';
+  if (draft.c.trim() !== '' && numericValue(draft.c) === null) return 'costInvalid';
+  const key = itemKey(draft.t, draft.n);
+  if (items.some((i) => i.id !== exceptId && itemKey(i.t, i.n) === key)) return 'duplicate';
+  return null;
+}
+
+/** The request body of a draft: trimmed name, cost as a number (0 when empty). */
+export function draftBody(draft: ItemDraft): { n: string; t: number; c: number } {
+  return { n: draft.n.trim(), t: draft.t, c: numericValue(draft.c) ?? 0 };
+}
+
+/** The NumericInput text of a stored cost. */
+export function costText(cost: number): string {
+  return Number.isFinite(cost) ? String(Number(cost.toFixed(3))) : '';
+}
+
+/** Translation key of a failed save: error 10 is the duplicate of spec §8. */
+export function saveErrorKey(code: number | undefined): string {
+  return code === 10 ? 'lineitems.duplicate' : 'lineitems.failed';
+}
+
+/** Spec §6: the library is read with viewService or viewInterval, written with manageService or manageInterval. */
+export function canWriteLibrary(acl: number): boolean {
+  return (acl & (Acl.manageService | Acl.manageInterval)) !== 0;
+}
