@@ -1,0 +1,207 @@
+import { Alert, Button, Group, Stack } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
+import { NumericInput } from '../../components/NumericInput.tsx';
+import { RequiredInput } from '../../components/RequiredInput.tsx';
+import { formatNumber } from '../../lib/format.ts';
+import { AddForm, errorText, KindControl, type Save } from './ItemForm.tsx';
+import {
+  costText,
+  draftProblem,
+  type ItemDraft,
+  itemsOfTab,
+  KIND,
+  type LibraryKind,
+  type LibraryTab,
+  type LineItem,
+} from './rules.ts';
+
+/** One tab: optional add form, then the table with inline edit and delete. */
+export function LibraryTable({
+  tab,
+  items,
+  writable,
+  currency,
+  save,
+  onDelete,
+}: {
+  tab: LibraryTab;
+  items: readonly LineItem[];
+  writable: boolean;
+  currency: string;
+  save: Save;
+  onDelete: (item: LineItem) => void;
+}) {
+  const { t } = useTranslation();
+  const rows = useMemo(() => itemsOfTab(items, tab), [items, tab]);
+  const [editing, setEditing] = useState<{ id: number; draft: ItemDraft } | null>(null);
+  const [touched, setTouched] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const startEdit = (item: LineItem) => {
+    setEditing({ id: item.id, draft: { n: item.n, t: item.t as LibraryKind, c: costText(item.c) } });
+    setTouched(false);
+    setError(null);
+  };
+  const cancel = () => {
+    setEditing(null);
+    setError(null);
+  };
+  const commit = async () => {
+    if (!editing) return;
+    setTouched(true);
+    const problem = draftProblem(editing.draft, items, editing.id);
+    if (problem === 'nameRequired') return;
+    if (problem) {
+      setError(t(`lineitems.${problem}`));
+      return;
+    }
+    setPending(true);
+    setError(null);
+    try {
+      await save(editing.draft, editing.id);
+      setEditing(null);
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setPending(false);
+    }
+  };
+  const patch = (p: Partial<ItemDraft>) => setEditing((e) => (e ? { ...e, draft: { ...e.draft, ...p } } : e));
+
+  const columns = useMemo<DataColumn<LineItem>[]>(() => {
+    const kindName = (kind: number) => (kind === KIND.labour ? t('lineitems.labour') : t('lineitems.part'));
+    const money = (cost: number) => `${formatNumber(cost)}${currency ? ` ${currency}` : ''}`;
+    const isEditing = (item: LineItem) => editing?.id === item.id;
+    const list: DataColumn<LineItem>[] = [
+      {
+        id: 'name',
+        header: t('lineitems.name'),
+        value: (i) => i.n,
+        cell: (i) =>
+          isEditing(i) && editing ? (
+            <RequiredInput
+              aria-label={t('lineitems.name')}
+              size="xs"
+              value={editing.draft.n}
+              maxLength={256}
+              touched={touched}
+              onBlur={() => setTouched(true)}
+              disabled={pending}
+              onChange={(n) => patch({ n })}
+            />
+          ) : (
+            i.n
+          ),
+      },
+    ];
+    if (tab === 'parts')
+      list.push({
+        id: 'type',
+        header: t('lineitems.type'),
+        value: (i) => i.t,
+        text: (i) => kindName(i.t),
+        cell: (i) =>
+          isEditing(i) && editing ? (
+            <KindControl value={editing.draft.t} disabled={pending} onChange={(k) => patch({ t: k })} />
+          ) : (
+            kindName(i.t)
+          ),
+        filter: {
+          label: t('lineitems.type'),
+          options: [
+            { value: String(KIND.part), label: t('lineitems.part') },
+            { value: String(KIND.labour), label: t('lineitems.labour') },
+          ],
+        },
+      });
+    list.push({
+      id: 'cost',
+      header: tab === 'fuel' ? t('lineitems.costPerUnit') : t('lineitems.cost'),
+      value: (i) => i.c,
+      text: (i) => money(i.c),
+      cell: (i) =>
+        isEditing(i) && editing ? (
+          <NumericInput
+            aria-label={tab === 'fuel' ? t('lineitems.costPerUnit') : t('lineitems.cost')}
+            size="xs"
+            value={editing.draft.c}
+            precision={3}
+            maxIntegerLength={9}
+            disabled={pending}
+            onChange={(c) => patch({ c })}
+            w="8rem"
+          />
+        ) : (
+          money(i.c)
+        ),
+    });
+    if (writable)
+      list.push({
+        id: 'actions',
+        header: t('lineitems.actions'),
+        hiddenHeader: true,
+        value: () => null,
+        sortable: false,
+        searchable: false,
+        exported: false,
+        cell: (i) =>
+          isEditing(i) ? (
+            <Group gap={4} wrap="nowrap">
+              <Button size="xs" loading={pending} onClick={() => void commit()}>
+                {t('common.save')}
+              </Button>
+              <Button size="xs" variant="default" disabled={pending} onClick={cancel}>
+                {t('common.cancel')}
+              </Button>
+            </Group>
+          ) : (
+            <Group gap={4} wrap="nowrap">
+              <Button
+                size="xs"
+                variant="subtle"
+                aria-label={`${t('lineitems.edit')}: ${i.n}`}
+                disabled={editing !== null}
+                onClick={() => startEdit(i)}
+              >
+                {t('lineitems.edit')}
+              </Button>
+              <Button
+                size="xs"
+                variant="subtle"
+                color="red"
+                aria-label={`${t('common.delete')}: ${i.n}`}
+                disabled={editing !== null}
+                onClick={() => onDelete(i)}
+              >
+                {t('common.delete')}
+              </Button>
+            </Group>
+          ),
+      });
+    return list;
+  }, [t, tab, currency, writable, editing, touched, pending]);
+
+  return (
+    <Stack gap="sm">
+      {writable && <AddForm tab={tab} items={items} save={save} />}
+      {error && (
+        <Alert color="red" role="alert" py="xs" data-testid={`edit-error-${tab}`}>
+          {error}
+        </Alert>
+      )}
+      <DataTable
+        data={rows}
+        columns={columns}
+        getRowId={(i) => String(i.id)}
+        urlPrefix={tab === 'fuel' ? 'f' : 'p'}
+        csvName={tab === 'fuel' ? 'fuel' : 'line-items'}
+        emptyText={t('lineitems.empty')}
+        minWidth={writable ? 560 : 320}
+        data-testid={`lineitems-${tab}`}
+      />
+    </Stack>
+  );
+}
