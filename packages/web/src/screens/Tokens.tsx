@@ -1,20 +1,9 @@
-import {
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../app/session.ts';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable } from '../components/DataTable/DataTable.tsx';
 import { RequiredInput } from '../components/RequiredInput.tsx';
 import { ButtonGroup } from '../components/Toggles.tsx';
@@ -212,22 +201,14 @@ export default function TokensScreen() {
           data-testid="tokens"
         />
       )}
-      <Modal
+      <ConfirmDialog
         opened={confirm !== null}
-        onClose={() => setConfirm(null)}
         title={t('tokens.deleteTitle')}
-        centered
-      >
-        <Text mb="md">{t('tokens.deleteConfirm', { name: confirm?.description ?? '' })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirm(null)}>
-            {t('common.cancel')}
-          </Button>
-          <Button color="red" loading={remove.isPending} onClick={() => confirm && remove.mutate(confirm.id)}>
-            {t('common.ok')}
-          </Button>
-        </Group>
-      </Modal>
+        text={t('tokens.deleteConfirm', { name: confirm?.description ?? '' })}
+        busy={remove.isPending}
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => confirm && remove.mutate(confirm.id)}
+      />
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Menu, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Menu, Stack, Tabs, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSession } from '../../app/session.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { api } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { errorText, type Save } from './ItemForm.tsx';
@@ -149,22 +150,14 @@ export default function LineItemsScreen() {
           )}
         </Tabs.Panel>
       </Tabs>
-      <Modal
+      <ConfirmDialog
         opened={confirm !== null}
-        onClose={() => setConfirm(null)}
         title={t('lineitems.deleteTitle')}
-        centered
-      >
-        <Text mb="md">{t('lineitems.deleteConfirm', { name: confirm?.n ?? '' })}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirm(null)}>
-            {t('common.cancel')}
-          </Button>
-          <Button color="red" loading={remove.isPending} onClick={() => confirm && remove.mutate(confirm.id)}>
-            {t('common.ok')}
-          </Button>
-        </Group>
-      </Modal>
+        text={t('lineitems.deleteConfirm', { name: confirm?.n ?? '' })}
+        busy={remove.isPending}
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => confirm && remove.mutate(confirm.id)}
+      />
     </Stack>
   );
 }
