@@ -6,6 +6,7 @@ export * from './geo.js';
 export * from './guards.js';
 export * from './map-keys.js';
 export * from './permissions.js';
+export * from './service-status.js';
 export * from './status.js';
 export * from './timezone.js';
 export * from './validators.js';

@@ -12,7 +12,10 @@ import type { AppContext } from './context.js';
 import { eventsSocket } from './events/socket.js';
 import { installAuth } from './http/auth-hook.js';
 import { installErrorHandling } from './http/errors.js';
+import { isOldInternetExplorer } from './http/old-browser.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { clientErrorRoutes } from './modules/client-errors/routes.js';
+import { customFieldRoutes } from './modules/customfields/routes.js';
 import { objectRoutes } from './modules/fleets/object-routes.js';
 import { fleetRoutes } from './modules/fleets/routes.js';
 import { intervalRoutes } from './modules/intervals/routes.js';
@@ -20,6 +23,7 @@ import { lineItemRoutes } from './modules/lineitems/routes.js';
 import { platformRoutes } from './modules/platform/routes.js';
 import { serviceRoutes } from './modules/services/routes.js';
 import { sessionRoutes } from './modules/session/routes.js';
+import { statisticsRoutes } from './modules/statistics/routes.js';
 import { userRoutes } from './modules/user/routes.js';
 import { ingestRoutes } from './telematics/routes.js';
 
@@ -93,24 +97,36 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(lineItemRoutes(ctx));
   await app.register(intervalRoutes(ctx));
   await app.register(serviceRoutes(ctx));
+  await app.register(statisticsRoutes(ctx));
+  await app.register(customFieldRoutes(ctx));
   await app.register(ingestRoutes(ctx));
   await app.register(platformRoutes(ctx));
+  await app.register(clientErrorRoutes(ctx));
   await app.register(eventsSocket(ctx));
 
   await serveWeb(app, ctx.config.webDir);
   return app;
 }
 
-/** Serves the built SPA; any non-API path that is not a file gets index.html (client-side routes). */
+/**
+ * Serves the built SPA; any non-API path that is not a file gets index.html (client-side routes), or
+ * invalid.html for old Internet Explorer.
+ */
 async function serveWeb(app: FastifyInstance, webDir: string | undefined): Promise<void> {
   if (!webDir || !fs.existsSync(path.join(webDir, 'index.html'))) return;
   await app.register(fastifyStatic, { root: webDir, wildcard: false, index: false });
+  const hasInvalidPage = fs.existsSync(path.join(webDir, 'invalid.html'));
   app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
     if (url.startsWith('/api/') || url === '/api') return reply.callNotFound();
     const file = path.join(webDir, path.normalize(url));
     if (file.startsWith(webDir) && fs.existsSync(file) && fs.statSync(file).isFile()) {
       return reply.sendFile(path.relative(webDir, file));
+    }
+    // The answer depends on the browser: old Internet Explorer gets the 'invalid' screen (spec §2).
+    reply.header('vary', 'user-agent');
+    if (hasInvalidPage && isOldInternetExplorer(req.headers['user-agent'])) {
+      return reply.header('cache-control', 'no-store').sendFile('invalid.html', { cacheControl: false });
     }
     return reply.sendFile('index.html');
   });

@@ -17,7 +17,63 @@ export interface AccountTree {
   isWithin(rootId: number, accountId: number): boolean;
 }
 
-export async function loadAccountTree(ctx: AppContext): Promise<AccountTree> {
+/**
+ * The account tree is read on every permission check, and accounts change rarely (activation): it is
+ * kept per server context and dropped when accounts change here (`forgetAccountTree`) or a fleet event
+ * arrives on the bus, which is how another instance's suspension or reactivation reaches this one
+ * (admin/service.ts publishes one per fleet whose visibility changed). A tree that lacks an account a
+ * check needs is read again, so accounts made elsewhere are never missed.
+ */
+interface TreeCache {
+  tree: Promise<AccountTree> | null;
+  /** Bumped by every invalidation; a read that started before one is not kept. */
+  generation: number;
+}
+
+const trees = new WeakMap<AppContext, TreeCache>();
+
+function cacheOf(ctx: AppContext): TreeCache {
+  let cache = trees.get(ctx);
+  if (!cache) {
+    cache = { tree: null, generation: 0 };
+    trees.set(ctx, cache);
+    // The listener lives as long as the bus; closing the server closes both.
+    ctx.bus.subscribe((event) => {
+      if (event.s === 'fleet') forgetAccountTree(ctx);
+    });
+  }
+  return cache;
+}
+
+/** Drops the cached tree; call after writing to `accounts`. */
+export function forgetAccountTree(ctx: AppContext): void {
+  const cache = trees.get(ctx);
+  if (!cache) return;
+  cache.generation += 1;
+  cache.tree = null;
+}
+
+/** The account tree, from the cache when it is current (`fresh` reads the table again). */
+export async function loadAccountTree(ctx: AppContext, fresh = false): Promise<AccountTree> {
+  const cache = cacheOf(ctx);
+  if (fresh) forgetAccountTree(ctx);
+  if (cache.tree) return cache.tree;
+  const generation = cache.generation;
+  const reading = readAccountTree(ctx);
+  cache.tree = reading;
+  reading.then(
+    () => {
+      if (cache.generation !== generation && cache.tree === reading) cache.tree = null;
+    },
+    () => {
+      if (cache.tree === reading) cache.tree = null;
+    },
+  );
+  return reading;
+}
+
+/** Reads the whole account tree from the database (uncached). */
+async function readAccountTree(ctx: AppContext): Promise<AccountTree> {
   const rows = await ctx.db.kysely.selectFrom('accounts').selectAll().execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const walk = (accountId: number, visit: (a: AccountRow) => boolean): boolean => {
@@ -93,21 +149,23 @@ export async function requireFleet(
   fleetId: number,
   need: Need,
 ): Promise<FleetAccess> {
-  const fleet = await ctx.db.kysely
+  // The fleet and the actor's membership in one round trip.
+  const row = await ctx.db.kysely
     .selectFrom('fleets')
-    .selectAll()
-    .where('id', '=', fleetId)
+    .leftJoin('fleet_users', (join) =>
+      join.onRef('fleet_users.fleet_id', '=', 'fleets.id').on('fleet_users.user_id', '=', actor.userId),
+    )
+    .selectAll('fleets')
+    .select('fleet_users.acl as member_acl')
+    .where('fleets.id', '=', fleetId)
     .executeTakeFirst();
-  if (!fleet) throw accessDenied();
-  const member = await ctx.db.kysely
-    .selectFrom('fleet_users')
-    .select('acl')
-    .where('fleet_id', '=', fleetId)
-    .where('user_id', '=', actor.userId)
-    .executeTakeFirst();
-  const tree = await loadAccountTree(ctx);
+  if (!row) throw accessDenied();
+  const { member_acl: memberAcl, ...fleet } = row;
+  let tree = await loadAccountTree(ctx);
+  if (!tree.byId.has(fleet.account_id) || !tree.byId.has(actor.accountId))
+    tree = await loadAccountTree(ctx, true);
   const mask = need.ingest ? actor.aclMask | Acl.admin : actor.aclMask;
-  const acl = effectiveAcl(actor, fleet, member?.acl, tree, mask);
+  const acl = effectiveAcl(actor, fleet, memberAcl ?? undefined, tree, mask);
   if (!satisfies(acl, need)) throw accessDenied();
   return { fleet, acl };
 }

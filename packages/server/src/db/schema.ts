@@ -79,6 +79,13 @@ export interface UnitTable {
   /** In-progress marker (spec §4 "ins"). */
   ins: number;
   created_at: number;
+  /** statistics (008): day of the unit's latest counter_days row, whose last counters are the live ones. */
+  counter_day: number | null;
+  /** statistics (008): end of that day (start of the next fleet day), so readings need no zone until then. */
+  counter_day_end: number | null;
+  /** statistics (008): sum of the hand corrections (new − old); the history stores counters less these. */
+  counter_off_mileage: Generated<number>;
+  counter_off_engine_hours: Generated<number>;
 }
 
 export interface PersonTable {
@@ -268,6 +275,33 @@ export interface MapKeyTable {
   created_at: number;
 }
 
+/** A custom field definition (spec §3 "Custom field"); migration 007. */
+export interface CustomFieldTable {
+  id: Generated<number>;
+  fleet_id: number;
+  name: string;
+  /** 1 text, 2 list. */
+  type: number;
+  /** JSON list of the options of a list field. */
+  options: string;
+  /** u unit, d driver, t trailer, s service, f fuel filling. */
+  owner_type: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Daily counter history of a unit (migration 008; modules/statistics). */
+export interface CounterDayTable {
+  unit_id: number;
+  /** Start of the fleet-local calendar day, Unix seconds (DESIGN §2). */
+  day: number;
+  /** Counters at the day's first and last record less the unit's corrections (km, hours); migration 008. */
+  first_mileage: number;
+  last_mileage: number;
+  first_engine_hours: number;
+  last_engine_hours: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   users: UserTable;
@@ -282,6 +316,7 @@ export interface Database {
   positions: PositionTable;
   ingest_log: IngestLogTable;
   counter_corrections: CounterCorrectionTable;
+  counter_days: CounterDayTable;
   line_items: LineItemTable;
   intervals: IntervalTable;
   interval_line_items: IntervalLineItemTable;
@@ -290,6 +325,7 @@ export interface Database {
   service_line_items: ServiceLineItemTable;
   attachments: AttachmentTable;
   map_keys: MapKeyTable;
+  custom_fields: CustomFieldTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -305,3 +341,4 @@ export type IntervalRow = Selectable<IntervalTable>;
 export type AssignmentRow = Selectable<AssignmentTable>;
 export type ServiceRow = Selectable<ServiceTable>;
 export type LineItemRow = Selectable<LineItemTable>;
+export type CustomFieldRow = Selectable<CustomFieldTable>;

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { hashPassword } from '../auth/secrets.js';
 import { type AppContext, now } from '../context.js';
 import type { Database } from '../db/schema.js';
+import { seedCounterHistory } from '../modules/statistics/demo-history.js';
 import {
   DEMO_CENTRE,
   DEMO_DRIVERS,
@@ -143,6 +144,8 @@ async function insertDemo(trx: Transaction<Database>, hash: string): Promise<Dem
     .insertInto('units')
     .values([...unitRows, ...otherUnits])
     .execute();
+  // statistics: the last 90 days of counter history, so that the screens show real figures.
+  for (const fid of [fleetId, otherFleetId]) await seedCounterHistory(trx, fid, t);
 
   const person = (accountId: number, fid: number, name: string, i: number) => ({
     account_id: accountId,

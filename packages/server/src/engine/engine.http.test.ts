@@ -16,6 +16,7 @@ import {
 import { EventsClient } from '../test/events-client.js';
 import { accountOf, createUnit, startTestServer, type TestServer } from '../test/harness.js';
 import { recompute, startEngine } from './index.js';
+import { sweep } from './timer.js';
 
 const LINES = [
   { name: 'Oil filter', kind: 2, qty: 1000, cost: 12500 },
@@ -252,6 +253,38 @@ describe('status engine (PRODUCT.md "The status engine")', () => {
     } finally {
       events.close();
     }
+  });
+
+  it('a regular sweep looks at time rules only; a full one (at start, hourly) at every assignment', async () => {
+    const u = await unit(5000, 100);
+    const mileage = await createInterval(db, fleetId, 'Sweep mileage', { cnme: 1, cnmd: 1000, cnmo: 100 });
+    const time = await createInterval(db, fleetId, 'Sweep yearly', { de: 1, dd: 1, du: 'y', do: 30 });
+    // Written straight into the table: no counter change or API call has run the engine for them.
+    const byCounter = await assign(db, {
+      fleetId,
+      intervalId: mileage,
+      type: 'u',
+      id: u,
+      lcnm: 1000,
+      lceh: 100,
+      ltm: T,
+    });
+    const byTime = await assign(db, {
+      fleetId,
+      intervalId: time,
+      type: 'u',
+      id: u,
+      lcnm: 1000,
+      lceh: 100,
+      ltm: T,
+    });
+    const later = T + 400 * DAY;
+    await sweep(t.server.ctx, later, false);
+    expect(await openServicesOf(db, byTime)).toHaveLength(1);
+    expect(await openServicesOf(db, byCounter)).toHaveLength(0);
+    await sweep(t.server.ctx, later, true);
+    expect(await openServicesOf(db, byCounter)).toMatchObject([{ f: 1 | 4 | 256 }]);
+    expect(await sweep(t.server.ctx, later, true)).toEqual({ created: 0, changed: 0 });
   });
 
   it('the timer sweeps every fleet (time rules), and running again changes nothing', async () => {

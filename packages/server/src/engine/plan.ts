@@ -5,6 +5,12 @@ import type { AssignmentRow, Database, IntervalRow, ServiceRow } from '../db/sch
 /** What a recomputation looks at: a whole fleet, some service objects, or some assignments (a union). */
 export interface EngineScope {
   fleetId?: number;
+  /**
+   * With `fleetId`: only the assignments of intervals with a time rule. The clock moves nothing else:
+   * counter rules change with counters, baselines and intervals, and each of those runs the engine for
+   * what it touched (the minute sweep, timer.ts).
+   */
+  timeRulesOnly?: boolean;
   objects?: { type: 'u' | 'd' | 't'; id: number }[];
   assignmentIds?: number[];
 }
@@ -48,7 +54,17 @@ async function loadAssignments(db: Kysely<Database>, scope: EngineScope): Promis
   const add = (rows: AssignmentRow[]) => {
     for (const r of rows) found.set(r.id, r);
   };
-  if (scope.fleetId !== undefined)
+  if (scope.fleetId !== undefined && scope.timeRulesOnly)
+    add(
+      await db
+        .selectFrom('assignments')
+        .innerJoin('intervals', 'intervals.id', 'assignments.interval_id')
+        .selectAll('assignments')
+        .where('assignments.fleet_id', '=', scope.fleetId)
+        .where('intervals.de', '=', 1)
+        .execute(),
+    );
+  else if (scope.fleetId !== undefined)
     add(await db.selectFrom('assignments').selectAll().where('fleet_id', '=', scope.fleetId).execute());
   for (const type of ['u', 'd', 't'] as const) {
     const ids = [...new Set((scope.objects ?? []).filter((o) => o.type === type).map((o) => o.id))];

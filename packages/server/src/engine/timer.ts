@@ -5,17 +5,24 @@ import { recompute } from './recompute.js';
 /** Session advisory lock held by the one instance running the sweep ('FKE2'). */
 const SWEEP_LOCK_KEY = 0x464b4532;
 const EVERY_MS = 60_000;
+/** Every this many sweeps, one looks at every assignment, not only those with a time rule. */
+const FULL_EVERY = 60;
 
-/** Recomputes every fleet that has assignments (time rules and overdue by days move with the clock). */
+/**
+ * Recomputes every fleet that has assignments. The clock moves time rules and overdue by days only, so
+ * a regular sweep looks at the assignments of intervals with a time rule; a `full` one (at start and
+ * hourly) looks at all of them, a safety net for a counter-change run that failed.
+ */
 export async function sweep(
   ctx: AppContext,
   at: number = now(),
+  full = true,
 ): Promise<{ created: number; changed: number }> {
   const fleets = await ctx.db.kysely.selectFrom('assignments').select('fleet_id').distinct().execute();
   const total = { created: 0, changed: 0 };
   for (const { fleet_id } of fleets) {
     try {
-      const r = await recompute(ctx, { fleetId: fleet_id }, at);
+      const r = await recompute(ctx, { fleetId: fleet_id, timeRulesOnly: !full }, at);
       total.created += r.created;
       total.changed += r.changed;
     } catch (err) {
@@ -29,9 +36,9 @@ export async function sweep(
  * On PostgreSQL only the instance that gets the session lock sweeps; the others skip this minute.
  * The lock lives on one pooled connection, released on the same one.
  */
-async function guardedSweep(ctx: AppContext, at: number): Promise<void> {
+async function guardedSweep(ctx: AppContext, at: number, full: boolean): Promise<void> {
   if (ctx.db.dialect !== 'postgres') {
-    await sweep(ctx, at);
+    await sweep(ctx, at, full);
     return;
   }
   await ctx.db.kysely.connection().execute(async (conn) => {
@@ -40,7 +47,7 @@ async function guardedSweep(ctx: AppContext, at: number): Promise<void> {
     }>`select pg_try_advisory_lock(${SWEEP_LOCK_KEY}::int, 0) as ok`.execute(conn);
     if (!got.rows[0]?.ok) return;
     try {
-      await sweep(ctx, at);
+      await sweep(ctx, at, full);
     } finally {
       await sql`select pg_advisory_unlock(${SWEEP_LOCK_KEY}::int, 0)`.execute(conn);
     }
@@ -57,10 +64,13 @@ export interface EngineOptions {
 export function startEngine(ctx: AppContext, options: EngineOptions = {}): { stop(): void } {
   const clock = options.clock ?? now;
   let running = false;
+  let runs = 0;
   const run = () => {
     if (running) return;
     running = true;
-    guardedSweep(ctx, clock())
+    const full = runs % FULL_EVERY === 0;
+    runs += 1;
+    guardedSweep(ctx, clock(), full)
       .catch((err) => ctx.log.warn({ err }, 'status engine sweep failed'))
       .finally(() => {
         running = false;

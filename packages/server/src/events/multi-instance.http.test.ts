@@ -111,6 +111,32 @@ describe(`server processes on ${TEST_DB}`, () => {
     events.close();
   });
 
+  it('a suspension made through one instance takes the rights on the other at once', async () => {
+    const first = instances[0]!;
+    const last = instances[instances.length - 1]!;
+    const outsider = await signIn(last.url, 'outsider');
+    const fleetId = (await outsider.get('/api/fleets')).body.fleets[0].id;
+    // The other instance has read (and keeps) the account tree for this check.
+    expect((await outsider.get(`/api/fleets/${fleetId}/units`)).status).toBe(200);
+    const events = await EventsClient.connect(last.url, outsider.ssid);
+    const root = await signIn(first.url, 'root');
+    const accounts = (await root.get('/api/admin/accounts')).body.accounts as { id: number; n: string }[];
+    const northwind = accounts.find((a) => a.n === 'Northwind Haulage')!.id;
+    try {
+      expect((await root.put(`/api/admin/accounts/${northwind}`, { s: 0 })).status).toBe(200);
+      await events.next((e) => e.s === 'fleet' && e.t === 'd' && e.fid === fleetId);
+      const denied = await outsider.get(`/api/fleets/${fleetId}/units`);
+      expect(denied.status).toBe(403);
+      expect(denied.body.error).toBe(7);
+    } finally {
+      expect((await root.put(`/api/admin/accounts/${northwind}`, { s: 1 })).status).toBe(200);
+      events.close();
+    }
+    await expect
+      .poll(async () => (await outsider.get(`/api/fleets/${fleetId}/units`)).status, { timeout: 5000 })
+      .toBe(200);
+  });
+
   it('seeded the demo exactly once', async () => {
     const root = await signIn(instances[0]!.url, 'root');
     const accounts = await root.get('/api/admin/accounts');

@@ -3,6 +3,7 @@ import type { Insertable } from 'kysely';
 import { type AppContext, now } from '../context.js';
 import type { IngestLogTable, PositionTable } from '../db/schema.js';
 import { round3 } from '../modules/fleets/mappers.js';
+import { CounterDays } from '../modules/statistics/counter-days.js';
 import type { Reading } from './reading.js';
 import { type CounterState, decide } from './rules.js';
 
@@ -40,6 +41,10 @@ interface LiveUnit {
   altitude: number | null;
   params: Record<string, unknown>;
   accepted: boolean;
+  /** statistics: latest counter history day and its end, corrections so far (modules/statistics). */
+  counterDay: number | null;
+  counterDayEnd: number | null;
+  offset: { mileage: number; engineHours: number };
 }
 
 const parseParams = (text: string): Record<string, unknown> => {
@@ -125,6 +130,11 @@ export async function storeReadings(
         'mileage',
         'engine_hours',
         'params',
+        // statistics: the unit's counter history state, in the same select.
+        'counter_day',
+        'counter_day_end',
+        'counter_off_mileage',
+        'counter_off_engine_hours',
       ])
       .where('device_id', 'in', [...new Set(readings.map((r) => r.deviceId))])
       .orderBy('id');
@@ -146,10 +156,15 @@ export async function storeReadings(
         altitude: row.altitude,
         params: parseParams(row.params),
         accepted: false,
+        counterDay: row.counter_day,
+        counterDayEnd: row.counter_day_end,
+        offset: { mileage: row.counter_off_mileage, engineHours: row.counter_off_engine_hours },
       });
     }
 
     const positions: Insertable<PositionTable>[] = [];
+    // statistics: the daily counter history, written with the positions (modules/statistics).
+    const days = new CounterDays();
     const log: Insertable<IngestLogTable>[] = [];
     const logRow = (r: Reading, unitId: number | null, reason: string) =>
       log.push({
@@ -179,6 +194,9 @@ export async function storeReadings(
         continue;
       }
       const { next, countersChanged } = decision;
+      // statistics: a new fleet day of the unit opens a counter history row (unit.state is still the
+      // state before this reading).
+      days.note(unit, reading.time, unit.state, next);
       Object.assign(unit, {
         state: next,
         speed: reading.speed,
@@ -205,6 +223,7 @@ export async function storeReadings(
 
     for (const rows of chunks(positions)) await trx.insertInto('positions').values(rows).execute();
     for (const rows of chunks(log)) await trx.insertInto('ingest_log').values(rows).execute();
+    await days.flush(trx, ctx.db.dialect); // statistics: writes only when a unit's fleet day changed
     for (const unit of units.values()) {
       if (!unit.accepted) continue;
       const { state } = unit;
@@ -221,6 +240,8 @@ export async function storeReadings(
           mileage: state.mileage,
           engine_hours: state.engineHours,
           params: JSON.stringify(unit.params),
+          counter_day: unit.counterDay, // statistics
+          counter_day_end: unit.counterDayEnd, // statistics
         })
         .where('id', '=', unit.id)
         .execute();

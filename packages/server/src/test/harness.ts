@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { forgetAccountTree } from '../auth/access.js';
 import { hashPassword } from '../auth/secrets.js';
 import { type Config, loadConfig } from '../config.js';
 import { now } from '../context.js';
@@ -186,6 +187,7 @@ export async function createAccount(t: TestServer, name: string, parentId: numbe
     .values({ name, parent_id: parentId, active: 1, created_at: now() })
     .returning('id')
     .executeTakeFirstOrThrow();
+  forgetAccountTree(t.server.ctx);
   return row.id;
 }
 

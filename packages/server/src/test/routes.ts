@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
 import type { TestServer } from './harness.js';
 import { MAINTENANCE_CASES } from './maintenance-cases.js';
 import {
@@ -14,6 +15,7 @@ import {
   SUPER_USERS,
 } from './matrix.js';
 import { SERVICE_CASES } from './service-cases.js';
+import { STATISTICS_CASES } from './statistics-cases.js';
 
 export type { CaseEnv, CaseRequest, MatrixFixtures, MatrixUser, Outcome, RouteCase } from './matrix.js';
 export { MATRIX_USERS } from './matrix.js';
@@ -37,6 +39,10 @@ export const UNCATALOGUED_ROUTES: { route: string; why: string }[] = [
   { route: 'POST /api/login', why: 'public: login' },
   { route: 'GET /api/auth', why: 'public: opens a session from a token' },
   { route: 'GET /api/ping', why: 'public: liveness' },
+  {
+    route: 'POST /api/client_errors',
+    why: 'public: client fault reports, also before login (client-errors suite)',
+  },
   { route: 'GET /api/openapi.json', why: 'public: API description' },
   { route: '* /api/docs', why: 'public: browsable API description (swagger-ui and its assets)' },
   { route: 'GET /api/ingest/osmand', why: 'telematics: public, authenticated by the device id' },
@@ -157,6 +163,10 @@ export const ROUTE_CASES: RouteCase[] = [
   },
 
   ...MAINTENANCE_CASES,
+  // --- statistics (spec §7 "Fleet"; cases in statistics-cases.ts) ---
+  ...STATISTICS_CASES,
+  // --- custom fields (spec §7 "Custom fields"; cases in customfield-cases.ts) ---
+  ...CUSTOM_FIELD_CASES,
   // --- admin (spec §7 "Admin") ---
   {
     route: 'GET /api/admin/accounts',
@@ -248,6 +258,11 @@ export const ROUTE_CASES: RouteCase[] = [
     route: 'POST /api/remoteapi/user/get_keys',
     build: () => ({ method: 'POST', url: '/api/remoteapi/user/get_keys', body: {} }),
     expect: outcomes(EVERYONE),
+  },
+  {
+    route: 'GET /api/admin/client_errors',
+    build: () => ({ method: 'GET', url: '/api/admin/client_errors' }),
+    expect: outcomes(SUPER_USERS),
   },
   {
     route: 'GET /api/admin/map_keys',

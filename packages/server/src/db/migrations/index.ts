@@ -5,6 +5,8 @@ import { eventPayloads002 } from './002_event_payloads.js';
 import { maintenance003 } from './003_maintenance.js';
 import { mapKeys005 } from './005_map_keys.js';
 import { servicesOpenIndex006 } from './006_services_open_index.js';
+import { customFields007 } from './007_custom_fields.js';
+import { counterDays008 } from './008_counter_days.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -14,6 +16,8 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '003_maintenance': maintenance003(dialect),
     '005_map_keys': mapKeys005(dialect),
     '006_services_open_index': servicesOpenIndex006(),
+    '007_custom_fields': customFields007(dialect),
+    '008_counter_days': counterDays008(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -49,9 +49,9 @@ export async function listAccounts(ctx: AppContext, actor: Actor) {
 export async function setAccountState(ctx: AppContext, actor: Actor, accountId: number, s: 0 | 1) {
   await requireAccountAdmin(ctx, actor, accountId);
   if (accountId === actor.accountId) throw new AppError(4, 'An account cannot change its own activation');
-  const before = await loadAccountTree(ctx);
+  const before = await loadAccountTree(ctx, true);
   await ctx.db.kysely.updateTable('accounts').set({ active: s }).where('id', '=', accountId).execute();
-  const after = await loadAccountTree(ctx);
+  const after = await loadAccountTree(ctx, true);
   const affected = [...after.byId.keys()].filter((a) => after.isWithin(accountId, a));
   const fleets = await ctx.db.kysely
     .selectFrom('fleets')

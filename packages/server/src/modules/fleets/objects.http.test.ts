@@ -28,6 +28,9 @@ describe('service objects', () => {
   /** The n-th unit of the demo fleet; each test takes its own so that none sees another's changes. */
   const nthUnit = async (n: number) => (await units())[n];
   const fieldsOf = (body: any) => body.details.map((d: { field: string }) => d.field).sort();
+  /** customfields: a text field of the demo fleet for this owner type (values are checked since 007). */
+  const textField = async (t_: 'u' | 'd' | 't', n: string) =>
+    (await admin.post(`${base}/custom-fields`, { n, tp: 1, t: t_ })).body.id as number;
 
   describe('PUT /api/fleets/{id}/entities', () => {
     it('removes a unit from the fleet and adds it back with its actual counters starting anew', async () => {
@@ -120,11 +123,12 @@ describe('service objects', () => {
   describe('PUT /api/fleets/{fid}/units/{id}', () => {
     it('changes the unit type, also to unknown (null), and custom fields', async () => {
       const u = await nthUnit(2);
-      const res = await mechanic.put(`${base}/units/${u.id}`, { ut: 1, cf: [{ id: 7, v: 'blue' }] });
+      const cf = await textField('u', 'Colour'); // customfields
+      const res = await mechanic.put(`${base}/units/${u.id}`, { ut: 1, cf: [{ id: cf, v: 'blue' }] });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: u.id, ut: 1, cf: [{ id: 7, v: 'blue' }], nm: u.nm });
+      expect(res.body).toMatchObject({ id: u.id, ut: 1, cf: [{ id: cf, v: 'blue' }], nm: u.nm });
       expect((await mechanic.put(`${base}/units/${u.id}`, { ut: null })).body.ut).toBeNull();
-      expect(await unit(u.id)).toMatchObject({ ut: null, cf: [{ id: 7, v: 'blue' }] });
+      expect(await unit(u.id)).toMatchObject({ ut: null, cf: [{ id: cf, v: 'blue' }] });
     });
 
     it('refuses an unknown unit type with 400 naming the field', async () => {
@@ -206,11 +210,12 @@ describe('service objects', () => {
     for (const kind of ['drivers', 'trailers'] as const) {
       it(`updates a ${kind.slice(0, -1)}: name trimmed, description, contact, custom fields`, async () => {
         const item = (await admin.get(`${base}/${kind}`)).body[kind][2];
+        const cf = await textField(kind === 'drivers' ? 'd' : 't', 'Badge'); // customfields
         const res = await mechanic.put(`/api/${kind}/${item.id}`, {
           n: `  New ${kind}  `,
           ds: 'Night shift',
           c: '+370 600 00000',
-          cf: [{ id: 1, v: 'x' }],
+          cf: [{ id: cf, v: 'x' }],
         });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({
@@ -219,7 +224,7 @@ describe('service objects', () => {
           n: `New ${kind}`,
           ds: 'Night shift',
           c: '+370 600 00000',
-          cf: [{ id: 1, v: 'x' }],
+          cf: [{ id: cf, v: 'x' }],
           ins: 0,
         });
         const listed = (await viewer.get(`${base}/${kind}`)).body[kind].find((d: any) => d.id === item.id);

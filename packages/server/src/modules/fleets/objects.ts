@@ -4,7 +4,9 @@ import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { PersonRow } from '../../db/schema.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
+import { validateCustomValues } from '../customfields/service.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
+import { recordCorrection } from '../statistics/counter-days.js';
 import { personToWire, unitToWire } from './mappers.js';
 
 /** Who may edit a service object's profile: the fleet admin and those who manage its maintenance. */
@@ -174,6 +176,9 @@ export async function updateUnit(
       .executeTakeFirst();
     if (!type) throw invalidInput([{ field: 'body.ut', message: 'Unknown unit type' }]);
   }
+  // customfields: values must be unit fields of this fleet.
+  const cfIssues = await validateCustomValues(ctx.db.kysely, fleetId, 'u', patch.cf);
+  if (cfIssues.length) throw invalidInput(cfIssues);
   const t = now();
   const counterChanged =
     (patch.cnm !== undefined && patch.cnm !== unit.mileage) ||
@@ -203,6 +208,11 @@ export async function updateUnit(
         .insertInto('counter_corrections')
         .values(corrections.map((c) => ({ ...c, unit_id: unitId, user_id: actor.userId, tm: t })))
         .execute();
+      // statistics: a correction is no distance driven (modules/statistics/counter-days.ts).
+      await recordCorrection(trx, unitId, {
+        mileage: (patch.cnm ?? unit.mileage) - unit.mileage,
+        engineHours: (patch.cneh ?? unit.engine_hours) - unit.engine_hours,
+      });
     }
   });
   const updated = await ctx.db.kysely
@@ -235,6 +245,9 @@ export async function updatePerson(
   // An object outside any fleet, or of a fleet the actor cannot see, answers like a foreign one.
   if (!row || row.fleet_id === null) throw accessDenied();
   await requireFleet(ctx, actor, row.fleet_id, EDIT_OBJECT);
+  // customfields: values must be driver or trailer fields of this fleet.
+  const cfIssues = await validateCustomValues(ctx.db.kysely, row.fleet_id, OBJECT_TYPE[kind], patch.cf);
+  if (cfIssues.length) throw invalidInput(cfIssues);
   await ctx.db.kysely
     .updateTable(kind)
     .set({

@@ -6,6 +6,7 @@ import type { Actor } from '../../auth/actor.js';
 import { type AppContext, DAY } from '../../context.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, invalidInput } from '../../http/errors.js';
+import { validateCustomValues } from '../customfields/service.js';
 import { thousandths } from '../lineitems/library.js';
 import { type Changes, replaceLines, runChange } from './effects.js';
 import { loadWires } from './load.js';
@@ -73,6 +74,8 @@ export async function updateArchived(
     const lines = patch.li !== undefined ? patch.li.length : ((await lineCounts(trx, [id])).get(id) ?? 0);
     if (patch.manual_cost != null && lines > 0)
       issues.push({ field: 'body.manual_cost', message: 'Only for a service without line items' });
+    // customfields: values must be service fields of this fleet.
+    issues.push(...(await validateCustomValues(trx, fleetId, 's', patch.cf)));
     if (issues.length) throw invalidInput(issues);
     await trx
       .updateTable('services')

@@ -143,6 +143,19 @@ describe('service attachments', () => {
     expect(await stored(big)).toBe(1);
   });
 
+  it('two uploads at once cannot together pass the cap: one is stored, the other refused whole', async () => {
+    const id = await service();
+    const batch = (tag: string) =>
+      Array.from({ length: 15 }, (_, i) => ({
+        name: `${tag}-${i}.txt`,
+        data: new TextEncoder().encode(tag),
+      }));
+    const replies = await Promise.all([upload(manager, id, batch('a')), upload(manager, id, batch('b'))]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 413]);
+    expect(replies.find((r) => r.status === 413)?.body.error).toBe(2);
+    expect(await stored(id)).toBe(15);
+  });
+
   it('refuses non-file parts, empty uploads and bodies that are not multipart with error 4', async () => {
     const id = await service();
     const field = await upload(manager, id, [{ name: 'a.txt', data: new Uint8Array([1]) }], { note: 'x' });

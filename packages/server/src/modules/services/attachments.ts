@@ -151,6 +151,22 @@ export async function uploadAttachments(
     ]);
   const t = now();
   const { result } = await runChange(ctx, fleetId, async (trx, ch) => {
+    // The caps again, inside the write: two uploads read the same totals before either stored its files.
+    // On PostgreSQL the service row is locked so they take turns; SQLite runs one write at a time.
+    if (ctx.db.dialect === 'postgres')
+      await trx.selectFrom('services').select('id').where('id', '=', serviceId).forUpdate().execute();
+    const now = await trx
+      .selectFrom('attachments')
+      .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('size').as('bytes')])
+      .where('owner_type', '=', OWNER)
+      .where('owner_id', '=', serviceId)
+      .executeTakeFirstOrThrow();
+    const adding = files.reduce((sum, f) => sum + f.data.length, 0);
+    if (Number(now.n) + files.length > MAX_FILES || Number(now.bytes ?? 0) + adding > MAX_TOTAL_BYTES)
+      throw new AppError(
+        ErrorCode.tooLarge,
+        `At most ${MAX_FILES} files and ${MAX_TOTAL_BYTES} bytes per service`,
+      );
     const rows = await trx
       .insertInto('attachments')
       .values(

@@ -3,6 +3,7 @@ import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
 import { conflict, invalidInput } from '../../http/errors.js';
+import { customValueChecker } from '../customfields/service.js';
 import { runChange } from './effects.js';
 import { objectKey } from './load.js';
 import { lookup, planCreate, planUpdate } from './plan.js';
@@ -34,12 +35,15 @@ export async function createMany(ctx: AppContext, actor: Actor, fleetId: number,
   const rowIndex = parsed.flatMap((p, i) => (p.success ? [i] : []));
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const lk = await lookup(trx, fleetId, rows);
+    const checkCustom = await customValueChecker(trx, fleetId, 's'); // customfields
     const plans = rows.map((r, j) => {
       const i = rowIndex[j]!;
       const { total_cost, ...input } = r;
       const manual = input.manual_cost ?? total_cost;
       // Dates not after today and end not before start: the rules of planCreate (spec §5).
-      return planCreate(pc, { ...input, manual_cost: manual }, lk, `body.services.${i}.`);
+      const plan = planCreate(pc, { ...input, manual_cost: manual }, lk, `body.services.${i}.`);
+      plan.issues.push(...checkCustom(input.cf, `body.services.${i}.`)); // customfields
+      return plan;
     });
     const issues = [
       ...shapeIssues,
@@ -82,11 +86,14 @@ export async function updateMany(
       existing.map((r) => ({ t: r.object_type, uid: r.object_id })),
     );
     const counts = await lineCounts(trx, ids);
+    const checkCustom = await customValueChecker(trx, fleetId, 's'); // customfields
     const plans = rows.map((r, i) => {
       const { id, ...patch } = r;
       const row = byId.get(id)!;
       const object = lk.objects.get(objectKey(row.object_type, row.object_id));
-      return planUpdate(pc, row, patch, object, counts.get(id) ?? 0, `body.services.${i}.`);
+      const plan = planUpdate(pc, row, patch, object, counts.get(id) ?? 0, `body.services.${i}.`);
+      plan.issues.push(...checkCustom(patch.cf, `body.services.${i}.`)); // customfields
+      return plan;
     });
     throwIssues(plans, true);
     for (const [i, plan] of plans.entries()) await updateService(trx, ch, pc, byId.get(rows[i]!.id)!, plan);

@@ -1,59 +1,20 @@
-import { ServiceFlag, startOfDay, tzOffsetMinutes } from '@fleetkeep/core';
+import { startOfDay, tzOffsetMinutes } from '@fleetkeep/core';
 
 /**
- * Status and date rules of services (spec §4, PRODUCT.md "Services", "The status engine"). Pure.
- *
- * Transitions: Due → In progress, Closed, Rejected; In progress → Closed, Rejected, and back to Due (a
- * confirmation made by mistake can be undone; the service stays open, so "one open service per
- * assignment" still holds). Closed and Rejected are frozen (the archive).
+ * Date rules of services (spec §4, PRODUCT.md "Services"). Pure. The status rules (flags, transitions)
+ * are core's `service-status.ts`, shared with the screens.
  */
 
-export type Status = 'due' | 'inProgress' | 'closed' | 'rejected';
-
-export const STATUS_FLAG: Record<Status, number> = {
-  due: ServiceFlag.upcoming,
-  inProgress: ServiceFlag.inProgress,
-  closed: ServiceFlag.closed,
-  rejected: ServiceFlag.rejected,
-};
-
-/** Closed or rejected: the archive (spec §4 "Finished group"). */
-export const FINISHED_MASK = ServiceFlag.closed | ServiceFlag.rejected;
-
-export function statusOf(f: number): Status {
-  if (f & ServiceFlag.rejected) return 'rejected';
-  if (f & ServiceFlag.closed) return 'closed';
-  if (f & ServiceFlag.inProgress) return 'inProgress';
-  return 'due';
-}
-
-export function statusFromFlag(f: number): Status | undefined {
-  return (Object.keys(STATUS_FLAG) as Status[]).find((s) => STATUS_FLAG[s] === f);
-}
-
-export const isArchived = (f: number) => (f & FINISHED_MASK) !== 0;
-
-const ALLOWED: Record<Status, Status[]> = {
-  due: ['inProgress', 'closed', 'rejected'],
-  inProgress: ['closed', 'rejected', 'due'],
-  closed: [],
-  rejected: [],
-};
-
-export function canTransition(from: Status, to: Status): boolean {
-  return from === to ? from === 'due' || from === 'inProgress' : ALLOWED[from].includes(to);
-}
-
-/**
- * Flags of a service entering `to`: overdue bits are dropped when it leaves Due (spec §4: overdue is a
- * flag of a Due service); a service set back to Due by a person carries "manually" (128).
- */
-export function flagsFor(currentF: number, to: Status): number {
-  if (to === 'due') {
-    return statusOf(currentF) === 'due' ? currentF : ServiceFlag.upcoming | ServiceFlag.manually;
-  }
-  return STATUS_FLAG[to];
-}
+export {
+  canTransition,
+  FINISHED_MASK,
+  flagsFor,
+  isArchived,
+  type ServiceStatus as Status,
+  STATUS_FLAG,
+  statusFromFlag,
+  statusOf,
+} from '@fleetkeep/core';
 
 /** A date on the wire: Unix seconds or YYYY-MM-DD (spec §5 "Requests use YYYY-MM-DD"). */
 export type DateIn = number | string;

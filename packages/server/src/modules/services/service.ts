@@ -5,6 +5,7 @@ import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
+import { validateCustomValues } from '../customfields/service.js';
 import { runChange } from './effects.js';
 import { byIds, loadWires, objectKey } from './load.js';
 import { lookup, planCreate, planUpdate } from './plan.js';
@@ -58,6 +59,8 @@ export async function createService(ctx: AppContext, actor: Actor, fleetId: numb
   const pc = planContext(fleet, actor);
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const plan = planCreate(pc, input, await lookup(trx, fleetId, [input]));
+    // customfields: values must be service fields of this fleet.
+    plan.issues.push(...(await validateCustomValues(trx, fleetId, 's', input.cf)));
     throwIssues([plan], false);
     await insertService(trx, ch, plan);
   });
@@ -90,6 +93,8 @@ export async function updateOne(
       lk.objects.get(objectKey(existing.object_type, existing.object_id)),
       counts.get(id) ?? 0,
     );
+    // customfields: values must be service fields of this fleet.
+    plan.issues.push(...(await validateCustomValues(trx, fleetId, 's', patch.cf)));
     throwIssues([plan], false);
     await updateService(trx, ch, pc, existing, plan);
   });

@@ -1,0 +1,389 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventsClient } from '../../test/events-client.js';
+import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
+
+/** Custom fields (spec §3 "Custom field", §7 "Custom fields"; PRODUCT.md "Administration"). */
+describe('custom fields', () => {
+  let t: TestServer;
+  let manager: Client;
+  let mechanic: Client;
+  let viewer: Client;
+  let outsider: Client;
+  let fid: number;
+  let base: string;
+  let unitId: number;
+  let driverId: number;
+  let seq = 0;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    [manager, mechanic, viewer, outsider] = await Promise.all([
+      t.login('manager'),
+      t.login('mechanic'),
+      t.login('viewer'),
+      t.login('outsider'),
+    ]);
+    fid = t.demo.fleetId;
+    base = `/api/fleets/${fid}/custom-fields`;
+    const db = t.server.ctx.db.kysely;
+    unitId = (
+      await db
+        .selectFrom('units')
+        .select('id')
+        .where('fleet_id', '=', fid)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    driverId = (
+      await db
+        .selectFrom('drivers')
+        .select('id')
+        .where('fleet_id', '=', fid)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  });
+  afterAll(() => t.close());
+
+  const fields = (body: any) => body.details.map((d: { field: string }) => d.field).sort();
+  const unique = (name: string) => `${name} ${++seq}`;
+  async function define(body: Record<string, unknown>, client: Client = manager, url = base) {
+    const res = await client.post(url, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as { id: number; n: string; tp: number; t: string; s: { options?: string[] } };
+  }
+  async function newService(cf: { id: number; v: string }[] = []) {
+    return manager.post(`/api/fleets/${fid}/services`, {
+      t: 'u',
+      uid: unitId,
+      f: 1,
+      n: unique('cf svc'),
+      cf,
+    });
+  }
+
+  it('creates, lists sorted naturally and case-insensitively, reads, updates and deletes', async () => {
+    const made: { n: string }[] = [];
+    for (const n of ['Zone 10', 'zone 9', 'Axle', 'colour']) made.push(await define({ n, tp: 1, t: 'd' }));
+    const list = await viewer.get(base);
+    expect(list.status).toBe(200);
+    const names = (list.body.custom_fields as any[])
+      .map((f) => f.n)
+      .filter((n) => made.some((m) => m.n === n));
+    expect(names).toEqual(['Axle', 'colour', 'zone 9', 'Zone 10']);
+
+    const created = await define({
+      n: '  Tyre brand  ',
+      tp: 2,
+      t: 'u',
+      s: { options: [' Michelin ', 'Nokian'] },
+    });
+    expect(created).toEqual({
+      id: created.id,
+      n: 'Tyre brand',
+      tp: 2,
+      t: 'u',
+      s: { options: ['Michelin', 'Nokian'] },
+    });
+    expect((await viewer.get(`/api/custom-fields/${created.id}`)).body).toEqual(created);
+    const changed = await manager.put(`/api/custom-fields/${created.id}`, {
+      n: 'Tyres',
+      s: { options: ['Michelin', 'Nokian', 'Pirelli'] },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toMatchObject({
+      n: 'Tyres',
+      tp: 2,
+      t: 'u',
+      s: { options: ['Michelin', 'Nokian', 'Pirelli'] },
+    });
+    // A list becoming a text drops its options; a text has none on the wire.
+    const text = await manager.put(`/api/custom-fields/${created.id}`, { tp: 1 });
+    expect(text.body).toMatchObject({ tp: 1, s: {} });
+    expect(text.body.s.options).toBeUndefined();
+    expect((await manager.put(`/api/custom-fields/${created.id}`, { t: 's' })).status).toBe(400);
+    expect((await manager.delete(`/api/custom-fields/${created.id}`)).body).toEqual({ error: 0, values: 0 });
+    expect((await viewer.get(`/api/custom-fields/${created.id}`)).status).toBe(404);
+    expect((await manager.delete(`/api/custom-fields/${created.id}`)).status).toBe(404);
+  });
+
+  it('refuses a duplicate name per fleet and owner type, case-insensitively (error 10)', async () => {
+    const name = unique('Insurer');
+    await define({ n: name, tp: 1, t: 'u' });
+    const dup = await manager.post(base, { n: name.toUpperCase(), tp: 1, t: 'u' });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ error: 10, details: [{ field: 'body.n' }] });
+    // Another owner type may use the name; a rename onto an existing name is refused too.
+    const other = await define({ n: name, tp: 1, t: 't' });
+    const second = await define({ n: unique('Insurer other'), tp: 1, t: 'u' });
+    const renamed = await manager.put(`/api/custom-fields/${second.id}`, { n: ` ${name.toLowerCase()} ` });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.error).toBe(10);
+    expect((await manager.put(`/api/custom-fields/${other.id}`, { n: name })).status).toBe(200);
+  });
+
+  it('checks list options: non-empty, distinct, each non-empty and at most 128 characters; none for text', async () => {
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await manager.post(base, { n: unique('Opt'), t: 's', ...body });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error).toBe(4);
+      return fields(res.body);
+    };
+    expect(await bad({ tp: 2 })).toEqual(['body.s.options']);
+    expect(await bad({ tp: 2, s: { options: [] } })).toEqual(['body.s.options']);
+    expect(await bad({ tp: 2, s: { options: ['a', '  '] } })).toEqual(['body.s.options.1']);
+    expect(await bad({ tp: 2, s: { options: ['Diesel', 'diesel '] } })).toEqual(['body.s.options.1']);
+    expect(await bad({ tp: 2, s: { options: ['x'.repeat(129)] } })).toEqual(['body.s.options.0']);
+    expect(await bad({ tp: 1, s: { options: ['a'] } })).toEqual(['body.s.options']);
+    expect(await bad({ tp: 3 })).toEqual(['body.tp']);
+    const wrongOwner = await manager.post(base, { n: unique('Opt'), tp: 1, t: 'x' });
+    expect(fields(wrongOwner.body)).toEqual(['body.t']);
+    const noName = await manager.post(base, { n: '  ', tp: 1, t: 'u' });
+    expect(fields(noName.body)).toEqual(['body.n']);
+    // A text field becoming a list needs its options.
+    const f = await define({ n: unique('Opt'), tp: 1, t: 's' });
+    expect(fields((await manager.put(`/api/custom-fields/${f.id}`, { tp: 2 })).body)).toEqual([
+      'body.s.options',
+    ]);
+  });
+
+  it('needs the admin bit to write; any member reads; the outsider sees nothing', async () => {
+    const f = await define({ n: unique('Perm'), tp: 1, t: 'u' });
+    expect((await mechanic.post(base, { n: unique('Perm'), tp: 1, t: 'u' })).status).toBe(403);
+    expect((await viewer.put(`/api/custom-fields/${f.id}`, { n: 'x' })).status).toBe(403);
+    expect((await viewer.delete(`/api/custom-fields/${f.id}`)).status).toBe(403);
+    expect((await mechanic.get(`/api/custom-fields/${f.id}`)).status).toBe(200);
+
+    expect((await outsider.get(base)).status).toBe(403);
+    // A field of another fleet answers like an unknown id.
+    for (const res of [
+      await outsider.get(`/api/custom-fields/${f.id}`),
+      await outsider.put(`/api/custom-fields/${f.id}`, { n: 'stolen' }),
+      await outsider.delete(`/api/custom-fields/${f.id}?safe=0`),
+      await outsider.get('/api/custom-fields/999999'),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 5, reason: 'Custom field not found' });
+    }
+    expect((await viewer.get(`/api/custom-fields/${f.id}`)).body.n).toBe(f.n);
+    // The outsider's own fleet lists only its own fields.
+    const own = `/api/fleets/${t.demo.otherFleetId}/custom-fields`;
+    const theirs = await define({ n: unique('Northwind'), tp: 1, t: 'u' }, outsider, own);
+    const ownList = (await outsider.get(own)).body.custom_fields as any[];
+    expect(ownList.map((x) => x.id)).toEqual([theirs.id]);
+    expect(((await manager.get(base)).body.custom_fields as any[]).some((x) => x.id === theirs.id)).toBe(
+      false,
+    );
+    expect((await manager.get(`/api/custom-fields/${theirs.id}`)).status).toBe(404);
+  });
+
+  it('checks values written on a service and on a unit, driver and trailer; nothing is written on failure', async () => {
+    const svcList = await define({ n: unique('Priority'), tp: 2, t: 's', s: { options: ['Low', 'High'] } });
+    const svcText = await define({ n: unique('Work order'), tp: 1, t: 's' });
+    const unitText = await define({ n: unique('Plate colour'), tp: 1, t: 'u' });
+    const unitList = await define({ n: unique('Fuel'), tp: 2, t: 'u', s: { options: ['Diesel', 'Petrol'] } });
+    const driverText = await define({ n: unique('Licence'), tp: 1, t: 'd' });
+    const foreign = await define(
+      { n: unique('Foreign'), tp: 1, t: 's' },
+      outsider,
+      `/api/fleets/${t.demo.otherFleetId}/custom-fields`,
+    );
+
+    const ok = await newService([
+      { id: svcList.id, v: 'High' },
+      { id: svcText.id, v: 'WO-17' },
+    ]);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.cf).toEqual([
+      { id: svcList.id, v: 'High' },
+      { id: svcText.id, v: 'WO-17' },
+    ]);
+
+    const bad = await newService([
+      { id: unitText.id, v: 'x' }, // wrong owner type
+      { id: 999999, v: 'x' }, // unknown
+      { id: svcList.id, v: 'Urgent' }, // not an option
+      { id: foreign.id, v: 'x' }, // another fleet's field
+      { id: svcText.id, v: 'y'.repeat(513) }, // too long (the schema refuses it already)
+    ]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe(4);
+    expect(fields(bad.body)).toEqual(['body.cf.4.v']);
+    const bad2 = await newService([
+      { id: unitText.id, v: 'x' },
+      { id: 999999, v: 'x' },
+      { id: svcList.id, v: 'Urgent' },
+      { id: foreign.id, v: 'x' },
+      { id: svcText.id, v: '' },
+    ]);
+    expect(bad2.status).toBe(400);
+    expect(fields(bad2.body)).toEqual(['body.cf.0.id', 'body.cf.1.id', 'body.cf.2.v', 'body.cf.3.id']);
+
+    // Update: one bad value refuses the whole change; the empty string clears a list value.
+    const sid = ok.body.id;
+    const refused = await manager.put(`/api/fleets/${fid}/services/${sid}`, {
+      n: 'renamed',
+      cf: [{ id: svcList.id, v: 'low' }],
+    });
+    expect(refused.status).toBe(400);
+    expect(fields(refused.body)).toEqual(['body.cf.0.v']);
+    const kept = (await viewer.get(`/api/fleets/${fid}/services/${sid}`)).body;
+    expect(kept.n).not.toBe('renamed');
+    expect(kept.cf).toEqual(ok.body.cf);
+    const cleared = await manager.put(`/api/fleets/${fid}/services/${sid}`, {
+      cf: [{ id: svcList.id, v: '' }],
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.cf).toEqual([{ id: svcList.id, v: '' }]);
+
+    // Batch rows report their index.
+    const batch = await manager.post(`/api/fleets/${fid}/services/batch`, {
+      services: [
+        { t: 'u', uid: unitId, f: 8, n: unique('batch ok'), cf: [{ id: svcText.id, v: 'a' }] },
+        { t: 'u', uid: unitId, f: 8, n: unique('batch bad'), cf: [{ id: unitList.id, v: 'Diesel' }] },
+      ],
+    });
+    expect(batch.status).toBe(400);
+    expect(batch.body.details).toEqual([
+      { row: 1, field: 'body.services.1.cf.0.id', message: expect.any(String) },
+    ]);
+    const batchUpdate = await manager.put(`/api/fleets/${fid}/services/batch`, {
+      services: [{ id: sid, cf: [{ id: svcList.id, v: 'Urgent' }] }],
+    });
+    expect(batchUpdate.status).toBe(400);
+    expect(fields(batchUpdate.body)).toEqual(['body.services.0.cf.0.v']);
+
+    // The archive correction checks them too.
+    const closed = await manager.post(`/api/fleets/${fid}/services`, {
+      t: 'u',
+      uid: unitId,
+      f: 8,
+      n: unique('closed'),
+    });
+    const archived = `/api/fleets/${fid}/services/archived/${closed.body.id}`;
+    expect((await manager.put(archived, { cf: [{ id: driverText.id, v: 'B' }] })).status).toBe(400);
+    const corrected = await manager.put(archived, { cf: [{ id: svcText.id, v: 'late entry' }] });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.cf).toEqual([{ id: svcText.id, v: 'late entry' }]);
+
+    // A unit takes unit fields only.
+    const unitUrl = `/api/fleets/${fid}/units/${unitId}`;
+    const unitBad = await mechanic.put(unitUrl, {
+      cf: [
+        { id: svcText.id, v: 'x' },
+        { id: unitList.id, v: 'Gas' },
+        { id: foreign.id, v: 'x' },
+        { id: 424242, v: 'x' },
+      ],
+    });
+    expect(unitBad.status).toBe(400);
+    expect(fields(unitBad.body)).toEqual(['body.cf.0.id', 'body.cf.1.v', 'body.cf.2.id', 'body.cf.3.id']);
+    const unitOk = await mechanic.put(unitUrl, {
+      cf: [
+        { id: unitText.id, v: 'yellow' },
+        { id: unitList.id, v: 'Diesel' },
+      ],
+    });
+    expect(unitOk.status, JSON.stringify(unitOk.body)).toBe(200);
+    expect(unitOk.body.cf).toHaveLength(2);
+    const dupUnit = await mechanic.put(unitUrl, {
+      cf: [
+        { id: unitText.id, v: 'a' },
+        { id: unitText.id, v: 'b' },
+      ],
+    });
+    expect(fields(dupUnit.body)).toEqual(['body.cf.1.id']);
+
+    // Drivers take driver fields, trailers trailer fields.
+    expect(
+      (await mechanic.put(`/api/drivers/${driverId}`, { cf: [{ id: unitText.id, v: 'x' }] })).status,
+    ).toBe(400);
+    const driverOk = await mechanic.put(`/api/drivers/${driverId}`, { cf: [{ id: driverText.id, v: 'C1' }] });
+    expect(driverOk.body.cf).toEqual([{ id: driverText.id, v: 'C1' }]);
+    const trailer = await t.server.ctx.db.kysely
+      .selectFrom('trailers')
+      .select('id')
+      .where('fleet_id', '=', fid)
+      .executeTakeFirstOrThrow();
+    const trailerBad = await mechanic.put(`/api/trailers/${trailer.id}`, {
+      cf: [{ id: driverText.id, v: 'x' }],
+    });
+    expect(fields(trailerBad.body)).toEqual(['body.cf.0.id']);
+  });
+
+  it('refuses an option change that leaves held values outside the list', async () => {
+    const f = await define({ n: unique('Shift'), tp: 2, t: 's', s: { options: ['Day', 'Night'] } });
+    expect((await newService([{ id: f.id, v: 'Night' }])).status).toBe(200);
+    const res = await manager.put(`/api/custom-fields/${f.id}`, { s: { options: ['Day', 'Evening'] } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: 10, details: [{ value: 'Night', count: 1 }] });
+    expect(
+      (await manager.put(`/api/custom-fields/${f.id}`, { s: { options: ['Night', 'Evening'] } })).status,
+    ).toBe(200);
+  });
+
+  it('safe delete refuses while values exist; unsafe delete strips them from services and units', async () => {
+    const svcField = await define({ n: unique('Cost centre'), tp: 1, t: 's' });
+    const unitField = await define({ n: unique('Depot'), tp: 2, t: 'u', s: { options: ['North', 'South'] } });
+    const keep = await define({ n: unique('Keep'), tp: 1, t: 'u' });
+    const s1 = await newService([{ id: svcField.id, v: 'CC-1' }]);
+    const s2 = await newService([{ id: svcField.id, v: 'CC-2' }]);
+    const unitUrl = `/api/fleets/${fid}/units/${unitId}`;
+    await manager.put(unitUrl, {
+      cf: [
+        { id: unitField.id, v: 'South' },
+        { id: keep.id, v: 'kept' },
+      ],
+    });
+
+    const refused = await manager.delete(`/api/custom-fields/${svcField.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: 10, details: { values: 2 } });
+    expect(refused.body.reason).toContain('2 values');
+    expect((await manager.delete(`/api/custom-fields/${unitField.id}?safe=1`)).body.details).toEqual({
+      values: 1,
+    });
+    expect((await viewer.get(`/api/custom-fields/${svcField.id}`)).status).toBe(200);
+
+    const events = await EventsClient.connect(t.url, viewer.ssid!);
+    try {
+      const gone = await manager.delete(`/api/custom-fields/${svcField.id}?safe=0`);
+      expect(gone.body).toEqual({ error: 0, values: 2 });
+      for (const s of [s1.body.id, s2.body.id]) {
+        const e = await events.next((x) => x.s === 'service' && x.t === 'u' && (x.d as any).id === s);
+        expect((e.d as any).cf).toEqual([]);
+        expect((await viewer.get(`/api/fleets/${fid}/services/${s}`)).body.cf).toEqual([]);
+      }
+      await events.next((x) => x.s === 'customfield' && x.t === 'd' && (x.d as any).id === svcField.id);
+
+      expect((await manager.delete(`/api/custom-fields/${unitField.id}?safe=0`)).body).toEqual({
+        error: 0,
+        values: 1,
+      });
+      const u = await events.next((x) => x.s === 'avl_unit' && x.t === 'u' && (x.d as any).id === unitId);
+      expect((u.d as any).cf).toEqual([{ id: keep.id, v: 'kept' }]);
+      const units = (await viewer.get(`/api/fleets/${fid}/units`)).body.units as any[];
+      expect(units.find((x) => x.id === unitId).cf).toEqual([{ id: keep.id, v: 'kept' }]);
+    } finally {
+      events.close();
+    }
+  });
+
+  it('publishes create, update and delete events of the customfield collection to members only', async () => {
+    const events = await EventsClient.connect(t.url, viewer.ssid!);
+    const theirs = await EventsClient.connect(t.url, outsider.ssid!);
+    try {
+      const f = await define({ n: unique('Evented'), tp: 1, t: 'd' });
+      const c = await events.next((e) => e.s === 'customfield' && e.t === 'c' && (e.d as any).id === f.id);
+      expect(c).toMatchObject({ fid, d: { n: f.n, tp: 1, t: 'd', s: {} } });
+      await manager.put(`/api/custom-fields/${f.id}`, { n: `${f.n} 2` });
+      await events.next((e) => e.s === 'customfield' && e.t === 'u' && (e.d as any).n === `${f.n} 2`);
+      await manager.delete(`/api/custom-fields/${f.id}`);
+      await events.next((e) => e.s === 'customfield' && e.t === 'd' && (e.d as any).id === f.id);
+      expect(theirs.received.some((e) => e.s === 'customfield')).toBe(false);
+    } finally {
+      events.close();
+      theirs.close();
+    }
+  });
+});

@@ -1,0 +1,283 @@
+import { Acl, ErrorCode, type LiveEvent } from '@fleetkeep/core';
+import type { Kysely } from 'kysely';
+import { requireFleet } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import { type AppContext, now } from '../../context.js';
+import type { CustomFieldRow, Database } from '../../db/schema.js';
+import { AppError, conflict, invalidInput, notFound } from '../../http/errors.js';
+import { personToWire, unitToWire } from '../fleets/mappers.js';
+import { byName, type Issue, isUniqueViolation } from '../lineitems/library.js';
+import { byIds, loadWires } from '../services/load.js';
+import {
+  type CustomValue,
+  checkOptions,
+  checkValues,
+  customFieldToWire,
+  FieldType,
+  fieldKey,
+  holdsValue,
+  type OwnerType,
+  parseValues,
+  valuesOutside,
+  withoutField,
+} from './rules.js';
+
+/**
+ * Custom field definitions (spec §7 "Custom fields") and the check of values written elsewhere.
+ *
+ * Permissions (spec §6): custom fields are part of fleet administration (spec §2 `/fleet/{fleetId}`
+ * waits for them; PRODUCT.md "Administration" lists them among the fleet settings), and "Admins set up"
+ * the fleet; so changing definitions needs the admin bit. Their values show on every service object
+ * and service, so any member of the fleet may read the definitions.
+ */
+const READ = {};
+const WRITE = { all: Acl.admin };
+
+const DUPLICATE = 'A custom field with this name exists for this owner type';
+const NOT_FOUND = 'Custom field not found';
+
+export interface FieldInput {
+  n: string;
+  tp: 1 | 2;
+  t: OwnerType;
+  s?: { options?: string[] };
+}
+
+export type FieldPatch = Partial<FieldInput>;
+
+/** Tables whose rows carry `cf` values, with the collection of their live events (DESIGN §6). */
+const HOLDERS = [
+  { table: 'units', collection: 'avl_unit' },
+  { table: 'drivers', collection: 'driver' },
+  { table: 'trailers', collection: 'trailer' },
+  { table: 'services', collection: 'service' },
+] as const;
+type HolderTable = (typeof HOLDERS)[number]['table'];
+const CHUNK = 1000;
+
+async function fleetFields(db: Kysely<Database>, fleetId: number) {
+  return db.selectFrom('custom_fields').selectAll().where('fleet_id', '=', fleetId).execute();
+}
+
+/**
+ * A checker of values against the fleet's fields of one owner type, for batch writes (one query).
+ * Returns issues with fields under `prefix` (spec §5 style: every bad field is listed).
+ */
+export async function customValueChecker(db: Kysely<Database>, fleetId: number, ownerType: OwnerType) {
+  const fields = new Map((await fleetFields(db, fleetId)).map((f) => [f.id, f]));
+  return (values: readonly CustomValue[] | undefined, prefix = 'body.') =>
+    checkValues(fields, ownerType, values, prefix);
+}
+
+/**
+ * The check every write of `cf` calls (services, units, drivers, trailers): ids must be custom fields
+ * of this fleet and owner type, list values one of the options, texts at most 512 characters.
+ * Nothing to check (no query) when no values are written.
+ */
+export async function validateCustomValues(
+  db: Kysely<Database>,
+  fleetId: number,
+  ownerType: OwnerType,
+  values: readonly CustomValue[] | undefined,
+  prefix = 'body.',
+): Promise<Issue[]> {
+  if (!values || values.length === 0) return [];
+  return (await customValueChecker(db, fleetId, ownerType))(values, prefix);
+}
+
+/** Rows of a table that hold any entry of the field (a text prefilter, then the parsed values). */
+async function holdersIn(db: Kysely<Database>, table: HolderTable, fleetId: number, fieldId: number) {
+  // The four tables share `id`, `fleet_id` and `cf`; one typed query serves them all.
+  const rows = await db
+    .selectFrom(table as 'units')
+    .select(['id', 'cf'])
+    .where('fleet_id', '=', fleetId)
+    .where('cf', 'like', `%"id":${fieldId}%`)
+    .execute();
+  return rows
+    .map((r) => ({ id: r.id, values: parseValues(r.cf) }))
+    .filter((r) => r.values.some((x) => x.id === fieldId));
+}
+
+async function heldValues(db: Kysely<Database>, fleetId: number, fieldId: number): Promise<string[]> {
+  const out: string[] = [];
+  for (const { table } of HOLDERS)
+    for (const r of await holdersIn(db, table, fleetId, fieldId))
+      for (const x of r.values) if (x.id === fieldId && x.v !== '') out.push(x.v);
+  return out;
+}
+
+/** The field, if the actor may see its fleet; an id of another fleet answers like an unknown one. */
+async function fieldFor(ctx: AppContext, actor: Actor, id: number, write: boolean) {
+  const row = await ctx.db.kysely
+    .selectFrom('custom_fields')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound(NOT_FOUND);
+  try {
+    await requireFleet(ctx, actor, row.fleet_id, READ);
+  } catch (err) {
+    if (err instanceof AppError && err.code === ErrorCode.accessDenied) throw notFound(NOT_FOUND);
+    throw err;
+  }
+  if (write) await requireFleet(ctx, actor, row.fleet_id, WRITE);
+  return row;
+}
+
+function checkDuplicate(rows: CustomFieldRow[], ownerType: string, name: string, exceptId?: number) {
+  const key = fieldKey(ownerType, name);
+  if (rows.some((r) => r.id !== exceptId && fieldKey(r.owner_type, r.name) === key))
+    throw conflict(DUPLICATE, [{ field: 'body.n', message: DUPLICATE }]);
+}
+
+/** Maps the unique index `custom_fields_name` to error 10 when two writers race. */
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(DUPLICATE, [{ field: 'body.n', message: DUPLICATE }]);
+    throw err;
+  }
+}
+
+/** GET /fleets/{fid}/custom-fields: `{custom_fields}` sorted by name, natural and case-insensitive. */
+export async function listFields(ctx: AppContext, actor: Actor, fleetId: number) {
+  await requireFleet(ctx, actor, fleetId, READ);
+  const rows = await fleetFields(ctx.db.kysely, fleetId);
+  return { custom_fields: rows.sort(byName).map(customFieldToWire) };
+}
+
+export async function getField(ctx: AppContext, actor: Actor, id: number) {
+  return customFieldToWire(await fieldFor(ctx, actor, id, false));
+}
+
+export async function createField(ctx: AppContext, actor: Actor, fleetId: number, input: FieldInput) {
+  await requireFleet(ctx, actor, fleetId, WRITE);
+  const { issues, options } = checkOptions(input.tp, input.s?.options);
+  if (issues.length) throw invalidInput(issues);
+  checkDuplicate(await fleetFields(ctx.db.kysely, fleetId), input.t, input.n);
+  const t = now();
+  const row = await guarded(() =>
+    ctx.db.kysely
+      .insertInto('custom_fields')
+      .values({
+        fleet_id: fleetId,
+        name: input.n,
+        type: input.tp,
+        options: JSON.stringify(options),
+        owner_type: input.t,
+        created_at: t,
+        updated_at: t,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  const wire = customFieldToWire(row);
+  await ctx.bus.publish({ t: 'c', s: 'customfield', fid: fleetId, d: wire });
+  return wire;
+}
+
+/**
+ * PUT /custom-fields/{id}: name, type and options; the owner type stays (values belong to their
+ * owners). A change that would leave held values outside a list's options is refused (error 10) with
+ * the values concerned, so no object silently keeps a value its field no longer allows.
+ */
+export async function updateField(ctx: AppContext, actor: Actor, id: number, patch: FieldPatch) {
+  const row = await fieldFor(ctx, actor, id, true);
+  if (patch.t !== undefined && patch.t !== row.owner_type)
+    throw invalidInput([{ field: 'body.t', message: 'Cannot be changed' }]);
+  const name = patch.n ?? row.name;
+  const tp = patch.tp ?? row.type;
+  const kept = row.type === FieldType.list && tp === FieldType.list ? customFieldToWire(row).s.options : [];
+  const { issues, options } = checkOptions(tp, patch.s?.options ?? kept);
+  if (issues.length) throw invalidInput(issues);
+  checkDuplicate(await fleetFields(ctx.db.kysely, row.fleet_id), row.owner_type, name, id);
+  if (tp === FieldType.list) {
+    const outside = valuesOutside(await heldValues(ctx.db.kysely, row.fleet_id, id), options);
+    if (outside.size)
+      throw conflict(
+        'Some objects hold values that are not among the options',
+        [...outside].map(([value, count]) => ({ field: 'body.s.options', value, count })),
+      );
+  }
+  const updated = await guarded(() =>
+    ctx.db.kysely
+      .updateTable('custom_fields')
+      .set({ name, type: tp, options: JSON.stringify(options), updated_at: now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  const wire = customFieldToWire(updated);
+  await ctx.bus.publish({ t: 'u', s: 'customfield', fid: row.fleet_id, d: wire });
+  return wire;
+}
+
+/**
+ * DELETE /custom-fields/{id}?safe=1 (spec §7; safe defaults to 1). Safe: refused with error 10 while
+ * any object or service of the fleet holds a value (PRODUCT.md "deleting one that has values asks
+ * first"). Unsafe: the definition and every value of it go in one transaction, and the owners whose
+ * values changed are published.
+ */
+export async function deleteField(ctx: AppContext, actor: Actor, id: number, safe: boolean) {
+  const row = await fieldFor(ctx, actor, id, true);
+  const fleetId = row.fleet_id;
+  const changed = new Map<HolderTable, number[]>();
+  let values = 0;
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const found = new Map<HolderTable, { id: number; values: CustomValue[] }[]>();
+    for (const { table } of HOLDERS) {
+      const rows = await holdersIn(trx, table, fleetId, id);
+      found.set(table, rows);
+      values += rows.filter((r) => holdsValue(r.values, id)).length;
+    }
+    if (safe && values > 0)
+      throw conflict(
+        values === 1
+          ? 'The custom field has 1 value; delete with safe=0 to remove it too'
+          : `The custom field has ${values} values; delete with safe=0 to remove them too`,
+        { values },
+      );
+    for (const [table, rows] of found) {
+      for (const r of rows) {
+        const kept = withoutField(r.values, id);
+        if (!kept) continue;
+        await trx
+          .updateTable(table as 'units')
+          .set({ cf: JSON.stringify(kept) })
+          .where('id', '=', r.id)
+          .execute();
+      }
+      if (rows.length)
+        changed.set(
+          table,
+          rows.map((r) => r.id),
+        );
+    }
+    await trx.deleteFrom('custom_fields').where('id', '=', id).execute();
+  });
+  for (const e of await ownerEvents(ctx, fleetId, changed)) await ctx.bus.publish(e);
+  await ctx.bus.publish({ t: 'd', s: 'customfield', fid: fleetId, d: { id } });
+  return { error: 0, values };
+}
+
+/** Update events of the owners whose values were stripped, read after commit. */
+async function ownerEvents(ctx: AppContext, fleetId: number, changed: Map<HolderTable, number[]>) {
+  const db = ctx.db.kysely;
+  const events: LiveEvent[] = [];
+  for (const { table, collection } of HOLDERS) {
+    const ids = changed.get(table) ?? [];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const part = ids.slice(i, i + CHUNK);
+      let wires: unknown[];
+      if (table === 'services') wires = await loadWires(db, fleetId, byIds(fleetId, part));
+      else if (table === 'units')
+        wires = (await db.selectFrom('units').selectAll().where('id', 'in', part).execute()).map(unitToWire);
+      else
+        wires = (await db.selectFrom(table).selectAll().where('id', 'in', part).execute()).map(personToWire);
+      for (const d of wires) events.push({ t: 'u', s: collection, fid: fleetId, d });
+    }
+  }
+  return events;
+}

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { actorOf } from '../../http/auth-hook.js';
+import { fleetParams, pathId, zApp } from '../../http/types.js';
+import { fleetStatistics, unitStatistics } from './service.js';
+
+/** The statistics calls of spec §7 "Fleet" (PRODUCT.md "Service objects and counters", "Dashboard"). */
+export const statisticsRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (fastify) => {
+    const app = zApp(fastify);
+    const tags = ['statistics'];
+    // As the services archive reads its range (spec §5 "Requests use YYYY-MM-DD").
+    const period = z.object({ from: z.string().min(1).max(32), to: z.string().min(1).max(32) });
+
+    app.get(
+      '/api/fleets/:fid/statistics',
+      {
+        schema: {
+          tags,
+          summary:
+            'Fleet totals of a period (km, engine hours, closed services cost, cost per km) and per-unit rows; from/to: YYYY-MM-DD or Unix seconds, fleet days, ≤ 366 days',
+          params: fleetParams,
+          querystring: period,
+        },
+      },
+      async (req) => fleetStatistics(ctx, actorOf(req), req.params.fid, req.query.from, req.query.to),
+    );
+    app.get(
+      '/api/fleets/:fid/units/:uid/statistics',
+      {
+        schema: {
+          tags,
+          summary:
+            'One unit over a period: km driven, engine hours, closed services cost, cost per km (null when no distance)',
+          params: z.object({ fid: pathId, uid: pathId }),
+          querystring: period,
+        },
+      },
+      async (req) =>
+        unitStatistics(ctx, actorOf(req), req.params.fid, req.params.uid, req.query.from, req.query.to),
+    );
+  };
