@@ -8,15 +8,34 @@ import { router } from './app/routes.tsx';
 import { bootstrap, queryClient } from './app/session.ts';
 import { initI18n } from './i18n/index.ts';
 import { browserLanguage } from './i18n/languages.ts';
+import { installFaultReporting, reportFault } from './lib/faults.ts';
 
-const theme = createTheme({ primaryColor: 'blue' });
+const theme = createTheme({
+  primaryColor: 'blue',
+  components: {
+    // One row of tabs at every width: at 375 px the list scrolls sideways instead of wrapping.
+    // A plain object rather than Tabs.extend(): that would pull the Tabs code into the login route.
+    Tabs: {
+      styles: {
+        list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' },
+        tab: { paddingInline: 'var(--mantine-spacing-sm)', flexShrink: 0 },
+      },
+    },
+  },
+});
 
 async function start(): Promise<void> {
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root element');
+  installFaultReporting();
   // Spec §2: the page language comes from the browser first, then from the user's settings.
   await initI18n(browserLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]));
-  createRoot(root).render(
+  createRoot(root, {
+    // Faults React handles itself (error boundaries, recoverable hydration errors) are reported too.
+    onCaughtError: (error) => reportFault('render', error),
+    onUncaughtError: (error) => reportFault('render', error),
+    onRecoverableError: (error) => reportFault('warning', error),
+  }).render(
     <StrictMode>
       <MantineProvider theme={theme}>
         <QueryClientProvider client={queryClient}>

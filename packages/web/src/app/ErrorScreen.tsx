@@ -1,12 +1,17 @@
 import { Button, Center, Stack, Text } from '@mantine/core';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
+import { reportFault } from '../lib/faults.ts';
 
 /** A screen that threw, or a chunk that failed to load: say so and offer a reload (spec §8). */
 export function ErrorScreen() {
   const { t } = useTranslation();
   const error = useRouteError();
-  console.error(error);
+  useEffect(() => {
+    console.error(error);
+    reportFault('render', error);
+  }, [error]);
   return (
     <Center mih="60vh" p="md">
       <Stack align="center" role="alert">

@@ -20,7 +20,13 @@ const SettingsScreen = lazy(() => import('../screens/Settings.tsx'));
 const TokensScreen = lazy(() => import('../screens/Tokens.tsx'));
 const FleetMap = lazy(() => import('../features/map/FleetMap.tsx'));
 const IntervalsScreen = lazy(() => import('../features/intervals/IntervalsScreen.tsx'));
+const IntervalEditorScreen = lazy(() => import('../features/intervals/editor/IntervalEditorScreen.tsx'));
 const LineItemsScreen = lazy(() => import('../features/lineitems/LineItemsScreen.tsx'));
+const ServicesScreen = lazy(() => import('../features/services/list/ServicesScreen.tsx'));
+const CloseServicesScreen = lazy(() => import('../features/services/close/CloseServicesScreen.tsx'));
+const ServiceEditorScreen = lazy(() => import('../features/services/editor/ServiceEditorScreen.tsx'));
+const ItemsScreen = lazy(() => import('../features/objects/ItemsScreen.tsx'));
+const ObjectScreen = lazy(() => import('../features/objects/ObjectScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -36,6 +42,11 @@ function RequireAuth() {
       <Shell />
     </Suspense>
   );
+}
+
+/** A screen behind its route guard (core guards.ts). */
+function guarded(route: RouteName, element: ReactNode): ReactNode {
+  return <Guarded route={route}>{element}</Guarded>;
 }
 
 /** A screen of a later issue: titled, guarded like the real one. */
@@ -64,24 +75,17 @@ export const router = createBrowserRouter(
         <Route path="fleet/:id" element={screen('fleet', 'screen.fleet')} />
         <Route path="migration/:id" element={screen('migration', 'screen.migration')} />
         <Route path="dashboard" element={screen('dashboard', 'menu.dashboard', 'units', <FleetMap />)} />
-        <Route path="items" element={screen('items', 'menu.items', 'units')} />
-        <Route path="unit/:id" element={screen('unit', 'screen.unit', 'units', <FleetMap mode="unit" />)} />
-        <Route path="trailer/:id" element={screen('trailer', 'screen.trailer', 'trailers')} />
-        <Route path="driver/:id" element={screen('driver', 'screen.driver', 'drivers')} />
-        <Route
-          path="intervals"
-          element={
-            <Guarded route="intervals">
-              <IntervalsScreen />
-            </Guarded>
-          }
-        />
+        <Route path="items" element={guarded('items', <ItemsScreen />)} />
+        <Route path="unit/:id" element={guarded('unit', <ObjectScreen kind="unit" />)} />
+        <Route path="trailer/:id" element={guarded('trailer', <ObjectScreen kind="trailer" />)} />
+        <Route path="driver/:id" element={guarded('driver', <ObjectScreen kind="driver" />)} />
+        <Route path="intervals" element={guarded('intervals', <IntervalsScreen />)} />
         <Route path="intervals/import" element={screen('intervalsImport', 'screen.intervalsImport')} />
-        <Route path="interval/:id" element={screen('interval', 'screen.interval')} />
-        <Route path="services" element={screen('services', 'menu.services')} />
-        <Route path="services/close" element={screen('servicesClose', 'screen.servicesClose')} />
+        <Route path="interval/:id" element={guarded('interval', <IntervalEditorScreen />)} />
+        <Route path="services" element={guarded('services', <ServicesScreen />)} />
+        <Route path="services/close" element={guarded('servicesClose', <CloseServicesScreen />)} />
         <Route path="services/import" element={screen('servicesImport', 'screen.servicesImport')} />
-        <Route path="service/:id" element={screen('service', 'screen.service')} />
+        <Route path="service/:id" element={guarded('service', <ServiceEditorScreen />)} />
         <Route path="fuelfillings" element={screen('fuelfillings', 'menu.fuelfillings')} />
         <Route
           path="fuelfillings/import"
@@ -89,31 +93,10 @@ export const router = createBrowserRouter(
         />
         <Route path="fuelfilling/:id" element={screen('fuelfilling', 'screen.fuelfilling')} />
         <Route path="reports" element={screen('reports', 'menu.reports')} />
-        <Route
-          path="lineitems"
-          element={
-            <Guarded route="lineitems">
-              <LineItemsScreen />
-            </Guarded>
-          }
-        />
+        <Route path="lineitems" element={guarded('lineitems', <LineItemsScreen />)} />
         <Route path="lineitems/import" element={screen('lineitemsImport', 'screen.lineitemsImport')} />
-        <Route
-          path="tokens"
-          element={
-            <Guarded route="tokens">
-              <TokensScreen />
-            </Guarded>
-          }
-        />
-        <Route
-          path="settings"
-          element={
-            <Guarded route="settings">
-              <SettingsScreen />
-            </Guarded>
-          }
-        />
+        <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />
+        <Route path="settings" element={guarded('settings', <SettingsScreen />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Route>,

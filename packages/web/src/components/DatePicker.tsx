@@ -27,6 +27,24 @@ function display(value: string | null, dateFormat: string): string {
   return formatDate(dayjs(requestDateOf(date)).unix(), dateFormat, dayjsLocale());
 }
 
+/** A drawn icon: an emoji depends on the fonts of the machine and shows as a box without them. */
+function CalendarIcon() {
+  return (
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <rect x="3" y="5" width="18" height="16" rx="2" />
+      <path d="M3 10h18M8 3v4M16 3v4" />
+    </svg>
+  );
+}
+
 /**
  * Spec §5 date picker: typed as YYYY-M-D, shown in the user's date format, with a calendar popup.
  * Invalid text leaves the value unchanged and marks the field.
@@ -72,7 +90,7 @@ export function DatePicker({ value, onChange, dateFormat = 'YYYY-MM-DD', ...rest
               onClick={() => setOpened((o) => !o)}
               size="sm"
             >
-              <span aria-hidden="true">📅</span>
+              <CalendarIcon />
             </IconButton>
           }
         />

@@ -15,7 +15,7 @@ const PLURAL = /_(zero|one|two|few|many|other)$/;
  */
 const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   '*': ['app.name', 'common.ok', 'settings.layerOsm'],
-  de: ['header.navigation', 'screen.migration', 'tokens.count_one'],
+  de: ['header.navigation', 'screen.migration', 'tokens.count_one', 'objects.status'],
   fr: [
     'header.navigation',
     'header.notifications',
@@ -24,18 +24,29 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'menu.administration',
     'menu.docs',
     'screen.migration',
+    'objects.description',
+    'objects.code',
+    'services.actions',
   ],
   es: ['tokens.count_one', 'tokens.count_other'],
   it: ['login.password', 'tokens.count_one'],
   'pt-br': ['tokens.count_one', 'tokens.count_other'],
-  ro: ['tokens.count_one'],
-  nl: ['tokens.count_one', 'tokens.count_other'],
-  hr: ['tokens.count_one'],
-  sr: ['tokens.count_one'],
+  ro: ['tokens.count_one', 'objects.interval', 'objects.cost'],
+  nl: [
+    'tokens.count_one',
+    'tokens.count_other',
+    'objects.period_week',
+    'objects.code',
+    'objects.interval',
+    'objects.status',
+    'services.object',
+  ],
+  hr: ['tokens.count_one', 'objects.interval'],
+  sr: ['tokens.count_one', 'objects.interval'],
   pl: ['tokens.count_one'],
   hu: ['tokens.count_one'],
-  cs: ['tokens.count_one'],
-  az: ['tokens.count_one'],
+  cs: ['tokens.count_one', 'objects.interval'],
+  az: ['tokens.count_one', 'services.status'],
 };
 
 function flatten(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {

@@ -68,3 +68,30 @@ export function formatDateTime(
 export function requestDate(unixSeconds: number): string {
   return dayjs.unix(unixSeconds).format('YYYY-MM-DD');
 }
+
+/**
+ * The localised unit part of a measurement ('km', 'mi', 'км', 'd'), for a number shown with the §9
+ * formatting beside it; the unit's own name when Intl does not know it.
+ */
+export function unitLabel(
+  lang: string,
+  unit: string,
+  value = 2,
+  unitDisplay: 'short' | 'narrow' = 'short',
+): string {
+  try {
+    return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay })
+      .formatToParts(value)
+      .filter((p) => p.type === 'unit')
+      .map((p) => p.value)
+      .join(' ');
+  } catch {
+    return unit;
+  }
+}
+
+/** Money with the fleet currency: '1 250.5 EUR'. */
+export function formatMoney(value: number, currency: string): string {
+  const text = formatNumber(value);
+  return currency ? `${text} ${currency}` : text;
+}

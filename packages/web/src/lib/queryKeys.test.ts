@@ -3,8 +3,14 @@ import { keysForEvent, queryKeys } from './queryKeys.ts';
 
 describe('live events invalidate per collection', () => {
   it('a fleet data event makes that collection of that fleet stale', () => {
-    expect(keysForEvent('service', 3)).toEqual([queryKeys.collection(3, 'service')]);
+    expect(keysForEvent('driver', 3)).toEqual([queryKeys.collection(3, 'driver')]);
     expect(keysForEvent('avl_unit', 1)).toEqual([['fleetkeep', 'fleet', 1, 'avl_unit']]);
+  });
+  it('a service event also makes the period statistics stale (they hold closed service costs)', () => {
+    expect(keysForEvent('service', 3)).toEqual([
+      queryKeys.collection(3, 'service'),
+      ['fleetkeep', 'fleet', 3, 'avl_unit', 'statistics'],
+    ]);
   });
   it('a fleet event makes the fleet list and that fleet stale', () => {
     expect(keysForEvent('fleet', 2)).toEqual([queryKeys.fleets(), queryKeys.fleet(2)]);

@@ -8,11 +8,15 @@ export const queryKeys = {
   fleet: (fid: number) => [...queryKeys.all, 'fleet', fid] as const,
   collection: (fid: number, collection: Collection) => [...queryKeys.fleet(fid), collection] as const,
   fuelPresets: (fid: number) => [...queryKeys.fleet(fid), 'fuelPresets'] as const,
+  /** Period statistics (distance, costs): under the units, whose counters move them. */
+  statistics: (fid: number) => [...queryKeys.collection(fid, 'avl_unit'), 'statistics'] as const,
 };
 
 /** Keys a live event of a collection makes stale. */
 export function keysForEvent(collection: Collection, fid: number | null): readonly (readonly unknown[])[] {
   if (collection === 'fleet') return [queryKeys.fleets(), ...(fid === null ? [] : [queryKeys.fleet(fid)])];
   if (fid === null) return [queryKeys.all];
+  // Statistics hold the costs of closed services too.
+  if (collection === 'service') return [queryKeys.collection(fid, 'service'), queryKeys.statistics(fid)];
   return [queryKeys.collection(fid, collection)];
 }

@@ -14,7 +14,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useUrlParams } from '../../lib/urlParams.ts';
 import { SearchFilter } from '../SearchFilter.tsx';
 import { Select } from '../Select.tsx';
 import { matchesSearch, type SelectOption } from '../search.ts';
@@ -98,23 +98,19 @@ export function DataTable<T>({
   'data-testid': testId,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const [params, patchParams] = useUrlParams();
   const ids = useMemo(() => columns.map((c) => c.id), [columns]);
   const state = decodeTableState(params, ids, urlPrefix);
-  // The last query written and the one it was based on: a second click before the re-render builds on it.
-  const pending = useRef<{ from: URLSearchParams; next: URLSearchParams } | null>(null);
   /** Patches the URL state; a function patch reads the latest state (two quick clicks both count). */
-  const update = (patch: Partial<TableUrlState> | ((now: TableUrlState) => Partial<TableUrlState>)) => {
-    const base = pending.current?.from === params ? pending.current.next : params;
-    const now = decodeTableState(base, ids, urlPrefix);
-    const next = encodeTableState(
-      base,
-      { ...now, ...(typeof patch === 'function' ? patch(now) : patch) },
-      urlPrefix,
-    );
-    pending.current = { from: params, next };
-    setParams(next, { replace: true });
-  };
+  const update = (patch: Partial<TableUrlState> | ((now: TableUrlState) => Partial<TableUrlState>)) =>
+    patchParams((base) => {
+      const now = decodeTableState(base, ids, urlPrefix);
+      return encodeTableState(
+        base,
+        { ...now, ...(typeof patch === 'function' ? patch(now) : patch) },
+        urlPrefix,
+      );
+    });
   const [selection, setSelection] = useState<RowSelectionState>({});
   const selectable = onSelectionChange !== undefined;
 

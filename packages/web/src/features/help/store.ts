@@ -62,9 +62,12 @@ export function setHelpMode(mode: HelpMode): void {
   set({ ...current(), mode });
 }
 
-/** Logout: the dialog closes; storage was emptied by the logout, so nothing is written. */
+/**
+ * Logout: the dialog closes (spec §2). Its place and size are a preference of this browser, not of the
+ * session, so they are written back after the logout emptied the storage and the next login finds them.
+ */
 export function resetHelp(): void {
   if (state === null) return;
-  set({ ...state, open: false, section: null }, false);
+  set({ ...state, open: false, section: null });
   state = null;
 }

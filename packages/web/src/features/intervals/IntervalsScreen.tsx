@@ -1,16 +1,15 @@
 import { Acl } from '@fleetkeep/core';
 import { Anchor, Button, Group, Stack, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
 import { MultiSelect, Select } from '../../components/Select.tsx';
-import { api } from '../../lib/api.ts';
-import { formatNumber } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { useIntervals, useUnits } from '../../lib/fleetData.ts';
+import { formatNumber, unitLabel } from '../../lib/format.ts';
+import { useUrlParams } from '../../lib/urlParams.ts';
 import {
   decodeFilters,
   encodeFilters,
@@ -32,39 +31,6 @@ const KIND_LABEL = {
   time: 'intervals.kindTime',
 } as const;
 
-/** The unit part of a localised measurement (e.g. 'км' in Russian); numbers keep the §9 display. */
-function unitLabel(lang: string, unit: string, value: number, unitDisplay: 'short' | 'narrow'): string {
-  try {
-    const parts = new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay }).formatToParts(value);
-    return parts
-      .filter((p) => p.type === 'unit')
-      .map((p) => p.value)
-      .join(' ');
-  } catch {
-    return unit;
-  }
-}
-
-function useIntervals(fid: number | null) {
-  return useQuery({
-    queryKey: queryKeys.collection(fid ?? 0, 'interval'),
-    queryFn: async ({ signal }) =>
-      (await api<{ intervals: Interval[] }>(`/api/fleets/${fid}/intervals`, { signal })).intervals,
-    enabled: fid !== null,
-  });
-}
-
-/** The fleet's units: the same key and shape as the other unit screens (an array of units). */
-function useUnits(fid: number | null) {
-  return useQuery({
-    queryKey: queryKeys.collection(fid ?? 0, 'avl_unit'),
-    queryFn: async ({ signal }) =>
-      (await api<{ units?: { id: number; ut?: number | null }[] }>(`/api/fleets/${fid}/units`, { signal }))
-        .units ?? [],
-    enabled: fid !== null,
-  });
-}
-
 /** Spec §2 /intervals: the fleet's intervals with frequency summaries, filters and CSV export. */
 export default function IntervalsScreen() {
   const { t, i18n } = useTranslation();
@@ -74,9 +40,9 @@ export default function IntervalsScreen() {
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const miles = fleet?.ms === 1;
   const canManage = ((fleet?.acl ?? 0) & Acl.manageInterval) !== 0;
-  const intervals = useIntervals(fid);
+  const intervals = useIntervals<Interval>(fid);
   const units = useUnits(fid);
-  const [params, setParams] = useSearchParams();
+  const [params, patchParams] = useUrlParams();
   const kindParam = params.get('kind');
   const typesParam = params.get('ut');
   const filters = useMemo(
@@ -150,7 +116,7 @@ export default function IntervalsScreen() {
   );
 
   const setFilters = (patch: Partial<typeof filters>) =>
-    setParams((now) => encodeFilters(now, { ...decodeFilters(now), ...patch }), { replace: true });
+    patchParams((now) => encodeFilters(now, { ...decodeFilters(now), ...patch }));
 
   if (!auth) return null;
   return (

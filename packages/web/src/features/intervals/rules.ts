@@ -1,3 +1,4 @@
+import { wholeKmToDisplay } from '../../lib/distance.ts';
 import { formatNumber } from '../../lib/format.ts';
 
 /** Pure rules of the intervals list (spec §3 "Interval", §9 number display; PRODUCT.md "Intervals"). */
@@ -41,8 +42,6 @@ export type Kind = (typeof KINDS)[number];
 /** At most this many unit types can be chosen in the filter. */
 export const MAX_UNIT_TYPES = 5;
 
-export const KM_PER_MILE = 1.609344;
-
 /** Labels the caller localises: distance and engine-hours units, and a time amount with its unit. */
 export interface SummaryLabels {
   distance: string;
@@ -57,9 +56,7 @@ export function kindEnabled(interval: Interval, kind: Kind): boolean {
 }
 
 /** A distance in km in the fleet's unit (miles when `ms` is 1), rounded to whole units for miles. */
-export function displayDistance(km: number, miles: boolean): number {
-  return miles ? Math.round(km / KM_PER_MILE) : km;
-}
+export const displayDistance = wholeKmToDisplay;
 
 const SEPARATOR = ' · ';
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
 import { NumericInput } from '../../components/NumericInput.tsx';
 import { RequiredInput } from '../../components/RequiredInput.tsx';
-import { formatNumber } from '../../lib/format.ts';
+import { formatMoney } from '../../lib/format.ts';
 import { AddForm, errorText, KindControl, type Save } from './ItemForm.tsx';
 import {
   costText,
@@ -73,7 +73,7 @@ export function LibraryTable({
 
   const columns = useMemo<DataColumn<LineItem>[]>(() => {
     const kindName = (kind: number) => (kind === KIND.labour ? t('lineitems.labour') : t('lineitems.part'));
-    const money = (cost: number) => `${formatNumber(cost)}${currency ? ` ${currency}` : ''}`;
+    const money = (cost: number) => formatMoney(cost, currency);
     const isEditing = (item: LineItem) => editing?.id === item.id;
     const list: DataColumn<LineItem>[] = [
       {

@@ -2,11 +2,11 @@ import { Alert, Button, Group, Menu, Stack, Tabs, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useSession } from '../../app/session.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { api } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
+import { useUrlParams } from '../../lib/urlParams.ts';
 import { errorText, type Save } from './ItemForm.tsx';
 import { LibraryTable } from './LibraryTable.tsx';
 import {
@@ -24,7 +24,7 @@ export default function LineItemsScreen() {
   const { t } = useTranslation();
   const session = useSession();
   const client = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const [params, patchParams] = useUrlParams();
   const tab: LibraryTab = params.get('tab') === 'fuel' ? 'fuel' : 'parts';
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
@@ -101,15 +101,11 @@ export default function LineItemsScreen() {
       <Tabs
         value={tab}
         onChange={(v) =>
-          setParams(
-            (p) => {
-              const next = new URLSearchParams(p);
-              if (v === 'fuel') next.set('tab', 'fuel');
-              else next.delete('tab');
-              return next;
-            },
-            { replace: true },
-          )
+          patchParams((p) => {
+            if (v === 'fuel') p.set('tab', 'fuel');
+            else p.delete('tab');
+            return p;
+          })
         }
       >
         <Tabs.List>

@@ -100,7 +100,17 @@ function FleetMap({ mode = 'fleet' }: { mode?: 'fleet' | 'unit' }) {
     m.attributionControl.setPrefix(false);
     map.current = m;
     const markers = shown.current;
+    // The container changes size with the window, a phone's rotation or a tab that becomes visible:
+    // Leaflet must measure again, or tiles stay grey and clicks land off by the difference.
+    let frame = 0;
+    const resized = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => m.invalidateSize({ pan: false }));
+    });
+    resized.observe(container.current);
     return () => {
+      resized.disconnect();
+      cancelAnimationFrame(frame);
       m.remove();
       map.current = null;
       markers.clear();

@@ -117,6 +117,11 @@ describe('unit message patches (spec §4 "Unit events")', () => {
     expect(next[1]).toMatchObject({ lmsg: { t: 200 }, pos: { y: 56 }, cnm: 7, cneh: 8 });
   });
 
+  it('moves the actual counters by what the totals moved', () => {
+    const units = [{ ...unit(1, { y: 54, x: 27 }), cnm: 5.5, cneh: 6, acnm: 1.25, aceh: 2 }];
+    expect(patchUnits(units, [msg(1, 200, 56)])[0]).toMatchObject({ cnm: 7, acnm: 2.75, cneh: 8, aceh: 4 });
+  });
+
   it('ignores older messages and unknown units, keeping the same list', () => {
     const units = [unit(1, { y: 54, x: 27 }, 300)];
     expect(patchUnits(units, [msg(1, 200, 56), msg(9, 400, 1)])).toBe(units);

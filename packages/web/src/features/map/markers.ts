@@ -7,6 +7,9 @@ export interface MapUnit {
   ut?: number;
   cnm?: number;
   cneh?: number;
+  /** Actual counters (since joining the fleet): they move with the totals. */
+  acnm?: number;
+  aceh?: number;
   lmsg?: UnitMessageEvent['lmsg'];
   pos?: UnitMessageEvent['pos'];
 }
@@ -101,7 +104,20 @@ export function patchUnits<U extends MapUnit>(units: readonly U[], events: reado
     if (!e) return u;
     if (u.lmsg && e.lmsg && e.lmsg.t < u.lmsg.t) return u;
     changed = true;
-    return { ...u, lmsg: e.lmsg, pos: e.pos ?? u.pos ?? null, cnm: e.cnm, cneh: e.cneh };
+    // Actual = total − total at joining + pulled history: it moves by what the total moved.
+    const moved = (actual: number | undefined, before: number | undefined, after: number) =>
+      actual === undefined || before === undefined
+        ? actual
+        : Math.round((actual + after - before) * 1000) / 1000;
+    return {
+      ...u,
+      lmsg: e.lmsg,
+      pos: e.pos ?? u.pos ?? null,
+      cnm: e.cnm,
+      cneh: e.cneh,
+      acnm: moved(u.acnm, u.cnm, e.cnm),
+      aceh: moved(u.aceh, u.cneh, e.cneh),
+    };
   });
   return changed ? next : (units as U[]);
 }

@@ -1,0 +1,359 @@
+import { Acl } from '@fleetkeep/core';
+import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Loading } from '../../../app/Loading.tsx';
+import { useSession } from '../../../app/session.ts';
+import { useLeaveWarning } from '../../../app/useLeaveWarning.tsx';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { ApiError, api } from '../../../lib/api.ts';
+import { useDrivers, useLibrary, useTrailers, useUnits } from '../../../lib/fleetData.ts';
+import { queryKeys } from '../../../lib/queryKeys.ts';
+import type { Fleet } from '../../../lib/types.ts';
+import { useUrlParams } from '../../../lib/urlParams.ts';
+import { AssignedTab } from './AssignedTab.tsx';
+import { type FleetObject, fleetObjects, useIntervalList } from './data.ts';
+import { type Change, errorText } from './fields.ts';
+import { GeneralTab } from './GeneralTab.tsx';
+import { LinesTab } from './LinesTab.tsx';
+import {
+  assignRefsOf,
+  type EditorInterval,
+  emptyForm,
+  type FleetUnits,
+  formFromWire,
+  formToBody,
+  type IntervalForm,
+  isDirty,
+  type LibraryItem,
+  newAssignment,
+  objectKey,
+} from './rules.ts';
+import { useUnitLabels } from './useUnitLabels.ts';
+import { type FieldErrors, serverFieldErrors, tabOfField, validateForm } from './validation.ts';
+
+type Tab = 'general' | 'units' | 'lines';
+const TABS: readonly Tab[] = ['general', 'units', 'lines'];
+
+/**
+ * Spec §2 /interval/{intervalId}: the interval editor (general, assigned units, line items). The guard
+ * allows 'new' only with manageInterval; an unknown id goes to /intervals.
+ */
+export default function IntervalEditorScreen() {
+  const { id = '' } = useParams();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fid = auth?.fid ?? null;
+  const fleet = auth?.fleets.find((f) => f.id === fid);
+  const intervals = useIntervalList(fid);
+  const units = useUnits(fid);
+  const drivers = useDrivers(fid);
+  const trailers = useTrailers(fid);
+  const library = useLibrary(fid);
+  const objects = useMemo(
+    () => fleetObjects(units.data ?? [], drivers.data ?? [], trailers.data ?? []),
+    [units.data, drivers.data, trailers.data],
+  );
+
+  if (!auth || fid === null || !fleet) return null;
+  if (intervals.isPending || units.isPending || drivers.isPending || trailers.isPending) return <Loading />;
+  const isNew = id === 'new';
+  const interval = isNew ? null : (intervals.data?.find((iv) => String(iv.id) === id) ?? null);
+  if (!isNew && !interval) return <Navigate to="/intervals" replace />;
+  return (
+    <Editor
+      key={id}
+      fid={fid}
+      fleet={fleet}
+      interval={interval}
+      intervals={intervals.data ?? []}
+      objects={objects}
+      library={library.data ?? []}
+      canManage={!auth.su && (fleet.acl & Acl.manageInterval) !== 0}
+      dateFormat={auth.model.s.dateFormat}
+    />
+  );
+}
+
+/** Drops the errors of the fields being edited; a name ending in '.' drops a whole group ('u.'). */
+function withoutFields(errors: FieldErrors, fields: readonly string[]): FieldErrors {
+  const keys = Object.keys(errors).filter((k) =>
+    fields.some((f) => (f.endsWith('.') ? k.startsWith(f) : k === f)),
+  );
+  if (keys.length === 0) return errors;
+  const next = { ...errors };
+  for (const k of keys) delete next[k];
+  return next;
+}
+
+function Editor({
+  fid,
+  fleet,
+  interval,
+  intervals,
+  objects,
+  library,
+  canManage,
+  dateFormat,
+}: {
+  fid: number;
+  fleet: Fleet;
+  interval: EditorInterval | null;
+  intervals: readonly EditorInterval[];
+  objects: readonly FleetObject[];
+  library: readonly LibraryItem[];
+  canManage: boolean;
+  dateFormat: string;
+}) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params, patchParams] = useUrlParams();
+  const units = useMemo<FleetUnits>(() => ({ miles: fleet.ms === 1, tz: fleet.tz }), [fleet.ms, fleet.tz]);
+  const labels = useUnitLabels(units.miles);
+  const [now] = useState(() => Math.floor(Date.now() / 1000));
+  const readOnly = !canManage;
+
+  const [saved, setSaved] = useState<IntervalForm>(() =>
+    interval ? formFromWire(interval, units) : emptyForm(),
+  );
+  const [form, setForm] = useState<IntervalForm>(() => {
+    if (interval) return formFromWire(interval, units);
+    // /items bulk mode sends the objects to assign (`state.assign`); unknown ones are skipped.
+    const byKey = new Map(objects.map((o) => [objectKey(o), o]));
+    const assignments = assignRefsOf(location.state)
+      .map((ref) => byKey.get(objectKey(ref)))
+      .filter((o): o is FleetObject => o !== undefined)
+      .map((o) => newAssignment(o, o, units, now));
+    return { ...emptyForm(), assignments };
+  });
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const [attempted, setAttempted] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [justSaved, setJustSaved] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [goTo, setGoTo] = useState<string | null>(null);
+
+  const dirty = !readOnly && goTo === null && isDirty(form, saved);
+  const leaveDialog = useLeaveWarning(dirty);
+  // Navigates once the blocker knows the form is clean (after a create or a delete).
+  useEffect(() => {
+    if (goTo !== null) navigate(goTo, { replace: true });
+  }, [goTo, navigate]);
+
+  // Someone else changed the interval (a live event refetched it): follow unless there are local edits.
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
+  useEffect(() => {
+    if (!interval || dirtyRef.current) return;
+    const fresh = formFromWire(interval, units);
+    setSaved(fresh);
+    setForm(fresh);
+  }, [interval, units]);
+
+  const ctx = useMemo(
+    () => ({
+      ...units,
+      now,
+      otherNames: intervals.filter((iv) => iv.id !== interval?.id).map((iv) => iv.n),
+    }),
+    [units, now, intervals, interval?.id],
+  );
+  const clientErrors = useMemo(() => validateForm(form, ctx), [form, ctx]);
+  const errors: FieldErrors = attempted ? { ...serverErrors, ...clientErrors } : serverErrors;
+
+  const tabParam = params.get('tab') as Tab | null;
+  const tab: Tab = tabParam && TABS.includes(tabParam) ? tabParam : 'general';
+  const setTab = (next: Tab) =>
+    patchParams(
+      (p) => {
+        if (next === 'general') p.delete('tab');
+        else p.set('tab', next);
+        return p;
+      },
+      { state: location.state },
+    );
+  const tabsWithErrors = new Set(
+    Object.keys(errors)
+      .filter((k) => k !== 'form')
+      .map(tabOfField),
+  );
+  const showProblem = (problems: FieldErrors) => {
+    const first = Object.keys(problems).find((k) => k !== 'form');
+    if (first && !Object.keys(problems).some((k) => tabOfField(k) === tab)) setTab(tabOfField(first));
+  };
+
+  const change: Change = (fields, update) => {
+    setForm((f) => update(f));
+    setJustSaved(false);
+    if (fields.length) setServerErrors((e) => withoutFields(e, fields));
+  };
+
+  const listKey = queryKeys.collection(fid, 'interval');
+  const save = async () => {
+    setAttempted(true);
+    if (Object.keys(clientErrors).length > 0) {
+      showProblem(clientErrors);
+      return;
+    }
+    setPending(true);
+    setServerErrors({});
+    try {
+      const body = formToBody(form, interval, units);
+      const wire = interval
+        ? await api<EditorInterval>(`/api/fleets/${fid}/intervals/${interval.id}`, { method: 'PUT', body })
+        : await api<EditorInterval>(`/api/fleets/${fid}/intervals`, { method: 'POST', body });
+      client.setQueryData<EditorInterval[]>(listKey, (list) =>
+        list ? [...list.filter((iv) => iv.id !== wire.id), wire] : [wire],
+      );
+      void client.invalidateQueries({ queryKey: listKey });
+      // Typed line-item names joined the library (PRODUCT.md "Intervals").
+      void client.invalidateQueries({ queryKey: queryKeys.collection(fid, 'lineitem') });
+      const fresh = formFromWire(wire, units);
+      setSaved(fresh);
+      setForm(fresh);
+      setAttempted(false);
+      setJustSaved(true);
+      if (!interval) setGoTo(`/interval/${wire.id}${tab === 'general' ? '' : `?tab=${tab}`}`);
+    } catch (err) {
+      const problems =
+        err instanceof ApiError
+          ? serverFieldErrors(err.code, err.reason, err.details)
+          : { form: { key: 'intervalEditor.saveFailed' } };
+      setServerErrors(problems);
+      showProblem(problems);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!interval) return;
+    setPending(true);
+    try {
+      await api(`/api/fleets/${fid}/intervals/${interval.id}`, { method: 'DELETE' });
+      setConfirmDelete(false);
+      setGoTo('/intervals');
+      void client.invalidateQueries({ queryKey: listKey });
+    } catch (err) {
+      setConfirmDelete(false);
+      setServerErrors({
+        form: err instanceof ApiError ? { text: err.reason } : { key: 'intervalEditor.deleteFailed' },
+      });
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const tabLabel = (which: Tab, label: string, count?: number) => (
+    <Tabs.Tab
+      value={which}
+      data-testid={`tab-${which}`}
+      rightSection={
+        tabsWithErrors.has(which) ? (
+          <Badge color="red" size="xs" circle aria-label={t('intervalEditor.tabHasErrors')}>
+            !
+          </Badge>
+        ) : count !== undefined ? (
+          <Badge color="gray" variant="light" size="sm">
+            {count}
+          </Badge>
+        ) : undefined
+      }
+    >
+      {label}
+    </Tabs.Tab>
+  );
+
+  const tabProps = { form, errors, readOnly, disabled: pending, change };
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to="/intervals" size="sm">
+        {`← ${t('menu.intervals')}`}
+      </Anchor>
+      <Group justify="space-between" align="center" wrap="wrap" gap="sm">
+        <Title
+          order={1}
+          size="h2"
+          style={{ overflowWrap: 'anywhere', minWidth: 0 }}
+          data-testid="interval-title"
+        >
+          {interval ? interval.n : t('intervals.new')}
+        </Title>
+        {canManage && (
+          <Group gap="xs" wrap="wrap">
+            {justSaved && !dirty && (
+              <Text c="green" size="sm" role="status" data-testid="interval-saved">
+                {t('intervalEditor.saved')}
+              </Text>
+            )}
+            {interval && (
+              <Button
+                variant="default"
+                color="red"
+                onClick={() => setConfirmDelete(true)}
+                disabled={pending}
+                data-testid="interval-delete"
+              >
+                {t('common.delete')}
+              </Button>
+            )}
+            <Button onClick={save} loading={pending} data-testid="interval-save">
+              {t('common.save')}
+            </Button>
+          </Group>
+        )}
+      </Group>
+      {readOnly && (
+        <Alert color="gray" py="xs" data-testid="interval-readonly">
+          {t('intervalEditor.readOnly')}
+        </Alert>
+      )}
+      {errors.form && (
+        <Alert color="red" role="alert" py="xs" data-testid="interval-error">
+          {errorText(t, errors.form)}
+        </Alert>
+      )}
+      {attempted && Object.keys(clientErrors).length > 0 && (
+        <Text c="red" size="sm" role="alert">
+          {t('intervalEditor.fixErrors')}
+        </Text>
+      )}
+      <Tabs value={tab} onChange={(v) => setTab((v as Tab | null) ?? 'general')} keepMounted={false}>
+        <Tabs.List>
+          {tabLabel('general', t('intervalEditor.tabGeneral'))}
+          {tabLabel('units', t('intervalEditor.tabUnits'), form.assignments.length)}
+          {tabLabel('lines', t('intervalEditor.tabLines'), form.lines.length)}
+        </Tabs.List>
+        <Tabs.Panel value="general" pt="md">
+          <GeneralTab {...tabProps} attempted={attempted} labels={labels} />
+        </Tabs.Panel>
+        <Tabs.Panel value="units" pt="md">
+          <AssignedTab
+            {...tabProps}
+            objects={objects}
+            units={units}
+            labels={labels}
+            now={now}
+            dateFormat={dateFormat}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="lines" pt="md">
+          <LinesTab {...tabProps} library={library} currency={fleet.cur} />
+        </Tabs.Panel>
+      </Tabs>
+      <ConfirmDialog
+        opened={confirmDelete}
+        title={t('intervalEditor.deleteTitle')}
+        text={t('intervalEditor.deleteConfirm', { name: interval?.n ?? '' })}
+        busy={pending}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={remove}
+      />
+      {leaveDialog}
+    </Stack>
+  );
+}

@@ -1,0 +1,432 @@
+import {
+  DAY_SECONDS,
+  evaluate,
+  fromThousandths,
+  KM_PER_MILE,
+  Limits,
+  LineItemKind,
+  localDate,
+  multiplyThousandths,
+  startOfDay,
+  toThousandths,
+  tzOffsetMinutes,
+} from '@fleetkeep/core';
+import { numericValue } from '../../../components/numeric.ts';
+import {
+  kmToDisplay as exactToDisplay,
+  displayToKm as exactToKm,
+  round3,
+  wholeDisplayToKm,
+  wholeKmToDisplay,
+} from '../../../lib/distance.ts';
+import type { LibraryItemWire } from '../../../lib/fleetData.ts';
+import type { Interval, IntervalAssignment, TimeUnit } from '../rules.ts';
+
+/**
+ * Pure rules of the interval editor (spec §3 "Interval", §5, §9 "Remaining value"; PRODUCT.md
+ * "Intervals"): form ↔ wire mapping with the miles conversion, validation mirroring the server
+ * (`server/modules/intervals/{schemas,rules}.ts`), remaining values and exact line totals.
+ */
+
+export type ObjectType = 'u' | 'd' | 't';
+export const OBJECT_TYPES: readonly ObjectType[] = ['u', 'd', 't'];
+
+/** Line-item kinds an interval may carry (spec §3: task=1 is labour, part=2). */
+export const LINE_KIND = { labour: LineItemKind.task, part: LineItemKind.part } as const;
+export type LineKind = (typeof LINE_KIND)[keyof typeof LINE_KIND];
+
+/** A line item on the wire (server `LineWire`): name, kind, quantity, unit cost. */
+export interface LineWire {
+  n: string;
+  t: number;
+  q: number;
+  c: number;
+}
+
+/** The interval as the editor reads it: the list shape with typed line items. */
+export type EditorInterval = Omit<Interval, 'li'> & { li: LineWire[] };
+
+/** Days of one time-frequency unit (server `DAYS_PER_UNIT`; spec §9 week 7, month 30, year 365). */
+export const DAYS_PER_UNIT: Readonly<Record<TimeUnit, number>> = { d: 1, w: 7, m: 30, y: 365 };
+export const TIME_UNITS: readonly TimeUnit[] = ['d', 'w', 'm', 'y'];
+
+/** Input lengths: counters up to 9 integer digits, time frequency at most 3 (spec §5 "Import: intervals"). */
+export const MAX_DIGITS = { counter: 9, timeFrequency: 3, noticeDays: 6, executions: 9, money: 12 } as const;
+/** Server limits (schemas.ts): baselines at most 1e9 km/h, at most 100 line items. */
+export const MAX_BASELINE = 1e9;
+export const MAX_LINES = 100;
+export const DECIMAL_MAX = Limits.floatMax;
+
+export interface KindForm {
+  on: boolean;
+  /** Frequency as NumericInput text, in the fleet's distance unit for mileage. */
+  every: string;
+  /** Advance notice text (mileage in the fleet's unit, time in days). */
+  notice: string;
+}
+
+export interface AssignmentForm {
+  id: number;
+  t: ObjectType;
+  /** Last mileage in the fleet's distance unit, last engine hours, last date YYYY-MM-DD, executions. */
+  lcnm: string;
+  lceh: string;
+  ltm: string;
+  cnt: string;
+  /** The texts first shown: a baseline text left as it was is not sent (server keeps or defaults it). */
+  shown: { lcnm: string; lceh: string; ltm: string; cnt: string };
+  /** Last mileage in km as stored, for remaining values while the mileage text is untouched. */
+  lcnmKm: number;
+  /** True until saved: the server starts its baseline from the object's counters and today. */
+  isNew: boolean;
+}
+
+export interface LineForm {
+  n: string;
+  t: LineKind;
+  q: string;
+  c: string;
+}
+
+export interface IntervalForm {
+  name: string;
+  description: string;
+  mileage: KindForm;
+  engineHours: KindForm;
+  time: KindForm & { unit: TimeUnit };
+  assignments: AssignmentForm[];
+  lines: LineForm[];
+}
+
+/** What a mapping needs to know of the fleet: miles (`ms === 1`) and its time zone. */
+export interface FleetUnits {
+  miles: boolean;
+  tz: number;
+}
+
+/** Text of a number for a NumericInput: at most 3 fraction digits, no trailing zeros. */
+export function numberText(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  return String(round3(value));
+}
+
+/** Frequencies and notices: whole distances (miles rounded to whole miles). */
+export const kmToDisplay = wholeKmToDisplay;
+export const displayToKm = wholeDisplayToKm;
+/** Counter baselines: kept to 3 decimals. */
+export const baselineToDisplay = exactToDisplay;
+export const baselineToKm = exactToKm;
+
+/** An integer typed into a field, or null. */
+export const whole = (text: string): number | null => {
+  const v = numericValue(text);
+  return v !== null && Number.isInteger(v) ? v : null;
+};
+
+/** YYYY-MM-DD of a Unix time in the fleet zone. */
+export function dayText(unix: number, tz: number): string {
+  return localDate(tz, unix);
+}
+
+/**
+ * Unix seconds of the start of a YYYY-MM-DD day in the fleet zone (as the server's `parseDay`: local
+ * noon of that day, then its local midnight, so daylight saving is applied); null when malformed.
+ */
+export function dayStart(text: string, tz: number): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return null;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (date.getUTCDate() !== Number(m[3])) return null;
+  const local = date.getTime() / 1000 + DAY_SECONDS / 2;
+  return startOfDay(tz, local - tzOffsetMinutes(tz, local) * 60);
+}
+
+export function emptyForm(): IntervalForm {
+  return {
+    name: '',
+    description: '',
+    mileage: { on: false, every: '', notice: '' },
+    engineHours: { on: false, every: '', notice: '' },
+    time: { on: false, every: '', notice: '', unit: 'm' },
+    assignments: [],
+    lines: [],
+  };
+}
+
+/** An existing assignment as the form shows it (baselines in the fleet's units). */
+export function assignmentFromWire(a: IntervalAssignment, units: FleetUnits): AssignmentForm {
+  const shown = {
+    lcnm: numberText(a.lcnm === null ? null : baselineToDisplay(a.lcnm, units.miles)),
+    lceh: numberText(a.lceh),
+    ltm: a.ltm === null ? '' : dayText(a.ltm, units.tz),
+    cnt: String(a.cnt ?? 0),
+  };
+  return { id: a.id, t: a.t, ...shown, shown, lcnmKm: a.lcnm ?? 0, isNew: false };
+}
+
+/** An object's counters now (units only; drivers and trailers have none). */
+export interface ObjectCounters {
+  mileage: number | null;
+  engineHours: number | null;
+}
+
+/**
+ * A new assignment shows the baseline the server will give it: the object's current counters and
+ * today, no executions (PRODUCT.md "Intervals").
+ */
+export function newAssignment(
+  ref: { id: number; t: ObjectType },
+  counters: ObjectCounters,
+  units: FleetUnits,
+  now: number,
+): AssignmentForm {
+  const km = counters.mileage ?? 0;
+  const shown = {
+    lcnm: numberText(baselineToDisplay(km, units.miles)),
+    lceh: numberText(counters.engineHours ?? 0),
+    ltm: dayText(now, units.tz),
+    cnt: '0',
+  };
+  return { id: ref.id, t: ref.t, ...shown, shown, lcnmKm: km, isNew: true };
+}
+
+const lineFromWire = (l: LineWire): LineForm => ({
+  n: l.n,
+  t: l.t === LINE_KIND.part ? LINE_KIND.part : LINE_KIND.labour,
+  q: numberText(l.q),
+  c: numberText(l.c),
+});
+
+export function formFromWire(iv: EditorInterval, units: FleetUnits): IntervalForm {
+  const distance = (km: number) => String(kmToDisplay(km, units.miles));
+  return {
+    name: iv.n,
+    description: iv.description ?? '',
+    mileage: { on: iv.cnme === 1, every: distance(iv.cnmd), notice: distance(iv.cnmo) },
+    engineHours: { on: iv.cnehe === 1, every: String(iv.cnehd), notice: String(iv.cneho) },
+    time: { on: iv.de === 1, every: String(iv.dd), notice: String(iv.do), unit: iv.du },
+    assignments: iv.u.map((a) => assignmentFromWire(a, units)),
+    lines: (iv.li ?? []).map(lineFromWire),
+  };
+}
+
+/** Unsaved changes: the form differs from what was loaded or last saved. */
+export function isDirty(form: IntervalForm, saved: IntervalForm): boolean {
+  return JSON.stringify(form) !== JSON.stringify(saved);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Form → wire
+
+export interface AssignmentBody {
+  id: number;
+  t: ObjectType;
+  lcnm?: number;
+  lceh?: number;
+  ltm?: number;
+  cnt?: number;
+}
+
+export interface IntervalBody {
+  n: string;
+  description: string;
+  cnme: 0 | 1;
+  cnmd: number;
+  cnmo: number;
+  cnehe: 0 | 1;
+  cnehd: number;
+  cneho: number;
+  de: 0 | 1;
+  dd: number;
+  du: TimeUnit;
+  do: number;
+  u: AssignmentBody[];
+  li: LineWire[];
+}
+
+const flag = (on: boolean): 0 | 1 => (on ? 1 : 0);
+
+/**
+ * A distance typed in the fleet's unit as km. When the text still shows the stored km value (in miles,
+ * rounded), the stored value is kept so that saving an untouched field does not drift by the rounding.
+ */
+function distanceKm(text: string, storedKm: number | undefined, miles: boolean): number {
+  const v = whole(text) ?? 0;
+  if (storedKm !== undefined && kmToDisplay(storedKm, miles) === v) return storedKm;
+  return displayToKm(v, miles);
+}
+
+/**
+ * The baseline fields the user changed; untouched ones are left out, so a new assignment starts from
+ * the object's counters and today at save time and an existing one keeps what the server holds.
+ */
+export function assignmentBody(a: AssignmentForm, units: FleetUnits): AssignmentBody {
+  const body: AssignmentBody = { id: a.id, t: a.t };
+  if (a.lcnm !== a.shown.lcnm) body.lcnm = baselineToKm(numericValue(a.lcnm) ?? 0, units.miles);
+  if (a.lceh !== a.shown.lceh) body.lceh = round3(numericValue(a.lceh) ?? 0);
+  if (a.ltm !== a.shown.ltm) {
+    const at = dayStart(a.ltm, units.tz);
+    if (at !== null) body.ltm = at;
+  }
+  if (a.cnt !== a.shown.cnt) body.cnt = whole(a.cnt) ?? 0;
+  return body;
+}
+
+/** A line's decimals as wire numbers (exact to 3 fraction digits). */
+function decimalOf(text: string): number {
+  return fromThousandths(toThousandths(text.trim() === '' ? '0' : text) ?? 0);
+}
+
+/**
+ * The body of POST /intervals or PUT /intervals/{id}: thresholds in km and hours, assignments (`u`,
+ * which the server accepts in the interval body, replacing the list) and line items. `stored` is the
+ * interval as loaded, null when new.
+ */
+export function formToBody(
+  form: IntervalForm,
+  stored: EditorInterval | null,
+  units: FleetUnits,
+): IntervalBody {
+  const int = (text: string) => whole(text) ?? 0;
+  return {
+    n: form.name.trim(),
+    description: form.description,
+    cnme: flag(form.mileage.on),
+    cnmd: distanceKm(form.mileage.every, stored?.cnmd, units.miles),
+    cnmo: distanceKm(form.mileage.notice, stored?.cnmo, units.miles),
+    cnehe: flag(form.engineHours.on),
+    cnehd: int(form.engineHours.every),
+    cneho: int(form.engineHours.notice),
+    de: flag(form.time.on),
+    dd: int(form.time.every),
+    du: form.time.unit,
+    do: int(form.time.notice),
+    u: form.assignments.map((a) => assignmentBody(a, units)),
+    li: form.lines.map((l) => ({ n: l.n.trim(), t: l.t, q: decimalOf(l.q), c: decimalOf(l.c) })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Navigation state from /items bulk mode
+
+/** `location.state = { assign: [{ id, t }] }`: the objects to preselect on /interval/new, deduplicated. */
+export function assignRefsOf(state: unknown): { id: number; t: ObjectType }[] {
+  if (typeof state !== 'object' || state === null) return [];
+  const assign = (state as { assign?: unknown }).assign;
+  if (!Array.isArray(assign)) return [];
+  const seen = new Set<string>();
+  const out: { id: number; t: ObjectType }[] = [];
+  for (const r of assign) {
+    const id = (r as { id?: unknown })?.id;
+    const t = (r as { t?: unknown })?.t;
+    if (typeof id !== 'number' || !Number.isInteger(id) || !OBJECT_TYPES.includes(t as ObjectType)) continue;
+    const key = `${t}:${id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ id, t: t as ObjectType });
+  }
+  return out;
+}
+
+export const objectKey = (ref: { id: number; t: ObjectType }) => `${ref.t}:${ref.id}`;
+
+// ---------------------------------------------------------------------------------------------------
+// Remaining values (spec §9)
+
+export interface Remaining {
+  /** In the fleet's distance unit; null when the kind is off or the object has no such counter. */
+  mileage: number | null;
+  engineHours: number | null;
+  /** Days to the due date (negative: overdue). */
+  days: number | null;
+}
+
+/**
+ * Remaining value per kind of one assignment as the form stands: baseline + frequency − current
+ * (core `evaluate`, the engine's own rule). Invalid texts count as a kind switched off.
+ */
+export function remainingOf(
+  form: IntervalForm,
+  a: AssignmentForm,
+  counters: ObjectCounters,
+  units: FleetUnits,
+  now: number,
+): Remaining {
+  const int = (k: KindForm) => (k.on ? (whole(k.every) ?? 0) : 0);
+  const rule = {
+    cnme: flag(form.mileage.on),
+    cnmd: displayToKm(int(form.mileage), units.miles),
+    cnmo: 0,
+    cnehe: flag(form.engineHours.on),
+    cnehd: int(form.engineHours),
+    cneho: 0,
+    de: flag(form.time.on),
+    dd: int(form.time),
+    du: form.time.unit,
+    do: 0,
+  };
+  const lcnm =
+    a.lcnm === a.shown.lcnm ? a.lcnmKm : baselineToKm(numericValue(a.lcnm) ?? Number.NaN, units.miles);
+  const lceh = numericValue(a.lceh) ?? Number.NaN;
+  const ltm = dayStart(a.ltm, units.tz);
+  const e = evaluate(rule, { lcnm, lceh, ltm: ltm ?? 0 }, counters, now, units.tz);
+  const finite = (v: number | null) => (v === null || !Number.isFinite(v) ? null : v);
+  const mileage = finite(e.remaining.mileage);
+  return {
+    mileage: mileage === null ? null : round3(units.miles ? mileage / KM_PER_MILE : mileage),
+    engineHours: finite(e.remaining.engineHours),
+    days: ltm === null ? null : finite(e.remaining.days),
+  };
+}
+
+/** 'In: X' or 'Overdue: X' (spec §9): overdue once the threshold has passed (remaining below 0). */
+export function remainingLabel(value: number): { key: 'in' | 'overdue'; amount: number } {
+  return value < 0 ? { key: 'overdue', amount: -value } : { key: 'in', amount: value };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Line totals (exact thousandths, core decimal.ts)
+
+/** quantity × cost of a line in thousandths; null while either is not a valid decimal. */
+export function lineTotalThousandths(line: Pick<LineForm, 'q' | 'c'>): number | null {
+  const q = toThousandths(line.q.trim() === '' ? 'x' : line.q);
+  const c = toThousandths(line.c.trim() === '' ? '0' : line.c);
+  if (q === undefined || c === undefined) return null;
+  return multiplyThousandths(q, c);
+}
+
+/** The sum of the valid lines, as a number exact to 3 fraction digits. */
+export function linesTotal(lines: readonly Pick<LineForm, 'q' | 'c'>[]): number {
+  const sum = lines.reduce((s, l) => s + (lineTotalThousandths(l) ?? 0), 0);
+  return fromThousandths(sum);
+}
+
+export const lineTotal = (line: Pick<LineForm, 'q' | 'c'>): number | null => {
+  const t = lineTotalThousandths(line);
+  return t === null ? null : fromThousandths(t);
+};
+
+/** A library item (GET …/line_items). */
+export type LibraryItem = LibraryItemWire;
+
+/** Library items an interval line can take: parts and labour (fuel stays with fuel fillings). */
+export function lineLibrary(items: readonly LibraryItem[]): LibraryItem[] {
+  return items.filter((i) => i.t === LINE_KIND.part || i.t === LINE_KIND.labour);
+}
+
+/** The library item a line names (same kind, name without case), if any. */
+export function libraryMatch(items: readonly LibraryItem[], line: Pick<LineForm, 'n' | 't'>) {
+  const name = line.n.trim().toLowerCase();
+  return items.find((i) => i.t === line.t && i.n.trim().toLowerCase() === name);
+}
+
+/** A new line from a library item: its name, kind and cost, quantity 1. */
+export function lineFromLibrary(item: LibraryItem): LineForm {
+  return {
+    n: item.n,
+    t: item.t === LINE_KIND.part ? LINE_KIND.part : LINE_KIND.labour,
+    q: '1',
+    c: numberText(item.c),
+  };
+}

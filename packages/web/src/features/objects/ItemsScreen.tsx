@@ -1,0 +1,229 @@
+import { Acl, hasAll } from '@fleetkeep/core';
+import { Anchor, Badge, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { Loading } from '../../app/Loading.tsx';
+import { useSession } from '../../app/session.ts';
+import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
+import { MultiSelect, Select } from '../../components/Select.tsx';
+import { formatNumber } from '../../lib/format.ts';
+import { useUrlParams } from '../../lib/urlParams.ts';
+import { usePeople, useUnits } from './api.ts';
+import {
+  decodeFilters,
+  encodeFilters,
+  filterObjects,
+  KIND_OF_TYPE,
+  MAX_UNIT_TYPES,
+  type ObjectFilters,
+  type ObjectRow,
+  type ObjectType,
+  personRow,
+  selectionEntries,
+  sortByName,
+  stateOf,
+  type TypeFilter,
+  toFleetDistance,
+  UNKNOWN_TYPE,
+  unitRow,
+} from './rules.ts';
+import { KIND_LABEL, useLabels } from './useLabels.ts';
+
+const KIND_FILTER: { value: ObjectType; label: string }[] = [
+  { value: 'u', label: 'objects.filterUnits' },
+  { value: 'd', label: 'objects.filterDrivers' },
+  { value: 't', label: 'objects.filterTrailers' },
+];
+
+/**
+ * Spec §2 /items: units, drivers and trailers in one table with kind and unit-type filters, search,
+ * natural sort, state (spec §4 Active / In service), counters in the fleet's units and CSV export; a
+ * bulk mode hands the selection to the interval and service editors through navigation state.
+ */
+export default function ItemsScreen() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fid = auth?.fid ?? null;
+  const acl = auth?.fleets.find((f) => f.id === fid)?.acl ?? 0;
+  const canInterval = hasAll(acl, Acl.manageInterval);
+  const canService = hasAll(acl, Acl.manageService);
+  const labels = useLabels();
+  const units = useUnits(fid);
+  const drivers = usePeople(fid, 'drivers');
+  const trailers = usePeople(fid, 'trailers');
+  const [params, patchParams] = useUrlParams();
+  const kindParam = params.get('kind');
+  const typesParam = params.get('ut');
+  const filters = useMemo(
+    () => decodeFilters(new URLSearchParams({ kind: kindParam ?? '', ut: typesParam ?? '' })),
+    [kindParam, typesParam],
+  );
+  const [bulk, setBulk] = useState(false);
+  const [selected, setSelected] = useState<string[]>([]);
+
+  const all = useMemo(
+    () =>
+      sortByName([
+        ...(units.data ?? []).map(unitRow),
+        ...(drivers.data ?? []).map((p) => personRow(p, 'd')),
+        ...(trailers.data ?? []).map((p) => personRow(p, 't')),
+      ]),
+    [units.data, drivers.data, trailers.data],
+  );
+  const rows = useMemo(() => filterObjects(all, filters), [all, filters]);
+  // Only rows the filters still show count as selected.
+  const chosen = useMemo(() => {
+    const shown = new Set(rows.map((r) => r.key));
+    return selectionEntries(selected.filter((k) => shown.has(k)));
+  }, [rows, selected]);
+
+  const columns = useMemo<DataColumn<ObjectRow>[]>(
+    () => [
+      {
+        id: 'name',
+        header: t('objects.name'),
+        value: (r) => r.name,
+        cell: (r) => (
+          <Anchor component={Link} to={`/${KIND_OF_TYPE[r.t]}/${r.id}`} fw={500}>
+            {r.name}
+          </Anchor>
+        ),
+      },
+      {
+        id: 'kind',
+        header: t('objects.kind'),
+        value: (r) => t(KIND_LABEL[KIND_OF_TYPE[r.t]]),
+      },
+      {
+        id: 'type',
+        header: t('objects.unitType'),
+        value: (r) => (r.t === 'u' ? labels.typeName(r.ut) : ''),
+      },
+      {
+        id: 'state',
+        header: t('objects.state'),
+        value: (r) => t(`objects.state_${stateOf(r)}`),
+        cell: (r) => (
+          <Badge variant="light" color={r.inService ? 'orange' : 'green'} radius="sm">
+            {t(`objects.state_${stateOf(r)}`)}
+          </Badge>
+        ),
+      },
+      {
+        id: 'mileage',
+        header: t('objects.mileage'),
+        value: (r) => (r.mileage === null ? null : Math.round(toFleetDistance(r.mileage, labels.miles))),
+        text: (r) => (r.mileage === null ? '' : labels.distance(r.mileage)),
+        // Spec §4: objects with no live data show '-'.
+        cell: (r) => (r.mileage === null ? '-' : labels.distance(r.mileage)),
+        searchable: false,
+      },
+      {
+        id: 'engineHours',
+        header: t('objects.engineHours'),
+        value: (r) => r.engineHours,
+        text: (r) => (r.engineHours === null ? '' : labels.engineHours(r.engineHours)),
+        cell: (r) => (r.engineHours === null ? '-' : labels.engineHours(r.engineHours)),
+        searchable: false,
+      },
+    ],
+    [t, labels],
+  );
+
+  const setFilters = (patch: Partial<ObjectFilters>) =>
+    patchParams((now) => encodeFilters(now, { ...decodeFilters(now), ...patch }));
+
+  if (!auth) return null;
+  const pending = units.isPending || drivers.isPending || trailers.isPending;
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        {t('menu.items')}
+      </Title>
+      {bulk && (
+        <Group gap="sm" wrap="wrap" data-testid="objects-bulk-actions">
+          <Text size="sm" c="dimmed">
+            {t('objects.selected', { value: formatNumber(chosen.length) })}
+          </Text>
+          {canInterval && (
+            <Button
+              disabled={chosen.length === 0}
+              onClick={() => navigate('/interval/new', { state: { assign: chosen } })}
+            >
+              {t('objects.createInterval')}
+            </Button>
+          )}
+          {canService && (
+            <Button
+              variant="light"
+              disabled={chosen.length === 0}
+              onClick={() => navigate('/service/new', { state: { objects: chosen } })}
+            >
+              {t('objects.createServices')}
+            </Button>
+          )}
+        </Group>
+      )}
+      {pending ? (
+        <Loading />
+      ) : (
+        <DataTable
+          // A new table on toggling drops the old selection.
+          key={bulk ? 'bulk' : 'plain'}
+          data={rows}
+          columns={columns}
+          getRowId={(r) => r.key}
+          csvName="service-objects"
+          rowLabel={(r) => r.name}
+          onSelectionChange={bulk ? setSelected : undefined}
+          emptyText={t('objects.empty')}
+          minWidth={720}
+          data-testid="objects"
+          toolbar={
+            <>
+              <Select
+                label={t('objects.kind')}
+                options={KIND_FILTER.map((k) => ({ value: k.value, label: t(k.label) }))}
+                value={filters.kind}
+                clearable
+                searchable={false}
+                onChange={(v) => setFilters({ kind: (v as ObjectType | null) ?? null })}
+                style={{ flex: '0 1 11rem' }}
+                data-testid="objects-kind"
+              />
+              <MultiSelect
+                label={t('objects.unitType')}
+                options={labels.typeOptions}
+                value={filters.unitTypes.map(String)}
+                maxValues={MAX_UNIT_TYPES}
+                clearable
+                onChange={(v) =>
+                  setFilters({
+                    unitTypes: v.map((s): TypeFilter => (s === UNKNOWN_TYPE ? UNKNOWN_TYPE : Number(s))),
+                  })
+                }
+                style={{ flex: '1 1 14rem', maxWidth: '24rem' }}
+                data-testid="objects-unit-types"
+              />
+              {(canInterval || canService) && (
+                <Switch
+                  label={t('objects.bulkMode')}
+                  checked={bulk}
+                  onChange={(e) => {
+                    setBulk(e.currentTarget.checked);
+                    setSelected([]);
+                  }}
+                  mb={8}
+                  data-testid="objects-bulk"
+                />
+              )}
+            </>
+          }
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,178 @@
+import { Acl, hasAll } from '@fleetkeep/core';
+import { Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Loading } from '../../app/Loading.tsx';
+import { useSession } from '../../app/session.ts';
+import { usePeople, useUnits } from './api.ts';
+import { GeneralTab } from './GeneralTab.tsx';
+import { IntervalsTab } from './IntervalsTab.tsx';
+import { ProfileTab } from './ProfileTab.tsx';
+import {
+  decodePeriod,
+  KIND_INFO,
+  type ObjectKind,
+  type PersonWire,
+  stateOf,
+  type UnitWire,
+} from './rules.ts';
+import { ServicesTab } from './ServicesTab.tsx';
+import { KIND_LABEL } from './useLabels.ts';
+
+/** One service object as the page shows it: a unit or a driver/trailer record. */
+export interface ObjectRecord {
+  kind: ObjectKind;
+  id: number;
+  name: string;
+  inService: boolean;
+  unit: UnitWire | null;
+  person: PersonWire | null;
+}
+
+const TABS = ['general', 'profile', 'intervals', 'services', 'fuel'] as const;
+type Tab = (typeof TABS)[number];
+
+/** The fleet's objects of one kind, as the records of this page. */
+function useObjects(fid: number | null, kind: ObjectKind) {
+  const units = useUnits(kind === 'unit' ? fid : null);
+  const people = usePeople(kind === 'unit' ? null : fid, kind === 'driver' ? 'drivers' : 'trailers');
+  const query = kind === 'unit' ? units : people;
+  const records = useMemo<ObjectRecord[] | undefined>(() => {
+    if (kind === 'unit')
+      return units.data?.map((u) => ({
+        kind,
+        id: u.id,
+        name: u.nm,
+        inService: (u.ins ?? 0) !== 0,
+        unit: u,
+        person: null,
+      }));
+    return people.data?.map((p) => ({
+      kind,
+      id: p.id,
+      name: p.n,
+      inService: (p.ins ?? 0) !== 0,
+      unit: null,
+      person: p,
+    }));
+  }, [kind, units.data, people.data]);
+  // Spec §8: a failed fetch counts as an empty list (so the page goes to /items).
+  return { pending: query.isPending && query.fetchStatus !== 'idle', records: query.isError ? [] : records };
+}
+
+/**
+ * Spec §2 /unit/{id}, /driver/{id}, /trailer/{id}: general indicators (and the map for units), profile,
+ * intervals with remaining values, services and fuel fillings. An unknown id goes to /items.
+ */
+export default function ObjectScreen({ kind }: { kind: ObjectKind }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  const params = useParams();
+  const [search, setSearch] = useSearchParams();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fid = auth?.fid ?? null;
+  const acl = auth?.fleets.find((f) => f.id === fid)?.acl ?? 0;
+  const { pending, records } = useObjects(fid, kind);
+  const id = Number(params.id);
+  const tabParam = search.get('tab');
+  const known =
+    (TABS as readonly string[]).includes(tabParam ?? '') && (kind === 'unit' || tabParam !== 'fuel');
+  const tab: Tab = known ? (tabParam as Tab) : 'general';
+  const period = decodePeriod(search.get('period'));
+
+  if (!auth || fid === null) return null;
+  if (pending || records === undefined) return <Loading />;
+  const object = records.find((r) => r.id === id);
+  // Spec §2: an unknown unit, trailer or driver redirects to /items.
+  if (!object) return <Navigate to="/items" replace />;
+
+  const setParam = (name: string, value: string | null, fallback: string) =>
+    setSearch(
+      (now) => {
+        const next = new URLSearchParams(now);
+        if (value === null || value === fallback) next.delete(name);
+        else next.set(name, value);
+        return next;
+      },
+      { replace: true },
+    );
+  const canService = hasAll(acl, Acl.manageService);
+  const canFuel = kind === 'unit' && hasAll(acl, Acl.manageFuelFilling);
+  const state = stateOf(object);
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Text size="sm" c="dimmed">
+            {t(KIND_LABEL[kind])}
+          </Text>
+          <Group gap="sm" wrap="wrap">
+            <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+              {object.name}
+            </Title>
+            <Badge
+              variant="light"
+              color={object.inService ? 'orange' : 'green'}
+              radius="sm"
+              data-testid="object-state"
+            >
+              {t(`objects.state_${state}`)}
+            </Badge>
+          </Group>
+        </Stack>
+        <Group gap="sm" wrap="wrap">
+          {canService && (
+            <Button
+              onClick={() =>
+                navigate('/service/new', { state: { objects: [{ id: object.id, t: KIND_INFO[kind].t }] } })
+              }
+              data-testid="object-create-service"
+            >
+              {t('objects.createService')}
+            </Button>
+          )}
+          {canFuel && (
+            <Button
+              variant="light"
+              onClick={() => navigate('/fuelfilling/new', { state: { unit: object.id } })}
+              data-testid="object-create-fuel"
+            >
+              {t('objects.createFuelFilling')}
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <Tabs value={tab} onChange={(v) => setParam('tab', v, 'general')} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="general">{t('objects.tabGeneral')}</Tabs.Tab>
+          <Tabs.Tab value="profile">{t('objects.tabProfile')}</Tabs.Tab>
+          <Tabs.Tab value="intervals">{t('objects.tabIntervals')}</Tabs.Tab>
+          <Tabs.Tab value="services">{t('objects.tabServices')}</Tabs.Tab>
+          {kind === 'unit' && <Tabs.Tab value="fuel">{t('objects.tabFuel')}</Tabs.Tab>}
+        </Tabs.List>
+        <Tabs.Panel value="general" pt="md">
+          <GeneralTab object={object} period={period} onPeriod={(p) => setParam('period', p, 'year')} />
+        </Tabs.Panel>
+        <Tabs.Panel value="profile" pt="md">
+          <ProfileTab object={object} />
+        </Tabs.Panel>
+        <Tabs.Panel value="intervals" pt="md">
+          <IntervalsTab object={object} />
+        </Tabs.Panel>
+        <Tabs.Panel value="services" pt="md">
+          <ServicesTab object={object} period={period} onPeriod={(p) => setParam('period', p, 'year')} />
+        </Tabs.Panel>
+        {kind === 'unit' && (
+          <Tabs.Panel value="fuel" pt="md">
+            <Text c="dimmed" data-testid="object-fuel-empty">
+              {t('objects.fuelEmpty')}
+            </Text>
+          </Tabs.Panel>
+        )}
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,145 @@
+import { isOverdue } from '@fleetkeep/core';
+import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Loading } from '../../app/Loading.tsx';
+import { useSession } from '../../app/session.ts';
+import { ServiceStatusBadge } from '../services/status.tsx';
+import { useArchive, useOpenServices } from './api.ts';
+import type { ObjectRecord } from './ObjectScreen.tsx';
+import { PeriodPicker } from './PeriodPicker.tsx';
+import { compareNames, KIND_INFO, type Period, periodRange, type ServiceWire, servicesOf } from './rules.ts';
+import { useLabels } from './useLabels.ts';
+
+/** A list of services: name (link to the editor), status, a date and the cost. */
+function ServiceTable({
+  services,
+  dateHeader,
+  dateOf,
+  testId,
+}: {
+  services: ServiceWire[];
+  dateHeader: string;
+  dateOf: (s: ServiceWire) => number | null;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const labels = useLabels();
+  return (
+    <Table.ScrollContainer minWidth={560} type="native">
+      <Table striped data-testid={testId}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('objects.serviceName')}</Table.Th>
+            <Table.Th>{t('objects.status')}</Table.Th>
+            <Table.Th>{dateHeader}</Table.Th>
+            <Table.Th>{t('objects.cost')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {services.map((s) => {
+            const overdue = isOverdue(s.f);
+            return (
+              <Table.Tr key={s.id}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/service/${s.id}`} fw={500}>
+                    {s.n}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  <ServiceStatusBadge f={s.f} />
+                </Table.Td>
+                <Table.Td c={overdue ? 'red' : undefined} fw={overdue ? 600 : undefined}>
+                  {labels.date(dateOf(s))}
+                </Table.Td>
+                <Table.Td>{labels.money(s.total_cost ?? 0)}</Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** The services tab: the object's open services (overdue in red), then its archive of the period. */
+export function ServicesTab({
+  object,
+  period,
+  onPeriod,
+}: {
+  object: ObjectRecord;
+  period: Period;
+  onPeriod: (p: Period) => void;
+}) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const fid = session.status === 'authenticated' ? session.auth.fid : null;
+  const labels = useLabels();
+  const { t: code } = KIND_INFO[object.kind];
+  const open = useOpenServices(fid, object.kind, object.id, true);
+  const range = useMemo(() => periodRange(period, labels.tz, Date.now() / 1000), [period, labels.tz]);
+  const archive = useArchive(fid, range.from, range.to, true);
+  const openRows = useMemo(
+    () =>
+      [...(open.data ?? [])].sort(
+        (a, b) => (a.limit_date ?? Infinity) - (b.limit_date ?? Infinity) || compareNames(a.n, b.n),
+      ),
+    [open.data],
+  );
+  const archived = useMemo(
+    () =>
+      servicesOf(archive.data ?? [], code, object.id).sort((a, b) => (b.end_date ?? 0) - (a.end_date ?? 0)),
+    [archive.data, code, object.id],
+  );
+
+  const failed = (
+    <Alert color="red" role="alert">
+      {t('objects.loadFailed')}
+    </Alert>
+  );
+  return (
+    <Stack>
+      <Title order={2} size="h4">
+        {t('objects.openServices')}
+      </Title>
+      {open.isPending ? (
+        <Loading />
+      ) : open.isError ? (
+        failed
+      ) : openRows.length === 0 ? (
+        <Text c="dimmed" data-testid="object-open-empty">
+          {t('objects.noOpenServices')}
+        </Text>
+      ) : (
+        <ServiceTable
+          services={openRows}
+          dateHeader={t('objects.plannedDate')}
+          dateOf={(s) => s.limit_date ?? s.start_date}
+          testId="object-open-services"
+        />
+      )}
+      <Title order={2} size="h4" mt="md">
+        {t('objects.archive')}
+      </Title>
+      <PeriodPicker value={period} onChange={onPeriod} />
+      {archive.isPending ? (
+        <Loading />
+      ) : archive.isError ? (
+        failed
+      ) : archived.length === 0 ? (
+        <Text c="dimmed" data-testid="object-archive-empty">
+          {t('objects.noArchived')}
+        </Text>
+      ) : (
+        <ServiceTable
+          services={archived}
+          dateHeader={t('objects.endDate')}
+          dateOf={(s) => s.end_date}
+          testId="object-archive"
+        />
+      )}
+    </Stack>
+  );
+}

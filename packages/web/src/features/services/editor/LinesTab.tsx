@@ -1,0 +1,203 @@
+import { Button, Group, Paper, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CreatableSelect } from '../../../components/CreatableSelect.tsx';
+import { IconButton } from '../../../components/IconButton.tsx';
+import { NumericInput } from '../../../components/NumericInput.tsx';
+import type { LibraryItemWire as LibraryItem } from '../../../lib/fleetData.ts';
+import { formatNumber } from '../../../lib/format.ts';
+import {
+  decimalText,
+  emptyLine,
+  LINE_KIND,
+  type LineDraft,
+  type LineKind,
+  linesTotal,
+  lineTotal,
+  thousandthsToNumber,
+} from './rules.ts';
+
+export interface LinesTabProps {
+  lines: LineDraft[];
+  onChange: (lines: LineDraft[]) => void;
+  library: readonly LibraryItem[];
+  errors: Record<string, string>;
+  editable: boolean;
+  busy: boolean;
+  currency: string;
+}
+
+const money = (th: number | undefined) => (th === undefined ? '-' : formatNumber(thousandthsToNumber(th)));
+
+/** Tab 2: line items (spec §3 "Line item"): name from the library or typed, part/labour, quantity × cost. */
+export function LinesTab({ lines, onChange, library, errors, editable, busy, currency }: LinesTabProps) {
+  const { t } = useTranslation();
+  const parts = useMemo(
+    () => library.filter((i) => i.t === LINE_KIND.labour || i.t === LINE_KIND.part),
+    [library],
+  );
+  // One option per name (case-insensitive); the row's type then picks the matching library item.
+  const libraryOptions = useMemo(() => {
+    const seen = new Map<string, string>();
+    for (const i of parts) if (!seen.has(i.n.toLowerCase())) seen.set(i.n.toLowerCase(), i.n);
+    return [...seen].map(([value, label]) => ({ value, label }));
+  }, [parts]);
+  const total = linesTotal(lines);
+
+  const patch = (index: number, next: Partial<LineDraft>) =>
+    onChange(lines.map((l, i) => (i === index ? { ...l, ...next } : l)));
+  const pick = (index: number, value: string | null) => {
+    const row = lines[index];
+    if (!row || value === null) return;
+    const same = parts.filter((i) => i.n.toLowerCase() === value);
+    const item = same.find((i) => i.t === row.t) ?? same[0];
+    if (!item) return;
+    patch(index, {
+      n: item.n,
+      t: item.t === LINE_KIND.labour ? LINE_KIND.labour : LINE_KIND.part,
+      c: decimalText(item.c),
+    });
+  };
+
+  if (!editable) {
+    return (
+      <Stack gap="sm">
+        {lines.length === 0 ? (
+          <Text c="dimmed">{t('serviceEditor.noLines')}</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={480}>
+            <Table striped data-testid="service-lines">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('serviceEditor.lineName')}</Table.Th>
+                  <Table.Th>{t('serviceEditor.lineType')}</Table.Th>
+                  <Table.Th ta="right">{t('serviceEditor.quantity')}</Table.Th>
+                  <Table.Th ta="right">{t('serviceEditor.cost')}</Table.Th>
+                  <Table.Th ta="right">{t('serviceEditor.lineTotal')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {lines.map((l) => (
+                  <Table.Tr key={l.key}>
+                    <Table.Td>{l.n}</Table.Td>
+                    <Table.Td>
+                      {l.t === LINE_KIND.labour ? t('serviceEditor.labour') : t('serviceEditor.part')}
+                    </Table.Td>
+                    <Table.Td ta="right">{formatNumber(Number(l.q))}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(Number(l.c || 0))}</Table.Td>
+                    <Table.Td ta="right">{money(lineTotal(l))}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <TotalLine total={total} currency={currency} />
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="sm" data-testid="service-lines">
+      {lines.length === 0 && <Text c="dimmed">{t('serviceEditor.noLines')}</Text>}
+      {lines.map((l, i) => {
+        const options =
+          libraryOptions.some((o) => o.value === l.n.toLowerCase()) || !l.n.trim()
+            ? libraryOptions
+            : [...libraryOptions, { value: l.n.toLowerCase(), label: l.n }];
+        return (
+          <Paper key={l.key} withBorder p="sm" data-testid="service-line">
+            <Group align="flex-start" gap="sm" wrap="wrap">
+              <CreatableSelect
+                label={t('serviceEditor.lineName')}
+                options={options}
+                value={l.n.trim() ? l.n.toLowerCase() : null}
+                onChange={(v) => pick(i, v)}
+                onCreate={(text) => patch(i, { n: text })}
+                placeholder={t('serviceEditor.linePlaceholder')}
+                disabled={busy}
+                withAsterisk
+                error={errors[`lines.${i}.n`]}
+                style={{ flex: '1 1 14rem', minWidth: 0 }}
+              />
+              <div style={{ flex: '0 1 12rem' }}>
+                <Text component="div" size="sm" fw={500} mb={4} id={`line-type-${l.key}`}>
+                  {t('serviceEditor.lineType')}
+                </Text>
+                <SegmentedControl
+                  aria-labelledby={`line-type-${l.key}`}
+                  fullWidth
+                  value={String(l.t)}
+                  disabled={busy}
+                  onChange={(v) => patch(i, { t: Number(v) as LineKind })}
+                  data={[
+                    { value: String(LINE_KIND.part), label: t('serviceEditor.part') },
+                    { value: String(LINE_KIND.labour), label: t('serviceEditor.labour') },
+                  ]}
+                />
+              </div>
+              <NumericInput
+                label={t('serviceEditor.quantity')}
+                value={l.q}
+                precision={3}
+                maxIntegerLength={9}
+                onChange={(q) => patch(i, { q })}
+                disabled={busy}
+                withAsterisk
+                error={errors[`lines.${i}.q`]}
+                style={{ flex: '1 1 6rem' }}
+              />
+              <NumericInput
+                label={t('serviceEditor.cost')}
+                value={l.c}
+                precision={3}
+                maxIntegerLength={9}
+                onChange={(c) => patch(i, { c })}
+                disabled={busy}
+                error={errors[`lines.${i}.c`]}
+                style={{ flex: '1 1 7rem' }}
+              />
+              <Stack gap={4} style={{ flex: '1 1 6rem' }}>
+                <Text size="sm" fw={500}>
+                  {t('serviceEditor.lineTotal')}
+                </Text>
+                <Text py={6} data-testid="service-line-total">
+                  {money(lineTotal(l))}
+                </Text>
+              </Stack>
+              <IconButton
+                aria-label={t('serviceEditor.removeLine', { name: l.n || String(i + 1) })}
+                onClick={() => onChange(lines.filter((_, j) => j !== i))}
+                disabled={busy}
+                color="red"
+                mt={28}
+              >
+                <span aria-hidden="true">✕</span>
+              </IconButton>
+            </Group>
+          </Paper>
+        );
+      })}
+      <Group justify="space-between" wrap="wrap">
+        <Button
+          variant="light"
+          onClick={() => onChange([...lines, emptyLine()])}
+          disabled={busy}
+          data-testid="service-add-line"
+        >
+          {t('serviceEditor.addLine')}
+        </Button>
+        <TotalLine total={total} currency={currency} />
+      </Group>
+    </Stack>
+  );
+}
+
+function TotalLine({ total, currency }: { total: number; currency: string }) {
+  const { t } = useTranslation();
+  return (
+    <Text fw={600} data-testid="service-lines-total">
+      {t('serviceEditor.linesTotal', { total: `${money(total)} ${currency}`.trim() })}
+    </Text>
+  );
+}

@@ -1,0 +1,387 @@
+import { statusOf } from '@fleetkeep/core';
+import { Alert, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Loading } from '../../../app/Loading.tsx';
+import { useSession } from '../../../app/session.ts';
+import { useLeaveWarning } from '../../../app/useLeaveWarning.tsx';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { ApiError } from '../../../lib/api.ts';
+import { useLibrary } from '../../../lib/fleetData.ts';
+import { queryKeys } from '../../../lib/queryKeys.ts';
+import {
+  type Service,
+  serviceKeys,
+  useCreateService,
+  useCreateServices,
+  useService,
+  useUpdateArchived,
+  useUpdateService,
+} from '../api.ts';
+import { ServiceStatusBadge } from '../status.tsx';
+import { AttachmentsTab } from './AttachmentsTab.tsx';
+import { CustomFieldsTab } from './CustomFieldsTab.tsx';
+import { useIntervalNames, useObjects } from './data.ts';
+import { LinesTab } from './LinesTab.tsx';
+import { MainTab } from './MainTab.tsx';
+import { archiveBody, batchBody, createBody, fieldErrors, updateBody } from './payload.ts';
+import {
+  type EditMode,
+  editMode,
+  emptyForm,
+  formFromService,
+  isArchivedStatus,
+  isDirty,
+  type ObjectRef,
+  objectValue,
+  parseObjectValue,
+  type ServiceForm,
+  stateObjects,
+  tabOfField,
+  todayIn,
+  validate,
+  withStatus,
+} from './rules.ts';
+
+type Tab = 'main' | 'lines' | 'attachments' | 'custom';
+
+/**
+ * Spec §2 /service/{serviceId}: the service editor (main data, line items, attachments, custom fields).
+ * 'new' needs manageService (the route guard); an id the server does not know goes to /services (§8).
+ */
+export default function ServiceEditorScreen() {
+  const params = useParams();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fid = auth?.fid ?? null;
+  const isNew = params.id === 'new';
+  const id = !isNew && /^\d+$/.test(params.id ?? '') ? Number(params.id) : null;
+  const service = useService(fid, id);
+  if (!auth || fid === null) return null;
+  if (!isNew && (id === null || service.isError)) {
+    if (service.isError) console.warn('Service fetch failed', service.error);
+    return <Navigate to="/services" replace />;
+  }
+  if (!isNew && service.isPending) return <Loading />;
+  return <Editor key={id ?? 'new'} fid={fid} service={isNew ? null : (service.data ?? null)} />;
+}
+
+function Editor({ fid, service }: { fid: number; service: Service | null }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fleet = auth?.fleets.find((f) => f.id === fid);
+  const settings = auth?.model.s;
+  const dateFormat = settings?.dateFormat ?? 'DD.MM.YYYY';
+  const timeFormat = settings?.timeFormat ?? 'HH:mm';
+  const miles = fleet?.ms === 1;
+  const tz = fleet?.tz ?? 0;
+  const currency = fleet?.cur ?? '';
+  const isNew = service === null;
+  const mode: EditMode = editMode(fleet?.acl ?? 0, service?.f ?? null);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const today = todayIn(tz, Math.floor(Date.now() / 1000));
+
+  const { objects, pending: objectsPending } = useObjects(fid);
+  const intervals = useIntervalNames(fid);
+  const library = useLibrary(fid);
+  const create = useCreateService(fid);
+  const createMany = useCreateServices(fid);
+  const update = useUpdateService(fid);
+  const updateArchived = useUpdateArchived(fid);
+
+  const [initial, setInitial] = useState<ServiceForm>(() =>
+    service ? formFromService(service, tz, miles) : emptyForm(today, stateObjects(location.state)),
+  );
+  const [form, setForm] = useState<ServiceForm>(initial);
+  const [tab, setTab] = useState<Tab>('main');
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [confirmArchive, setConfirmArchive] = useState(false);
+  const [leaveTo, setLeaveTo] = useState<string | null>(null);
+  const seen = useRef(service?.updated);
+
+  const dirty = isDirty(form, initial);
+  const leaveWarning = useLeaveWarning(dirty && leaveTo === null);
+
+  // A change made elsewhere (live event refetch) replaces the form unless the user is editing it.
+  useEffect(() => {
+    if (!service || service.updated === seen.current) return;
+    seen.current = service.updated;
+    if (!dirty) {
+      const next = formFromService(service, tz, miles);
+      setInitial(next);
+      setForm(next);
+    }
+  }, [service, dirty, tz, miles]);
+
+  // Objects from navigation state that the fleet does not hold are dropped once the lists are in.
+  useEffect(() => {
+    if (!isNew || objectsPending) return;
+    const known = new Set(objects.map(objectValue));
+    const keep = (f: ServiceForm) =>
+      f.objects.every((v) => known.has(v)) ? f : { ...f, objects: f.objects.filter((v) => known.has(v)) };
+    setInitial(keep);
+    setForm(keep);
+  }, [isNew, objectsPending, objects]);
+
+  // Navigate only after the form counts as saved, so the leave-page warning does not ask.
+  useEffect(() => {
+    if (leaveTo !== null) navigate(leaveTo, { replace: leaveTo.startsWith('/service/') });
+  }, [leaveTo, navigate]);
+
+  const ctx = { today, mode, isNew, initial, miles };
+  const problems = submitted ? validate(form, ctx) : {};
+  const errors: Record<string, string> = { ...serverErrors };
+  for (const [field, problem] of Object.entries(problems))
+    errors[field] = t(`serviceEditor.problem.${problem}`, { max: 365 });
+
+  const change = (patch: Partial<ServiceForm>) => {
+    setSaved(false);
+    setForm((f) => ({ ...f, ...patch }));
+    // A field edited after a failed save loses its server error.
+    setServerErrors((e) => {
+      const keys = Object.keys(patch);
+      // Grouped fields (line items, custom fields: `cf.{index}`) lose all their errors at once.
+      const inGroup = (k: string) =>
+        (keys.includes('lines') && k.startsWith('lines.')) || (keys.includes('cf') && k.startsWith('cf.'));
+      if (!keys.some((k) => k in e) && !Object.keys(e).some(inGroup)) return e;
+      return Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k) && !inGroup(k)));
+    });
+  };
+
+  const accept = (next: Service) => {
+    client.setQueryData(serviceKeys.one(fid, next.id), next);
+    seen.current = next.updated;
+    const f = formFromService(next, tz, miles);
+    setInitial(f);
+    setForm(f);
+    setSubmitted(false);
+    setSaved(true);
+  };
+
+  const showServerError = (err: unknown) => {
+    const mapped = err instanceof ApiError ? fieldErrors(err.details) : [];
+    const onFields: Record<string, string> = {};
+    const loose: string[] = [];
+    for (const e of mapped) {
+      const text = e.problem ? t(`serviceEditor.problem.${e.problem}`, { max: 365 }) : (e.text ?? '');
+      if (e.field === 'form') loose.push(text);
+      else onFields[e.field] = text;
+    }
+    setServerErrors(onFields);
+    const first = Object.keys(onFields)[0];
+    if (first) setTab(tabOfField(first));
+    const reason = err instanceof ApiError ? err.reason : String(err);
+    setFormError(
+      loose.length || !first ? t('serviceEditor.saveFailed', { reason: loose.join('; ') || reason }) : null,
+    );
+  };
+
+  const save = async (confirmed = false) => {
+    setSubmitted(true);
+    setSaved(false);
+    setFormError(null);
+    const found = validate(form, ctx);
+    const first = Object.keys(found)[0];
+    if (first) {
+      setTab(tabOfField(first));
+      return;
+    }
+    // Closing or rejecting moves the service to the archive, where its status is frozen (spec §4).
+    if (!confirmed && !isNew && form.status !== initial.status && isArchivedStatus(form.status)) {
+      setConfirmArchive(true);
+      return;
+    }
+    setConfirmArchive(false);
+    setBusy(true);
+    setServerErrors({});
+    try {
+      if (isNew) {
+        const chosen = form.objects.map(parseObjectValue).filter((o): o is ObjectRef => o !== null);
+        if (chosen.length > 1) {
+          // Several objects: one service each, in one atomic call (spec §7 POST .../services/batch).
+          await createMany.mutateAsync(batchBody(form, miles).services);
+          setInitial(form);
+          setLeaveTo('/services');
+        } else {
+          const created = await create.mutateAsync(createBody(form, chosen[0] as ObjectRef, miles));
+          client.setQueryData(serviceKeys.one(fid, created.id), created);
+          setInitial(form);
+          setLeaveTo(`/service/${created.id}`);
+        }
+      } else if (mode === 'archive') {
+        accept(await updateArchived.mutateAsync({ id: service.id, body: archiveBody(form, initial, miles) }));
+      } else {
+        accept(await update.mutateAsync({ id: service.id, body: updateBody(form, initial, miles) }));
+      }
+      // Names typed on line items join the library (server ensureLibraryItems).
+      void client.invalidateQueries({ queryKey: queryKeys.collection(fid, 'lineitem') });
+    } catch (err) {
+      showServerError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const intervalName = useMemo(
+    () => intervals.data?.find((i) => i.id === service?.ivid)?.n ?? null,
+    [intervals.data, service?.ivid],
+  );
+  const lineErrors = Object.keys(errors).some((k) => k.startsWith('lines.'));
+  const customErrors = Object.keys(errors).some((k) => k.startsWith('cf.')); // customfields
+  const mainErrors = Object.keys(errors).some((k) => !k.startsWith('lines.') && !k.startsWith('cf.'));
+  const linesEditable = mode !== 'readonly' && !busy;
+  const status = service ? statusOf(service.f) : null;
+
+  return (
+    <Stack gap="md" pb={80}>
+      <Group justify="space-between" align="center" wrap="wrap" gap="xs">
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+          {isNew ? t('serviceEditor.titleNew') : service.n}
+        </Title>
+        {status && service && (
+          <span data-testid="service-badge">
+            <ServiceStatusBadge f={service.f} size="lg" />
+          </span>
+        )}
+      </Group>
+      {mode === 'readonly' && !isNew && (
+        <Alert color="gray" py="xs" data-testid="service-readonly">
+          {status && isArchivedStatus(status)
+            ? t('serviceEditor.archivedReadonly')
+            : t('serviceEditor.readonly')}
+        </Alert>
+      )}
+      {mode === 'archive' && (
+        <Alert color="blue" py="xs" data-testid="service-archive-edit">
+          {t('serviceEditor.archiveEditHint')}
+        </Alert>
+      )}
+      <Tabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="main" color={mainErrors ? 'red' : undefined}>
+            {t('serviceEditor.tabMain')}
+          </Tabs.Tab>
+          <Tabs.Tab value="lines" color={lineErrors ? 'red' : undefined}>
+            {t('serviceEditor.tabLines', { n: form.lines.length })}
+          </Tabs.Tab>
+          <Tabs.Tab value="attachments" disabled={isNew}>
+            {t('serviceEditor.tabAttachments', { n: service?.ats ?? 0 })}
+          </Tabs.Tab>
+          <Tabs.Tab value="custom" color={customErrors ? 'red' : undefined}>
+            {t('serviceEditor.tabCustom')}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="main" pt="md">
+          <MainTab
+            form={form}
+            initial={initial}
+            onChange={change}
+            onStatus={(s) => {
+              setSaved(false);
+              setForm((f) => withStatus(f, s, today));
+            }}
+            errors={errors}
+            touched={submitted}
+            mode={mode}
+            isNew={isNew}
+            busy={busy}
+            service={service}
+            objects={objects}
+            intervalName={intervalName}
+            miles={miles}
+            dateFormat={dateFormat}
+            currency={currency}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="lines" pt="md">
+          <LinesTab
+            lines={form.lines}
+            onChange={(lines) => change({ lines })}
+            library={library.data ?? []}
+            errors={errors}
+            editable={mode !== 'readonly'}
+            busy={!linesEditable}
+            currency={currency}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="attachments" pt="md">
+          {service && (
+            <AttachmentsTab
+              fid={fid}
+              serviceId={service.id}
+              editable={mode !== 'readonly'}
+              dateFormat={dateFormat}
+              timeFormat={timeFormat}
+            />
+          )}
+        </Tabs.Panel>
+        <Tabs.Panel value="custom" pt="md">
+          {/* customfields: edited with the form, sent by the save (payload.ts). */}
+          <CustomFieldsTab
+            fid={fid}
+            values={form.cf}
+            onChange={(cf) => change({ cf })}
+            readOnly={mode === 'readonly'}
+            disabled={busy}
+            errors={errors}
+          />
+        </Tabs.Panel>
+      </Tabs>
+      {formError && (
+        <Alert color="red" role="alert" py="xs" data-testid="service-error">
+          {formError}
+        </Alert>
+      )}
+      {mode !== 'readonly' && (
+        <Group
+          gap="sm"
+          py="sm"
+          style={{
+            position: 'sticky',
+            bottom: 0,
+            background: 'var(--mantine-color-body)',
+            borderTop: '1px solid var(--mantine-color-default-border)',
+            zIndex: 2,
+          }}
+        >
+          <Button
+            onClick={() => void save()}
+            loading={busy}
+            disabled={!isNew && !dirty}
+            data-testid="service-save"
+          >
+            {isNew && form.objects.length > 1
+              ? t('serviceEditor.createMany', { n: form.objects.length })
+              : t('common.save')}
+          </Button>
+          <Button variant="default" onClick={() => navigate('/services')} disabled={busy}>
+            {t('common.cancel')}
+          </Button>
+          {saved && !dirty && (
+            <Text size="sm" c="teal" role="status" data-testid="service-saved">
+              {t('serviceEditor.saved')}
+            </Text>
+          )}
+        </Group>
+      )}
+      <ConfirmDialog
+        opened={confirmArchive}
+        title={t('serviceEditor.archiveTitle')}
+        text={t(form.status === 'rejected' ? 'serviceEditor.rejectConfirm' : 'serviceEditor.closeConfirm')}
+        busy={busy}
+        onCancel={() => setConfirmArchive(false)}
+        onConfirm={() => void save(true)}
+      />
+      {leaveWarning}
+    </Stack>
+  );
+}

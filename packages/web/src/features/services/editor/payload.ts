@@ -1,0 +1,209 @@
+import { STATUS_FLAG } from '@fleetkeep/core';
+import { numericValue } from '../../../components/numeric.ts';
+import { type CustomValue, sameValues } from '../../customfields/rules.ts';
+import type { ObjectType } from '../api.ts';
+import {
+  displayToKm,
+  type LineDraft,
+  type LineKind,
+  linesSignature,
+  type ObjectRef,
+  type Problem,
+  parseObjectValue,
+  round3,
+  type ServiceForm,
+  textThousandths,
+  wireDecimal,
+} from './rules.ts';
+
+/**
+ * Form → wire of the service editor (server `schemas.ts`: createBody, updateBody, archivePatch; spec §7
+ * "Services") and the server's field errors back onto the form. Pure.
+ */
+
+export interface LineWireIn {
+  n: string;
+  t: LineKind;
+  q: string;
+  c: string;
+}
+
+export type CreateBody = {
+  t: ObjectType;
+  uid: number;
+  f: 1 | 2 | 8;
+  n: string;
+  description: string;
+  limit_date?: string;
+  start_date?: string;
+  end_date?: string;
+  notify_days?: number;
+  mileage?: number;
+  engine_hours?: number;
+  li?: LineWireIn[];
+  manual_cost?: string;
+  cf?: CustomValue[];
+};
+
+const linesOut = (lines: readonly LineDraft[]): LineWireIn[] =>
+  lines.map((l) => ({ n: l.n.trim(), t: l.t, q: wireDecimal(l.q), c: wireDecimal(l.c) }));
+
+function counterOut(text: string, miles: boolean, distance: boolean): number | null {
+  const v = numericValue(text);
+  if (v === null) return null;
+  return distance ? displayToKm(v, miles) : round3(v);
+}
+
+/** One create call's body for one object (counters only for units, which have them). */
+export function createBody(form: ServiceForm, object: ObjectRef, miles: boolean): CreateBody {
+  const status = form.status === 'rejected' ? 'due' : form.status;
+  const body: CreateBody = {
+    t: object.t,
+    uid: object.id,
+    f: STATUS_FLAG[status] as 1 | 2 | 8,
+    n: form.name.trim(),
+    description: form.description,
+  };
+  if (status === 'due') {
+    if (form.plannedDate) body.limit_date = form.plannedDate;
+    const notify = numericValue(form.notifyDays);
+    if (notify !== null) body.notify_days = notify;
+  } else {
+    if (form.startDate) body.start_date = form.startDate;
+    if (status === 'closed' && form.endDate) body.end_date = form.endDate;
+  }
+  if (object.t === 'u') {
+    const mileage = counterOut(form.mileage, miles, true);
+    const hours = counterOut(form.engineHours, miles, false);
+    if (mileage !== null) body.mileage = mileage;
+    if (hours !== null) body.engine_hours = hours;
+  }
+  if (form.lines.length > 0) body.li = linesOut(form.lines);
+  else if (textThousandths(form.manualCost) !== undefined) body.manual_cost = wireDecimal(form.manualCost);
+  if (form.cf.length > 0) body.cf = form.cf; // customfields
+  return body;
+}
+
+/** POST .../services/batch body: one service per chosen object, in one atomic call. */
+export function batchBody(form: ServiceForm, miles: boolean): { services: CreateBody[] } {
+  const objects = form.objects.map(parseObjectValue).filter((o): o is ObjectRef => o !== null);
+  return { services: objects.map((o) => createBody(form, o, miles)) };
+}
+
+export type UpdateBody = {
+  f?: number;
+  n?: string;
+  description?: string;
+  limit_date?: string;
+  start_date?: string;
+  end_date?: string;
+  notify_days?: number | null;
+  mileage?: number | null;
+  engine_hours?: number | null;
+  li?: LineWireIn[];
+  manual_cost?: string | null;
+  cf?: CustomValue[];
+};
+
+/** The cost, counters and line-item part shared by the update and the archive correction. */
+function commonChanges(form: ServiceForm, initial: ServiceForm, miles: boolean, counters: boolean) {
+  const body: Pick<UpdateBody, 'description' | 'mileage' | 'engine_hours' | 'li' | 'manual_cost' | 'cf'> = {};
+  if (form.description !== initial.description) body.description = form.description;
+  // Untouched counters are not sent back, so a miles ↔ km round trip cannot move them.
+  if (counters && form.mileage !== initial.mileage) body.mileage = counterOut(form.mileage, miles, true);
+  if (counters && form.engineHours !== initial.engineHours)
+    body.engine_hours = counterOut(form.engineHours, miles, false);
+  if (linesSignature(form.lines) !== linesSignature(initial.lines)) body.li = linesOut(form.lines);
+  // A manual total only without line items (PRODUCT.md "Services").
+  if (form.lines.length === 0 && (form.manualCost !== initial.manualCost || initial.lines.length > 0))
+    body.manual_cost = textThousandths(form.manualCost) === undefined ? null : wireDecimal(form.manualCost);
+  // customfields: the whole list replaces the service's values (server archive and update alike).
+  if (!sameValues(form.cf, initial.cf)) body.cf = form.cf;
+  return body;
+}
+
+/** PUT .../services/{id} body: the status (if changed), its dates, and what changed. */
+export function updateBody(form: ServiceForm, initial: ServiceForm, miles: boolean): UpdateBody {
+  const body: UpdateBody = commonChanges(form, initial, miles, true);
+  if (form.status !== initial.status) body.f = STATUS_FLAG[form.status];
+  if (form.name.trim() !== initial.name) body.n = form.name.trim();
+  if (form.status === 'due') {
+    if (form.plannedDate && form.plannedDate !== initial.plannedDate) body.limit_date = form.plannedDate;
+    if (form.notifyDays !== initial.notifyDays || initial.status !== 'due')
+      body.notify_days = numericValue(form.notifyDays);
+  } else if (form.status === 'inProgress') {
+    if (form.startDate) body.start_date = form.startDate;
+  } else if (form.status === 'closed') {
+    if (form.startDate) body.start_date = form.startDate;
+    if (form.endDate) body.end_date = form.endDate;
+  }
+  return body;
+}
+
+export type ArchiveBody = Pick<
+  UpdateBody,
+  'description' | 'end_date' | 'mileage' | 'engine_hours' | 'li' | 'manual_cost' | 'cf'
+>;
+
+/** PUT .../services/archived/{id} body (archiveEdit; the status stays frozen). */
+export function archiveBody(form: ServiceForm, initial: ServiceForm, miles: boolean): ArchiveBody {
+  const body: ArchiveBody = commonChanges(form, initial, miles, true);
+  if (form.endDate && form.endDate !== initial.endDate) body.end_date = form.endDate;
+  return body;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Server errors mapped onto fields
+
+const WIRE_FIELD: Record<string, string> = {
+  n: 'name',
+  description: 'description',
+  limit_date: 'plannedDate',
+  start_date: 'startDate',
+  end_date: 'endDate',
+  notify_days: 'notifyDays',
+  mileage: 'mileage',
+  engine_hours: 'engineHours',
+  manual_cost: 'manualCost',
+  uid: 'objects',
+  t: 'objects',
+};
+
+const KNOWN_MESSAGES: Record<string, Problem> = {
+  'Must be today or later': 'notBeforeToday',
+  'Must be today or earlier': 'notAfterToday',
+  'Must not be earlier than the start date': 'endBeforeStart',
+};
+
+export interface FieldError {
+  field: string;
+  /** A known rule, shown translated. */
+  problem?: Problem;
+  /** Otherwise the server's text. */
+  text?: string;
+}
+
+/**
+ * ApiError.details (`[{field: 'body.limit_date' | 'body.services.3.li.0.q', message}]`) onto form fields;
+ * fields the form does not show land on 'form'.
+ */
+export function fieldErrors(details: unknown): FieldError[] {
+  if (!Array.isArray(details)) return [];
+  return details.flatMap((d): FieldError[] => {
+    if (typeof d !== 'object' || d === null) return [];
+    const { field, message, reason } = d as { field?: unknown; message?: unknown; reason?: unknown };
+    const text = String(message ?? reason ?? '');
+    const path = String(field ?? '')
+      .replace(/^body\./, '')
+      .replace(/^services\.\d+\./, '');
+    const line = /^li\.(\d+)\.([nqc])$/.exec(path);
+    const custom = /^cf\.(\d+)(?:\.|$)/.exec(path); // customfields: index into the sent cf
+    const mapped = line
+      ? `lines.${line[1]}.${line[2]}`
+      : custom
+        ? `cf.${custom[1]}`
+        : (WIRE_FIELD[path] ?? 'form');
+    const problem = KNOWN_MESSAGES[text];
+    return [problem ? { field: mapped, problem } : { field: mapped, text }];
+  });
+}
