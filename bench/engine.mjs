@@ -1,7 +1,8 @@
 // Status recomputation for a whole fleet (DESIGN §9): 10,000 units × 10 intervals = 100,000 assignments
 // generated straight into a fresh database, then `recompute(ctx, {fleetId})` from the built server
 // (packages/server/dist) is timed: the first run creates the Due services (line items, events), the
-// second finds nothing to do (idempotent), a third a year later sets overdue flags. Baseline in the same
+// second finds nothing to do (idempotent), the minute sweep looks at the time-rule assignments only, a
+// third a year later sets overdue flags. Baseline in the same
 // run: reading every assignment of the fleet with the raw driver (better-sqlite3 / pg).
 // SQLite always; PostgreSQL too when BENCH_DATABASE_URL is set. Knobs: BENCH_ENGINE_UNITS (10000).
 import fs from 'node:fs';
@@ -171,13 +172,15 @@ async function runOn(target) {
     // Best of two, so that the baseline is not a cold-cache figure.
     const reads = [await rawRead(target, fleetId), await rawRead(target, fleetId)];
     const baseline = reads[0].ms <= reads[1].ms ? reads[0] : reads[1];
-    const timed = async (when) => {
+    const timed = async (when, timeRulesOnly = false) => {
       const started = performance.now();
-      const result = await recompute(server.ctx, { fleetId }, when);
+      const result = await recompute(server.ctx, { fleetId, timeRulesOnly }, when);
       return { ms: performance.now() - started, ...result };
     };
     const first = await timed(at);
     const second = await timed(at);
+    // The minute sweep of timer.ts: only the assignments of intervals with a time rule.
+    const minute = await timed(at, true);
     const later = await timed(at + 365 * DAY);
     if (second.created !== 0 || second.changed !== 0) throw new Error('the second run was not idempotent');
     const figures = {
@@ -188,16 +191,18 @@ async function runOn(target) {
       first_run_ms: round(first.ms),
       services_created: first.created,
       second_run_ms: round(second.ms),
+      minute_sweep_ms: round(minute.ms),
       year_later_run_ms: round(later.ms),
       services_changed_year_later: later.changed,
       services_created_year_later: later.created,
       vs_baseline: {
         first_run: round(first.ms / baseline.ms),
         second_run: round(second.ms / baseline.ms),
+        minute_sweep: round(minute.ms / baseline.ms),
       },
     };
     console.log(
-      `  engine (${target.dialect}): ${assignments} assignments; first run ${figures.first_run_ms} ms (${first.created} created), idempotent run ${figures.second_run_ms} ms, raw read ${figures.baseline_raw_read_ms} ms`,
+      `  engine (${target.dialect}): ${assignments} assignments; first run ${figures.first_run_ms} ms (${first.created} created), idempotent run ${figures.second_run_ms} ms, minute sweep (time rules) ${figures.minute_sweep_ms} ms, raw read ${figures.baseline_raw_read_ms} ms`,
     );
     return figures;
   } finally {

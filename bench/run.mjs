@@ -25,7 +25,14 @@ async function loadModules() {
   const web = await import('./web-bundle.mjs');
   return {
     lib,
-    server: [...http.benchmarks, ...(await import('./services.mjs')).benchmarks],
+    server: [
+      ...http.benchmarks,
+      ...(await import('./services.mjs')).benchmarks,
+      // After services.mjs: it renders the list that benchmark's data set fills.
+      ...(await import('./render.mjs')).benchmarks,
+      // statistics: a fleet of its own (10,000 units × 365 days of counter history).
+      ...(await import('./statistics.mjs')).benchmarks,
+    ],
     statics: [...web.benchmarks, ...(await import('./engine.mjs')).benchmarks],
   };
 }
@@ -35,8 +42,10 @@ function selected(list) {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  // The baseline always runs: every ratio needs it.
-  return only.length ? list.filter((b) => b.baseline || only.includes(b.id)) : list;
+  // The baseline always runs: every ratio needs it; so does what a chosen benchmark `requires`.
+  const wanted = new Set(only);
+  for (const b of list) if (wanted.has(b.id)) for (const r of b.requires ?? []) wanted.add(r);
+  return only.length ? list.filter((b) => b.baseline || wanted.has(b.id)) : list;
 }
 
 /** The server's database for `prepare` steps, opened while the server is stopped. */
@@ -123,7 +132,9 @@ async function runTarget(target, benchmarks, lib) {
       });
       console.log(
         green(
-          `${figures.requests_per_sec} req/s, p50 ${figures.latency_ms.p50} ms, p99 ${figures.latency_ms.p99} ms`,
+          figures.render
+            ? `${figures.render.list.median_ms} ms median (baseline screen ${figures.render.baseline.median_ms} ms, ×${figures.vs_baseline.time})`
+            : `${figures.requests_per_sec} req/s, p50 ${figures.latency_ms.p50} ms, p99 ${figures.latency_ms.p99} ms`,
         ),
       );
     } catch (err) {
@@ -138,7 +149,8 @@ async function runTarget(target, benchmarks, lib) {
   // Ratios against the baseline of this run (DESIGN §9).
   const base = out.benchmarks.find((r) => r.baseline && r.ok);
   for (const r of out.benchmarks) {
-    if (!r.ok || !base || r === base) continue;
+    // Browser timings carry their own baseline (a screen without data, same browser and run).
+    if (!r.ok || !base || r === base || r.render) continue;
     r.vs_baseline = {
       throughput: lib.round(r.requests_per_sec / base.requests_per_sec, 3),
       p50_latency: base.latency_ms.p50 > 0 ? lib.round(r.latency_ms.p50 / base.latency_ms.p50, 2) : null,
@@ -165,6 +177,7 @@ function printTable(results) {
   ];
   for (const run of results.runs) {
     for (const r of run.benchmarks) {
+      if (r.ok && r.render) continue;
       rows.push(
         r.ok
           ? [
@@ -197,8 +210,13 @@ function printTable(results) {
     console.log(
       `  ${run.database}: start-up ${s.cold ?? '?'} ms on an empty database (migrate + seed), ${s.warm ?? '?'} ms on an existing one; shutdown ${run.shutdown_ms ?? '?'} ms`,
     );
-    for (const r of run.benchmarks)
+    for (const r of run.benchmarks) {
       if (!r.ok) console.log(red(`  ${run.database} ${r.id} FAILED: ${r.error}`));
+      else if (r.render)
+        console.log(
+          `  ${run.database}: ${r.title}: median ${r.render.list.median_ms} ms over ${r.render.runs} loads, against ${r.render.baseline.median_ms} ms for a screen without data (×${r.vs_baseline.time})`,
+        );
+    }
   }
   for (const s of results.static) {
     if (!s.ok) console.log(red(`  ${s.id} FAILED: ${s.error}`));

@@ -27,6 +27,9 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @type {{name: string, status: 'passed'|'failed'|'skipped', ms: number, note?: string}[]} */
 const steps = [];
 const warnings = [];
+/** Names of failed and retried-then-passed tests, repeated in the summary (CI keeps only the log's tail). */
+const failedTests = [];
+const flakyTests = [];
 const startedAt = performance.now();
 
 function header(title) {
@@ -187,6 +190,16 @@ function countVitest(file, exitCode) {
     return 'no test report';
   }
   const passed = report.numPassedTests ?? 0;
+  for (const file of report.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === 'failed') failedTests.push(`${path.relative(ROOT, file.name)} › ${t.fullName}`);
+    }
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failedTests.push(
+        `${path.relative(ROOT, file.name)} (did not load: ${String(file.message ?? '').slice(0, 200)})`,
+      );
+    }
+  }
   let failed = report.numFailedTests ?? 0;
   const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   // A test file that fails to load has no failed test but must still count as a failure.
@@ -200,7 +213,23 @@ function countVitest(file, exitCode) {
 /** Adds a Playwright JSON report (stats block) to the totals, when the e2e suite wrote one. */
 function countPlaywright(file) {
   if (!fs.existsSync(file)) return undefined;
-  const { stats } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const { stats } = report;
+  const walk = (suite, trail) => {
+    const here = suite.title ? [...trail, suite.title] : trail;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        const name = [...here, spec.title].join(' › ');
+        const message = test.results?.find((r) => r.error)?.error?.message ?? '';
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the reporter's colour codes
+        const firstError = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0];
+        if (test.status === 'unexpected') failedTests.push(`${name}: ${firstError.slice(0, 200)}`);
+        else if (test.status === 'flaky') flakyTests.push(`${name}: ${firstError.slice(0, 200)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
   const passed = (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   const failed = stats?.unexpected ?? 0;
   totals.passed += passed;
@@ -248,10 +277,13 @@ function summary(ok) {
     );
   }
   console.log(`  total ${seconds(performance.now() - startedAt)}`);
+  for (const name of flakyTests) console.warn(yellow(`FLAKY (failed once, passed on retry): ${name}`));
+  for (const name of failedTests) console.log(red(`FAILED TEST: ${name}`));
   for (const w of warnings) console.warn(yellow(`WARNING: ${w}`));
   if (totals.skipped > 0) console.warn(yellow(`WARNING: ${totals.skipped} tests were skipped`));
   if (!ok) console.log(red(bold('FAILED')));
-  else if (warnings.length > 0) console.log(yellow(bold('PASSED WITH WARNINGS (see above)')));
+  else if (warnings.length > 0 || flakyTests.length > 0)
+    console.log(yellow(bold('PASSED WITH WARNINGS (see above)')));
   else console.log(green(bold('ALL GREEN')));
   // The very last line, read by CI tooling: keep it plain.
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`);

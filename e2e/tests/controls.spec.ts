@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, login, screenshot, test } from './fixtures.ts';
+import { expect, expectNoPageScroll, login, screenshot, test } from './fixtures.ts';
 
 /** The shared controls on a real screen: /tokens (RequiredInput, ButtonGroup, DataTable). */
 
@@ -93,7 +93,7 @@ test('tokens: required alarm, sort, search kept in the URL, CSV export, phone wi
   await page.getByRole('button', { name: 'Create token' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Required field' })).toBeVisible();
   await screenshot(page, 'controls-tokens-375');
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoPageScroll(page);
   const box = page.getByTestId('tokens-scroll');
   expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, serverInfo } from '../server.ts';
 
 /** Journeys run against the server of the global setup; its address is known only at run time. */
@@ -31,4 +31,40 @@ const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+export interface ApiSession {
+  fid: number;
+  session: string;
+  headers: { Authorization: string };
+  unitTypes: { id: number; n: string }[];
+}
+
+/** Signs a demo user in through the API (login, then auth) for setting up and checking data. */
+export async function apiSession(
+  request: APIRequestContext,
+  user: DemoUser,
+  base = '',
+  password = DEMO_PASSWORD,
+): Promise<ApiSession> {
+  const { access_token } = await (
+    await request.post(`${base}/api/login`, { data: { username: user, password } })
+  ).json();
+  const auth = await (await request.get(`${base}/api/auth?access_token=${access_token}`)).json();
+  return {
+    fid: auth.fid as number,
+    session: auth.session as string,
+    headers: { Authorization: `SSID ${auth.session}` },
+    unitTypes: auth.unit_types,
+  };
+}
+
+/** The demo fleet's calendar day (its zone is UTC+3, the seed's tz 180), shifted by `days`. */
+export function fleetDay(days = 0): string {
+  return new Date(Date.now() + 3 * 3600_000 + days * 86400_000).toISOString().slice(0, 10);
+}
+
+/** Nothing may stick out sideways: the page scrolls only vertically (usable at phone width). */
+export async function expectNoPageScroll(page: Page, width = 375): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 }

@@ -115,6 +115,9 @@ test('the dialog moves, resizes, minimizes, maximizes, is restored after a reloa
   await login(page, 'manager');
   await expect(page).toHaveURL('/dashboard');
   await expect(helpDialog(page)).toHaveCount(0);
+  // Opened again after the new login, it comes back where the user left it.
+  await openHelpFromMenu(page);
+  expect(await box(page)).toEqual({ x: 530, y: 0, w: 450, h: 680 });
 });
 
 test('a server with a notice, a shutdown date and a forum shows the banners and the forum item', async ({

@@ -1,15 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
-import { DEMO_PASSWORD } from '../server.ts';
-import { expect, login, screenshot, test } from './fixtures.ts';
-
-/** Signs in through the API; returns the current fleet and the session header. */
-async function apiSession(request: APIRequestContext, username: string) {
-  const { access_token } = await (
-    await request.post('/api/login', { data: { username, password: DEMO_PASSWORD } })
-  ).json();
-  const auth = await (await request.get(`/api/auth?access_token=${access_token}`)).json();
-  return { fid: auth.fid as number, headers: { Authorization: `SSID ${auth.session}` } };
-}
+import { apiSession, expect, login, screenshot, test } from './fixtures.ts';
 
 test('the intervals list: summaries, assigned count, kind filter, search in the URL, New by permission', async ({
   page,

@@ -1,15 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
-import { DEMO_PASSWORD } from '../server.ts';
-import { expect, login, screenshot, test } from './fixtures.ts';
-
-/** Signs in through the API; returns the current fleet and the session header. */
-async function apiSession(request: APIRequestContext, username: string) {
-  const { access_token } = await (
-    await request.post('/api/login', { data: { username, password: DEMO_PASSWORD } })
-  ).json();
-  const auth = await (await request.get(`/api/auth?access_token=${access_token}`)).json();
-  return { fid: auth.fid as number, headers: { Authorization: `SSID ${auth.session}` } };
-}
+import { apiSession, expect, expectNoPageScroll, login, screenshot, test } from './fixtures.ts';
 
 test('a manager adds, edits, meets the duplicate error and deletes a part; adds a fuel preset', async ({
   page,
@@ -55,7 +44,7 @@ test('a manager adds, edits, meets the duplicate error and deletes a part; adds 
   await screenshot(page, 'lineitems-1280');
   await page.setViewportSize({ width: 375, height: 800 });
   await screenshot(page, 'lineitems-375');
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoPageScroll(page);
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Delete asks first; Cancel keeps the row, OK removes it.

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { DEMO_PASSWORD, freePort, type ServerInfo, startServer, stopServer } from '../server.ts';
-import { expect, login, screenshot, test } from './fixtures.ts';
+import { freePort, type ServerInfo, startServer, stopServer } from '../server.ts';
+import { apiSession, type DemoUser, expect, login, screenshot, test } from './fixtures.ts';
 
 /** The map of spec §2 "Map": markers of the fleet, live positions, layers, the maps-service warning. */
 
@@ -16,15 +16,7 @@ interface Unit {
   pos: { y: number; x: number } | null;
 }
 
-async function apiSession(request: APIRequestContext, user: string, base = '') {
-  const { access_token } = await (
-    await request.post(`${base}/api/login`, { data: { username: user, password: DEMO_PASSWORD } })
-  ).json();
-  const auth = await (await request.get(`${base}/api/auth?access_token=${access_token}`)).json();
-  return { headers: { Authorization: `SSID ${auth.session}` }, fid: auth.fid as number };
-}
-
-async function fleetUnits(request: APIRequestContext, user = 'manager'): Promise<Unit[]> {
+async function fleetUnits(request: APIRequestContext, user: DemoUser = 'manager'): Promise<Unit[]> {
   const { headers, fid } = await apiSession(request, user);
   return (await (await request.get(`/api/fleets/${fid}/units`, { headers })).json()).units;
 }
@@ -225,4 +217,34 @@ test('the platform tile layer loads tiles through /api/gis/tiles and the choice 
     tiles.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test('the map measures again when its box changes size without a window resize', async ({ page }) => {
+  await login(page, 'manager');
+  await expect(page).toHaveURL('/dashboard');
+  const map = page.getByRole('region', { name: 'Fleet map' });
+  await expect(map.locator('.fk-unit-marker').first()).toBeVisible();
+  const full = await map.boundingBox();
+  if (!full) throw new Error('the map has no box');
+  const rightEdge = full.x + full.width - 64;
+  const tilesAtRight = () =>
+    map
+      .locator('.leaflet-tile-container img')
+      .evaluateAll(
+        (tiles, edge) => tiles.filter((t) => t.getBoundingClientRect().right >= edge).length,
+        rightEdge,
+      );
+  await expect.poll(tilesAtRight).toBeGreaterThan(0);
+  // Narrowed (and measured narrow: tiles far to the right are pruned), then given its width back by a
+  // layout change alone, as when a panel or tab around it changes. Leaflet's own window-resize tracking
+  // does not see that; the tiles must cover the right edge again.
+  await map.evaluate((el) => {
+    (el as HTMLElement).style.width = '300px';
+    window.dispatchEvent(new Event('resize'));
+  });
+  await expect.poll(tilesAtRight).toBe(0);
+  await map.evaluate((el) => {
+    (el as HTMLElement).style.width = '';
+  });
+  await expect.poll(tilesAtRight).toBeGreaterThan(0);
 });

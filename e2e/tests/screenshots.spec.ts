@@ -1,10 +1,4 @@
-import type { Page } from '@playwright/test';
-import { expect, login, screenshot, test } from './fixtures.ts';
-
-/** Nothing may stick out sideways: the page scrolls only vertically. */
-async function fitsWidth(page: Page, width: number): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-}
+import { expect, expectNoPageScroll, login, screenshot, test } from './fixtures.ts';
 
 /** Screenshots for review (e2e/screenshots, not committed) at desktop and phone widths. */
 for (const width of [1280, 375]) {
@@ -13,21 +7,21 @@ for (const width of [1280, 375]) {
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
     await screenshot(page, `login-${width}`);
-    await fitsWidth(page, width);
+    await expectNoPageScroll(page, width);
     await login(page, 'manager');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     await screenshot(page, `dashboard-${width}`);
-    await fitsWidth(page, width);
+    await expectNoPageScroll(page, width);
     await page.goto('/settings');
     await expect(page.getByRole('heading', { level: 1, name: 'User settings' })).toBeVisible();
     await screenshot(page, `settings-${width}`);
-    await fitsWidth(page, width);
+    await expectNoPageScroll(page, width);
     await page.goto('/tokens');
     await page.getByLabel('Description').fill(`screenshot ${width}`);
     await page.getByRole('button', { name: 'Create token' }).click();
     await expect(page.getByTestId('token-value')).toBeVisible();
     await screenshot(page, `tokens-${width}`);
-    await fitsWidth(page, width);
+    await expectNoPageScroll(page, width);
     // The header stays keyboard reachable: tab to the user menu and open it.
     await page.getByTestId('user-menu').focus();
     await page.keyboard.press('Enter');

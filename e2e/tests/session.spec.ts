@@ -77,7 +77,8 @@ test('logout clears the session', async ({ page }) => {
   const stored = await page.evaluate(() =>
     Object.keys(localStorage).filter((k) => k.startsWith('fleetkeep.')),
   );
-  expect(stored).toEqual([]);
+  // Only the help dialog's place survives: a preference of the browser, not part of the session.
+  expect(stored.filter((k) => k !== 'fleetkeep.help')).toEqual([]);
   await page.goto('/dashboard');
   await expect(page).toHaveURL('/login');
   // After an explicit logout the next login goes to the index target, not to the screen left.
