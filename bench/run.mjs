@@ -133,7 +133,7 @@ async function runTarget(target, benchmarks, lib) {
       console.log(
         green(
           figures.render
-            ? `${figures.render.list.median_ms} ms median (baseline screen ${figures.render.baseline.median_ms} ms, ×${figures.vs_baseline.time})`
+            ? `${figures.render.list.median_ms} ms median (baseline screen ${figures.render.baseline.median_ms} ms, ×${figures.vs_baseline.time}); search ${figures.search.median_ms} ms`
             : `${figures.requests_per_sec} req/s, p50 ${figures.latency_ms.p50} ms, p99 ${figures.latency_ms.p99} ms`,
         ),
       );
@@ -214,7 +214,7 @@ function printTable(results) {
       if (!r.ok) console.log(red(`  ${run.database} ${r.id} FAILED: ${r.error}`));
       else if (r.render)
         console.log(
-          `  ${run.database}: ${r.title}: median ${r.render.list.median_ms} ms over ${r.render.runs} loads, against ${r.render.baseline.median_ms} ms for a screen without data (×${r.vs_baseline.time})`,
+          `  ${run.database}: ${r.title}: median ${r.render.list.median_ms} ms over ${r.render.runs} loads, against ${r.render.baseline.median_ms} ms for a screen without data (×${r.vs_baseline.time}); a search over its rows ${r.search.median_ms} ms median, 250 ms of it the search field's pause (×${r.vs_baseline.search} of that screen)`,
         );
     }
   }

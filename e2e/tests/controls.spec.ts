@@ -145,3 +145,42 @@ test('data table: 10,000 rows stay virtualised, sort by keyboard, search', async
   await page.getByRole('searchbox', { name: 'Search' }).fill('bulk 999');
   await expect(page.getByTestId('tokens-count')).toHaveText('Rows shown: 11 of 10000');
 });
+
+test('data table: two quick sort presses both count while a slow CPU sorts 10,000 rows', async ({ page }) => {
+  // A second key press during the first sort's render (a React transition) was lost: the URL state
+  // forgot the first change in a render that React then dropped. 12× CPU throttling made that happen in
+  // about half of the rounds before the fix.
+  test.setTimeout(90_000);
+  const tokens = Array.from({ length: 10_000 }, (_, i) => ({
+    id: i + 1,
+    description: `slow ${i + 1}`,
+    rights: { intervals: 'view', services: 'none', archive: 'none' },
+    created: 1_700_000_000 - i * 60,
+    last_used: null,
+    requests: i,
+    expires: null,
+  }));
+  await login(page, 'manager');
+  await expect(page).toHaveURL('/dashboard');
+  await page.route('**/api/user/tokens', (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: { tokens } }) : route.continue(),
+  );
+  await page.goto('/tokens');
+  await expect(page.getByTestId('tokens-count')).toHaveText('Rows: 10000');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 12 });
+  const header = page.getByRole('columnheader', { name: 'Description' });
+  const firstCell = page.getByTestId('tokens').locator('tbody tr[data-index]').first().locator('td').first();
+  for (let round = 0; round < 4; round++) {
+    await header.getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await expect(header).toHaveAttribute('aria-sort', 'descending', { timeout: 20_000 });
+    await expect(firstCell).toHaveText('slow 10000');
+    await expect(page).toHaveURL(/[?&]sort=description\.desc/);
+    // Third press: back to no sort.
+    await page.keyboard.press('Enter');
+    await expect(header).not.toHaveAttribute('aria-sort', /./, { timeout: 20_000 });
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+});

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventsClient } from '../../test/events-client.js';
 import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
+import { validateCustomValues } from './service.js';
 
 /** Custom fields (spec §3 "Custom field", §7 "Custom fields"; PRODUCT.md "Administration"). */
 describe('custom fields', () => {
@@ -367,6 +368,57 @@ describe('custom fields', () => {
     } finally {
       events.close();
     }
+  });
+
+  describe('a value written while its field is deleted never outlives the field', () => {
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const unitCf = async () =>
+      (
+        await t.server.ctx.db.kysely
+          .selectFrom('units')
+          .select('cf')
+          .where('id', '=', unitId)
+          .executeTakeFirstOrThrow()
+      ).cf;
+
+    it('an unsafe delete during a write waits for it, then strips its value', async () => {
+      const f = await define({ n: unique('Racing'), tp: 1, t: 'u' });
+      const { kysely, dialect } = t.server.ctx.db;
+      let deleting: Promise<Awaited<ReturnType<Client['delete']>>> | undefined;
+      // The writer's transaction as updateUnit runs it: check (holding the definitions), then write.
+      await kysely.transaction().execute(async (trx) => {
+        expect(await validateCustomValues(trx, dialect, fid, 'u', [{ id: f.id, v: 'written' }])).toEqual([]);
+        await trx
+          .updateTable('units')
+          .set({ cf: JSON.stringify([{ id: f.id, v: 'written' }]) })
+          .where('id', '=', unitId)
+          .execute();
+        deleting = manager.delete(`/api/custom-fields/${f.id}?safe=0`);
+        await pause(400); // the delete arrives and must wait for this commit
+      });
+      const gone = await deleting!;
+      expect(gone.status).toBe(200);
+      expect(gone.body).toEqual({ error: 0, values: 1 });
+      expect(JSON.parse(await unitCf()).some((x: { id: number }) => x.id === f.id)).toBe(false);
+    });
+
+    it('a write during an unsafe delete waits for it, then is refused as an unknown field', async () => {
+      const f = await define({ n: unique('Racing'), tp: 1, t: 'u' });
+      const { kysely, dialect } = t.server.ctx.db;
+      let writing: Promise<Awaited<ReturnType<Client['put']>>> | undefined;
+      // The delete's transaction as deleteField runs it: the definition locked first.
+      await kysely.transaction().execute(async (trx) => {
+        const lock = trx.selectFrom('custom_fields').select('id').where('id', '=', f.id);
+        await (dialect === 'postgres' ? lock.forUpdate() : lock).execute();
+        writing = manager.put(`/api/fleets/${fid}/units/${unitId}`, { cf: [{ id: f.id, v: 'late' }] });
+        await pause(400); // the write arrives and must wait for this commit
+        await trx.deleteFrom('custom_fields').where('id', '=', f.id).execute();
+      });
+      const refused = await writing!;
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: 4 });
+      expect(JSON.parse(await unitCf()).some((x: { id: number }) => x.id === f.id)).toBe(false);
+    });
   });
 
   it('publishes create, update and delete events of the customfield collection to members only', async () => {

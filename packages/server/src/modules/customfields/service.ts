@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
+import type { DialectName } from '../../db/database.js';
 import type { CustomFieldRow, Database } from '../../db/schema.js';
 import { AppError, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { personToWire, unitToWire } from '../fleets/mappers.js';
@@ -60,11 +61,40 @@ async function fleetFields(db: Kysely<Database>, fleetId: number) {
 }
 
 /**
- * A checker of values against the fleet's fields of one owner type, for batch writes (one query).
- * Returns issues with fields under `prefix` (spec §5 style: every bad field is listed).
+ * The fleet's definitions as a write of values reads them, inside the writer's transaction. On PostgreSQL
+ * they stay locked FOR SHARE until the writer commits, so a definition change or delete (which locks its
+ * row FOR UPDATE first) either waits and then sees the written values, or goes first and the writer then
+ * finds the field gone or changed. Writers call this before they touch any row of a holder table, and
+ * changes lock the definition before any holder row, so the two never wait on each other in a circle.
+ * SQLite runs one write transaction at a time.
  */
-export async function customValueChecker(db: Kysely<Database>, fleetId: number, ownerType: OwnerType) {
-  const fields = new Map((await fleetFields(db, fleetId)).map((f) => [f.id, f]));
+async function fieldsForWrite(db: Kysely<Database>, dialect: DialectName, fleetId: number) {
+  const query = db.selectFrom('custom_fields').selectAll().where('fleet_id', '=', fleetId);
+  return (dialect === 'postgres' ? query.forShare() : query).execute();
+}
+
+/**
+ * Locks one definition against writers of its values (PostgreSQL; see fieldsForWrite). A definition
+ * deleted by a concurrent request answers like an unknown one.
+ */
+async function lockField(db: Kysely<Database>, dialect: DialectName, id: number) {
+  const query = db.selectFrom('custom_fields').select('id').where('id', '=', id);
+  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  if (!row) throw notFound(NOT_FOUND);
+}
+
+/**
+ * A checker of values against the fleet's fields of one owner type, for batch writes (one query).
+ * Returns issues with fields under `prefix` (spec §5 style: every bad field is listed). `trx` is the
+ * writer's transaction (see fieldsForWrite).
+ */
+export async function customValueChecker(
+  trx: Kysely<Database>,
+  dialect: DialectName,
+  fleetId: number,
+  ownerType: OwnerType,
+) {
+  const fields = new Map((await fieldsForWrite(trx, dialect, fleetId)).map((f) => [f.id, f]));
   return (values: readonly CustomValue[] | undefined, prefix = 'body.') =>
     checkValues(fields, ownerType, values, prefix);
 }
@@ -72,17 +102,19 @@ export async function customValueChecker(db: Kysely<Database>, fleetId: number, 
 /**
  * The check every write of `cf` calls (services, units, drivers, trailers): ids must be custom fields
  * of this fleet and owner type, list values one of the options, texts at most 512 characters.
- * Nothing to check (no query) when no values are written.
+ * Nothing to check (no query) when no values are written. Called inside the writer's transaction,
+ * before it writes (see fieldsForWrite).
  */
 export async function validateCustomValues(
-  db: Kysely<Database>,
+  trx: Kysely<Database>,
+  dialect: DialectName,
   fleetId: number,
   ownerType: OwnerType,
   values: readonly CustomValue[] | undefined,
   prefix = 'body.',
 ): Promise<Issue[]> {
   if (!values || values.length === 0) return [];
-  return (await customValueChecker(db, fleetId, ownerType))(values, prefix);
+  return (await customValueChecker(trx, dialect, fleetId, ownerType))(values, prefix);
 }
 
 /** Rows of a table that hold any entry of the field (a text prefilter, then the parsed values). */
@@ -193,21 +225,26 @@ export async function updateField(ctx: AppContext, actor: Actor, id: number, pat
   const { issues, options } = checkOptions(tp, patch.s?.options ?? kept);
   if (issues.length) throw invalidInput(issues);
   checkDuplicate(await fleetFields(ctx.db.kysely, row.fleet_id), row.owner_type, name, id);
-  if (tp === FieldType.list) {
-    const outside = valuesOutside(await heldValues(ctx.db.kysely, row.fleet_id, id), options);
-    if (outside.size)
-      throw conflict(
-        'Some objects hold values that are not among the options',
-        [...outside].map(([value, count]) => ({ field: 'body.s.options', value, count })),
-      );
-  }
+  // One transaction with the definition locked first: no value outside the new options is written
+  // between the check of the held values and the change.
   const updated = await guarded(() =>
-    ctx.db.kysely
-      .updateTable('custom_fields')
-      .set({ name, type: tp, options: JSON.stringify(options), updated_at: now() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow(),
+    ctx.db.kysely.transaction().execute(async (trx) => {
+      await lockField(trx, ctx.db.dialect, id);
+      if (tp === FieldType.list) {
+        const outside = valuesOutside(await heldValues(trx, row.fleet_id, id), options);
+        if (outside.size)
+          throw conflict(
+            'Some objects hold values that are not among the options',
+            [...outside].map(([value, count]) => ({ field: 'body.s.options', value, count })),
+          );
+      }
+      return trx
+        .updateTable('custom_fields')
+        .set({ name, type: tp, options: JSON.stringify(options), updated_at: now() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }),
   );
   const wire = customFieldToWire(updated);
   await ctx.bus.publish({ t: 'u', s: 'customfield', fid: row.fleet_id, d: wire });
@@ -226,6 +263,8 @@ export async function deleteField(ctx: AppContext, actor: Actor, id: number, saf
   const changed = new Map<HolderTable, number[]>();
   let values = 0;
   await ctx.db.kysely.transaction().execute(async (trx) => {
+    // The definition first: writers of its values hold it FOR SHARE until they commit (fieldsForWrite).
+    await lockField(trx, ctx.db.dialect, id);
     const found = new Map<HolderTable, { id: number; values: CustomValue[] }[]>();
     for (const { table } of HOLDERS) {
       const rows = await holdersIn(trx, table, fleetId, id);

@@ -176,14 +176,15 @@ export async function updateUnit(
       .executeTakeFirst();
     if (!type) throw invalidInput([{ field: 'body.ut', message: 'Unknown unit type' }]);
   }
-  // customfields: values must be unit fields of this fleet.
-  const cfIssues = await validateCustomValues(ctx.db.kysely, fleetId, 'u', patch.cf);
-  if (cfIssues.length) throw invalidInput(cfIssues);
   const t = now();
   const counterChanged =
     (patch.cnm !== undefined && patch.cnm !== unit.mileage) ||
     (patch.cneh !== undefined && patch.cneh !== unit.engine_hours);
   await ctx.db.kysely.transaction().execute(async (trx) => {
+    // customfields: values must be unit fields of this fleet; checked in the transaction, before the
+    // write, so a concurrent delete of a field cannot leave its value behind.
+    const cfIssues = await validateCustomValues(trx, ctx.db.dialect, fleetId, 'u', patch.cf);
+    if (cfIssues.length) throw invalidInput(cfIssues);
     await trx
       .updateTable('units')
       .set({
@@ -245,19 +246,22 @@ export async function updatePerson(
   // An object outside any fleet, or of a fleet the actor cannot see, answers like a foreign one.
   if (!row || row.fleet_id === null) throw accessDenied();
   await requireFleet(ctx, actor, row.fleet_id, EDIT_OBJECT);
-  // customfields: values must be driver or trailer fields of this fleet.
-  const cfIssues = await validateCustomValues(ctx.db.kysely, row.fleet_id, OBJECT_TYPE[kind], patch.cf);
-  if (cfIssues.length) throw invalidInput(cfIssues);
-  await ctx.db.kysely
-    .updateTable(kind)
-    .set({
-      ...(patch.n !== undefined && { name: patch.n }),
-      ...(patch.ds !== undefined && { ds: patch.ds }),
-      ...(patch.c !== undefined && { c: patch.c }),
-      ...(patch.cf !== undefined && { cf: JSON.stringify(patch.cf) }),
-    })
-    .where('id', '=', objectId)
-    .execute();
+  const fleetId = row.fleet_id;
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    // customfields: values must be driver or trailer fields of this fleet (checked as in updateUnit).
+    const cfIssues = await validateCustomValues(trx, ctx.db.dialect, fleetId, OBJECT_TYPE[kind], patch.cf);
+    if (cfIssues.length) throw invalidInput(cfIssues);
+    await trx
+      .updateTable(kind)
+      .set({
+        ...(patch.n !== undefined && { name: patch.n }),
+        ...(patch.ds !== undefined && { ds: patch.ds }),
+        ...(patch.c !== undefined && { c: patch.c }),
+        ...(patch.cf !== undefined && { cf: JSON.stringify(patch.cf) }),
+      })
+      .where('id', '=', objectId)
+      .execute();
+  });
   const updated = await ctx.db.kysely
     .selectFrom(kind)
     .selectAll()

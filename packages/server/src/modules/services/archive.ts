@@ -75,7 +75,7 @@ export async function updateArchived(
     if (patch.manual_cost != null && lines > 0)
       issues.push({ field: 'body.manual_cost', message: 'Only for a service without line items' });
     // customfields: values must be service fields of this fleet.
-    issues.push(...(await validateCustomValues(trx, fleetId, 's', patch.cf)));
+    issues.push(...(await validateCustomValues(trx, ctx.db.dialect, fleetId, 's', patch.cf)));
     if (issues.length) throw invalidInput(issues);
     await trx
       .updateTable('services')

@@ -6,6 +6,8 @@ import {
   decodeTableState,
   encodeTableState,
   nextSort,
+  searchHaystack,
+  searchNeedle,
 } from './rules.ts';
 
 describe('compareValues (spec §3 natural, case-insensitive names)', () => {
@@ -86,5 +88,25 @@ describe('CSV rows', () => {
     expect(csvFileName('tokens')).toBe('tokens.csv');
     expect(csvFileName('a/b:c.CSV')).toBe('a_b_c.csv');
     expect(csvFileName('  ')).toBe('export.csv');
+  });
+});
+
+describe('search text of a row (spec §5: case and accents ignored, anywhere in a cell)', () => {
+  const has = (cells: string[], query: string) => searchHaystack(cells).includes(searchNeedle(query));
+
+  it('matches anywhere in any cell, ignoring case and accents', () => {
+    expect(has(['Oil change', 'Škoda Octavia'], 'skoda')).toBe(true);
+    expect(has(['Oil change', 'Škoda Octavia'], 'CHANGE')).toBe(true);
+    expect(has(['Oil change', 'Škoda Octavia'], '  oil ')).toBe(true);
+    expect(has(['Oil change', 'Škoda Octavia'], 'brake')).toBe(false);
+  });
+
+  it('never matches across two cells', () => {
+    expect(has(['bulk 1', '2024'], 'bulk 12024')).toBe(false);
+    expect(has(['bulk 1', '2024'], '1\u00002024')).toBe(false);
+  });
+
+  it('an empty query is an empty needle, which the table reads as every row', () => {
+    expect(searchNeedle('   ')).toBe('');
   });
 });

@@ -1,4 +1,6 @@
-/** Pure rules of the data table: natural sort, URL state, CSV rows. */
+/** Pure rules of the data table: natural sort, URL state, CSV rows, search text. */
+
+import { normalizeForSearch } from '../search.ts';
 
 /** Spec §3: names sort naturally and case-insensitively ('unit 2' before 'Unit 10'). */
 export const naturalCollator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
@@ -109,4 +111,17 @@ export function csvFileName(name: string): string {
       .replace(/\s+/g, ' ')
       .trim() || 'export';
   return `${base}.csv`;
+}
+
+/** Between the columns of a row's search text: a query never matches across two cells. */
+const CELL_BREAK = '\u0000';
+
+/** A row's searchable cells, normalised as spec §5 search compares them (case and accents ignored). */
+export function searchHaystack(cells: readonly string[]): string {
+  return cells.map((cell) => normalizeForSearch(cell).replaceAll(CELL_BREAK, ' ')).join(CELL_BREAK);
+}
+
+/** The typed search as it is looked for in a haystack; '' matches every row. */
+export function searchNeedle(query: string): string {
+  return normalizeForSearch(query.trim()).replaceAll(CELL_BREAK, ' ');
 }

@@ -1,6 +1,6 @@
 import { Acl } from '@fleetkeep/core';
 import { Alert, Box, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Loading } from '../../../app/Loading.tsx';
@@ -178,21 +178,32 @@ export default function ServicesScreen() {
     });
   };
 
-  const context: ColumnContext = {
-    t,
-    tab,
-    tz,
-    miles,
-    acl,
-    currency: fleet?.cur ?? '',
-    dateFormat: auth?.model.s.dateFormat || 'DD.MM.YYYY',
-    locale: dayjsLocale(),
-    distanceUnit: unitLabel(i18n.language, miles ? 'mile' : 'kilometer'),
-    lookups,
-    onQuick: (action: QuickAction, s: Service) => act(action, [s]),
-    onDelete: (s: Service) => setPending({ action: 'delete', services: [s] }),
-  };
-  const columns = serviceColumns(context);
+  // The row actions read the latest state through a ref, so the columns stay the same object between
+  // renders: the table keeps its row models and search text instead of rebuilding them for 10,000 rows.
+  const rowActions = useRef({ act, setPending });
+  rowActions.current = { act, setPending };
+  const currency = fleet?.cur ?? '';
+  const dateFormat = auth?.model.s.dateFormat || 'DD.MM.YYYY';
+  const locale = dayjsLocale();
+  const distanceUnit = unitLabel(i18n.language, miles ? 'mile' : 'kilometer');
+  const columns = useMemo(
+    () =>
+      serviceColumns({
+        t,
+        tab,
+        tz,
+        miles,
+        acl,
+        currency,
+        dateFormat,
+        locale,
+        distanceUnit,
+        lookups,
+        onQuick: (action: QuickAction, s: Service) => rowActions.current.act(action, [s]),
+        onDelete: (s: Service) => rowActions.current.setPending({ action: 'delete', services: [s] }),
+      } satisfies ColumnContext),
+    [t, tab, tz, miles, acl, currency, dateFormat, locale, distanceUnit, lookups],
+  );
   const bulk = bulkActions(tab, acl);
   const busy = batch.isPending || remove.isPending;
 
@@ -239,9 +250,7 @@ export default function ServicesScreen() {
             rowLabel={(s) => s.n}
             emptyText={t('services.empty')}
             minWidth={tab === 'upcoming' ? 980 : 860}
-            toolbar={
-              <ListToolbar tab={tab} filters={filters} period={period} dateFormat={context.dateFormat} />
-            }
+            toolbar={<ListToolbar tab={tab} filters={filters} period={period} dateFormat={dateFormat} />}
             data-testid="services"
           />
         </Box>
