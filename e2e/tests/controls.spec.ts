@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, expectNoPageScroll, login, screenshot, test } from './fixtures.ts';
+import { cpuThrottle, expect, expectNoPageScroll, login, screenshot, test } from './fixtures.ts';
 
 /** The shared controls on a real screen: /tokens (RequiredInput, ButtonGroup, DataTable). */
 
@@ -9,6 +9,27 @@ async function createToken(page: Page, description: string): Promise<void> {
   await page.getByRole('button', { name: 'Create token' }).click();
   await expect(page.getByTestId('token-value')).toBeVisible();
   await page.getByRole('button', { name: `Delete: ${description}`, exact: true }).waitFor();
+}
+
+/** /tokens for the manager with 10,000 tokens ("<prefix> 1" to "<prefix> 10000") answered by the route. */
+async function openManyTokens(page: Page, prefix: string): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  const tokens = Array.from({ length: 10_000 }, (_, i) => ({
+    id: i + 1,
+    description: `${prefix} ${i + 1}`,
+    rights: { intervals: 'view', services: 'none', archive: 'none' },
+    created: now - i * 60,
+    last_used: i % 2 ? now - i : null,
+    requests: i,
+    expires: null,
+  }));
+  await login(page, 'manager');
+  await expect(page).toHaveURL('/dashboard');
+  await page.route('**/api/user/tokens', (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: { tokens } }) : route.continue(),
+  );
+  await page.goto('/tokens');
+  await expect(page.getByTestId('tokens-count')).toHaveText('Rows: 10000');
 }
 
 const descriptions = (page: Page) =>
@@ -106,23 +127,7 @@ test('tokens: required alarm, sort, search kept in the URL, CSV export, phone wi
 });
 
 test('data table: 10,000 rows stay virtualised, sort by keyboard, search', async ({ page }) => {
-  const now = Math.floor(Date.now() / 1000);
-  const tokens = Array.from({ length: 10_000 }, (_, i) => ({
-    id: i + 1,
-    description: `bulk ${i + 1}`,
-    rights: { intervals: 'view', services: 'none', archive: 'none' },
-    created: now - i * 60,
-    last_used: i % 2 ? now - i : null,
-    requests: i,
-    expires: null,
-  }));
-  await login(page, 'manager');
-  await expect(page).toHaveURL('/dashboard');
-  await page.route('**/api/user/tokens', (route) =>
-    route.request().method() === 'GET' ? route.fulfill({ json: { tokens } }) : route.continue(),
-  );
-  await page.goto('/tokens');
-  await expect(page.getByTestId('tokens-count')).toHaveText('Rows: 10000');
+  await openManyTokens(page, 'bulk');
   const bodyRows = page.getByTestId('tokens').locator('tbody tr[data-index]');
   expect(await bodyRows.count()).toBeLessThan(80);
 
@@ -150,23 +155,8 @@ test('data table: two quick sort presses both count while a slow CPU sorts 10,00
   // A second key press during the first sort's render (a React transition) was lost: the URL state
   // forgot the first change in a render that React then dropped. 12× CPU throttling made that happen in
   // about half of the rounds before the fix.
-  test.setTimeout(90_000);
-  const tokens = Array.from({ length: 10_000 }, (_, i) => ({
-    id: i + 1,
-    description: `slow ${i + 1}`,
-    rights: { intervals: 'view', services: 'none', archive: 'none' },
-    created: 1_700_000_000 - i * 60,
-    last_used: null,
-    requests: i,
-    expires: null,
-  }));
-  await login(page, 'manager');
-  await expect(page).toHaveURL('/dashboard');
-  await page.route('**/api/user/tokens', (route) =>
-    route.request().method() === 'GET' ? route.fulfill({ json: { tokens } }) : route.continue(),
-  );
-  await page.goto('/tokens');
-  await expect(page.getByTestId('tokens-count')).toHaveText('Rows: 10000');
+  test.setTimeout(90_000 * cpuThrottle());
+  await openManyTokens(page, 'slow');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 12 });
   const header = page.getByRole('columnheader', { name: 'Description' });

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { type ApiSession, apiSession, expect, login, screenshot, test } from './fixtures.ts';
+import { type ApiSession, apiSession, cpuThrottle, expect, login, screenshot, test } from './fixtures.ts';
 
 /**
  * Custom field values (spec §3 "Custom field", §7 "Custom fields"): edited in the service editor's
@@ -42,7 +42,7 @@ test('manager edits service and unit custom fields, they are kept; the viewer re
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(90_000 * cpuThrottle());
   const manager = await apiSession(request, 'manager');
   const tag = `cf${Date.now().toString(36)}`;
   const workOrder = await define(request, manager, { n: `${tag} Work order`, tp: 1, t: 's' });

@@ -9,8 +9,24 @@ export const test = base.extend({
   baseURL: async ({}, use) => {
     await use(`http://127.0.0.1:${serverInfo().port}`);
   },
+  // E2E_CPU_THROTTLE=N runs every journey's page on an N times slower CPU (playwright.config.ts scales the
+  // time limits with it): races that a loaded CI machine shows once in a while show up every time.
+  page: async ({ page }, use) => {
+    const rate = cpuThrottle();
+    if (rate > 1) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+    }
+    await use(page);
+  },
 });
 export { expect };
+
+/** The CPU slow-down factor of E2E_CPU_THROTTLE (1 when unset). */
+export function cpuThrottle(): number {
+  const rate = Number(process.env.E2E_CPU_THROTTLE || 1);
+  return Number.isFinite(rate) && rate > 1 ? rate : 1;
+}
 
 export type DemoUser = 'root' | 'admin' | 'manager' | 'mechanic' | 'viewer' | 'outsider';
 

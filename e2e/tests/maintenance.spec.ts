@@ -3,6 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import {
   type ApiSession,
   apiSession,
+  cpuThrottle,
   expect,
   expectNoPageScroll,
   fleetDay,
@@ -66,7 +67,7 @@ for (const { width, units: devices } of WIDTHS) {
     page,
     request,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(180_000 * cpuThrottle());
     // Readings must be newer than the unit's last message (the server's start, moments ago) and at most
     // five minutes ahead of the server's clock: a few seconds apart from now on.
     clock = Math.floor(Date.now() / 1000);

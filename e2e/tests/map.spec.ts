@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { freePort, type ServerInfo, startServer, stopServer } from '../server.ts';
-import { apiSession, type DemoUser, expect, login, screenshot, test } from './fixtures.ts';
+import { apiSession, cpuThrottle, type DemoUser, expect, login, screenshot, test } from './fixtures.ts';
 
 /** The map of spec §2 "Map": markers of the fleet, live positions, layers, the maps-service warning. */
 
@@ -164,7 +164,7 @@ function tilePng(): Buffer {
 test('the platform tile layer loads tiles through /api/gis/tiles and the choice persists', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(60_000 * cpuThrottle());
   const png = tilePng();
   let upstream = 0;
   const tiles = http.createServer((_req, res) => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { apiSession, expect, fleetDay, login, screenshot, test } from './fixtures.ts';
+import { apiSession, cpuThrottle, expect, fleetDay, login, screenshot, test } from './fixtures.ts';
 
 /** Spec §2 /items and the object pages /unit/{id}, /driver/{id}, /trailer/{id}. */
 
@@ -30,7 +30,7 @@ test('service objects: filters, search, sort, unit page tabs with remaining valu
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(90_000 * cpuThrottle());
   const { fid, headers, unitTypes } = await apiSession(request, 'manager');
   const units: Unit[] = (await (await request.get(`/api/fleets/${fid}/units`, { headers })).json()).units;
   const tractorType = unitTypes.find((t) => t.n === 'tractor');

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { apiSession, type DemoUser, expect, login, test } from './fixtures.ts';
+import { apiSession, cpuThrottle, type DemoUser, expect, login, test } from './fixtures.ts';
 
 /**
  * Spec §2, every route's guard for every demo user, in the browser. The expected landings are written
@@ -123,7 +123,7 @@ const USERS: DemoUser[] = ['root', 'admin', 'manager', 'mechanic', 'viewer', 'ou
 
 for (const user of USERS) {
   test(`every spec §2 guard for ${user}`, async ({ page, request }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(90_000 * cpuThrottle());
     const ids = await demoIds(request);
     await login(page, user);
     await expect(page).not.toHaveURL(/\/login/);

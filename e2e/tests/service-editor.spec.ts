@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { apiSession, expect, fleetDay, login, screenshot, test } from './fixtures.ts';
+import { apiSession, cpuThrottle, expect, fleetDay, login, screenshot, test } from './fixtures.ts';
 
 /** The service editor, /service/{id} (spec §2, §4, §5, §7 "Services"; PRODUCT.md "Services"). */
 
@@ -42,7 +42,7 @@ test('manager: create Due with line items, attach/download/delete a file, In pro
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(90_000 * cpuThrottle());
   const { fid, headers } = await apiSession(request, 'manager');
   const tag = `se${Date.now().toString(36)}`;
   const libName = `${tag} oil filter`;

@@ -1,4 +1,13 @@
-import { apiSession, expect, expectNoPageScroll, fleetDay, login, screenshot, test } from './fixtures.ts';
+import {
+  apiSession,
+  cpuThrottle,
+  expect,
+  expectNoPageScroll,
+  fleetDay,
+  login,
+  screenshot,
+  test,
+} from './fixtures.ts';
 import {
   cleanUp,
   createDue,
@@ -14,7 +23,7 @@ test('a manager works the services list: overdue in red, live rows, quick status
   page,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(120_000 * cpuThrottle());
   const { fid, headers } = await apiSession(request, 'manager');
   const tag = `svc${Date.now().toString(36)}`;
   const unit = await demoUnits(request, fid, headers);
@@ -251,7 +260,7 @@ test('one row closed from its menu with the leave warning; archive period, CSV e
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(90_000 * cpuThrottle());
   const { fid, headers } = await apiSession(request, 'manager');
   const tag = `svcg${Date.now().toString(36)}`;
   const unit = await demoUnits(request, fid, headers);

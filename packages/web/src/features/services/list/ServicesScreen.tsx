@@ -28,6 +28,7 @@ import {
   decodePeriod,
   filterServices,
   fleetToday,
+  type ListFilters,
   liveSelection,
   parseTab,
   periodError,
@@ -78,7 +79,10 @@ export default function ServicesScreen() {
   const miles = fleet?.ms === 1;
   const [params, patchParams] = useUrlParams();
   const tab = parseTab(params.get('tab'));
-  const filters = decodeFilters(params, tab);
+  // The same filters object while the URL's filters stay the same: the 10,000-row list is filtered (and
+  // the table rebuilds its rows) only when they change, not when the search or the sort does.
+  const filterKey = JSON.stringify(decodeFilters(params, tab));
+  const filters = useMemo(() => JSON.parse(filterKey) as ListFilters, [filterKey]);
   const today = fleetToday(tz, Math.floor(Date.now() / 1000));
   const period = decodePeriod(params, today);
   const badPeriod = periodError(period.from, period.to);
