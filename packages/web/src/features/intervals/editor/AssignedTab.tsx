@@ -9,6 +9,7 @@ import { MultiSelect, Select } from '../../../components/Select.tsx';
 import { matchesSearch } from '../../../components/search.ts';
 import type { FleetObject } from './data.ts';
 import { errorText, type TabProps } from './fields.ts';
+import { remainingOf } from './remaining.ts';
 import {
   type AssignmentForm,
   type FleetUnits,
@@ -17,7 +18,6 @@ import {
   OBJECT_TYPES,
   type ObjectType,
   objectKey,
-  remainingOf,
 } from './rules.ts';
 import type { UnitLabels } from './useUnitLabels.ts';
 

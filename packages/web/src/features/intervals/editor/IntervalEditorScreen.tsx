@@ -18,6 +18,7 @@ import { type FleetObject, fleetObjects, useIntervalList } from './data.ts';
 import { type Change, errorText } from './fields.ts';
 import { GeneralTab } from './GeneralTab.tsx';
 import { LinesTab } from './LinesTab.tsx';
+import type { LibraryItem } from './lines.ts';
 import {
   assignRefsOf,
   type EditorInterval,
@@ -27,7 +28,6 @@ import {
   formToBody,
   type IntervalForm,
   isDirty,
-  type LibraryItem,
   newAssignment,
   objectKey,
 } from './rules.ts';

@@ -7,19 +7,8 @@ import { NumericInput } from '../../../components/NumericInput.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { errorText, type TabProps } from './fields.ts';
-import {
-  LINE_KIND,
-  type LibraryItem,
-  type LineForm,
-  type LineKind,
-  libraryMatch,
-  lineLibrary,
-  linesTotal,
-  lineTotal,
-  MAX_DIGITS,
-  MAX_LINES,
-  numberText,
-} from './rules.ts';
+import { type LibraryItem, libraryMatch, lineLibrary, linesTotal, lineTotal } from './lines.ts';
+import { LINE_KIND, type LineForm, type LineKind, MAX_DIGITS, MAX_LINES, numberText } from './rules.ts';
 
 const NEW = 'new:';
 const LIB = 'lib:';

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { libraryMatch, lineFromLibrary, lineLibrary, linesTotal, lineTotal } from './lines.ts';
+import { remainingLabel, remainingOf } from './remaining.ts';
 import {
   type AssignmentForm,
   assignmentBody,
@@ -12,14 +14,7 @@ import {
   type IntervalForm,
   isDirty,
   LINE_KIND,
-  libraryMatch,
-  lineFromLibrary,
-  lineLibrary,
-  linesTotal,
-  lineTotal,
   newAssignment,
-  remainingLabel,
-  remainingOf,
 } from './rules.ts';
 import { serverFieldErrors, tabOfField, validateForm } from './validation.ts';
 

@@ -1,12 +1,9 @@
 import {
   DAY_SECONDS,
-  evaluate,
   fromThousandths,
-  KM_PER_MILE,
   Limits,
   LineItemKind,
   localDate,
-  multiplyThousandths,
   startOfDay,
   toThousandths,
   tzOffsetMinutes,
@@ -19,7 +16,6 @@ import {
   wholeDisplayToKm,
   wholeKmToDisplay,
 } from '../../../lib/distance.ts';
-import type { LibraryItemWire } from '../../../lib/fleetData.ts';
 import type { Interval, IntervalAssignment, TimeUnit } from '../rules.ts';
 
 /**
@@ -245,7 +241,7 @@ export interface IntervalBody {
   li: LineWire[];
 }
 
-const flag = (on: boolean): 0 | 1 => (on ? 1 : 0);
+export const flag = (on: boolean): 0 | 1 => (on ? 1 : 0);
 
 /**
  * A distance typed in the fleet's unit as km. When the text still shows the stored km value (in miles,
@@ -330,103 +326,3 @@ export function assignRefsOf(state: unknown): { id: number; t: ObjectType }[] {
 }
 
 export const objectKey = (ref: { id: number; t: ObjectType }) => `${ref.t}:${ref.id}`;
-
-// ---------------------------------------------------------------------------------------------------
-// Remaining values (spec §9)
-
-export interface Remaining {
-  /** In the fleet's distance unit; null when the kind is off or the object has no such counter. */
-  mileage: number | null;
-  engineHours: number | null;
-  /** Days to the due date (negative: overdue). */
-  days: number | null;
-}
-
-/**
- * Remaining value per kind of one assignment as the form stands: baseline + frequency − current
- * (core `evaluate`, the engine's own rule). Invalid texts count as a kind switched off.
- */
-export function remainingOf(
-  form: IntervalForm,
-  a: AssignmentForm,
-  counters: ObjectCounters,
-  units: FleetUnits,
-  now: number,
-): Remaining {
-  const int = (k: KindForm) => (k.on ? (whole(k.every) ?? 0) : 0);
-  const rule = {
-    cnme: flag(form.mileage.on),
-    cnmd: displayToKm(int(form.mileage), units.miles),
-    cnmo: 0,
-    cnehe: flag(form.engineHours.on),
-    cnehd: int(form.engineHours),
-    cneho: 0,
-    de: flag(form.time.on),
-    dd: int(form.time),
-    du: form.time.unit,
-    do: 0,
-  };
-  const lcnm =
-    a.lcnm === a.shown.lcnm ? a.lcnmKm : baselineToKm(numericValue(a.lcnm) ?? Number.NaN, units.miles);
-  const lceh = numericValue(a.lceh) ?? Number.NaN;
-  const ltm = dayStart(a.ltm, units.tz);
-  const e = evaluate(rule, { lcnm, lceh, ltm: ltm ?? 0 }, counters, now, units.tz);
-  const finite = (v: number | null) => (v === null || !Number.isFinite(v) ? null : v);
-  const mileage = finite(e.remaining.mileage);
-  return {
-    mileage: mileage === null ? null : round3(units.miles ? mileage / KM_PER_MILE : mileage),
-    engineHours: finite(e.remaining.engineHours),
-    days: ltm === null ? null : finite(e.remaining.days),
-  };
-}
-
-/** 'In: X' or 'Overdue: X' (spec §9): overdue once the threshold has passed (remaining below 0). */
-export function remainingLabel(value: number): { key: 'in' | 'overdue'; amount: number } {
-  return value < 0 ? { key: 'overdue', amount: -value } : { key: 'in', amount: value };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Line totals (exact thousandths, core decimal.ts)
-
-/** quantity × cost of a line in thousandths; null while either is not a valid decimal. */
-export function lineTotalThousandths(line: Pick<LineForm, 'q' | 'c'>): number | null {
-  const q = toThousandths(line.q.trim() === '' ? 'x' : line.q);
-  const c = toThousandths(line.c.trim() === '' ? '0' : line.c);
-  if (q === undefined || c === undefined) return null;
-  return multiplyThousandths(q, c);
-}
-
-/** The sum of the valid lines, as a number exact to 3 fraction digits. */
-export function linesTotal(lines: readonly Pick<LineForm, 'q' | 'c'>[]): number {
-  const sum = lines.reduce((s, l) => s + (lineTotalThousandths(l) ?? 0), 0);
-  return fromThousandths(sum);
-}
-
-export const lineTotal = (line: Pick<LineForm, 'q' | 'c'>): number | null => {
-  const t = lineTotalThousandths(line);
-  return t === null ? null : fromThousandths(t);
-};
-
-/** A library item (GET …/line_items). */
-export type LibraryItem = LibraryItemWire;
-
-/** Library items an interval line can take: parts and labour (fuel stays with fuel fillings). */
-export function lineLibrary(items: readonly LibraryItem[]): LibraryItem[] {
-  return items.filter((i) => i.t === LINE_KIND.part || i.t === LINE_KIND.labour);
-}
-
-/** The library item a line names (same kind, name without case), if any. */
-export function libraryMatch(items: readonly LibraryItem[], line: Pick<LineForm, 'n' | 't'>) {
-  const name = line.n.trim().toLowerCase();
-  return items.find((i) => i.t === line.t && i.n.trim().toLowerCase() === name);
-}
-
-/** A new line from a library item: its name, kind and cost, quantity 1. */
-export function lineFromLibrary(item: LibraryItem): LineForm {
-  return {
-    n: item.n,
-    t: item.t === LINE_KIND.part ? LINE_KIND.part : LINE_KIND.labour,
-    q: '1',
-    c: numberText(item.c),
-  };
-}

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, unitLabel } from '../../../lib/format.ts';
-import { remainingLabel } from './rules.ts';
+import { remainingLabel } from './remaining.ts';
 
 export interface UnitLabels {
   distance: string;
