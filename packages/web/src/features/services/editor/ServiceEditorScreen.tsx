@@ -39,11 +39,10 @@ import {
   parseObjectValue,
   type ServiceForm,
   stateObjects,
-  tabOfField,
   todayIn,
-  validate,
   withStatus,
 } from './rules.ts';
+import { tabOfField, validate } from './validation.ts';
 
 type Tab = 'main' | 'lines' | 'attachments' | 'custom';
 

@@ -8,13 +8,13 @@ import {
   type LineKind,
   linesSignature,
   type ObjectRef,
-  type Problem,
   parseObjectValue,
   round3,
   type ServiceForm,
   textThousandths,
   wireDecimal,
 } from './rules.ts';
+import type { Problem } from './validation.ts';
 
 /**
  * Form → wire of the service editor (server `schemas.ts`: createBody, updateBody, archivePatch; spec §7

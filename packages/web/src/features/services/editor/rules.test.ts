@@ -15,14 +15,12 @@ import {
   MAX_ATTACHMENT_BYTES,
   type ServiceForm,
   stateObjects,
-  tabOfField,
   thousandthsToNumber,
   todayIn,
-  type ValidateContext,
-  validate,
   withStatus,
 } from './rules.ts';
 import { line, service, TODAY } from './testing.ts';
+import { tabOfField, type ValidateContext, validate } from './validation.ts';
 
 const ctx = (patch: Partial<ValidateContext> = {}): ValidateContext => ({
   today: TODAY,

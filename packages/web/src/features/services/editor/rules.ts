@@ -2,7 +2,6 @@ import {
   Acl,
   canTransition,
   fromThousandths,
-  KM_PER_MILE,
   Limits,
   localDate,
   multiplyThousandths,
@@ -11,14 +10,14 @@ import {
   statusOf,
   toThousandths,
 } from '@fleetkeep/core';
-import { numericValue } from '../../../components/numeric.ts';
 import { type CustomValue, sameValues } from '../../customfields/rules.ts';
 import type { ObjectType, Service } from '../api.ts';
 
 /**
  * The service editor's pure logic (spec §2 /service/{id}, §3 "Service", §4, §5; PRODUCT.md "Services"):
  * status choices, date rules per status, the form and its reading of a service (miles ↔ km), exact line
- * totals and the attachment caps. The request bodies are in `payload.ts`.
+ * totals and the attachment caps. The checks before a save are in `validation.ts`, the request bodies in
+ * `payload.ts`.
  */
 
 export const isArchivedStatus = (s: ServiceStatus) => s === 'closed' || s === 'rejected';
@@ -259,106 +258,6 @@ export function countersText(
     mileage: unit.cnm == null ? '' : decimalText(kmToDisplay(unit.cnm, miles)),
     engineHours: unit.cneh == null ? '' : decimalText(unit.cneh),
   };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Validation
-
-export type Problem =
-  | 'required'
-  | 'tooLong'
-  | 'notBeforeToday'
-  | 'notAfterToday'
-  | 'endBeforeStart'
-  | 'notifyRange'
-  | 'positive'
-  | 'invalidNumber'
-  | 'tooLarge';
-
-/** Field → problem; line fields are `lines.{i}.n|q|c`. */
-export type Problems = Record<string, Problem>;
-
-/** Counter maximum of the server schema (mileage, engine hours). */
-export const COUNTER_MAX = 1e9;
-/** Notify N days before: 0…365 (server schema). */
-export const NOTIFY_MAX = 365;
-
-export interface ValidateContext {
-  today: string;
-  mode: EditMode;
-  isNew: boolean;
-  /** The loaded form (an unchanged past planned date of an overdue service is not re-checked). */
-  initial: ServiceForm;
-  miles: boolean;
-}
-
-function checkNumber(problems: Problems, field: string, text: string, max: number) {
-  if (text.trim() === '') return;
-  const v = numericValue(text);
-  if (v === null) problems[field] = 'invalidNumber';
-  else if (v > max) problems[field] = 'tooLarge';
-}
-
-/** Spec §5 and PRODUCT.md "Services" rules, checked before anything is sent (the server checks too). */
-export function validate(form: ServiceForm, ctx: ValidateContext): Problems {
-  const p: Problems = {};
-  const { today, mode, isNew, initial } = ctx;
-  if (mode === 'readonly') return p;
-  const closedDates = () => {
-    if (!form.startDate) p.startDate = 'required';
-    else if (form.startDate > today) p.startDate = 'notAfterToday';
-    if (!form.endDate) p.endDate = 'required';
-    else if (form.endDate > today) p.endDate = 'notAfterToday';
-    else if (form.startDate && form.endDate < form.startDate) p.endDate = 'endBeforeStart';
-  };
-  if (mode === 'full') {
-    if (!form.name.trim()) p.name = 'required';
-    else if (form.name.trim().length > Limits.stringMax) p.name = 'tooLong';
-    if (isNew && form.objects.length === 0) p.objects = 'required';
-    if (form.status === 'due') {
-      if (!form.plannedDate) {
-        if (isNew) p.plannedDate = 'required';
-      } else if (form.plannedDate < today && (isNew || form.plannedDate !== initial.plannedDate))
-        p.plannedDate = 'notBeforeToday';
-      if (form.notifyDays.trim() !== '') {
-        const n = numericValue(form.notifyDays);
-        if (n === null || !Number.isInteger(n) || n < 0 || n > NOTIFY_MAX) p.notifyDays = 'notifyRange';
-      }
-    } else if (form.status === 'inProgress') {
-      if (!form.startDate) p.startDate = 'required';
-      else if (form.startDate > today) p.startDate = 'notAfterToday';
-    } else if (form.status === 'closed') {
-      closedDates();
-    }
-  } else if (mode === 'archive' && form.endDate !== initial.endDate) {
-    if (!form.endDate) p.endDate = 'required';
-    else if (form.endDate > today) p.endDate = 'notAfterToday';
-    else if (form.startDate && form.endDate < form.startDate) p.endDate = 'endBeforeStart';
-  }
-  if (form.description.length > Limits.descriptionMax) p.description = 'tooLong';
-  checkNumber(p, 'mileage', form.mileage, ctx.miles ? COUNTER_MAX / KM_PER_MILE : COUNTER_MAX);
-  checkNumber(p, 'engineHours', form.engineHours, COUNTER_MAX);
-  if (form.lines.length === 0) checkNumber(p, 'manualCost', form.manualCost, COUNTER_MAX);
-  form.lines.forEach((l, i) => {
-    if (!l.n.trim()) p[`lines.${i}.n`] = 'required';
-    else if (l.n.trim().length > Limits.stringMax) p[`lines.${i}.n`] = 'tooLong';
-    const q = textThousandths(l.q);
-    if (q === undefined) p[`lines.${i}.q`] = l.q.trim() === '' ? 'required' : 'invalidNumber';
-    else if (q <= 0) p[`lines.${i}.q`] = 'positive';
-    else if (q > COUNTER_MAX * 1000) p[`lines.${i}.q`] = 'tooLarge';
-    if (l.c.trim() !== '') {
-      const c = textThousandths(l.c);
-      if (c === undefined) p[`lines.${i}.c`] = 'invalidNumber';
-      else if (c > COUNTER_MAX * 1000) p[`lines.${i}.c`] = 'tooLarge';
-    }
-  });
-  return p;
-}
-
-/** Which tab holds a field, so a failed save can show it. */
-export function tabOfField(field: string): 'main' | 'lines' | 'custom' {
-  if (field.startsWith('cf.')) return 'custom'; // customfields
-  return field.startsWith('lines.') ? 'lines' : 'main';
 }
 
 // ---------------------------------------------------------------------------------------------------
