@@ -58,6 +58,15 @@ export const servicesRender = {
       await page.getByRole('button', { name: 'Log in' }).click();
       await page.waitForURL('**/dashboard');
 
+      // The services list reply as it travels (compressed when the browser accepts it) and decoded.
+      const sizes = [];
+      page.on('requestfinished', async (request) => {
+        if (!/\/api\/fleets\/\d+\/services$/.test(new URL(request.url()).pathname)) return;
+        const response = await request.response();
+        const body = await response?.body().catch(() => undefined);
+        const { responseBodySize } = await request.sizes();
+        sizes.push({ wire: responseBodySize, decoded: body?.length ?? 0 });
+      });
       const baseline = await series(page, `${ctx.url}/settings`, () =>
         page.getByRole('heading', { level: 1, name: 'User settings' }).waitFor(),
       );
@@ -84,8 +93,10 @@ export const servicesRender = {
         await page.getByTestId('services-empty').waitFor({ state: 'detached', timeout: 60_000 });
       }
       const searchMs = Math.round(median(searches));
+      const reply = sizes.at(-1) ?? { wire: 0, decoded: 0 };
       return {
         render: { baseline, list, runs: RUNS },
+        reply_bytes: reply,
         search: { median_ms: searchMs, runs_ms: searches.map((r) => Math.round(r)) },
         vs_baseline: {
           time: round(list.median_ms / Math.max(1, baseline.median_ms), 2),

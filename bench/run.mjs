@@ -214,7 +214,7 @@ function printTable(results) {
       if (!r.ok) console.log(red(`  ${run.database} ${r.id} FAILED: ${r.error}`));
       else if (r.render)
         console.log(
-          `  ${run.database}: ${r.title}: median ${r.render.list.median_ms} ms over ${r.render.runs} loads, against ${r.render.baseline.median_ms} ms for a screen without data (×${r.vs_baseline.time}); a search over its rows ${r.search.median_ms} ms median, 250 ms of it the search field's pause (×${r.vs_baseline.search} of that screen)`,
+          `  ${run.database}: ${r.title}: median ${r.render.list.median_ms} ms over ${r.render.runs} loads, against ${r.render.baseline.median_ms} ms for a screen without data (×${r.vs_baseline.time}); a search over its rows ${r.search.median_ms} ms median, 250 ms of it the search field's pause (×${r.vs_baseline.search} of that screen); the list's reply ${Math.round(r.reply_bytes.wire / 1024)} KiB on the wire, ${Math.round(r.reply_bytes.decoded / 1024)} KiB decoded`,
         );
     }
   }
