@@ -69,3 +69,6 @@ export const useIntervals = <T>(fid: number | null) =>
   useFleetList<T>(fid, 'interval', 'intervals', 'intervals');
 export const useLibrary = <T = LibraryItemWire>(fid: number | null) =>
   useFleetList<T>(fid, 'lineitem', 'line_items', 'line_items');
+/** Custom field definitions (spec §7 `GET /fleets/{fid}/custom-fields`); features/customfields types them. */
+export const useCustomFieldList = <T>(fid: number | null) =>
+  useFleetList<T>(fid, 'customfield', 'custom-fields', 'custom_fields');

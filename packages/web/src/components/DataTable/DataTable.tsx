@@ -125,6 +125,7 @@ export function DataTable<T>({
    * Each row's searchable text, normalised once per row and column set: the search of a 10,000-row table
    * then costs one `includes` per row instead of formatting and normalising every cell on each key press.
    */
+  const firstSearchable = columns.find((c) => c.searchable ?? true)?.id;
   const globalFilter = useMemo(() => {
     const searchable = columns.filter((c) => c.searchable ?? true).map((c) => c.id);
     const cache = new WeakMap<object, string>();
@@ -137,7 +138,7 @@ export function DataTable<T>({
       }
       return text;
     };
-    // TanStack asks per searchable column and keeps the row when one says yes; the answer is the row's.
+    // The answer is the whole row's, so one column asks it (getColumnCanGlobalFilter below).
     const fn: FilterFn<T> = (row, _id, needle: string) =>
       needle === '' || haystackOf(row.original).includes(needle);
     fn.resolveFilterValue = (query: string) => searchNeedle(String(query ?? ''));
@@ -204,8 +205,9 @@ export function DataTable<T>({
       onSelectionChange?.(Object.keys(next).filter((id) => next[id]));
     },
     globalFilterFn: globalFilter,
-    // Every searchable column takes part, whatever its first row holds (TanStack's default looks at that).
-    getColumnCanGlobalFilter: () => true,
+    // TanStack asks the global filter once per taking-part column; the filter answers for the whole row, so
+    // the first searchable column alone takes part, whatever its first row holds (TanStack's default test).
+    getColumnCanGlobalFilter: (column) => column.id === firstSearchable,
     getCoreRowModel: getCoreRowModel(),
     getFilteredRowModel: getFilteredRowModel(),
     getSortedRowModel: getSortedRowModel(),

@@ -1,3 +1,5 @@
+import { naturalCollator } from '../../components/DataTable/rules.ts';
+
 /**
  * Custom fields on the client (spec §3 "Custom field": id, n, tp 1 text / 2 list, s.options, t owner
  * type; PRODUCT.md "Administration"). Values live on their owners as `cf: [{id, v}]`. Pure.
@@ -26,11 +28,11 @@ export interface CustomValue {
   v: string;
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-
 /** The fields of one owner type, by name: natural and case-insensitive (spec §3 "Name sorting"). */
 export function fieldsOf(fields: readonly CustomField[], ownerType: OwnerType): CustomField[] {
-  return fields.filter((f) => f.t === ownerType).sort((a, b) => collator.compare(a.n, b.n) || a.id - b.id);
+  return fields
+    .filter((f) => f.t === ownerType)
+    .sort((a, b) => naturalCollator.compare(a.n, b.n) || a.id - b.id);
 }
 
 export const optionsOf = (field: CustomField): string[] =>

@@ -1,13 +1,11 @@
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../app/Loading.tsx';
-import { useSession } from '../../app/session.ts';
 import { useArchive, useUnitStatistics } from './api.ts';
-import type { ObjectRecord } from './ObjectScreen.tsx';
 import { PeriodPicker } from './PeriodPicker.tsx';
-import { closedCost, KIND_INFO, type Period, periodIndicators, periodRange, servicesOf } from './rules.ts';
-import { useLabels } from './useLabels.ts';
+import { closedCost, KIND_INFO, periodIndicators, servicesOf } from './rules.ts';
+import { type PeriodTabProps, usePeriodTab } from './useLabels.ts';
 
 const FleetMap = lazy(() => import('../map/FleetMap.tsx'));
 
@@ -30,20 +28,9 @@ function Indicator({ label, value, testId }: { label: string; value: string; tes
  * engine hours of the period and the cost per 1 km or mile over that distance — all from the unit
  * statistics call; drivers and trailers take their costs from the archive. The unit's map.
  */
-export function GeneralTab({
-  object,
-  period,
-  onPeriod,
-}: {
-  object: ObjectRecord;
-  period: Period;
-  onPeriod: (p: Period) => void;
-}) {
+export function GeneralTab({ object, period, onPeriod }: PeriodTabProps) {
   const { t } = useTranslation();
-  const session = useSession();
-  const fid = session.status === 'authenticated' ? session.auth.fid : null;
-  const labels = useLabels();
-  const range = useMemo(() => periodRange(period, labels.tz, Date.now() / 1000), [period, labels.tz]);
+  const { fid, labels, range } = usePeriodTab(period);
   const unit = object.unit;
   const stats = useUnitStatistics(fid, unit, range.from, range.to);
   const archive = useArchive(fid, range.from, range.to, unit === null);

@@ -9,13 +9,13 @@ import { type DataColumn, DataTable } from '../../components/DataTable/DataTable
 import { MultiSelect, Select } from '../../components/Select.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
+import { MAX_UNIT_TYPES } from '../intervals/rules.ts';
 import { usePeople, useUnits } from './api.ts';
 import {
   decodeFilters,
   encodeFilters,
   filterObjects,
   KIND_OF_TYPE,
-  MAX_UNIT_TYPES,
   type ObjectFilters,
   type ObjectRow,
   type ObjectType,

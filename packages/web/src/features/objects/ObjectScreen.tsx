@@ -2,9 +2,10 @@ import { Acl, hasAll } from '@fleetkeep/core';
 import { Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
+import { useUrlParams } from '../../lib/urlParams.ts';
 import { usePeople, useUnits } from './api.ts';
 import { GeneralTab } from './GeneralTab.tsx';
 import { IntervalsTab } from './IntervalsTab.tsx';
@@ -70,7 +71,7 @@ export default function ObjectScreen({ kind }: { kind: ObjectKind }) {
   const session = useSession();
   const navigate = useNavigate();
   const params = useParams();
-  const [search, setSearch] = useSearchParams();
+  const [search, patchSearch] = useUrlParams();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
   const acl = auth?.fleets.find((f) => f.id === fid)?.acl ?? 0;
@@ -89,15 +90,11 @@ export default function ObjectScreen({ kind }: { kind: ObjectKind }) {
   if (!object) return <Navigate to="/items" replace />;
 
   const setParam = (name: string, value: string | null, fallback: string) =>
-    setSearch(
-      (now) => {
-        const next = new URLSearchParams(now);
-        if (value === null || value === fallback) next.delete(name);
-        else next.set(name, value);
-        return next;
-      },
-      { replace: true },
-    );
+    patchSearch((next) => {
+      if (value === null || value === fallback) next.delete(name);
+      else next.set(name, value);
+      return next;
+    });
   const canService = hasAll(acl, Acl.manageService);
   const canFuel = kind === 'unit' && hasAll(acl, Acl.manageFuelFilling);
   const state = stateOf(object);

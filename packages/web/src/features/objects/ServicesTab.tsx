@@ -4,13 +4,11 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
-import { useSession } from '../../app/session.ts';
 import { ServiceStatusBadge } from '../services/status.tsx';
 import { useArchive, useOpenServices } from './api.ts';
-import type { ObjectRecord } from './ObjectScreen.tsx';
 import { PeriodPicker } from './PeriodPicker.tsx';
-import { compareNames, KIND_INFO, type Period, periodRange, type ServiceWire, servicesOf } from './rules.ts';
-import { useLabels } from './useLabels.ts';
+import { compareNames, KIND_INFO, type ServiceWire, servicesOf } from './rules.ts';
+import { type PeriodTabProps, useLabels, usePeriodTab } from './useLabels.ts';
 
 /** A list of services: name (link to the editor), status, a date and the cost. */
 function ServiceTable({
@@ -64,22 +62,11 @@ function ServiceTable({
 }
 
 /** The services tab: the object's open services (overdue in red), then its archive of the period. */
-export function ServicesTab({
-  object,
-  period,
-  onPeriod,
-}: {
-  object: ObjectRecord;
-  period: Period;
-  onPeriod: (p: Period) => void;
-}) {
+export function ServicesTab({ object, period, onPeriod }: PeriodTabProps) {
   const { t } = useTranslation();
-  const session = useSession();
-  const fid = session.status === 'authenticated' ? session.auth.fid : null;
-  const labels = useLabels();
+  const { fid, range } = usePeriodTab(period);
   const { t: code } = KIND_INFO[object.kind];
   const open = useOpenServices(fid, object.kind, object.id, true);
-  const range = useMemo(() => periodRange(period, labels.tz, Date.now() / 1000), [period, labels.tz]);
   const archive = useArchive(fid, range.from, range.to, true);
   const openRows = useMemo(
     () =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_UNIT_TYPES } from '../intervals/rules.ts';
 import {
   assignedIntervals,
   closedCost,
@@ -9,7 +10,6 @@ import {
   encodeFilters,
   filterObjects,
   type IntervalWire,
-  MAX_UNIT_TYPES,
   type ObjectRow,
   periodRange,
   personRow,

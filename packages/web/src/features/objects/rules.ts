@@ -1,4 +1,6 @@
 import { evaluate, type IntervalRule, KM_PER_MILE, localDate, ServiceFlag } from '@fleetkeep/core';
+import { naturalCollator } from '../../components/DataTable/rules.ts';
+import { MAX_UNIT_TYPES } from '../intervals/rules.ts';
 
 /**
  * Pure rules of the service objects list and the object pages (spec §2 /items, /unit, /driver,
@@ -84,9 +86,8 @@ export function personRow(p: PersonWire, t: 'd' | 't'): ObjectRow {
 }
 
 /** Spec §3: names sort naturally and case-insensitively ('unit 2' before 'Unit 10'). */
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 export function compareNames(a: string, b: string): number {
-  return collator.compare(a, b);
+  return naturalCollator.compare(a, b);
 }
 
 /** Rows in natural name order (the list's order before the user picks a column). */
@@ -100,8 +101,6 @@ export function stateOf(row: { inService: boolean }): StateLabel {
   return row.inService ? 'inService' : 'active';
 }
 
-/** At most this many unit types can be chosen in the filter (as on the intervals list). */
-export const MAX_UNIT_TYPES = 5;
 /** The unit-type filter value of units with no type (spec §3: the client's entry with id null). */
 export const UNKNOWN_TYPE = 'none';
 export type TypeFilter = number | typeof UNKNOWN_TYPE;

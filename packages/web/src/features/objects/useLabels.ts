@@ -4,7 +4,15 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.ts';
 import { formatNumber, unitLabel } from '../../lib/format.ts';
-import { type ObjectKind, type Remaining, toFleetDistance, UNKNOWN_TYPE } from './rules.ts';
+import type { ObjectRecord } from './ObjectScreen.tsx';
+import {
+  type ObjectKind,
+  type Period,
+  periodRange,
+  type Remaining,
+  toFleetDistance,
+  UNKNOWN_TYPE,
+} from './rules.ts';
 
 export const KIND_LABEL: Record<ObjectKind, string> = {
   unit: 'objects.kindUnit',
@@ -73,4 +81,20 @@ export function useLabels() {
       typeOptions,
     };
   }, [t, i18n, lang, miles, tz, dateFormat, unitTypes, fleet?.cur]);
+}
+
+/** What a tab that shows a period of the object (general, services) gets from the object screen. */
+export interface PeriodTabProps {
+  object: ObjectRecord;
+  period: Period;
+  onPeriod: (p: Period) => void;
+}
+
+/** The current fleet, the display helpers and the period's first and last fleet day. */
+export function usePeriodTab(period: Period) {
+  const session = useSession();
+  const fid = session.status === 'authenticated' ? session.auth.fid : null;
+  const labels = useLabels();
+  const range = useMemo(() => periodRange(period, labels.tz, Date.now() / 1000), [period, labels.tz]);
+  return { fid, labels, range };
 }

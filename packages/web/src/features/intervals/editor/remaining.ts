@@ -1,8 +1,8 @@
-import { evaluate, KM_PER_MILE } from '@fleetkeep/core';
+import { evaluate } from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
-import { round3 } from '../../../lib/distance.ts';
 import {
   type AssignmentForm,
+  baselineToDisplay,
   baselineToKm,
   dayStart,
   displayToKm,
@@ -56,7 +56,7 @@ export function remainingOf(
   const finite = (v: number | null) => (v === null || !Number.isFinite(v) ? null : v);
   const mileage = finite(e.remaining.mileage);
   return {
-    mileage: mileage === null ? null : round3(units.miles ? mileage / KM_PER_MILE : mileage),
+    mileage: mileage === null ? null : baselineToDisplay(mileage, units.miles),
     engineHours: finite(e.remaining.engineHours),
     days: ltm === null ? null : finite(e.remaining.days),
   };

@@ -3,12 +3,12 @@ import { useSession } from '../../../app/session.ts';
 import { DatePicker } from '../../../components/DatePicker.tsx';
 import { MultiSelect, Select } from '../../../components/Select.tsx';
 import { useUrlParams } from '../../../lib/urlParams.ts';
+import { MAX_UNIT_TYPES } from '../../intervals/rules.ts';
 import { STATUS_LABEL } from '../status.tsx';
 import {
   decodeFilters,
   encodeFilters,
   type ListFilters,
-  MAX_UNIT_TYPES,
   OBJECT_TYPES,
   periodError,
   statusChoices,

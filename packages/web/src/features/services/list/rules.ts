@@ -1,4 +1,5 @@
 import { Acl, localDate, type StatusBadge, statusBadge, statusOf } from '@fleetkeep/core';
+import { MAX_UNIT_TYPES } from '../../intervals/rules.ts';
 import type { ObjectType, Service } from '../api.ts';
 
 /**
@@ -29,9 +30,6 @@ export function statusChoices(tab: Tab): StatusBadge[] {
 }
 
 export const OBJECT_TYPES: readonly ObjectType[] = ['u', 'd', 't'];
-
-/** At most this many unit types can be chosen in the filter (as on the intervals list). */
-export const MAX_UNIT_TYPES = 5;
 
 export interface ListFilters {
   object: ObjectType | null;
