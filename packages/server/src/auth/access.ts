@@ -26,8 +26,6 @@ export interface AccountTree {
  */
 interface TreeCache {
   tree: Promise<AccountTree> | null;
-  /** Bumped by every invalidation; a read that started before one is not kept. */
-  generation: number;
 }
 
 const trees = new WeakMap<AppContext, TreeCache>();
@@ -35,7 +33,7 @@ const trees = new WeakMap<AppContext, TreeCache>();
 function cacheOf(ctx: AppContext): TreeCache {
   let cache = trees.get(ctx);
   if (!cache) {
-    cache = { tree: null, generation: 0 };
+    cache = { tree: null };
     trees.set(ctx, cache);
     // The listener lives as long as the bus; closing the server closes both.
     ctx.bus.subscribe((event) => {
@@ -48,9 +46,7 @@ function cacheOf(ctx: AppContext): TreeCache {
 /** Drops the cached tree; call after writing to `accounts`. */
 export function forgetAccountTree(ctx: AppContext): void {
   const cache = trees.get(ctx);
-  if (!cache) return;
-  cache.generation += 1;
-  cache.tree = null;
+  if (cache) cache.tree = null;
 }
 
 /** The account tree, from the cache when it is current (`fresh` reads the table again). */
@@ -58,17 +54,12 @@ export async function loadAccountTree(ctx: AppContext, fresh = false): Promise<A
   const cache = cacheOf(ctx);
   if (fresh) forgetAccountTree(ctx);
   if (cache.tree) return cache.tree;
-  const generation = cache.generation;
   const reading = readAccountTree(ctx);
   cache.tree = reading;
-  reading.then(
-    () => {
-      if (cache.generation !== generation && cache.tree === reading) cache.tree = null;
-    },
-    () => {
-      if (cache.tree === reading) cache.tree = null;
-    },
-  );
+  // A failed read is not kept; an invalidation during a read has already dropped it.
+  reading.catch(() => {
+    if (cache.tree === reading) cache.tree = null;
+  });
   return reading;
 }
 
@@ -133,7 +124,7 @@ export interface Need {
   ingest?: boolean;
 }
 
-function satisfies(acl: number, need: Need): boolean {
+export function satisfies(acl: number, need: Need): boolean {
   if (need.all !== undefined && (acl & need.all) !== need.all) return false;
   if (need.any !== undefined && (acl & need.any) === 0) return false;
   return acl !== 0;

@@ -1,11 +1,11 @@
 import { Acl, ErrorCode, type LiveEvent } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
-import { requireFleet } from '../../auth/access.js';
+import { requireFleet, satisfies } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { DialectName } from '../../db/database.js';
 import type { CustomFieldRow, Database } from '../../db/schema.js';
-import { AppError, conflict, invalidInput, notFound } from '../../http/errors.js';
+import { AppError, accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { personToWire, unitToWire } from '../fleets/mappers.js';
 import { byName, type Issue, isUniqueViolation } from '../lineitems/library.js';
 import { byIds, loadWires } from '../services/load.js';
@@ -84,16 +84,18 @@ async function lockField(db: Kysely<Database>, dialect: DialectName, id: number)
 }
 
 /**
- * A checker of values against the fleet's fields of one owner type, for batch writes (one query).
- * Returns issues with fields under `prefix` (spec §5 style: every bad field is listed). `trx` is the
- * writer's transaction (see fieldsForWrite).
+ * A checker of values against the fleet's fields of one owner type, for batch writes (one query, none
+ * when no row writes values). Returns issues with fields under `prefix` (spec §5 style: every bad field
+ * is listed). `trx` is the writer's transaction (see fieldsForWrite); `written` are the rows' values.
  */
 export async function customValueChecker(
   trx: Kysely<Database>,
   dialect: DialectName,
   fleetId: number,
   ownerType: OwnerType,
+  written: readonly (readonly CustomValue[] | undefined)[],
 ) {
+  if (!written.some((values) => values && values.length > 0)) return (): Issue[] => [];
   const fields = new Map((await fieldsForWrite(trx, dialect, fleetId)).map((f) => [f.id, f]));
   return (values: readonly CustomValue[] | undefined, prefix = 'body.') =>
     checkValues(fields, ownerType, values, prefix);
@@ -113,8 +115,7 @@ export async function validateCustomValues(
   values: readonly CustomValue[] | undefined,
   prefix = 'body.',
 ): Promise<Issue[]> {
-  if (!values || values.length === 0) return [];
-  return (await customValueChecker(trx, dialect, fleetId, ownerType))(values, prefix);
+  return (await customValueChecker(trx, dialect, fleetId, ownerType, [values]))(values, prefix);
 }
 
 /** Rows of a table that hold any entry of the field (a text prefilter, then the parsed values). */
@@ -147,13 +148,14 @@ async function fieldFor(ctx: AppContext, actor: Actor, id: number, write: boolea
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) throw notFound(NOT_FOUND);
+  let acl: number;
   try {
-    await requireFleet(ctx, actor, row.fleet_id, READ);
+    ({ acl } = await requireFleet(ctx, actor, row.fleet_id, READ));
   } catch (err) {
     if (err instanceof AppError && err.code === ErrorCode.accessDenied) throw notFound(NOT_FOUND);
     throw err;
   }
-  if (write) await requireFleet(ctx, actor, row.fleet_id, WRITE);
+  if (write && !satisfies(acl, WRITE)) throw accessDenied();
   return row;
 }
 

@@ -1,8 +1,10 @@
 import type { Multipart } from '@fastify/multipart';
 import { ErrorCode, Limits } from '@fleetkeep/core';
+import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
+import type { Database } from '../../db/schema.js';
 import { AppError, invalidInput, notFound } from '../../http/errors.js';
 import { runChange } from './effects.js';
 import { isArchived } from './rules.js';
@@ -96,6 +98,21 @@ interface Received {
   data: Buffer;
 }
 
+/** The number and total size of the files a service holds. */
+async function heldTotals(db: Kysely<Database>, serviceId: number) {
+  const held = await db
+    .selectFrom('attachments')
+    .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('size').as('bytes')])
+    .where('owner_type', '=', OWNER)
+    .where('owner_id', '=', serviceId)
+    .executeTakeFirstOrThrow();
+  return { count: Number(held.n), bytes: Number(held.bytes ?? 0) };
+}
+
+/** Error 2 (PRODUCT.md "Services"): over the per-service caps. */
+const overCaps = () =>
+  new AppError(ErrorCode.tooLarge, `At most ${MAX_FILES} files and ${MAX_TOTAL_BYTES} bytes per service`);
+
 /**
  * Reads every part to the end (so the reply is never sent over an unread body), keeping bytes only
  * while the service stays within its caps; then all files are stored, or none.
@@ -109,14 +126,7 @@ export async function uploadAttachments(
 ) {
   await requireEditable(ctx, actor, fleetId, serviceId);
   if (!parts) throw invalidInput([{ field: 'body', message: 'Expected multipart/form-data with files' }]);
-  const held = await ctx.db.kysely
-    .selectFrom('attachments')
-    .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('size').as('bytes')])
-    .where('owner_type', '=', OWNER)
-    .where('owner_id', '=', serviceId)
-    .executeTakeFirstOrThrow();
-  let count = Number(held.n);
-  let bytes = Number(held.bytes ?? 0);
+  let { count, bytes } = await heldTotals(ctx.db.kysely, serviceId);
   let tooLarge = false;
   let nonFile = false;
   const files: Received[] = [];
@@ -140,11 +150,7 @@ export async function uploadAttachments(
         data: Buffer.concat(chunks),
       });
   }
-  if (tooLarge)
-    throw new AppError(
-      ErrorCode.tooLarge,
-      `At most ${MAX_FILES} files and ${MAX_TOTAL_BYTES} bytes per service`,
-    );
+  if (tooLarge) throw overCaps();
   if (nonFile || files.length === 0)
     throw invalidInput([
       { field: 'body', message: nonFile ? 'Only file parts are accepted' : 'No file uploaded' },
@@ -155,18 +161,9 @@ export async function uploadAttachments(
     // On PostgreSQL the service row is locked so they take turns; SQLite runs one write at a time.
     if (ctx.db.dialect === 'postgres')
       await trx.selectFrom('services').select('id').where('id', '=', serviceId).forUpdate().execute();
-    const now = await trx
-      .selectFrom('attachments')
-      .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('size').as('bytes')])
-      .where('owner_type', '=', OWNER)
-      .where('owner_id', '=', serviceId)
-      .executeTakeFirstOrThrow();
+    const stored = await heldTotals(trx, serviceId);
     const adding = files.reduce((sum, f) => sum + f.data.length, 0);
-    if (Number(now.n) + files.length > MAX_FILES || Number(now.bytes ?? 0) + adding > MAX_TOTAL_BYTES)
-      throw new AppError(
-        ErrorCode.tooLarge,
-        `At most ${MAX_FILES} files and ${MAX_TOTAL_BYTES} bytes per service`,
-      );
+    if (stored.count + files.length > MAX_FILES || stored.bytes + adding > MAX_TOTAL_BYTES) throw overCaps();
     const rows = await trx
       .insertInto('attachments')
       .values(

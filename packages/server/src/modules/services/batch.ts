@@ -35,7 +35,13 @@ export async function createMany(ctx: AppContext, actor: Actor, fleetId: number,
   const rowIndex = parsed.flatMap((p, i) => (p.success ? [i] : []));
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const lk = await lookup(trx, fleetId, rows);
-    const checkCustom = await customValueChecker(trx, ctx.db.dialect, fleetId, 's'); // customfields
+    const checkCustom = await customValueChecker(
+      trx,
+      ctx.db.dialect,
+      fleetId,
+      's',
+      rows.map((r) => r.cf),
+    ); // customfields
     const plans = rows.map((r, j) => {
       const i = rowIndex[j]!;
       const { total_cost, ...input } = r;
@@ -86,7 +92,13 @@ export async function updateMany(
       existing.map((r) => ({ t: r.object_type, uid: r.object_id })),
     );
     const counts = await lineCounts(trx, ids);
-    const checkCustom = await customValueChecker(trx, ctx.db.dialect, fleetId, 's'); // customfields
+    const checkCustom = await customValueChecker(
+      trx,
+      ctx.db.dialect,
+      fleetId,
+      's',
+      rows.map((r) => r.cf),
+    ); // customfields
     const plans = rows.map((r, i) => {
       const { id, ...patch } = r;
       const row = byId.get(id)!;
