@@ -8,12 +8,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import { ErrorCode, RELEASE } from '@fleetkeep/core';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { eventsSocket } from './events/socket.js';
 import { installAuth } from './http/auth-hook.js';
 import { installErrorHandling } from './http/errors.js';
+import { installNeedDeclarations } from './http/needs.js';
 import { isOldInternetExplorer } from './http/old-browser.js';
+import { replySerializer } from './http/replies.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { clientErrorRoutes } from './modules/client-errors/routes.js';
 import { customFieldRoutes } from './modules/customfields/routes.js';
@@ -52,8 +54,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Route handlers and the websocket log through the request logger of this app.
   ctx.log = app.log;
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(replySerializer(ctx.config.checkReplies));
   installErrorHandling(app);
+  installNeedDeclarations(app);
 
   await app.register(swagger, {
     openapi: {

@@ -29,6 +29,8 @@ export interface Config {
   shutdown: { sdf: number; sdt: number | null } | null;
   /** Forum link of the user menu (`FORUM_URL`). */
   forumUrl: string | undefined;
+  /** Check every reply against its declared contract (`FLEETKEEP_CHECK_REPLIES`; on in the tests). */
+  checkReplies: boolean;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -85,6 +87,11 @@ export function parseShutdown(env: NodeJS.ProcessEnv): { sdf: number; sdt: numbe
   return { sdf, sdt };
 }
 
+/** `1` or `true` turns a switch on; anything else leaves it off. */
+function boolEnv(env: NodeJS.ProcessEnv, name: string): boolean {
+  return env[name] === '1' || env[name] === 'true';
+}
+
 function urlEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
@@ -106,7 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
-    demo: env.FLEETKEEP_DEMO === '1' || env.FLEETKEEP_DEMO === 'true',
+    demo: boolEnv(env, 'FLEETKEEP_DEMO'),
     demoPassword: env.FLEETKEEP_DEMO_PASSWORD || undefined,
     osmandPort: intEnv(env, 'OSMAND_PORT', 5055),
     smtpUrl: env.SMTP_URL || undefined,
@@ -117,9 +124,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: intEnv(env, 'FLEETKEEP_BODY_LIMIT', 1024 * 1024),
     simulatorIntervalMs: intEnv(env, 'FLEETKEEP_SIMULATOR_MS', 5000),
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: boolEnv(env, 'TRUST_PROXY'),
     notice: parseNotice(env.FLEETKEEP_NOTICE),
     shutdown: parseShutdown(env),
     forumUrl: urlEnv(env, 'FORUM_URL'),
+    checkReplies: boolEnv(env, 'FLEETKEEP_CHECK_REPLIES'),
   };
 }

@@ -1,4 +1,4 @@
-import { Acl, aclBit } from '@fleetkeep/core';
+import { Acl, aclSatisfies, type FleetNeedName, NEEDS } from '@fleetkeep/core';
 import type { AppContext } from '../context.js';
 import type { AccountRow, FleetRow } from '../db/schema.js';
 import { accessDenied } from '../http/errors.js';
@@ -112,67 +112,85 @@ export interface FleetAccess {
   acl: number;
 }
 
-export interface Need {
-  /** Every one of these bits is required. */
-  all?: number;
-  /** At least one of these bits is required. */
-  any?: number;
-  /**
-   * Telematics ingestion: the admin bit comes from the user even when an API token narrows the call,
-   * since feeding positions is not administration (DESIGN §3 "JSON batch endpoint for gateways").
-   */
-  ingest?: boolean;
+/**
+ * The acl bits the credential leaves for a need: telematics ingestion takes the admin bit from the user
+ * even when an API token narrows the call (core `needs.ts`).
+ */
+export function needMask(actor: Actor, need: FleetNeedName): number {
+  const rule = NEEDS[need];
+  return 'ingest' in rule && rule.ingest ? actor.aclMask | Acl.admin : actor.aclMask;
 }
 
-export function satisfies(acl: number, need: Need): boolean {
-  if (need.all !== undefined && (acl & need.all) !== need.all) return false;
-  if (need.any !== undefined && (acl & need.any) === 0) return false;
-  return acl !== 0;
+/** True when a fleet access holds a named need (core `needs.ts`, spec §6). */
+export function holds(access: FleetAccess, need: FleetNeedName): boolean {
+  return aclSatisfies(access.acl, need);
+}
+
+type FleetMembershipRow = FleetRow & { member_acl: number | null };
+
+/**
+ * The fleet and membership rows read for one request: the route's declared need is checked before the
+ * body is read (http/needs.ts), and the service function checks again with its own need; the second
+ * check costs no round trip. The auth hook makes a new Actor per request, so nothing outlives it.
+ */
+const perRequest = new WeakMap<Actor, Map<number, Promise<FleetMembershipRow | undefined>>>();
+
+function fleetWithMembership(ctx: AppContext, actor: Actor, fleetId: number) {
+  let rows = perRequest.get(actor);
+  if (!rows) {
+    rows = new Map();
+    perRequest.set(actor, rows);
+  }
+  let row = rows.get(fleetId);
+  if (!row) {
+    // The fleet and the actor's membership in one round trip.
+    row = ctx.db.kysely
+      .selectFrom('fleets')
+      .leftJoin('fleet_users', (join) =>
+        join.onRef('fleet_users.fleet_id', '=', 'fleets.id').on('fleet_users.user_id', '=', actor.userId),
+      )
+      .selectAll('fleets')
+      .select('fleet_users.acl as member_acl')
+      .where('fleets.id', '=', fleetId)
+      .executeTakeFirst();
+    rows.set(fleetId, row);
+    row.catch(() => rows.delete(fleetId));
+  }
+  return row;
+}
+
+/** Forgets what this request read about fleets (after the request itself changed an acl or a fleet). */
+export function forgetRequestFleets(actor: Actor): void {
+  perRequest.delete(actor);
 }
 
 /**
- * Loads the fleet and checks the actor's rights on it. An unknown fleet and a fleet the actor may not
- * see answer alike (403), so ids of other fleets reveal nothing.
+ * Loads the fleet and checks the actor's rights on it against a named need. An unknown fleet and a
+ * fleet the actor may not see answer alike (403), so ids of other fleets reveal nothing.
  */
 export async function requireFleet(
   ctx: AppContext,
   actor: Actor,
   fleetId: number,
-  need: Need,
+  need: FleetNeedName,
 ): Promise<FleetAccess> {
-  // The fleet and the actor's membership in one round trip.
-  const row = await ctx.db.kysely
-    .selectFrom('fleets')
-    .leftJoin('fleet_users', (join) =>
-      join.onRef('fleet_users.fleet_id', '=', 'fleets.id').on('fleet_users.user_id', '=', actor.userId),
-    )
-    .selectAll('fleets')
-    .select('fleet_users.acl as member_acl')
-    .where('fleets.id', '=', fleetId)
-    .executeTakeFirst();
+  const row = await fleetWithMembership(ctx, actor, fleetId);
   if (!row) throw accessDenied();
   const { member_acl: memberAcl, ...fleet } = row;
   let tree = await loadAccountTree(ctx);
   if (!tree.byId.has(fleet.account_id) || !tree.byId.has(actor.accountId))
     tree = await loadAccountTree(ctx, true);
-  const mask = need.ingest ? actor.aclMask | Acl.admin : actor.aclMask;
-  const acl = effectiveAcl(actor, fleet, memberAcl ?? undefined, tree, mask);
-  if (!satisfies(acl, need)) throw accessDenied();
+  const acl = effectiveAcl(actor, fleet, memberAcl ?? undefined, tree, needMask(actor, need));
+  if (!aclSatisfies(acl, need)) throw accessDenied();
   return { fleet, acl };
 }
 
-/** The check by access name used where a name comes from outside; unknown names are denied (spec §6). */
-export function aclNeed(ctx: AppContext, name: string): Need {
-  const bit = aclBit(name);
-  if (bit === undefined) {
-    ctx.log.warn({ access: name }, 'unknown access name');
-    return { all: 1 << 30 };
-  }
-  return { all: bit };
-}
-
 /** Every fleet the actor can see, each with its effective acl (auth reply, GET /api/fleets). */
-export async function visibleFleets(ctx: AppContext, actor: Actor): Promise<FleetAccess[]> {
+export async function visibleFleets(
+  ctx: AppContext,
+  actor: Actor,
+  mask: number = actor.aclMask,
+): Promise<FleetAccess[]> {
   const tree = await loadAccountTree(ctx);
   const memberships = await ctx.db.kysely
     .selectFrom('fleet_users')
@@ -188,10 +206,18 @@ export async function visibleFleets(ctx: AppContext, actor: Actor): Promise<Flee
   const fleets = await query.execute();
   const out: FleetAccess[] = [];
   for (const fleet of fleets) {
-    const acl = effectiveAcl(actor, fleet, memberAcl.get(fleet.id), tree);
+    const acl = effectiveAcl(actor, fleet, memberAcl.get(fleet.id), tree, mask);
     if (acl !== 0) out.push({ fleet, acl });
   }
   return out;
+}
+
+/**
+ * The `account.admin` need (core `needs.ts`): a super user, or an acting account admin whose credential
+ * keeps the admin bit (an API token never administers).
+ */
+export function mayAdministerAccounts(actor: Actor, tree: AccountTree): boolean {
+  return actor.su || (isActingAccountAdmin(actor, tree) && (actor.aclMask & Acl.admin) !== 0);
 }
 
 /** Super users, and account admins for accounts within their own subtree. */
@@ -202,12 +228,7 @@ export async function requireAccountAdmin(
 ): Promise<AccountTree> {
   const tree = await loadAccountTree(ctx);
   if (!tree.byId.has(accountId)) throw accessDenied();
-  if (actor.su) return tree;
-  if (
-    isActingAccountAdmin(actor, tree) &&
-    actor.aclMask & Acl.admin &&
-    tree.isWithin(actor.accountId, accountId)
-  )
+  if (actor.su || (mayAdministerAccounts(actor, tree) && tree.isWithin(actor.accountId, accountId)))
     return tree;
   throw accessDenied();
 }

@@ -1,17 +1,17 @@
-import { Acl, type Collection, type LiveEvent } from '@fleetkeep/core';
+import { aclSatisfies, type Collection, type FleetNeedName, type LiveEvent } from '@fleetkeep/core';
 
-/** Acl bits a session needs in the event's fleet to receive events of a collection (spec §6). */
-const NEEDS: Record<Collection, { any?: number; all?: number }> = {
-  fleet: {},
-  avl_unit: {},
-  driver: {},
-  trailer: {},
-  customfield: {},
-  interval: { all: Acl.viewInterval },
-  service: { all: Acl.viewService },
-  notification: { all: Acl.viewService },
-  lineitem: { any: Acl.viewService | Acl.viewInterval },
-  user: {},
+/** The named need (core `needs.ts`) a session must hold in the event's fleet to receive a collection. */
+export const COLLECTION_NEEDS: Record<Collection, FleetNeedName> = {
+  fleet: 'fleet.member',
+  avl_unit: 'fleet.member',
+  driver: 'fleet.member',
+  trailer: 'fleet.member',
+  customfield: 'fleet.member',
+  interval: 'interval.view',
+  service: 'service.view',
+  notification: 'service.view',
+  lineitem: 'lineitem.view',
+  user: 'fleet.member',
 };
 
 /**
@@ -21,11 +21,6 @@ const NEEDS: Record<Collection, { any?: number; all?: number }> = {
 export function canReceive(event: LiveEvent, userId: number, acls: ReadonlyMap<number, number>): boolean {
   if (event.uid !== undefined) return event.uid === userId;
   if (event.fid === null) return false;
-  const acl = acls.get(event.fid);
-  if (!acl) return false;
-  const need = NEEDS[event.s];
-  if (!need) return false;
-  if (need.all !== undefined && (acl & need.all) !== need.all) return false;
-  if (need.any !== undefined && (acl & need.any) === 0) return false;
-  return true;
+  const need = COLLECTION_NEEDS[event.s];
+  return need !== undefined && aclSatisfies(acls.get(event.fid) ?? 0, need);
 }

@@ -4,6 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import type { AppContext } from '../context.js';
 import { resolveBearer, resolveSession } from '../modules/session/service.js';
 import { AppError } from './errors.js';
+import { authorize } from './needs.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,12 +44,14 @@ function needsSession(request: FastifyRequest): boolean {
 
 export function installAuth(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('actorOrNull', null);
-  // onRequest, so that a call without a session is refused before its body is even read.
+  // onRequest, so that a call without a session or without the right is refused before its body is
+  // even read.
   app.addHook('onRequest', async (request) => {
     if (!needsSession(request)) return;
     const actor = await actorFromHeader(ctx, request.headers.authorization);
     if (!actor) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
     request.actorOrNull = actor;
+    await authorize(ctx, request, actor);
   });
 }
 

@@ -90,8 +90,9 @@ describe('POST /api/ingest/batch (DESIGN §3)', () => {
     const denied = await viewer.post('/api/ingest/batch', {
       positions: [{ id: 'demo-014', lat: 53.9, lon: 27.5, timestamp: time }],
     });
-    expect(denied.status).toBe(200);
-    expect(denied.body.results).toEqual([{ i: 0, ok: false, reason: 'Access denied' }]);
+    // Administering no fleet at all, the viewer is refused before the body is read.
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({ error: 7, reason: 'Access denied' });
 
     const cross = await outsider.post('/api/ingest/batch', {
       positions: [

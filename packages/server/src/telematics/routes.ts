@@ -86,6 +86,7 @@ export const ingestRoutes =
     app.post(
       '/api/ingest/batch',
       {
+        config: { need: 'telematics.ingest', fleetFrom: { body: true } },
         bodyLimit: BATCH_BODY_LIMIT,
         schema: {
           tags,

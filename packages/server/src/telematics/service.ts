@@ -1,4 +1,3 @@
-import { Acl } from '@fleetkeep/core';
 import { requireFleet } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
 import { type AppContext, now } from '../context.js';
@@ -63,7 +62,7 @@ async function administeredFleets(ctx: AppContext, actor: Actor, deviceIds: stri
   for (const { fleet_id } of rows) {
     if (fleet_id === null) continue;
     try {
-      await requireFleet(ctx, actor, fleet_id, { all: Acl.admin, ingest: true });
+      await requireFleet(ctx, actor, fleet_id, 'telematics.ingest');
       allowed.add(fleet_id);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

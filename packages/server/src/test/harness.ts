@@ -129,6 +129,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     databaseUrl: pgDb?.url,
     osmandPort: 0,
     logLevel: 'silent',
+    checkReplies: true,
     ...options.config,
   };
   const server = await createServer(config, { logger: process.env.TEST_LOG ? { level: 'debug' } : false });

@@ -1,8 +1,9 @@
+import { idParams } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { idParams, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import { listAccounts, setAccountState } from './service.js';
 
 export const adminRoutes =
@@ -12,12 +13,16 @@ export const adminRoutes =
     const tags = ['admin'];
     app.get(
       '/api/admin/accounts',
-      { schema: { tags, summary: 'Subordinate accounts and their activation' } },
+      {
+        config: { need: 'account.admin' },
+        schema: { tags, summary: 'Subordinate accounts and their activation' },
+      },
       async (req) => listAccounts(ctx, actorOf(req)),
     );
     app.put(
       '/api/admin/accounts/:id',
       {
+        config: { need: 'account.admin' },
         schema: {
           tags,
           summary: 'Activate (s=1) or suspend (s=0) a subordinate account',

@@ -1,5 +1,4 @@
-import { Acl } from '@fleetkeep/core';
-import { isActingAccountAdmin, loadAccountTree, requireAccountAdmin } from '../../auth/access.js';
+import { loadAccountTree, mayAdministerAccounts, requireAccountAdmin } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
 import { AppError, accessDenied } from '../../http/errors.js';
@@ -7,9 +6,8 @@ import { fleetToWire } from '../fleets/mappers.js';
 
 /** Accounts the actor may activate or suspend: every account for a super user, else those below. */
 async function manageableAccounts(ctx: AppContext, actor: Actor) {
-  if (!actor.su && !(actor.admin && actor.aclMask & Acl.admin)) throw accessDenied();
   const tree = await loadAccountTree(ctx);
-  if (!actor.su && !isActingAccountAdmin(actor, tree)) throw accessDenied();
+  if (!mayAdministerAccounts(actor, tree)) throw accessDenied();
   const ids = [...tree.byId.keys()].filter((a) =>
     actor.su ? a !== actor.accountId : a !== actor.accountId && tree.isWithin(actor.accountId, a),
   );

@@ -45,7 +45,10 @@ export const clientErrorRoutes =
 
     app.get(
       '/api/admin/client_errors',
-      { schema: { tags: ['admin'], summary: 'The newest client fault reports, newest first (super user)' } },
+      {
+        config: { need: 'platform.su' },
+        schema: { tags: ['admin'], summary: 'The newest client fault reports, newest first (super user)' },
+      },
       async (req) => listFaults(ctx, actorOf(req)),
     );
   };

@@ -1,11 +1,11 @@
-import { Limits } from '@fleetkeep/core';
+import { fleetParams, idParams, Limits } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { fleetParams, idParams, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import { OPTIONS_MAX, OWNER_TYPES } from './rules.js';
-import { createField, deleteField, getField, listFields, updateField } from './service.js';
+import { createField, deleteField, getField, listFields, NOT_FOUND, updateField } from './service.js';
 
 const settings = z.object({
   /** Options of a list field: distinct, non-empty, at most 128 characters each (checked in rules.ts). */
@@ -33,6 +33,7 @@ export const customFieldRoutes =
     app.get(
       '/api/fleets/:fid/custom-fields',
       {
+        config: { need: 'fleet.member' },
         schema: {
           tags,
           summary: 'The fleet’s custom fields as {custom_fields}, sorted by name',
@@ -44,6 +45,7 @@ export const customFieldRoutes =
     app.post(
       '/api/fleets/:fid/custom-fields',
       {
+        config: { need: 'fleet.admin' },
         schema: {
           tags,
           summary: 'Define a custom field (admin): type 1 text or 2 list with s.options; owner u/d/t/s/f',
@@ -55,12 +57,22 @@ export const customFieldRoutes =
     );
     app.get(
       '/api/custom-fields/:id',
-      { schema: { tags, summary: 'One custom field', params: idParams } },
+      {
+        config: {
+          need: 'fleet.member',
+          fleetFrom: { record: 'custom_fields', param: 'id', hidden: NOT_FOUND },
+        },
+        schema: { tags, summary: 'One custom field', params: idParams },
+      },
       async (req) => getField(ctx, actorOf(req), req.params.id),
     );
     app.put(
       '/api/custom-fields/:id',
       {
+        config: {
+          need: 'fleet.admin',
+          fleetFrom: { record: 'custom_fields', param: 'id', hidden: NOT_FOUND },
+        },
         schema: {
           tags,
           summary: 'Change a custom field’s name, type or options (admin); the owner type stays',
@@ -73,6 +85,10 @@ export const customFieldRoutes =
     app.delete(
       '/api/custom-fields/:id',
       {
+        config: {
+          need: 'fleet.admin',
+          fleetFrom: { record: 'custom_fields', param: 'id', hidden: NOT_FOUND },
+        },
         schema: {
           tags,
           summary: 'Delete a custom field (admin); safe=1 (default) refuses while values exist',

@@ -1,6 +1,6 @@
-import { Acl, ErrorCode, type LiveEvent } from '@fleetkeep/core';
+import { aclSatisfies, ErrorCode, type LiveEvent } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
-import { requireFleet, satisfies } from '../../auth/access.js';
+import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { DialectName } from '../../db/database.js';
@@ -31,11 +31,9 @@ import {
  * the fleet; so changing definitions needs the admin bit. Their values show on every service object
  * and service, so any member of the fleet may read the definitions.
  */
-const READ = {};
-const WRITE = { all: Acl.admin };
 
 const DUPLICATE = 'A custom field with this name exists for this owner type';
-const NOT_FOUND = 'Custom field not found';
+export const NOT_FOUND = 'Custom field not found';
 
 export interface FieldInput {
   n: string;
@@ -150,12 +148,12 @@ async function fieldFor(ctx: AppContext, actor: Actor, id: number, write: boolea
   if (!row) throw notFound(NOT_FOUND);
   let acl: number;
   try {
-    ({ acl } = await requireFleet(ctx, actor, row.fleet_id, READ));
+    ({ acl } = await requireFleet(ctx, actor, row.fleet_id, 'fleet.member'));
   } catch (err) {
     if (err instanceof AppError && err.code === ErrorCode.accessDenied) throw notFound(NOT_FOUND);
     throw err;
   }
-  if (write && !satisfies(acl, WRITE)) throw accessDenied();
+  if (write && !aclSatisfies(acl, 'fleet.admin')) throw accessDenied();
   return row;
 }
 
@@ -177,7 +175,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 
 /** GET /fleets/{fid}/custom-fields: `{custom_fields}` sorted by name, natural and case-insensitive. */
 export async function listFields(ctx: AppContext, actor: Actor, fleetId: number) {
-  await requireFleet(ctx, actor, fleetId, READ);
+  await requireFleet(ctx, actor, fleetId, 'fleet.member');
   const rows = await fleetFields(ctx.db.kysely, fleetId);
   return { custom_fields: rows.sort(byName).map(customFieldToWire) };
 }
@@ -187,7 +185,7 @@ export async function getField(ctx: AppContext, actor: Actor, id: number) {
 }
 
 export async function createField(ctx: AppContext, actor: Actor, fleetId: number, input: FieldInput) {
-  await requireFleet(ctx, actor, fleetId, WRITE);
+  await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const { issues, options } = checkOptions(input.tp, input.s?.options);
   if (issues.length) throw invalidInput(issues);
   checkDuplicate(await fleetFields(ctx.db.kysely, fleetId), input.t, input.n);

@@ -1,9 +1,9 @@
-import { Limits } from '@fleetkeep/core';
+import { id, idParams, Limits, pathId } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { id, idParams, pathId, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import {
   bindablePeople,
   fleetPeople,
@@ -37,6 +37,7 @@ export const objectRoutes =
     app.put(
       '/api/fleets/:id/entities',
       {
+        config: { need: 'fleet.admin' },
         schema: {
           tags,
           summary: 'Bind units, drivers and trailers to the fleet (admin)',
@@ -48,29 +49,42 @@ export const objectRoutes =
     );
     app.get(
       '/api/fleets/:id/units',
-      { schema: { tags, summary: 'Units of the fleet', params: fleetParams } },
+      {
+        config: { need: 'fleet.member' },
+        schema: { tags, summary: 'Units of the fleet', params: fleetParams },
+      },
       async (req) => fleetUnits(ctx, actorOf(req), req.params.id),
     );
     for (const kind of ['drivers', 'trailers'] as const) {
       app.get(
         `/api/fleets/:id/${kind}`,
-        { schema: { tags, summary: `${kind} of the fleet`, params: fleetParams } },
+        {
+          config: { need: 'fleet.member' },
+          schema: { tags, summary: `${kind} of the fleet`, params: fleetParams },
+        },
         async (req) => fleetPeople(ctx, actorOf(req), req.params.id, kind),
       );
       app.get(
         `/api/fleets/:id/user/${kind}`,
-        { schema: { tags, summary: `${kind} the admin can bind to the fleet`, params: fleetParams } },
+        {
+          config: { need: 'fleet.admin' },
+          schema: { tags, summary: `${kind} the admin can bind to the fleet`, params: fleetParams },
+        },
         async (req) => bindablePeople(ctx, actorOf(req), req.params.id, kind),
       );
       app.put(
         `/api/${kind}/:id`,
-        { schema: { tags, summary: `Update a ${kind.slice(0, -1)}`, params: idParams, body: personPatch } },
+        {
+          config: { need: 'object.edit', fleetFrom: { record: kind, param: 'id' } },
+          schema: { tags, summary: `Update a ${kind.slice(0, -1)}`, params: idParams, body: personPatch },
+        },
         async (req) => updatePerson(ctx, actorOf(req), kind, req.params.id, req.body),
       );
     }
     app.put(
       '/api/fleets/:fid/units/:id',
       {
+        config: { need: 'object.edit' },
         schema: {
           tags,
           summary: 'Update a unit: name (admin), unit type, counter corrections (recorded), custom fields',
@@ -91,6 +105,7 @@ export const objectRoutes =
     app.post(
       '/api/fleets/:id/pullcounters',
       {
+        config: { need: 'fleet.admin' },
         schema: {
           tags,
           summary: 'Count the history before joining into the actual counters (admin)',

@@ -1,4 +1,4 @@
-import { Acl } from '@fleetkeep/core';
+import { aclSatisfies } from '@fleetkeep/core';
 import { loadAccountTree, requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
@@ -10,14 +10,13 @@ import { recordCorrection } from '../statistics/counter-days.js';
 import { personToWire, unitToWire } from './mappers.js';
 
 /** Who may edit a service object's profile: the fleet admin and those who manage its maintenance. */
-const EDIT_OBJECT = { any: Acl.admin | Acl.manageInterval | Acl.manageService };
 
 export type PersonKind = 'drivers' | 'trailers';
 const COLLECTION = { drivers: 'driver', trailers: 'trailer' } as const;
 const OBJECT_TYPE = { units: 'u', drivers: 'd', trailers: 't' } as const;
 
 export async function fleetUnits(ctx: AppContext, actor: Actor, fleetId: number) {
-  await requireFleet(ctx, actor, fleetId, {});
+  await requireFleet(ctx, actor, fleetId, 'fleet.member');
   const rows = await ctx.db.kysely
     .selectFrom('units')
     .selectAll()
@@ -28,7 +27,7 @@ export async function fleetUnits(ctx: AppContext, actor: Actor, fleetId: number)
 }
 
 export async function fleetPeople(ctx: AppContext, actor: Actor, fleetId: number, kind: PersonKind) {
-  await requireFleet(ctx, actor, fleetId, {});
+  await requireFleet(ctx, actor, fleetId, 'fleet.member');
   const rows = await ctx.db.kysely
     .selectFrom(kind)
     .selectAll()
@@ -40,7 +39,7 @@ export async function fleetPeople(ctx: AppContext, actor: Actor, fleetId: number
 
 /** GET /api/fleets/{id}/user/{drivers|trailers}: those the admin can bind: in this fleet or in none. */
 export async function bindablePeople(ctx: AppContext, actor: Actor, fleetId: number, kind: PersonKind) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
   const accounts = [...tree.byId.keys()].filter((a) => tree.isWithin(fleet.account_id, a));
   const rows = await ctx.db.kysely
@@ -65,7 +64,7 @@ export interface Binding {
  * held by another fleet is a conflict. All or nothing.
  */
 export async function setEntities(ctx: AppContext, actor: Actor, fleetId: number, binding: Binding) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
   const t = now();
   const events: Parameters<typeof ctx.bus.publish>[0][] = [];
@@ -159,7 +158,7 @@ export async function updateUnit(
   unitId: number,
   patch: UnitPatch,
 ) {
-  const { acl } = await requireFleet(ctx, actor, fleetId, EDIT_OBJECT);
+  const { acl } = await requireFleet(ctx, actor, fleetId, 'object.edit');
   const unit = await ctx.db.kysely
     .selectFrom('units')
     .selectAll()
@@ -167,7 +166,7 @@ export async function updateUnit(
     .where('fleet_id', '=', fleetId)
     .executeTakeFirst();
   if (!unit) throw notFound('Unit not found');
-  if (patch.nm !== undefined && !(acl & Acl.admin)) throw accessDenied();
+  if (patch.nm !== undefined && !aclSatisfies(acl, 'fleet.admin')) throw accessDenied();
   if (patch.ut != null) {
     const type = await ctx.db.kysely
       .selectFrom('unit_types')
@@ -245,7 +244,7 @@ export async function updatePerson(
   const row = await ctx.db.kysely.selectFrom(kind).selectAll().where('id', '=', objectId).executeTakeFirst();
   // An object outside any fleet, or of a fleet the actor cannot see, answers like a foreign one.
   if (!row || row.fleet_id === null) throw accessDenied();
-  await requireFleet(ctx, actor, row.fleet_id, EDIT_OBJECT);
+  await requireFleet(ctx, actor, row.fleet_id, 'object.edit');
   const fleetId = row.fleet_id;
   await ctx.db.kysely.transaction().execute(async (trx) => {
     // customfields: values must be driver or trailer fields of this fleet (checked as in updateUnit).
@@ -277,7 +276,7 @@ export async function updatePerson(
  * (PRODUCT.md): the pulled part becomes what the unit had at joining.
  */
 export async function pullCounters(ctx: AppContext, actor: Actor, fleetId: number, unitIds?: number[]) {
-  await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   let query = ctx.db.kysely
     .updateTable('units')
     .set((eb) => ({

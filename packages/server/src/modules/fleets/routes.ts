@@ -1,9 +1,9 @@
-import { Limits } from '@fleetkeep/core';
+import { id, idParams, Limits } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { id, idParams, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import { fleetUsers, listFleets, setFleetUsers, updateFleet } from './service.js';
 
 const fleetPatch = z
@@ -21,22 +21,31 @@ export const fleetRoutes =
   async (fastify) => {
     const app = zApp(fastify);
     const tags = ['fleet'];
-    app.get('/api/fleets', { schema: { tags, summary: 'Fleets of the user with their acl' } }, async (req) =>
-      listFleets(ctx, actorOf(req)),
+    app.get(
+      '/api/fleets',
+      { config: { need: 'user.self' }, schema: { tags, summary: 'Fleets of the user with their acl' } },
+      async (req) => listFleets(ctx, actorOf(req)),
     );
     app.put(
       '/api/fleets/:id',
-      { schema: { tags, summary: 'Change fleet settings (admin)', params: idParams, body: fleetPatch } },
+      {
+        config: { need: 'fleet.admin' },
+        schema: { tags, summary: 'Change fleet settings (admin)', params: idParams, body: fleetPatch },
+      },
       async (req) => updateFleet(ctx, actorOf(req), req.params.id, req.body),
     );
     app.get(
       '/api/fleets/:id/users',
-      { schema: { tags, summary: 'Fleet access list (admin)', params: idParams } },
+      {
+        config: { need: 'fleet.admin' },
+        schema: { tags, summary: 'Fleet access list (admin)', params: idParams },
+      },
       async (req) => fleetUsers(ctx, actorOf(req), req.params.id),
     );
     app.put(
       '/api/fleets/:id/users',
       {
+        config: { need: 'fleet.admin' },
         schema: {
           tags,
           summary: 'Replace the fleet access list (admin); acl dependencies of spec §6 are enforced',

@@ -1,4 +1,4 @@
-import { ACL_ALL, Acl, aclViolations, isValidAcl } from '@fleetkeep/core';
+import { ACL_ALL, aclViolations, isValidAcl } from '@fleetkeep/core';
 import { loadAccountTree, requireFleet, visibleFleets } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
@@ -21,7 +21,7 @@ export async function listFleets(ctx: AppContext, actor: Actor) {
 
 /** PUT /api/fleets/{id}: fleet settings (PRODUCT.md "Administration"); admin only. */
 export async function updateFleet(ctx: AppContext, actor: Actor, fleetId: number, patch: FleetPatch) {
-  const { acl } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const { acl } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const set: Partial<{ name: string; tz: number; cur: string; ms: number; fm: number }> = {};
   if (patch.n !== undefined) set.name = patch.n;
   if (patch.tz !== undefined) set.tz = patch.tz;
@@ -46,7 +46,7 @@ export async function updateFleet(ctx: AppContext, actor: Actor, fleetId: number
 
 /** GET /api/fleets/{id}/users: the access list, and the users of the fleet's accounts who could join. */
 export async function fleetUsers(ctx: AppContext, actor: Actor, fleetId: number) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
   const members = await ctx.db.kysely
     .selectFrom('fleet_users')
@@ -82,7 +82,7 @@ export async function setFleetUsers(
   fleetId: number,
   users: { id: number; acl: number }[],
 ) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, { all: Acl.admin });
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
   const ids = users.map((u) => u.id);
   const rows = ids.length

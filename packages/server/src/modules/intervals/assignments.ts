@@ -6,13 +6,13 @@ import type { Issue } from '../lineitems/library.js';
 import { assignmentToWire, baseToWire } from '../maintenance-wire.js';
 import { isFutureDay } from './rules.js';
 import type { AssignmentInput, BaseInput } from './schemas.js';
-import { checkAssignments, intervalOf, publishOutcome, READ, WRITE } from './service.js';
+import { checkAssignments, intervalOf, publishOutcome } from './service.js';
 import { definedBaseline, dropDueServices, fleetObjects, KIND_TYPE, syncAssignments } from './store.js';
 
 /** Assignments of intervals to service objects with their baselines (spec §7 "Intervals", DESIGN §5). */
 
 export async function intervalUnits(ctx: AppContext, actor: Actor, fleetId: number, intervalId: number) {
-  await requireFleet(ctx, actor, fleetId, READ);
+  await requireFleet(ctx, actor, fleetId, 'interval.view');
   await intervalOf(ctx, fleetId, intervalId);
   const rows = await ctx.db.kysely
     .selectFrom('assignments')
@@ -31,7 +31,7 @@ export async function setIntervalUnits(
   intervalId: number,
   units: AssignmentInput[],
 ) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, WRITE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   await intervalOf(ctx, fleetId, intervalId);
   const checked = await checkAssignments(ctx, fleet, units, 'body.units');
   if (checked.issues.length) throw invalidInput(checked.issues);
@@ -90,7 +90,7 @@ export async function objectBases(
   kind: ObjectKind,
   objectId: number,
 ) {
-  await requireFleet(ctx, actor, fleetId, READ);
+  await requireFleet(ctx, actor, fleetId, 'interval.view');
   await requireObject(ctx, fleetId, kind, objectId);
   return { bases: (await basesOf(ctx, fleetId, kind, objectId)).map(baseToWire) };
 }
@@ -104,7 +104,7 @@ export async function setObjectBases(
   objectId: number,
   bases: BaseInput[],
 ) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, WRITE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   await requireObject(ctx, fleetId, kind, objectId);
   const rows = await basesOf(ctx, fleetId, kind, objectId);
   const byInterval = new Map(rows.map((r) => [r.interval_id, r]));

@@ -7,7 +7,7 @@ import { conflict, invalidInput } from '../../http/errors.js';
 import type { Issue } from '../lineitems/library.js';
 import { isFutureDay, parseDay, thresholdIssues } from './rules.js';
 import type { ImportRow } from './schemas.js';
-import { DEFAULTS, DUPLICATE_NAME, guardedName, publishOutcome, WRITE } from './service.js';
+import { DEFAULTS, DUPLICATE_NAME, guardedName, publishOutcome } from './service.js';
 import { type Baseline, fleetObjects, saveLines, syncAssignments } from './store.js';
 
 /**
@@ -17,7 +17,7 @@ import { type Baseline, fleetObjects, saveLines, syncAssignments } from './store
  * field of every row is listed with its row.
  */
 export async function importIntervals(ctx: AppContext, actor: Actor, fleetId: number, rows: ImportRow[]) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, WRITE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   const at = now();
   const today = startOfDay(fleet.tz, at);
   const issues: Issue[] = [];

@@ -1,8 +1,9 @@
+import { fleetItemParams, fleetParams } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { fleetItemParams, fleetParams, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import { intervalUnits, objectBases, setIntervalUnits, setObjectBases } from './assignments.js';
 import { importIntervals } from './batch.js';
 import { assignmentInput, basesBody, importRow, intervalCreate, intervalPatch } from './schemas.js';
@@ -18,6 +19,7 @@ export const intervalRoutes =
     app.get(
       base,
       {
+        config: { need: 'interval.view' },
         schema: {
           tags,
           summary: 'Intervals of the fleet with assignments and line items',
@@ -28,12 +30,16 @@ export const intervalRoutes =
     );
     app.post(
       base,
-      { schema: { tags, summary: 'Create an interval', params: fleetParams, body: intervalCreate } },
+      {
+        config: { need: 'interval.manage' },
+        schema: { tags, summary: 'Create an interval', params: fleetParams, body: intervalCreate },
+      },
       async (req) => createInterval(ctx, actorOf(req), req.params.fid, req.body),
     );
     app.post(
       `${base}/batch`,
       {
+        config: { need: 'interval.manage' },
         schema: {
           tags,
           summary: 'Import intervals with assignments; all rows or none (spec §5 "Import: intervals")',
@@ -45,12 +51,16 @@ export const intervalRoutes =
     );
     app.put(
       `${base}/:id`,
-      { schema: { tags, summary: 'Change an interval', params: fleetItemParams, body: intervalPatch } },
+      {
+        config: { need: 'interval.manage' },
+        schema: { tags, summary: 'Change an interval', params: fleetItemParams, body: intervalPatch },
+      },
       async (req) => updateInterval(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
     );
     app.delete(
       `${base}/:id`,
       {
+        config: { need: 'interval.manage' },
         schema: {
           tags,
           summary: 'Delete an interval, its assignments and its Due services',
@@ -62,6 +72,7 @@ export const intervalRoutes =
     app.get(
       `${base}/:id/units`,
       {
+        config: { need: 'interval.view' },
         schema: { tags, summary: 'Objects assigned to the interval with baselines', params: fleetItemParams },
       },
       async (req) => intervalUnits(ctx, actorOf(req), req.params.fid, req.params.id),
@@ -69,6 +80,7 @@ export const intervalRoutes =
     app.put(
       `${base}/:id/units`,
       {
+        config: { need: 'interval.manage' },
         schema: {
           tags,
           summary: 'Replace the assigned objects; new baselines default to current counters and today',
@@ -81,12 +93,16 @@ export const intervalRoutes =
     for (const kind of ['units', 'drivers', 'trailers'] as const) {
       app.get(
         `/api/fleets/:fid/${kind}/:id/bases`,
-        { schema: { tags, summary: `Interval baselines of one of the ${kind}`, params: fleetItemParams } },
+        {
+          config: { need: 'interval.view' },
+          schema: { tags, summary: `Interval baselines of one of the ${kind}`, params: fleetItemParams },
+        },
         async (req) => objectBases(ctx, actorOf(req), req.params.fid, kind, req.params.id),
       );
       app.put(
         `/api/fleets/:fid/${kind}/:id/bases`,
         {
+          config: { need: 'interval.manage' },
           schema: {
             tags,
             summary: `Set interval baselines of one of the ${kind}`,

@@ -1,7 +1,5 @@
-import { Limits } from '@fleetkeep/core';
+import { decimal3, id, Limits } from '@fleetkeep/core';
 import { z } from 'zod';
-import { id } from '../../http/types.js';
-import { decimal3 } from '../lineitems/library.js';
 
 /** Request shapes of the intervals API (spec §3 "Interval", DESIGN §5; PRODUCT.md "Intervals"). */
 

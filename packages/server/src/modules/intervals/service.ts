@@ -1,4 +1,4 @@
-import { Acl, startOfDay } from '@fleetkeep/core';
+import { startOfDay } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
@@ -13,8 +13,6 @@ import type { AssignmentInput, IntervalCreate, IntervalPatch } from './schemas.j
 import { dropDueServices, fleetObjects, loadIntervals, saveLines, syncAssignments } from './store.js';
 
 /** Spec §6: the Intervals area needs viewInterval; "Interval import and editing need manageInterval". */
-export const READ = { all: Acl.viewInterval };
-export const WRITE = { all: Acl.manageInterval };
 
 export const DUPLICATE_NAME = 'An interval with this name exists';
 
@@ -109,12 +107,12 @@ export async function checkAssignments(
 }
 
 export async function listIntervals(ctx: AppContext, actor: Actor, fleetId: number) {
-  await requireFleet(ctx, actor, fleetId, READ);
+  await requireFleet(ctx, actor, fleetId, 'interval.view');
   return { intervals: await loadIntervals(ctx.db.kysely, fleetId) };
 }
 
 export async function createInterval(ctx: AppContext, actor: Actor, fleetId: number, input: IntervalCreate) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, WRITE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   const fields = { ...DEFAULTS, ...stripLists(input) };
   const issues: Issue[] = thresholdIssues(fields, 'body');
   const checked = await checkAssignments(ctx, fleet, input.u ?? [], 'body.u');
@@ -184,7 +182,7 @@ export async function updateInterval(
   intervalId: number,
   patch: IntervalPatch,
 ) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, WRITE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   const current = await intervalOf(ctx, fleetId, intervalId);
   const fields = { ...pickThresholds(current), ...stripLists(patch) };
   const issues: Issue[] = thresholdIssues(fields, 'body');
@@ -242,7 +240,7 @@ function pickThresholds(row: IntervalRow): Thresholds & { description: string } 
  * since nothing would close them; in-progress and archived services stay with interval_id null.
  */
 export async function deleteInterval(ctx: AppContext, actor: Actor, fleetId: number, intervalId: number) {
-  await requireFleet(ctx, actor, fleetId, WRITE);
+  await requireFleet(ctx, actor, fleetId, 'interval.manage');
   await intervalOf(ctx, fleetId, intervalId);
   const dropped = await ctx.db.kysely.transaction().execute(async (trx) => {
     const ids = await dropDueServices(trx, fleetId, { intervalId });

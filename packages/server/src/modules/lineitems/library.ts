@@ -22,16 +22,6 @@ export function byName<T extends { name: string; id: number }>(a: T, b: T): numb
 export const itemKey = (kind: number, name: string) => `${kind}:${name.trim().toLowerCase()}`;
 
 /** Largest money or quantity value accepted, so that thousandths stay exact (spec §9 precision). */
-const DECIMAL_MAX = 1e9;
-
-/** A number or decimal text with a dot and at most 3 decimals (spec §5 "Import: line items", §9). */
-export function decimal3(options: { positive?: boolean } = {}) {
-  const least = options.positive ? 'a positive' : 'a non-negative';
-  return z.union([z.number(), z.string()]).refine((v) => {
-    const t = toThousandths(v);
-    return t !== undefined && (options.positive ? t > 0 : t >= 0) && t <= DECIMAL_MAX * 1000;
-  }, `Must be ${least} number with at most 3 decimals`);
-}
 
 /** Thousandths of a value that passed `decimal3`. */
 export const thousandths = (v: number | string) => toThousandths(v) ?? 0;

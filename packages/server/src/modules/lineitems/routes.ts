@@ -1,10 +1,10 @@
-import { Limits } from '@fleetkeep/core';
+import { decimal3, fleetItemParams, fleetParams, id, Limits } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { fleetItemParams, fleetParams, id, zApp } from '../../http/types.js';
-import { decimal3, kindInput } from './library.js';
+import { zApp } from '../../http/types.js';
+import { kindInput } from './library.js';
 import { batchItems, createItem, deleteItem, fuelPresets, listItems, updateItem } from './service.js';
 
 const item = z.object({
@@ -21,34 +21,48 @@ export const lineItemRoutes =
     const tags = ['line items'];
     app.get(
       '/api/fleets/:fid/line_items',
-      { schema: { tags, summary: 'The library, sorted by name', params: fleetParams } },
+      {
+        config: { need: 'lineitem.view' },
+        schema: { tags, summary: 'The library, sorted by name', params: fleetParams },
+      },
       async (req) => listItems(ctx, actorOf(req), req.params.fid),
     );
     app.get(
       '/api/fleets/:fid/line_items/fuel_presets',
-      { schema: { tags, summary: 'Common fuel types offered for the fuel tab', params: fleetParams } },
+      {
+        config: { need: 'lineitem.view' },
+        schema: { tags, summary: 'Common fuel types offered for the fuel tab', params: fleetParams },
+      },
       async (req) => fuelPresets(ctx, actorOf(req), req.params.fid),
     );
     app.post(
       '/api/fleets/:fid/line_items',
       {
+        config: { need: 'lineitem.manage' },
         schema: { tags, summary: 'Add an item (labour 1, part 2, fuel 4)', params: fleetParams, body: item },
       },
       async (req) => createItem(ctx, actorOf(req), req.params.fid, req.body),
     );
     app.put(
       '/api/fleets/:fid/line_items/:id',
-      { schema: { tags, summary: 'Change an item', params: fleetItemParams, body: item.partial() } },
+      {
+        config: { need: 'lineitem.manage' },
+        schema: { tags, summary: 'Change an item', params: fleetItemParams, body: item.partial() },
+      },
       async (req) => updateItem(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
     );
     app.delete(
       '/api/fleets/:fid/line_items/:id',
-      { schema: { tags, summary: 'Delete an item', params: fleetItemParams } },
+      {
+        config: { need: 'lineitem.manage' },
+        schema: { tags, summary: 'Delete an item', params: fleetItemParams },
+      },
       async (req) => deleteItem(ctx, actorOf(req), req.params.fid, req.params.id),
     );
     app.post(
       '/api/line_items/batch',
       {
+        config: { need: 'lineitem.manage', fleetFrom: { body: true } },
         schema: {
           tags,
           summary: 'Import items; each row names its fleet; all rows or none (spec §5 "Import: line items")',

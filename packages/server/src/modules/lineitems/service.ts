@@ -1,4 +1,4 @@
-import { Acl, LineItemKind } from '@fleetkeep/core';
+import { LineItemKind } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
@@ -20,8 +20,6 @@ import {
  * for those who manage what uses it: intervals or services (manageService is also manageFuelFilling,
  * bit 128, so the fuel tab follows the same rule).
  */
-const READ = { any: Acl.viewService | Acl.viewInterval };
-const WRITE = { any: Acl.manageService | Acl.manageInterval };
 
 export interface ItemInput {
   n: string;
@@ -62,18 +60,18 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export async function listItems(ctx: AppContext, actor: Actor, fleetId: number) {
-  await requireFleet(ctx, actor, fleetId, READ);
+  await requireFleet(ctx, actor, fleetId, 'lineitem.view');
   const rows = await fleetItems(ctx, fleetId);
   return { line_items: rows.sort(byName).map(libraryItemToWire) };
 }
 
 export async function fuelPresets(ctx: AppContext, actor: Actor, fleetId: number) {
-  await requireFleet(ctx, actor, fleetId, READ);
+  await requireFleet(ctx, actor, fleetId, 'lineitem.view');
   return { fuel_presets: FUEL_PRESETS.map((n) => ({ n, t: LineItemKind.fuel, c: 0 })) };
 }
 
 export async function createItem(ctx: AppContext, actor: Actor, fleetId: number, input: ItemInput) {
-  await requireFleet(ctx, actor, fleetId, WRITE);
+  await requireFleet(ctx, actor, fleetId, 'lineitem.manage');
   const kind = kindOf(input.t);
   if (duplicateOf(await fleetItems(ctx, fleetId), kind, input.n))
     throw conflict(DUPLICATE, [{ field: 'body.n', message: DUPLICATE }]);
@@ -95,7 +93,7 @@ export async function updateItem(
   itemId: number,
   patch: Partial<ItemInput>,
 ) {
-  await requireFleet(ctx, actor, fleetId, WRITE);
+  await requireFleet(ctx, actor, fleetId, 'lineitem.manage');
   const rows = await fleetItems(ctx, fleetId);
   const item = rows.find((r) => r.id === itemId);
   if (!item) throw notFound('Line item not found');
@@ -117,7 +115,7 @@ export async function updateItem(
 }
 
 export async function deleteItem(ctx: AppContext, actor: Actor, fleetId: number, itemId: number) {
-  await requireFleet(ctx, actor, fleetId, WRITE);
+  await requireFleet(ctx, actor, fleetId, 'lineitem.manage');
   const res = await ctx.db.kysely
     .deleteFrom('line_items')
     .where('id', '=', itemId)
@@ -139,7 +137,7 @@ export interface BatchRow extends ItemInput {
  */
 export async function batchItems(ctx: AppContext, actor: Actor, rows: BatchRow[]) {
   const fleetIds = [...new Set(rows.map((r) => r.fid))];
-  for (const fid of fleetIds) await requireFleet(ctx, actor, fid, WRITE);
+  for (const fid of fleetIds) await requireFleet(ctx, actor, fid, 'lineitem.manage');
   const existing = fleetIds.length
     ? await ctx.db.kysely
         .selectFrom('line_items')

@@ -1,10 +1,10 @@
-import { ErrorCode } from '@fleetkeep/core';
+import { ErrorCode, idParams } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorFromHeader, actorOf } from '../../http/auth-hook.js';
 import { AppError, invalidInput, notFound } from '../../http/errors.js';
-import { idParams, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import { resolveSession } from '../session/service.js';
 import { createMapKey, deleteMapKey, getKeys, listMapKeys } from './map-keys.js';
 import { isTileCoordinate, tileCacheOf } from './tiles.js';
@@ -19,6 +19,7 @@ export const platformRoutes =
     app.post(
       '/api/remoteapi/user/get_keys',
       {
+        config: { need: 'user.self' },
         schema: {
           tags: ['platform'],
           summary: 'Map-provider key records keyed by id (spec §7); no payload',
@@ -30,12 +31,16 @@ export const platformRoutes =
 
     app.get(
       '/api/admin/map_keys',
-      { schema: { tags: ['admin'], summary: 'Map-provider keys (super user)' } },
+      {
+        config: { need: 'platform.su' },
+        schema: { tags: ['admin'], summary: 'Map-provider keys (super user)' },
+      },
       async (req) => listMapKeys(ctx, actorOf(req)),
     );
     app.post(
       '/api/admin/map_keys',
       {
+        config: { need: 'platform.su' },
         schema: {
           tags: ['admin'],
           summary:
@@ -51,7 +56,10 @@ export const platformRoutes =
     );
     app.delete(
       '/api/admin/map_keys/:id',
-      { schema: { tags: ['admin'], summary: 'Delete a map-provider key (super user)', params: idParams } },
+      {
+        config: { need: 'platform.su' },
+        schema: { tags: ['admin'], summary: 'Delete a map-provider key (super user)', params: idParams },
+      },
       async (req) => deleteMapKey(ctx, actorOf(req), req.params.id),
     );
 

@@ -13,7 +13,7 @@ import { loadWires } from './load.js';
 import { dayOf, isArchived, statusOf } from './rules.js';
 import { type ArchivePatch, BATCH_MAX } from './schemas.js';
 import { loadService } from './service.js';
-import { ARCHIVE_DELETE, ARCHIVE_EDIT, lineCounts, planContext, VIEW } from './write.js';
+import { lineCounts, planContext } from './write.js';
 
 /**
  * The archive: closed and rejected services (spec §4 "Finished group"). Both are listed by their end
@@ -31,7 +31,7 @@ function parseDay(tz: number, value: string, field: string) {
 }
 
 export async function listArchived(ctx: AppContext, actor: Actor, fleetId: number, from: string, to: string) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, VIEW);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.view');
   const first = parseDay(fleet.tz, from, 'from');
   const last = parseDay(fleet.tz, to, 'to');
   if (last < first) throw invalidInput([{ field: 'querystring.to', message: 'Must not be before from' }]);
@@ -57,7 +57,7 @@ export async function updateArchived(
   id: number,
   patch: ArchivePatch,
 ) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, ARCHIVE_EDIT);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'archive.edit');
   const pc = planContext(fleet, actor);
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const row = await loadService(trx, fleetId, id);
@@ -102,7 +102,7 @@ export async function updateArchived(
 
 /** DELETE .../services/archived/{id} and .../archived/batch: with archiveDelete; all or none. */
 export async function deleteArchived(ctx: AppContext, actor: Actor, fleetId: number, ids: unknown) {
-  await requireFleet(ctx, actor, fleetId, ARCHIVE_DELETE);
+  await requireFleet(ctx, actor, fleetId, 'archive.delete');
   const error = numberArrayError(ids);
   if (error) throw invalidInput([{ field: 'body.services', message: error }], error);
   const wanted = [...new Set(ids as number[])];
@@ -137,7 +137,7 @@ export async function deleteArchived(ctx: AppContext, actor: Actor, fleetId: num
 }
 
 export async function deleteOneArchived(ctx: AppContext, actor: Actor, fleetId: number, id: number) {
-  await requireFleet(ctx, actor, fleetId, ARCHIVE_DELETE);
+  await requireFleet(ctx, actor, fleetId, 'archive.delete');
   await loadService(ctx.db.kysely, fleetId, id);
   return deleteArchived(ctx, actor, fleetId, [id]);
 }

@@ -1,9 +1,10 @@
 import multipart from '@fastify/multipart';
+import { fleetItemParams, pathId } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { fleetItemParams, pathId, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import {
   contentDisposition,
   deleteAttachment,
@@ -33,12 +34,16 @@ export const attachmentRoutes =
 
     app.get(
       base,
-      { schema: { tags, summary: 'Attachments of a service', params: fleetItemParams } },
+      {
+        config: { need: 'service.view' },
+        schema: { tags, summary: 'Attachments of a service', params: fleetItemParams },
+      },
       async (req) => listAttachments(ctx, actorOf(req), req.params.fid, req.params.id),
     );
     app.post(
       base,
       {
+        config: { need: 'service.manage' },
         bodyLimit: MAX_TOTAL_BYTES + MULTIPART_SLACK,
         schema: {
           tags,
@@ -60,7 +65,10 @@ export const attachmentRoutes =
     );
     app.get(
       `${base}/:aid`,
-      { schema: { tags, summary: 'Download an attachment with its original name', params: itemParams } },
+      {
+        config: { need: 'service.view' },
+        schema: { tags, summary: 'Download an attachment with its original name', params: itemParams },
+      },
       async (req, reply) => {
         const file = await readAttachment(ctx, actorOf(req), req.params.fid, req.params.id, req.params.aid);
         return reply
@@ -72,7 +80,10 @@ export const attachmentRoutes =
     );
     app.delete(
       `${base}/:aid`,
-      { schema: { tags, summary: 'Delete an attachment', params: itemParams } },
+      {
+        config: { need: 'service.manage' },
+        schema: { tags, summary: 'Delete an attachment', params: itemParams },
+      },
       async (req) => deleteAttachment(ctx, actorOf(req), req.params.fid, req.params.id, req.params.aid),
     );
   };

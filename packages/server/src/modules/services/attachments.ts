@@ -9,7 +9,6 @@ import { AppError, invalidInput, notFound } from '../../http/errors.js';
 import { runChange } from './effects.js';
 import { isArchived } from './rules.js';
 import { loadService } from './service.js';
-import { ARCHIVE_EDIT, MANAGE, VIEW } from './write.js';
 
 /**
  * Service attachments (PRODUCT.md "Services"; spec §5 "Attachments"): any file type, stored in the
@@ -47,16 +46,16 @@ export function contentDisposition(name: string): string {
 
 /** Open services need manageService; archived ones archiveEdit as well (PRODUCT.md "Services"). */
 async function requireEditable(ctx: AppContext, actor: Actor, fleetId: number, serviceId: number) {
-  await requireFleet(ctx, actor, fleetId, MANAGE);
+  await requireFleet(ctx, actor, fleetId, 'service.manage');
   const service = await loadService(ctx.db.kysely, fleetId, serviceId);
-  if (isArchived(service.f)) await requireFleet(ctx, actor, fleetId, ARCHIVE_EDIT);
+  if (isArchived(service.f)) await requireFleet(ctx, actor, fleetId, 'archive.edit');
   return service;
 }
 
 const listColumns = ['id', 'name', 'size', 'content_type', 'created_at as created'] as const;
 
 export async function listAttachments(ctx: AppContext, actor: Actor, fleetId: number, serviceId: number) {
-  await requireFleet(ctx, actor, fleetId, VIEW);
+  await requireFleet(ctx, actor, fleetId, 'service.view');
   await loadService(ctx.db.kysely, fleetId, serviceId);
   const attachments = await ctx.db.kysely
     .selectFrom('attachments')
@@ -76,7 +75,7 @@ export async function readAttachment(
   serviceId: number,
   id: number,
 ) {
-  await requireFleet(ctx, actor, fleetId, VIEW);
+  await requireFleet(ctx, actor, fleetId, 'service.view');
   const row = await ctx.db.kysely
     .selectFrom('attachments')
     .select(['name', 'content_type', 'data'])

@@ -9,7 +9,7 @@ import { objectKey } from './load.js';
 import { lookup, planCreate, planUpdate } from './plan.js';
 import { type DateIn, dayOf } from './rules.js';
 import { BATCH_MAX, importRow, type UpdateInput } from './schemas.js';
-import { insertService, lineCounts, MANAGE, planContext, throwIssues, updateService } from './write.js';
+import { insertService, lineCounts, planContext, throwIssues, updateService } from './write.js';
 
 /**
  * Batch calls on services (spec §7; DESIGN §5: atomic, all rows or none, per-row errors with `row`, the
@@ -18,7 +18,7 @@ import { insertService, lineCounts, MANAGE, planContext, throwIssues, updateServ
 
 /** POST .../services/batch: the service import (spec §5 "Import: services"). */
 export async function createMany(ctx: AppContext, actor: Actor, fleetId: number, input: unknown[]) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, MANAGE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.manage');
   const pc = planContext(fleet, actor);
   // Rows are checked one by one so that the reply lists the failures of every row at once.
   const parsed = input.map((raw) => importRow.safeParse(raw));
@@ -69,7 +69,7 @@ export async function updateMany(
   fleetId: number,
   rows: (UpdateInput & { id: number })[],
 ) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, MANAGE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.manage');
   const pc = planContext(fleet, actor);
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const ids = rows.map((r) => r.id);
@@ -125,7 +125,7 @@ export interface StatusBatch {
  * one cannot take the transition nothing changes (409 with the refused ids).
  */
 export async function statusMany(ctx: AppContext, actor: Actor, fleetId: number, body: StatusBatch) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, MANAGE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.manage');
   const error = numberArrayError(body.services);
   if (error) throw invalidInput([{ field: 'body.services', message: error }], error);
   const ids = [...new Set(body.services as number[])];

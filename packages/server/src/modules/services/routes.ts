@@ -1,8 +1,9 @@
+import { fleetItemParams, fleetParams, pathId } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { fleetItemParams, fleetParams, pathId, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import { deleteArchived, deleteOneArchived, listArchived, updateArchived } from './archive.js';
 import { attachmentRoutes } from './attachment-routes.js';
 import { createMany, statusMany, updateMany } from './batch.js';
@@ -27,6 +28,7 @@ export const serviceRoutes =
     app.get(
       base,
       {
+        config: { need: 'service.view' },
         schema: {
           tags,
           summary: 'Open services (Due, overdue, In progress), optionally of one object',
@@ -42,6 +44,7 @@ export const serviceRoutes =
     app.post(
       base,
       {
+        config: { need: 'service.manage' },
         schema: {
           tags,
           summary: 'Create a service as Due, In progress or Closed',
@@ -54,6 +57,7 @@ export const serviceRoutes =
     app.post(
       `${base}/batch`,
       {
+        config: { need: 'service.manage' },
         schema: {
           tags,
           summary: 'Import services (atomic, per-row errors)',
@@ -66,6 +70,7 @@ export const serviceRoutes =
     app.put(
       `${base}/batch`,
       {
+        config: { need: 'service.manage' },
         schema: {
           tags,
           summary: 'Update many open services (atomic, per-row errors)',
@@ -78,6 +83,7 @@ export const serviceRoutes =
     app.post(
       `${base}/status/batch`,
       {
+        config: { need: 'service.manage' },
         schema: {
           tags,
           summary: 'Set in progress (2), close (8) or reject (16) the selected services (atomic)',
@@ -94,6 +100,7 @@ export const serviceRoutes =
     app.get(
       `${base}/archived`,
       {
+        config: { need: 'service.view' },
         schema: {
           tags,
           summary:
@@ -107,6 +114,7 @@ export const serviceRoutes =
     app.put(
       `${base}/archived/:id`,
       {
+        config: { need: 'archive.edit' },
         schema: {
           tags,
           summary: 'Correct an archived service (archiveEdit); the status stays frozen',
@@ -119,6 +127,7 @@ export const serviceRoutes =
     app.delete(
       `${base}/archived/batch`,
       {
+        config: { need: 'archive.delete' },
         schema: {
           tags,
           summary: 'Delete archived services (archiveDelete, atomic)',
@@ -130,17 +139,24 @@ export const serviceRoutes =
     );
     app.delete(
       `${base}/archived/:id`,
-      { schema: { tags, summary: 'Delete an archived service (archiveDelete)', params: fleetItemParams } },
+      {
+        config: { need: 'archive.delete' },
+        schema: { tags, summary: 'Delete an archived service (archiveDelete)', params: fleetItemParams },
+      },
       async (req) => deleteOneArchived(ctx, actorOf(req), req.params.fid, req.params.id),
     );
     app.get(
       `${base}/:id`,
-      { schema: { tags, summary: 'One service, any status', params: fleetItemParams } },
+      {
+        config: { need: 'service.view' },
+        schema: { tags, summary: 'One service, any status', params: fleetItemParams },
+      },
       async (req) => getService(ctx, actorOf(req), req.params.fid, req.params.id),
     );
     app.put(
       `${base}/:id`,
       {
+        config: { need: 'service.manage' },
         schema: {
           tags,
           summary: 'Update an open service (status changes per the transition rules)',
@@ -153,6 +169,7 @@ export const serviceRoutes =
     app.put(
       `${base}/:id/confirm`,
       {
+        config: { need: 'service.manage' },
         schema: {
           tags,
           summary: 'Confirm a Due service: In progress from today',
@@ -165,6 +182,7 @@ export const serviceRoutes =
     app.post(
       `${base}/:id/status`,
       {
+        config: { need: 'service.manage' },
         schema: {
           tags,
           summary: 'Reject a Due or In progress service (f = 16)',

@@ -11,7 +11,7 @@ import { byIds, loadWires, objectKey } from './load.js';
 import { lookup, planCreate, planUpdate } from './plan.js';
 import { isArchived, statusOf } from './rules.js';
 import type { CreateInput, UpdateInput } from './schemas.js';
-import { insertService, lineCounts, MANAGE, planContext, throwIssues, updateService, VIEW } from './write.js';
+import { insertService, lineCounts, planContext, throwIssues, updateService } from './write.js';
 
 /**
  * Open services (neither closed nor rejected), written as the literal condition of the partial index
@@ -26,7 +26,7 @@ export interface ListFilter {
 
 /** GET /fleets/{fid}/services: the open services (Due, overdue, In progress; spec §4 "Active group"). */
 export async function listServices(ctx: AppContext, actor: Actor, fleetId: number, filter: ListFilter) {
-  await requireFleet(ctx, actor, fleetId, VIEW);
+  await requireFleet(ctx, actor, fleetId, 'service.view');
   const services = await loadWires(ctx.db.kysely, fleetId, (qb) => {
     let q = qb.where('fleet_id', '=', fleetId).where(OPEN);
     if (filter.object_type) q = q.where('object_type', '=', filter.object_type);
@@ -37,7 +37,7 @@ export async function listServices(ctx: AppContext, actor: Actor, fleetId: numbe
 }
 
 export async function getService(ctx: AppContext, actor: Actor, fleetId: number, id: number) {
-  await requireFleet(ctx, actor, fleetId, VIEW);
+  await requireFleet(ctx, actor, fleetId, 'service.view');
   const [wire] = await loadWires(ctx.db.kysely, fleetId, byIds(fleetId, [id]));
   if (!wire) throw notFound('Service not found');
   return wire;
@@ -55,7 +55,7 @@ export async function loadService(db: Kysely<Database>, fleetId: number, id: num
 }
 
 export async function createService(ctx: AppContext, actor: Actor, fleetId: number, input: CreateInput) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, MANAGE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.manage');
   const pc = planContext(fleet, actor);
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const plan = planCreate(pc, input, await lookup(trx, fleetId, [input]));
@@ -78,7 +78,7 @@ export async function updateOne(
   patch: UpdateInput,
   guard?: Guard,
 ) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, MANAGE);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.manage');
   const pc = planContext(fleet, actor);
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const existing = await loadService(trx, fleetId, id);

@@ -1,4 +1,4 @@
-import { Acl, startOfDay } from '@fleetkeep/core';
+import { startOfDay } from '@fleetkeep/core';
 import type { Kysely, Updateable } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { now } from '../../context.js';
@@ -10,10 +10,6 @@ import { objectKey } from './load.js';
 import type { Plan, PlanContext, ServiceTableInsert } from './plan.js';
 
 /** Acl needs of the services API (spec §2 `/service/{id}` guard, §6 groups and dependencies). */
-export const VIEW = { all: Acl.viewInterval | Acl.viewService };
-export const MANAGE = { all: VIEW.all | Acl.manageService };
-export const ARCHIVE_EDIT = { all: MANAGE.all | Acl.archiveEdit };
-export const ARCHIVE_DELETE = { all: ARCHIVE_EDIT.all | Acl.archiveDelete };
 
 export function planContext(fleet: FleetRow, actor: Actor): PlanContext {
   const t = now();

@@ -44,7 +44,10 @@ export const sessionRoutes =
 
     app.get(
       '/api/logout',
-      { schema: { tags: ['session'], summary: 'End the session and revoke its login token' } },
+      {
+        config: { need: 'user.self' },
+        schema: { tags: ['session'], summary: 'End the session and revoke its login token' },
+      },
       async (req) => {
         await logout(ctx, actorOf(req));
         return { error: 0 };
@@ -54,6 +57,7 @@ export const sessionRoutes =
     app.post(
       '/api/remoteapi/core/set_session_property',
       {
+        config: { need: 'user.self' },
         schema: {
           tags: ['session'],
           summary: 'Set a session property (spec §7)',

@@ -1,8 +1,9 @@
+import { fleetParams, pathId } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { fleetParams, pathId, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import { fleetStatistics, unitStatistics } from './service.js';
 
 /** The statistics calls of spec §7 "Fleet" (PRODUCT.md "Service objects and counters", "Dashboard"). */
@@ -17,6 +18,7 @@ export const statisticsRoutes =
     app.get(
       '/api/fleets/:fid/statistics',
       {
+        config: { need: 'service.view' },
         schema: {
           tags,
           summary:
@@ -30,6 +32,7 @@ export const statisticsRoutes =
     app.get(
       '/api/fleets/:fid/units/:uid/statistics',
       {
+        config: { need: 'service.view' },
         schema: {
           tags,
           summary:

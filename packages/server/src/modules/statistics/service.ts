@@ -6,7 +6,6 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { invalidInput, notFound } from '../../http/errors.js';
 import { round3 } from '../fleets/mappers.js';
-import { VIEW } from '../services/write.js';
 import { costPerKm, driven, type Period, parsePeriod, periodText } from './rules.js';
 
 /**
@@ -163,7 +162,7 @@ function figuresToWire(f: UnitFigures) {
 }
 
 async function openPeriod(ctx: AppContext, actor: Actor, fleetId: number, from: string, to: string) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, VIEW);
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.view');
   const period = parsePeriod(fleet.tz, from, to);
   if (Array.isArray(period)) throw invalidInput(period);
   return { tz: fleet.tz, period };

@@ -1,9 +1,9 @@
-import { DEFAULT_SETTINGS, LANGUAGES } from '@fleetkeep/core';
+import { DEFAULT_SETTINGS, id, idParams, LANGUAGES } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { id, idParams, zApp } from '../../http/types.js';
+import { zApp } from '../../http/types.js';
 import { createToken, deleteToken, listTokens, patchSettings, switchFleet, userUnits } from './service.js';
 
 const right = z.enum(['none', 'view', 'manage']);
@@ -40,12 +40,15 @@ export const userRoutes =
     const app = zApp(fastify);
     const tags = ['user'];
 
-    app.get('/api/user/tokens', { schema: { tags, summary: 'Personal API tokens' } }, async (req) =>
-      listTokens(ctx, actorOf(req)),
+    app.get(
+      '/api/user/tokens',
+      { config: { need: 'user.self' }, schema: { tags, summary: 'Personal API tokens' } },
+      async (req) => listTokens(ctx, actorOf(req)),
     );
     app.post(
       '/api/user/tokens',
       {
+        config: { need: 'user.self' },
         schema: {
           tags,
           summary: 'Create a personal API token; the value is returned once',
@@ -56,12 +59,16 @@ export const userRoutes =
     );
     app.delete(
       '/api/user/tokens/:id',
-      { schema: { tags, summary: 'Delete a personal API token', params: idParams } },
+      {
+        config: { need: 'user.self' },
+        schema: { tags, summary: 'Delete a personal API token', params: idParams },
+      },
       async (req) => deleteToken(ctx, actorOf(req), req.params.id),
     );
     app.put(
       '/api/user/fleet',
       {
+        config: { need: 'user.self' },
         schema: {
           tags,
           summary: 'Switch the current fleet (error 3 when unknown or current)',
@@ -73,6 +80,7 @@ export const userRoutes =
     app.patch(
       '/api/user/settings',
       {
+        config: { need: 'user.self' },
         schema: {
           tags,
           summary: `Change user settings; the reply is the merged settings (defaults: ${JSON.stringify(DEFAULT_SETTINGS)})`,
@@ -81,7 +89,9 @@ export const userRoutes =
       },
       async (req) => patchSettings(ctx, actorOf(req), req.body),
     );
-    app.get('/api/user/units', { schema: { tags, summary: 'Units the user can see' } }, async (req) =>
-      userUnits(ctx, actorOf(req)),
+    app.get(
+      '/api/user/units',
+      { config: { need: 'user.self' }, schema: { tags, summary: 'Units the user can see' } },
+      async (req) => userUnits(ctx, actorOf(req)),
     );
   };

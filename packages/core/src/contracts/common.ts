@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { Limits } from '../constants.js';
+import { toThousandths } from '../decimal.js';
+
+/**
+ * Building blocks of the wire contracts (DESIGN §5): ids, flags, decimals, the error body, and the
+ * limits every contract shares. Each domain's contract lives beside this file; the server validates
+ * requests and declares replies with them, the web derives its types and form checks from them.
+ */
+
+/** Largest counter value (mileage in km, engine hours) a request may carry. */
+export const COUNTER_MAX = 1e9;
+/** Largest decimal (money, quantities, volumes) a request may carry, before the 3 fraction digits. */
+export const DECIMAL_MAX = 1e9;
+
+/** Path id: a positive integer (spec §5 integer rule), read from text. */
+export const pathId = z.coerce.number().int().positive().max(Limits.intSigned);
+/** An id inside a JSON body: a number, never text. */
+export const id = z.number().int().positive().max(Limits.intSigned);
+export const idParams = z.object({ id: pathId });
+export const fleetParams = z.object({ fid: pathId });
+export const fleetItemParams = z.object({ fid: pathId, id: pathId });
+
+/** 0/1 flags of spec §3. */
+export const flag = z.union([z.literal(0), z.literal(1)]);
+/** Unix seconds. */
+export const unixTime = z.number().int().min(0).max(Limits.intUnsigned);
+/** A counter value in km or engine hours. */
+export const counter = z.number().min(0).max(COUNTER_MAX);
+/** Service objects: unit, driver, trailer (DESIGN §5). */
+export const objectType = z.enum(['u', 'd', 't']);
+export type ObjectType = z.infer<typeof objectType>;
+
+/** A number or decimal text with a dot and at most 3 decimals (spec §5 "Import: line items", §9). */
+export function decimal3(options: { positive?: boolean } = {}) {
+  const least = options.positive ? 'a positive' : 'a non-negative';
+  return z.union([z.number(), z.string()]).refine((v) => {
+    const t = toThousandths(v);
+    return t !== undefined && (options.positive ? t > 0 : t >= 0) && t <= DECIMAL_MAX * 1000;
+  }, `Must be ${least} number with at most 3 decimals`);
+}
+
+/** One entry of an error's `details`: the field path (`body.n`, `body.rows.3.c`) and what is wrong. */
+export const fieldIssue = z.object({ field: z.string(), message: z.string() });
+export type FieldIssue = z.infer<typeof fieldIssue>;
+
+/** The error body of DESIGN §5. */
+export const errorBody = z.object({ error: z.number(), reason: z.string(), details: z.unknown().optional() });
+export type ErrorBody = z.infer<typeof errorBody>;
+
+/** A reply with no content (204). */
+export const noContent = z.null().describe('No content');
+/** A file or image sent as it is stored (not JSON). */
+export const binaryReply = z.string().meta({ format: 'binary', description: 'File contents' });
+
+/**
+ * A write body that also takes a record in the shape its GET returns (issue "round trip", spec §7
+ * "generic store operations: update"): the read-only `keys` (ids, times, computed values, flags only the
+ * server sets) are accepted and dropped, so read → change one field → write works; any other key the
+ * schema does not know is still refused when the schema is strict.
+ */
+export function acceptingReadOnly<T extends z.ZodObject>(schema: T, keys: readonly string[]) {
+  const ignored = Object.fromEntries(keys.map((k) => [k, z.unknown().optional().meta({ readOnly: true })]));
+  return schema.extend(ignored).transform((value) => {
+    const out: Record<string, unknown> = { ...value };
+    for (const k of keys) delete out[k];
+    return out as z.output<T>;
+  });
+}

@@ -1,0 +1,2 @@
+/** Wire contracts of the intervals API (DESIGN §5); see common.ts. */
+export {};
