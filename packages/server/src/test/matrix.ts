@@ -1,3 +1,4 @@
+import type { NeedName } from '@fleetkeep/core';
 import type { Client, TestServer } from './harness.js';
 
 /** Shared vocabulary of the permission matrix: users, outcomes, case shapes and user groups. */
@@ -45,6 +46,16 @@ export interface RouteCase {
   /** The call ends its session: the runner gives it a session of its own. */
   endsSession?: boolean;
   build(env: CaseEnv): CaseRequest | Promise<CaseRequest>;
+  /**
+   * What this case asks beyond the route's declared need, when its body asks for more (renaming a unit
+   * needs fleet.admin where the route declares object.edit). The matrix checks that the declared need
+   * (or this one) predicts every 'ok' and 'denied' outcome.
+   */
+  need?: NeedName;
+  /** The case's 'ok' set is narrower than any need says, for the reason given (e.g. account subtrees). */
+  narrower?: string;
+  /** The case calls the outsider's fleet (Northwind) instead of the demo fleet. */
+  otherFleet?: boolean;
   expect: Record<MatrixUser, Outcome>;
   /** Undoes what an allowed call changed, so that later cells see the seeded state. */
   restore?(env: CaseEnv): Promise<void>;

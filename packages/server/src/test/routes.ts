@@ -133,6 +133,7 @@ export const ROUTE_CASES: RouteCase[] = [
       url: `/api/fleets/${fx.fleetId}/units/${fx.unit.id}`,
       body: { nm: fx.unit.name },
     }),
+    need: 'fleet.admin',
     expect: outcomes(FLEET_ADMINS),
   },
   {
@@ -185,6 +186,7 @@ export const ROUTE_CASES: RouteCase[] = [
     label: 'activate the Northwind account',
     build: ({ fx }) => ({ method: 'PUT', url: `/api/admin/accounts/${fx.otherAccountId}`, body: { s: 1 } }),
     // Northwind is not below the demo account; its own user is no account admin.
+    narrower: "Northwind lies outside the demo account admin's subtree",
     expect: outcomes(['root']),
   },
 

@@ -19,6 +19,7 @@ export const STATISTICS_CASES: RouteCase[] = [
   {
     route: 'GET /api/fleets/:fid/statistics',
     label: "the outsider's own fleet",
+    otherFleet: true,
     build: ({ fx }) => ({ method: 'GET', url: `/api/fleets/${fx.otherFleetId}/statistics${period}` }),
     expect: { ...outcomes([]), outsider: 'ok' },
   },
