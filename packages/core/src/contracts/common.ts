@@ -40,8 +40,11 @@ export function decimal3(options: { positive?: boolean } = {}) {
   }, `Must be ${least} number with at most 3 decimals`);
 }
 
-/** One entry of an error's `details`: the field path (`body.n`, `body.rows.3.c`) and what is wrong. */
-export const fieldIssue = z.object({ field: z.string(), message: z.string() });
+/**
+ * One entry of an error's `details`, the one shape of every route: the field path (`body.n`,
+ * `body.services.3.c`, `querystring.from`), what is wrong, and for batch rows the row's index.
+ */
+export const fieldIssue = z.object({ field: z.string(), message: z.string(), row: z.number().optional() });
 export type FieldIssue = z.infer<typeof fieldIssue>;
 
 /** The error body of DESIGN §5. */
