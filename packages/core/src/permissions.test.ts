@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ACL_ALL, Acl } from './constants.js';
 import {
   aclBit,
+  aclNames,
   aclViolations,
   hasAll,
   hasAny,
@@ -85,5 +86,13 @@ describe('acl (spec §6)', () => {
         }
     const servicesOnly = tokenAclMask({ intervals: 'none', services: 'view', archive: 'none' });
     expect(hasAll(servicesOnly, Acl.viewService | Acl.viewInterval)).toBe(true);
+  });
+});
+
+describe('aclNames', () => {
+  it('names each bit once, fuel-filling aliases left out, in bit order', () => {
+    expect(aclNames(Acl.viewService | Acl.viewInterval)).toBe('viewInterval, viewService');
+    expect(aclNames(Acl.archiveDelete | Acl.admin)).toBe('admin, archiveDelete');
+    expect(aclNames(0)).toBe('');
   });
 });

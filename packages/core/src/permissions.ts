@@ -87,3 +87,15 @@ export function tokenAclMask(rights: TokenRights): number {
   if (hasAll(mask, Acl.viewInterval | Acl.viewService)) mask |= Acl.viewNotification;
   return mask;
 }
+
+/**
+ * The spec §6 names of the bits of a mask, in bit order ('viewInterval, viewService'); the fuel-filling
+ * names share their bits with the service ones and are left out.
+ */
+export function aclNames(acl: number): string {
+  const names: string[] = [];
+  for (const [name, bit] of Object.entries(Acl)) {
+    if (acl & bit && !names.some((n) => Acl[n as AclName] === bit)) names.push(name);
+  }
+  return names.sort((a, b) => Acl[a as AclName] - Acl[b as AclName]).join(', ');
+}

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import { ErrorCode, RELEASE } from '@fleetkeep/core';
+import { ErrorCode, pingReply, RELEASE } from '@fleetkeep/core';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
@@ -16,6 +16,7 @@ import { installErrorHandling } from './http/errors.js';
 import { installNeedDeclarations } from './http/needs.js';
 import { isOldInternetExplorer } from './http/old-browser.js';
 import { replySerializer } from './http/replies.js';
+import { localeRoutes } from './i18n/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { clientErrorRoutes } from './modules/client-errors/routes.js';
 import { customFieldRoutes } from './modules/customfields/routes.js';
@@ -91,9 +92,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   );
   app.get(
     '/api/ping',
-    { config: { public: true }, schema: { tags: ['meta'], summary: 'Liveness' } },
+    {
+      config: { public: true },
+      schema: { tags: ['meta'], summary: 'Liveness', response: { 200: pingReply } },
+    },
     async () => ({
-      ok: true,
+      ok: true as const,
       release: RELEASE,
     }),
   );
@@ -113,6 +117,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(clientErrorRoutes(ctx));
   await app.register(eventsSocket(ctx));
 
+  // The language files come from their one home in core, with or without a built web app (DESIGN §1).
+  await app.register(localeRoutes());
   await serveWeb(app, ctx.config.webDir);
   return app;
 }

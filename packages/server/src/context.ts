@@ -3,6 +3,7 @@ import type { LoginLimiter } from './auth/rate-limit.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { EventBus } from './events/bus.js';
+import type { Outbox } from './events/outbox.js';
 
 /** Called after a unit's counters changed, so that later modules (the status engine) can react. */
 export type CountersListener = (unitIds: number[]) => Promise<void>;
@@ -12,6 +13,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   bus: EventBus;
+  /** Domain events: `publish()` after a commit that recorded some; consumers register here. */
+  outbox: Outbox;
   log: FastifyBaseLogger;
   limiter: LoginLimiter;
   countersListeners: CountersListener[];

@@ -48,12 +48,14 @@ async function main(): Promise<void> {
   const simulator = config.demo ? startSimulator(ctx, config.simulatorIntervalMs) : undefined;
   const retention = startRetention(ctx);
   const engine = startEngine(ctx);
+  // Domain events: publishes what a killed process left unpublished, then catches consumers up.
+  const outbox = ctx.outbox.start();
 
   const ms = Math.round(performance.now() - started);
   const lines = [
     '',
     `  Fleetkeep is running at ${config.publicUrl}  (started in ${ms} ms)`,
-    `  Database: ${ctx.db.dialect === 'postgres' ? 'PostgreSQL' : path.join(config.dataDir, 'fleetkeep.sqlite')}`,
+    `  Database: ${ctx.db.label}`,
     osmand ? `  Telematics (OsmAnd protocol): port ${osmand.port}` : '  Telematics port disabled',
   ];
   if (config.demo && password) {
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
     simulator?.stop();
     retention.stop();
     engine.stop();
+    outbox.stop();
     await osmand?.close();
     await server.close();
     process.exit(0);

@@ -8,6 +8,7 @@ import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { engineCountersListener } from './engine/index.js';
 import { type EventBus, MemoryBus } from './events/bus.js';
+import { Outbox } from './events/outbox.js';
 import { PgBus } from './events/pg-bus.js';
 
 export interface Server {
@@ -35,10 +36,12 @@ export async function createServer(config: Config, options: CreateOptions = {}):
     config,
     db,
     bus,
+    outbox: undefined as never,
     log: undefined as never,
     limiter: new LoginLimiter(),
     countersListeners: [],
   };
+  ctx.outbox = new Outbox(ctx);
   ctx.countersListeners.push(engineCountersListener(ctx));
   const app = await buildApp(ctx, { logger: options.logger });
   let closed = false;
@@ -49,6 +52,7 @@ export async function createServer(config: Config, options: CreateOptions = {}):
       if (closed) return;
       closed = true;
       await app.close();
+      await ctx.outbox.close();
       await bus.close();
       await db.close();
     },

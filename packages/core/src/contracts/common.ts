@@ -53,6 +53,8 @@ export type ErrorBody = z.infer<typeof errorBody>;
 
 /** A reply with no content (204). */
 export const noContent = z.null().describe('No content');
+/** The success reply of a call with nothing else to say (spec §7: "delete: error equals 0"). */
+export const okReply = z.object({ error: z.literal(0) });
 /** A file or image sent as it is stored (not JSON). */
 export const binaryReply = z.string().meta({ format: 'binary', description: 'File contents' });
 

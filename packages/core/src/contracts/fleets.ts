@@ -1,2 +1,216 @@
-/** Wire contracts of the fleets API (DESIGN §5); see common.ts. */
-export {};
+import { z } from 'zod';
+import { Limits } from '../constants.js';
+import { acceptingReadOnly, counter, flag, id, okReply } from './common.js';
+import { customFieldValues, customFieldValuesWire } from './customfields.js';
+
+/**
+ * Wire contracts of the fleets API (spec §3 "Fleet", "Unit", "Driver and trailer"; spec §7 "Fleet";
+ * DESIGN §3, §5): fleet settings, the access list, binding service objects, units, drivers, trailers
+ * and pulled counters. See common.ts for the building blocks.
+ */
+
+/** Longest currency text of a fleet (`cur`). */
+export const FLEET_CURRENCY_MAX = 16;
+/** Range of a fleet's time-zone code (`tz`, offset and daylight-saving rule flags packed in one integer). */
+export const FLEET_TZ_MIN = -2147483648;
+export const FLEET_TZ_MAX = Limits.intUnsigned;
+/** Most entries one access list (`PUT /api/fleets/{id}/users`) may carry. */
+export const FLEET_USERS_MAX = 10_000;
+/** Largest acl a request may send; bits spec §6 does not define are refused by the server by name. */
+export const FLEET_ACL_MAX = 1023;
+/** Most ids one binding or pull (`entities`, `pullcounters`) may list per kind. */
+export const FLEET_OBJECT_IDS_MAX = 100_000;
+
+// --- fleet ---
+
+/** A fleet as `GET /api/fleets` and the authentication reply send it (spec §3 "Fleet"). */
+export const fleetWire = z.object({
+  id,
+  n: z.string().describe('Name'),
+  acl: z.number().int().describe('Permission bits of the caller on this fleet (spec §6)'),
+  tz: z.number().int().describe('Time-zone code: offset and daylight-saving rule flags (spec §3)'),
+  cur: z.string().describe('Currency text'),
+  ms: z.number().int().describe('Measure system: 1 miles, otherwise km'),
+  fm: z.number().int().describe('Fuel measure: 1 litres, 2 US gallons'),
+  aid: id.describe('Owner account id'),
+  s: flag.describe('1 while the owner account (and every account above it) is active, 0 when suspended'),
+});
+export type FleetWire = z.infer<typeof fleetWire>;
+
+export const fleetListReply = z.object({ fleets: z.array(fleetWire) });
+export type FleetListReply = z.infer<typeof fleetListReply>;
+
+/** What a fleet admin may change (PRODUCT.md "Administration"). */
+const fleetSettings = z
+  .object({
+    n: z.string().trim().min(1).max(Limits.stringMax),
+    tz: z.number().int().min(FLEET_TZ_MIN).max(FLEET_TZ_MAX),
+    cur: z.string().max(FLEET_CURRENCY_MAX),
+    ms: flag,
+    fm: z.union([z.literal(1), z.literal(2)]),
+  })
+  .partial();
+
+/**
+ * Read-only fields of a fleet as read: accepted and ignored, so the fleet as GET returns it can be sent
+ * back (spec §7 "generic store operations: update"). The owner account and the caller's acl are never
+ * taken from a body.
+ */
+export const FLEET_READ_ONLY = ['id', 'acl', 'aid', 's'] as const;
+/** `PUT /api/fleets/{id}`: any of the settings; the fleet as read is accepted too. */
+export const fleetUpdateBody = acceptingReadOnly(fleetSettings, FLEET_READ_ONLY);
+export type FleetUpdateBody = z.output<typeof fleetUpdateBody>;
+
+// --- access list ---
+
+export const fleetCandidateWire = z.object({
+  id,
+  nm: z.string().describe('Full name, else the login'),
+  login: z.string().describe('User name'),
+});
+export const fleetMemberWire = fleetCandidateWire.extend({
+  acl: z.number().int().describe('Permission bits on this fleet (spec §6)'),
+});
+export type FleetMemberWire = z.infer<typeof fleetMemberWire>;
+
+/** `GET /api/fleets/{id}/users`: members, and the users of the fleet's accounts who could join. */
+export const fleetUsersReply = z.object({
+  users: z.array(fleetMemberWire),
+  candidates: z.array(fleetCandidateWire),
+});
+export type FleetUsersReply = z.infer<typeof fleetUsersReply>;
+
+/**
+ * One entry of the access list: user id and acl. A member as read (`nm`, `login`) is accepted; nothing
+ * else about the user (super user, account admin) can be set here.
+ */
+export const fleetUserEntry = acceptingReadOnly(
+  z.object({ id, acl: z.number().int().min(0).max(FLEET_ACL_MAX) }),
+  ['nm', 'login'],
+);
+export type FleetUserEntry = z.output<typeof fleetUserEntry>;
+/** `PUT /api/fleets/{id}/users`: the whole access list; acl dependencies of spec §6 are enforced. */
+export const fleetUsersBody = z.object({ users: z.array(fleetUserEntry).max(FLEET_USERS_MAX) });
+
+// --- service objects: binding ---
+
+const objectIds = z.array(id).max(FLEET_OBJECT_IDS_MAX);
+
+/** `PUT /api/fleets/{id}/entities`: per kind given, the objects of the fleet (others of that kind leave). */
+export const fleetEntitiesBody = z.object({
+  units: objectIds.optional(),
+  drivers: objectIds.optional(),
+  trailers: objectIds.optional(),
+});
+export type FleetEntitiesBody = z.infer<typeof fleetEntitiesBody>;
+export const fleetEntitiesReply = okReply.extend({
+  changed: z.number().int().min(0).describe('Objects that joined or left the fleet'),
+});
+export type FleetEntitiesReply = z.infer<typeof fleetEntitiesReply>;
+
+/** `POST /api/fleets/{id}/pullcounters`: the units to pull; all units of the fleet when none given. */
+export const fleetPullBody = z.object({ units: objectIds.optional() }).optional();
+
+// --- units, drivers, trailers ---
+
+const unitParams = z.record(z.string(), z.unknown());
+
+/** A unit (spec §3 "Unit"; DESIGN §3): counters go out in km and engine hours, whatever the fleet measures. */
+export const unitWire = z.object({
+  id,
+  nm: z.string().describe('Name'),
+  fid: id.nullable().describe('Fleet id; null outside any fleet'),
+  uid: z.string().describe('Device identifier'),
+  ut: id.nullable().describe('Unit type id; null when not selected'),
+  cnm: z.number().describe('Current mileage, km'),
+  cneh: z.number().describe('Current engine hours'),
+  acnm: z.number().describe('Actual mileage, km: since joining the fleet, plus pulled history'),
+  aceh: z.number().describe('Actual engine hours: since joining the fleet, plus pulled history'),
+  prp: unitParams.describe('Properties'),
+  prms: unitParams.describe('Parameters of the last message'),
+  lmsg: z
+    .object({ t: z.number().describe('Unix seconds'), p: unitParams.describe('Parameters') })
+    .nullable()
+    .describe('Last message; null before the first'),
+  pos: z
+    .object({
+      t: z.number().describe('Unix seconds'),
+      y: z.number().describe('Latitude'),
+      x: z.number().describe('Longitude'),
+      s: z.number().nullable().describe('Speed, km/h'),
+      c: z.number().nullable().describe('Course, degrees'),
+      z: z.number().nullable().describe('Altitude, metres'),
+    })
+    .nullable()
+    .describe('Last position; null before the first'),
+  cf: customFieldValuesWire,
+  ins: z.number().int().describe('1 while a service of the unit is in progress (spec §4)'),
+});
+export type UnitWire = z.infer<typeof unitWire>;
+
+export const unitListReply = z.object({ units: z.array(unitWire) });
+export type UnitListReply = z.infer<typeof unitListReply>;
+
+/**
+ * Fields of a unit as read that a unit update ignores: ids, fleet, device, actual counters, telematics
+ * state and the in-progress marker are the server's.
+ */
+export const UNIT_READ_ONLY = [
+  'id',
+  'fid',
+  'uid',
+  'acnm',
+  'aceh',
+  'prp',
+  'prms',
+  'lmsg',
+  'pos',
+  'ins',
+] as const;
+/**
+ * `PUT /api/fleets/{fid}/units/{id}`: name (fleet admins only), unit type, counter corrections (recorded),
+ * custom fields; the unit as read is accepted too. Nothing to change is a no-op.
+ */
+export const unitUpdateBody = acceptingReadOnly(
+  z
+    .object({
+      nm: z.string().trim().min(1).max(Limits.stringMax),
+      ut: id.nullable(),
+      cnm: counter.describe('Mileage, km'),
+      cneh: counter.describe('Engine hours'),
+      cf: customFieldValues,
+    })
+    .partial(),
+  UNIT_READ_ONLY,
+);
+export type UnitUpdateBody = z.output<typeof unitUpdateBody>;
+
+/** A driver or a trailer (spec §3 "Driver and trailer"). */
+export const personWire = z.object({
+  id,
+  fid: id.nullable().describe('Owning fleet; null outside any fleet'),
+  n: z.string().describe('Name'),
+  ds: z.string().describe('Description'),
+  c: z.string().describe('Contact'),
+  cf: customFieldValuesWire,
+  ins: z.number().int().describe('1 while a service of the object is in progress (spec §4)'),
+});
+export type PersonWire = z.infer<typeof personWire>;
+export const driverListReply = z.object({ drivers: z.array(personWire) });
+export const trailerListReply = z.object({ trailers: z.array(personWire) });
+
+/** Fields of a driver or trailer as read that an update ignores. */
+export const PERSON_READ_ONLY = ['id', 'fid', 'ins'] as const;
+/** `PUT /api/drivers/{id}`, `PUT /api/trailers/{id}`; the record as read is accepted too. */
+export const personUpdateBody = acceptingReadOnly(
+  z
+    .object({
+      n: z.string().trim().min(1).max(Limits.stringMax),
+      ds: z.string().max(Limits.descriptionMax),
+      c: z.string().max(Limits.stringMax),
+      cf: customFieldValues,
+    })
+    .partial(),
+  PERSON_READ_ONLY,
+);
+export type PersonUpdateBody = z.output<typeof personUpdateBody>;

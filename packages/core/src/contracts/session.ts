@@ -1,2 +1,70 @@
-/** Wire contracts of the session API (DESIGN §5); see common.ts. */
-export {};
+import { z } from 'zod';
+import { LANGUAGES } from '../constants.js';
+import { flag, id } from './common.js';
+import { fleetWire } from './fleets.js';
+import { userSettings } from './user.js';
+
+/** Wire contracts of sessions (DESIGN §4; spec §3 "Session / user", §7 "Session and platform"). */
+
+export const LOGIN_NAME_MAX = 128;
+export const LOGIN_PASSWORD_MAX = 1024;
+/** Longest login or API token `GET /api/auth` takes. */
+export const ACCESS_TOKEN_MAX = 256;
+
+/** `POST /api/login`. */
+export const sessionLoginBody = z.object({
+  username: z.string().min(1).max(LOGIN_NAME_MAX),
+  password: z.string().min(1).max(LOGIN_PASSWORD_MAX),
+});
+export const sessionLoginReply = z.object({
+  access_token: z.string().describe('Login token for GET /api/auth; lives 30 days after its last use'),
+});
+export type SessionLoginReply = z.infer<typeof sessionLoginReply>;
+
+/** `GET /api/auth?access_token=`: a login token or a personal API token. */
+export const sessionAuthQuery = z.object({ access_token: z.string().min(1).max(ACCESS_TOKEN_MAX) });
+
+const localizedLink = z.object({ url: z.string(), langs: z.array(z.string()) });
+
+/** The authentication reply of spec §3. */
+export const sessionAuthReply = z.object({
+  session: z.string().describe('Session id: send as `Authorization: SSID <session>`'),
+  classes: z
+    .object({ avl_unit: z.number().int(), driver: z.number().int(), trailer: z.number().int() })
+    .describe('Class codes of the service objects'),
+  features: z.object({ fuel_fillings: flag, reports: flag, migration: flag }),
+  user: z.object({ id, nm: z.string().describe('Full name, else the login') }),
+  admin: z.number().int().describe('1 for an account admin'),
+  su: z.number().int().describe('1 for a super user'),
+  unit_types: z.array(z.object({ id, n: z.string() })),
+  docs: localizedLink.nullable().describe('Documentation site; null when not configured'),
+  gis: z.object({ url: z.string().nullable().describe('Platform tile layer; null without GIS_URL') }),
+  gis_sid: z.string().nullable().describe('Session id for tile requests; null without a tile layer'),
+  model: z.object({ s: userSettings }),
+  is_local: z.literal(1),
+  langs: z.array(z.enum(LANGUAGES)),
+  fleets: z.array(fleetWire),
+  fid: id.nullable().describe('Current fleet'),
+  config: z.object({
+    notification: z
+      .record(z.string(), z.string())
+      .nullable()
+      .describe('Operator notice per language; null when none'),
+    shutdownNotification: z
+      .object({
+        sdf: z.number().int().describe('From, Unix seconds'),
+        sdt: z.number().int().nullable().describe('To, Unix seconds; null when open'),
+      })
+      .nullable(),
+    forum: localizedLink.nullable(),
+  }),
+});
+export type SessionAuthReply = z.infer<typeof sessionAuthReply>;
+
+/** Session properties the platform call takes (spec §7). */
+export const SESSION_PROPERTIES = ['skip_nonactive_items'] as const;
+/** `POST /api/remoteapi/core/set_session_property`. */
+export const sessionPropertyBody = z.object({
+  prop_name: z.enum(SESSION_PROPERTIES),
+  prop_value: z.union([z.number(), z.string()]),
+});

@@ -1,2 +1,72 @@
-/** Wire contracts of the telematics API (DESIGN §5); see common.ts. */
-export {};
+import { z } from 'zod';
+
+/**
+ * Wire contracts of telematics ingestion under /api (DESIGN §3): the OsmAnd protocol of Traccar Client
+ * and many trackers, and the JSON batch of gateways. The fields are only described here; the server's
+ * parser checks them, and other parameters are kept as unit parameters.
+ */
+
+/** Most readings one batch may carry. */
+export const TELEMATICS_BATCH_MAX_ROWS = 10_000;
+
+/** The OsmAnd fields of DESIGN §3. */
+export const OSMAND_FIELDS = {
+  id: 'Device identifier of the unit',
+  deviceid: 'Device identifier (alternative name)',
+  timestamp: 'Unix seconds, milliseconds (above 2^31) or ISO 8601; now when missing',
+  lat: 'Latitude, -90…90',
+  lon: 'Longitude, -180…180',
+  location: '"lat,lon" instead of lat and lon',
+  speed: 'Speed in knots',
+  bearing: 'Course in degrees',
+  heading: 'Course in degrees (alternative name)',
+  altitude: 'Altitude in metres',
+  accuracy: 'Accuracy in metres (kept as a unit parameter)',
+  batt: 'Battery level in % (kept as a unit parameter)',
+  ignition: 'true or false',
+  odometer: 'Total odometer in metres',
+  hours: 'Total engine hours, decimal',
+} as const;
+
+const described = <T extends z.ZodType>(type: T) =>
+  Object.fromEntries(
+    Object.entries(OSMAND_FIELDS).map(([k, d]) => [k, type.optional().describe(d)]),
+  ) as Record<keyof typeof OSMAND_FIELDS, z.ZodOptional<T>>;
+
+/** The GET query (and the query of a POST): text fields. */
+export const osmandQuery = z
+  .looseObject(described(z.string()))
+  .describe('Other parameters are kept as unit parameters');
+/** One flat reading (form or JSON): the fields may come as text or numbers. */
+const flatReading = z.looseObject(described(z.unknown()));
+/** The JSON body of newer Traccar Client versions. */
+const traccarReading = z.looseObject({
+  device_id: z.string().describe('Device identifier of the unit'),
+  location: z
+    .looseObject({})
+    .describe(
+      'Newer Traccar Client: {timestamp (ISO), coords: {latitude, longitude, speed (m/s), heading, altitude, accuracy}, is_moving, odometer (m), battery: {level, is_charging}}',
+    ),
+});
+/** `POST /api/ingest/osmand`: a Traccar Client JSON body, a flat JSON reading, or form text. */
+export const osmandBody = z.union([traccarReading, flatReading, z.string()]).optional();
+
+/** What a device gets back, for a stored and for a refused-but-logged reading alike. */
+export const osmandReply = z.object({
+  ok: z.boolean().describe('true when the reading was stored'),
+  reason: z.string().optional().describe('Why a reading was refused'),
+});
+export type OsmandReply = z.infer<typeof osmandReply>;
+
+/** `POST /api/ingest/batch`: readings of many units, in order. */
+export const telematicsBatchBody = z.object({
+  positions: z.array(z.union([traccarReading, flatReading])).max(TELEMATICS_BATCH_MAX_ROWS),
+});
+export const telematicsBatchRow = z.object({
+  i: z.number().int().min(0).describe('Index of the row in positions'),
+  ok: z.boolean(),
+  reason: z.string().optional().describe('Why the row was refused'),
+});
+export type TelematicsBatchRow = z.infer<typeof telematicsBatchRow>;
+export const telematicsBatchReply = z.object({ results: z.array(telematicsBatchRow) });
+export type TelematicsBatchReply = z.infer<typeof telematicsBatchReply>;

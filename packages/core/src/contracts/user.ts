@@ -1,2 +1,121 @@
-/** Wire contracts of the user API (DESIGN §5); see common.ts. */
-export {};
+import { z } from 'zod';
+import { ALL_NOTIFICATION_KINDS, LANGUAGES } from '../constants.js';
+import type { TokenRights } from '../permissions.js';
+import { id, unixTime } from './common.js';
+import { unitListReply } from './fleets.js';
+
+/**
+ * Wire contracts of the user API (spec §3 "User settings", §7 "User"; PRODUCT.md "API tokens"): personal
+ * API tokens, the current fleet, settings and the user's units. See common.ts.
+ */
+
+// --- API tokens ---
+
+export const TOKEN_DESCRIPTION_MAX = 128;
+
+export const userTokenRight = z.enum(['none', 'view', 'manage']);
+/** A token's rights per area; the acl they leave is core `tokenAclMask`. */
+export const userTokenRights = z.object({
+  intervals: userTokenRight,
+  services: userTokenRight,
+  archive: userTokenRight,
+}) satisfies z.ZodType<TokenRights>;
+
+export const userTokenWire = z.object({
+  id,
+  description: z.string(),
+  rights: userTokenRights,
+  created: unixTime.describe('Unix seconds'),
+  last_used: unixTime.nullable().describe('Unix seconds of the last use; null while unused'),
+  requests: z.number().int().min(0).describe('Calls made with the token'),
+  expires: unixTime.nullable().describe('Unix seconds; each use extends it (10 days)'),
+});
+export type UserTokenWire = z.infer<typeof userTokenWire>;
+
+export const userTokensReply = z.object({ tokens: z.array(userTokenWire) });
+export type UserTokensReply = z.infer<typeof userTokensReply>;
+
+/** `POST /api/user/tokens`. */
+export const userTokenCreateBody = z.object({
+  description: z.string().min(1).max(TOKEN_DESCRIPTION_MAX),
+  rights: userTokenRights,
+});
+/** The token and its value, shown this once (only a hash is kept). */
+export const userTokenCreateReply = z.object({
+  token: userTokenWire,
+  value: z.string().describe('The token; send as `Authorization: Bearer` or as access_token of /api/auth'),
+});
+export type UserTokenCreateReply = z.infer<typeof userTokenCreateReply>;
+
+// --- current fleet ---
+
+/** `PUT /api/user/fleet` (error 3 when the fleet is unknown, not the user's, or already current). */
+export const userFleetBody = z.object({ fid: id });
+export const userFleetReply = z.object({ fid: id });
+
+// --- settings ---
+
+/** The date formats of spec §5 and the time formats of the settings screen. */
+export const SETTINGS_DATE_FORMATS = [
+  'DD.MM.YYYY',
+  'DD MMM YYYY',
+  'YYYY-MM-DD',
+  'MM-DD-YYYY',
+  'DD-MM-YYYY',
+] as const;
+export const SETTINGS_TIME_FORMATS = ['HH:mm', 'hh:mm A', 'HH:mm:ss', 'hh:mm:ss A'] as const;
+export type SettingsDateFormat = (typeof SETTINGS_DATE_FORMATS)[number];
+export type SettingsTimeFormat = (typeof SETTINGS_TIME_FORMATS)[number];
+/** Longest base-map layer name. */
+export const SETTINGS_LAYER_MAX = 128;
+/** Longest help-window state text. */
+export const SETTINGS_HELP_STATE_MAX = 16;
+/** Largest value (as JSON text) of a setting other screens keep (dashboard layout and the like). */
+export const SETTINGS_VALUE_MAX = 16_384;
+
+/** Position and size of the floating help window (spec §3 "help window position"). */
+export const settingsHelpWindow = z.object({
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  state: z.string().max(SETTINGS_HELP_STATE_MAX).optional(),
+});
+
+/**
+ * `PATCH /api/user/settings`: the keys to change (null removes one); nested objects merge one level
+ * deep. Keys of later screens are kept as they are, each a small JSON value.
+ */
+export const userSettingsPatchBody = z
+  .object({
+    lang: z.enum(LANGUAGES).optional(),
+    dateFormat: z.enum(SETTINGS_DATE_FORMATS).optional(),
+    timeFormat: z.enum(SETTINGS_TIME_FORMATS).optional(),
+    notification: z.object({ enabled: z.number().int().min(0).max(ALL_NOTIFICATION_KINDS) }).optional(),
+    layer: z.string().min(1).max(SETTINGS_LAYER_MAX).optional(),
+    help: settingsHelpWindow.nullable().optional(),
+  })
+  .catchall(
+    z.unknown().refine((v) => JSON.stringify(v ?? null).length <= SETTINGS_VALUE_MAX, 'Value too large'),
+  );
+export type UserSettingsPatch = z.infer<typeof userSettingsPatchBody>;
+
+/** The user's settings: the spec §3 defaults under what the user saved (also `model.s` of /api/auth). */
+export const userSettings = z
+  .object({
+    lang: z.enum(LANGUAGES).describe('Interface language'),
+    notification: z.object({
+      enabled: z.number().int().describe('Notification kinds shown (bit mask)'),
+    }),
+    dateFormat: z.enum(SETTINGS_DATE_FORMATS),
+    timeFormat: z.enum(SETTINGS_TIME_FORMATS),
+    layer: z.string().describe('Chosen base map'),
+    help: settingsHelpWindow.optional(),
+  })
+  .catchall(z.unknown());
+export type UserSettings = z.infer<typeof userSettings>;
+
+// --- units ---
+
+/** `GET /api/user/units`: the units the user can see, of any fleet or none (for admins). */
+export const userUnitsReply = unitListReply;

@@ -12,9 +12,7 @@ async function run(): Promise<void> {
   });
   try {
     await migrateToLatest(db);
-    console.log(
-      `Migrated ${db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} database to the latest version.`,
-    );
+    console.log(`Migrated ${db.ops.title} database to the latest version.`);
   } finally {
     await db.close();
   }

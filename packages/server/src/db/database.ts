@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 import pg from 'pg';
+import { type DialectOps, dialectOps } from './dialect/index.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -10,6 +11,10 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
+  /** The dialect's SQL differences (row and advisory locks, placeholders...): db/dialect/. */
+  ops: DialectOps;
+  /** Where the data lives, for the start banner: "PostgreSQL" or the SQLite file. */
+  label: string;
   /** PostgreSQL connection string, for components that need their own connection (LISTEN). */
   url: string | undefined;
   close(): Promise<void>;
@@ -66,7 +71,14 @@ export function openDatabase(options: DatabaseOptions): Db {
     // without a listener it would crash the process. The pool replaces it on the next query.
     pool.on('error', reportIdleError);
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', url: options.databaseUrl, close: () => kysely.destroy() };
+    return {
+      kysely,
+      dialect: 'postgres',
+      ops: dialectOps('postgres'),
+      label: 'PostgreSQL',
+      url: options.databaseUrl,
+      close: () => kysely.destroy(),
+    };
   }
   const file = options.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -78,5 +90,12 @@ export function openDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
-  return { kysely, dialect: 'sqlite', url: undefined, close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'sqlite',
+    ops: dialectOps('sqlite'),
+    label: file,
+    url: undefined,
+    close: () => kysely.destroy(),
+  };
 }

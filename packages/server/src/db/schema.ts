@@ -302,6 +302,37 @@ export interface CounterDayTable {
   last_engine_hours: number;
 }
 
+/** The domain-event outbox (migration 009; events/outbox.ts). */
+export interface DomainEventTable {
+  id: Generated<number>;
+  /** The event's stable unique id (a UUID), also in the payload. */
+  event_id: string;
+  /** PostgreSQL: publication order, null until the publisher numbers the committed row. SQLite: unused (the id is the order). */
+  seq: number | null;
+  type: string;
+  fleet_id: number;
+  /** When it happened (the event's `at`). */
+  at: number;
+  /** When it was recorded; retention counts from here. */
+  created_at: number;
+  published_at: number | null;
+  /** The whole event as JSON. */
+  payload: string;
+}
+
+/** A domain-event consumer's cursor (migration 009). */
+export interface EventConsumerTable {
+  name: string;
+  last_seq: number;
+  updated_at: number;
+}
+
+/** The reminder day announced per service (migration 009; engine/reminders.ts). */
+export interface ServiceReminderTable {
+  service_id: number;
+  day: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   users: UserTable;
@@ -326,6 +357,9 @@ export interface Database {
   attachments: AttachmentTable;
   map_keys: MapKeyTable;
   custom_fields: CustomFieldTable;
+  domain_events: DomainEventTable;
+  event_consumers: EventConsumerTable;
+  service_reminders: ServiceReminderTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { hashPassword } from '../auth/secrets.js';
 import { type AppContext, now } from '../context.js';
 import type { Database } from '../db/schema.js';
@@ -34,7 +34,7 @@ export interface DemoIds {
 export async function seedDemoIfEmpty(ctx: AppContext, password: string): Promise<DemoIds | undefined> {
   const hash = await hashPassword(password);
   return ctx.db.kysely.transaction().execute(async (trx) => {
-    if (ctx.db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(7270001)`.execute(trx);
+    await ctx.db.ops.lockInTransaction(trx, 'demoSeed');
     const any = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
     if (any) return undefined;
     return insertDemo(trx, hash);

@@ -1,14 +1,14 @@
 import { forecastDate, ServiceFlag } from '@fleetkeep/core';
-import { type Insertable, type Kysely, sql } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import { DAY, now } from '../context.js';
 import type { Database, ServiceRow, ServiceTable } from '../db/schema.js';
+import { engineEvents } from '../events/domain.js';
+import { recordDomainEvents } from '../events/outbox.js';
 import { chunks, type EngineScope, type Plan, plan } from './plan.js';
 
 /** Rows per insert: ~26 columns × 1000 stays under both dialects' bound-parameter limits. */
 const INSERT_ROWS = 1000;
-/** Advisory-lock namespace of the engine's per-fleet transaction locks ('FKE1'). */
-const FLEET_LOCK_KEY = 0x464b4531;
 /** Window of the average daily distance behind the forecast date (PRODUCT.md "The status engine"). */
 const FORECAST_WINDOW_DAYS = 30;
 
@@ -122,27 +122,29 @@ async function insertServices(trx: Kysely<Database>, work: Plan, at: number): Pr
   return created;
 }
 
-/** Sets the overdue flags, only where the status is still the one planned on (a person may act meanwhile). */
-async function updateFlags(trx: Kysely<Database>, work: Plan): Promise<ServiceRow[]> {
+/**
+ * Sets the overdue flags, only where the status is still the one planned on (a person may act meanwhile).
+ * Returns each changed row with its flags before.
+ */
+async function updateFlags(trx: Kysely<Database>, work: Plan): Promise<{ row: ServiceRow; from: number }[]> {
   const groups = new Map<string, number[]>();
   for (const c of work.changes) {
     const key = `${c.service.f}:${c.f}`;
     groups.set(key, [...(groups.get(key) ?? []), c.service.id]);
   }
-  const changed: ServiceRow[] = [];
+  const changed: { row: ServiceRow; from: number }[] = [];
   const t = now();
   for (const [key, ids] of groups) {
     const [from, to] = key.split(':').map(Number) as [number, number];
     for (const part of chunks(ids)) {
-      changed.push(
-        ...(await trx
-          .updateTable('services')
-          .set({ f: to, updated_at: t })
-          .where('id', 'in', part)
-          .where('f', '=', from)
-          .returningAll()
-          .execute()),
-      );
+      const rows = await trx
+        .updateTable('services')
+        .set({ f: to, updated_at: t })
+        .where('id', 'in', part)
+        .where('f', '=', from)
+        .returningAll()
+        .execute();
+      for (const row of rows) changed.push({ row, from });
     }
   }
   return changed;
@@ -152,6 +154,8 @@ async function updateFlags(trx: Kysely<Database>, work: Plan): Promise<ServiceRo
  * Writes what a first (unlocked) plan found, in one transaction: on PostgreSQL under a per-fleet
  * transaction advisory lock (DESIGN §6) so that instances running at once do not both create; the
  * plan is made again inside the lock for the assignments concerned, so it acts on committed state.
+ * The domain events of what it wrote (became due, overdue by kind) go into the outbox in the same
+ * transaction; the caller publishes them after the commit.
  */
 export async function applyPlan(ctx: AppContext, first: Plan, at: number): Promise<Applied> {
   const assignmentIds = [
@@ -166,12 +170,11 @@ export async function applyPlan(ctx: AppContext, first: Plan, at: number): Promi
   ].sort((a, b) => a - b);
   const scope: EngineScope = { assignmentIds };
   return ctx.db.kysely.transaction().execute(async (trx) => {
-    if (ctx.db.dialect === 'postgres')
-      for (const fid of fleets)
-        await sql`select pg_advisory_xact_lock(${FLEET_LOCK_KEY}::int, ${fid}::int)`.execute(trx);
+    for (const fid of fleets) await ctx.db.ops.lockInTransaction(trx, 'engineFleet', fid);
     const work = await plan(trx, scope, at);
     const created = await insertServices(trx, work, at);
     const changed = await updateFlags(trx, work);
-    return { created, changed };
+    await recordDomainEvents(trx, engineEvents(created, changed, at));
+    return { created, changed: changed.map((c) => c.row) };
   });
 }

@@ -23,6 +23,7 @@ export async function recompute(
   const first = await plan(ctx.db.kysely, scope, at);
   if (first.creations.length === 0 && first.changes.length === 0) return { created: 0, changed: 0 };
   const { created, changed } = await applyPlan(ctx, first, at);
+  ctx.outbox.publish();
   await publishServices(ctx, created, 'c');
   await publishServices(ctx, changed, 'u');
   return { created: created.length, changed: changed.length };

@@ -1,9 +1,7 @@
-import { sql } from 'kysely';
 import { type AppContext, now } from '../context.js';
 import { recompute } from './recompute.js';
+import { remindDue } from './reminders.js';
 
-/** Session advisory lock held by the one instance running the sweep ('FKE2'). */
-const SWEEP_LOCK_KEY = 0x464b4532;
 const EVERY_MS = 60_000;
 /** Every this many sweeps, one looks at every assignment, not only those with a time rule. */
 const FULL_EVERY = 60;
@@ -33,24 +31,13 @@ export async function sweep(
 }
 
 /**
- * On PostgreSQL only the instance that gets the session lock sweeps; the others skip this minute.
- * The lock lives on one pooled connection, released on the same one.
+ * On PostgreSQL only the instance that gets the session lock sweeps; the others skip this minute
+ * (db/dialect: the lock lives on one pooled connection, released on the same one).
  */
 async function guardedSweep(ctx: AppContext, at: number, full: boolean): Promise<void> {
-  if (ctx.db.dialect !== 'postgres') {
+  await ctx.db.ops.withSessionLock(ctx.db.kysely, 'engineSweep', 0, async () => {
     await sweep(ctx, at, full);
-    return;
-  }
-  await ctx.db.kysely.connection().execute(async (conn) => {
-    const got = await sql<{
-      ok: boolean;
-    }>`select pg_try_advisory_lock(${SWEEP_LOCK_KEY}::int, 0) as ok`.execute(conn);
-    if (!got.rows[0]?.ok) return;
-    try {
-      await sweep(ctx, at, full);
-    } finally {
-      await sql`select pg_advisory_unlock(${SWEEP_LOCK_KEY}::int, 0)`.execute(conn);
-    }
+    await remindDue(ctx, at);
   });
 }
 

@@ -34,4 +34,20 @@ describe(`event bus on ${TEST_DB}`, () => {
     expect(got.map((e) => (e.d as { n: number }).n)).toEqual([1, 2, 3, 4]);
     expect((got[2]!.d as { big: string }).big).toHaveLength(20_000);
   });
+
+  it('wakes the listeners of a topic, apart from the events (the outbox, events/outbox.ts)', async () => {
+    const bus = t.server.ctx.bus;
+    const events: LiveEvent[] = [];
+    const stopEvents = bus.subscribe((e) => events.push(e));
+    const woken: string[] = [];
+    const stops = ['outbox', 'other'].map((topic) => bus.onWake(topic, () => woken.push(topic)));
+    await bus.wake('outbox');
+    await expect.poll(() => woken, { timeout: 5000 }).toEqual(['outbox']);
+    for (const stop of stops) stop();
+    await bus.wake('outbox');
+    await bus.publish({ t: 'u', s: 'fleet', fid: 1, d: { probe: 'after' } });
+    await expect.poll(() => events.length, { timeout: 5000 }).toBe(1);
+    stopEvents();
+    expect(woken).toEqual(['outbox']);
+  });
 });

@@ -11,6 +11,13 @@ export interface EventBus {
   publishMany(events: LiveEvent[]): Promise<void>;
   /** Registers a listener for every event, local or remote; returns the unsubscribe function. */
   subscribe(listener: (event: LiveEvent) => void): () => void;
+  /**
+   * A wake-up for background consumers on every instance (never sent to websockets): "there is something
+   * new in `topic`" (the domain-event outbox). Carries no data; a lost one is made up by a timer.
+   */
+  wake(topic: string): Promise<void>;
+  /** Registers a listener for wake-ups of a topic; returns the unsubscribe function. */
+  onWake(topic: string, listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -28,6 +35,13 @@ export class MemoryBus implements EventBus {
   subscribe(listener: (event: LiveEvent) => void): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
+  }
+  async wake(topic: string): Promise<void> {
+    this.emitter.emit(`wake:${topic}`);
+  }
+  onWake(topic: string, listener: () => void): () => void {
+    this.emitter.on(`wake:${topic}`, listener);
+    return () => this.emitter.off(`wake:${topic}`, listener);
   }
   async close(): Promise<void> {
     this.emitter.removeAllListeners();

@@ -5,6 +5,8 @@ import { reportIdleError } from '../db/database.js';
 import type { EventBus } from './bus.js';
 
 const CHANNEL = 'fleetkeep_events';
+/** Wake-ups of background consumers (payload: the topic), apart from the websocket events. */
+const WAKE_CHANNEL = 'fleetkeep_wake';
 /** NOTIFY payloads must stay under 8000 bytes; larger events travel through a table. */
 const MAX_INLINE = 7000;
 
@@ -18,6 +20,7 @@ export class PgBus implements EventBus {
   private listenClient: pg.Client | undefined;
   private closed = false;
   private delivery: Promise<void> = Promise.resolve();
+  private connectedOnce = false;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -42,6 +45,8 @@ export class PgBus implements EventBus {
       if (msg.channel === CHANNEL && msg.payload) {
         const payload = msg.payload;
         this.delivery = this.delivery.then(() => this.deliver(payload));
+      } else if (msg.channel === WAKE_CHANNEL && msg.payload) {
+        this.emitter.emit(`wake:${msg.payload}`);
       }
     });
     client.on('error', (err: Error & { code?: string }) => {
@@ -51,7 +56,14 @@ export class PgBus implements EventBus {
     client.on('end', () => this.reconnect(client));
     await client.connect();
     await client.query(`listen ${CHANNEL}`);
+    await client.query(`listen ${WAKE_CHANNEL}`);
+    const reconnected = this.listenClient === undefined && this.connectedOnce;
     this.listenClient = client;
+    this.connectedOnce = true;
+    // Wake-ups sent while the connection was down are lost: wake every topic's consumers once.
+    if (reconnected)
+      for (const name of this.emitter.eventNames())
+        if (String(name).startsWith('wake:')) this.emitter.emit(name);
   }
 
   private reconnect(client: pg.Client): void {
@@ -129,6 +141,15 @@ export class PgBus implements EventBus {
   subscribe(listener: (event: LiveEvent) => void): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
+  }
+
+  async wake(topic: string): Promise<void> {
+    await this.pool.query('select pg_notify($1, $2)', [WAKE_CHANNEL, topic]);
+  }
+
+  onWake(topic: string, listener: () => void): () => void {
+    this.emitter.on(`wake:${topic}`, listener);
+    return () => this.emitter.off(`wake:${topic}`, listener);
   }
 
   async close(): Promise<void> {

@@ -167,7 +167,14 @@ describe('error contract', () => {
 
     it('carries the field rules of the schemas', () => {
       const fleetBody = doc.paths['/api/fleets/{id}'].put.requestBody.content['application/json'].schema;
-      expect(Object.keys(fleetBody.properties).sort()).toEqual(['cur', 'fm', 'ms', 'n', 'tz']);
+      // The fleet as read is accepted too: its read-only fields are documented as such (issue 8 point 4).
+      const readOnly = (key: string) => fleetBody.properties[key].readOnly === true;
+      expect(
+        Object.keys(fleetBody.properties)
+          .filter((k) => !readOnly(k))
+          .sort(),
+      ).toEqual(['cur', 'fm', 'ms', 'n', 'tz']);
+      expect(Object.keys(fleetBody.properties).filter(readOnly).sort()).toEqual(['acl', 'aid', 'id', 's']);
       expect(fleetBody.properties.n.maxLength).toBe(128);
       const settings = doc.paths['/api/user/settings'].patch.requestBody.content['application/json'].schema;
       expect(settings.properties.lang.enum).toContain('pt-br');

@@ -1,4 +1,4 @@
-import { ERROR_REASON, ERROR_STATUS, ErrorCode, type ErrorCodeValue } from '@fleetkeep/core';
+import { ERROR_REASON, ERROR_STATUS, ErrorCode, type ErrorCodeValue, type FieldIssue } from '@fleetkeep/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -16,7 +16,8 @@ export class AppError extends Error {
   }
 }
 
-export const invalidInput = (details?: unknown, reason = 'Invalid input') =>
+/** 400 `{error: 4}` with the failing fields in the one `details` shape of every route (core `fieldIssue`). */
+export const invalidInput = (details?: FieldIssue[], reason = 'Invalid input') =>
   new AppError(ErrorCode.invalidInput, reason, details);
 export const notFound = (what = 'Not found') => new AppError(ErrorCode.notFound, what);
 export const accessDenied = () => new AppError(ErrorCode.accessDenied);

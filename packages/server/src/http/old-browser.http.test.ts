@@ -172,7 +172,7 @@ describe('the invalid page script', () => {
 
   it('names the four browsers in every one of the 23 languages', () => {
     const codes = fs
-      .readdirSync(path.resolve(import.meta.dirname, '../../../web/public/i18n'))
+      .readdirSync(path.resolve(import.meta.dirname, '../../../core/locales'))
       .map((file) => file.replace(/\.json$/, ''));
     expect(codes).toHaveLength(23);
     const english = run({ language: 'en' });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../context.js';
+import { orderColumn, recordDomainEvents } from '../events/outbox.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { INGEST_LOG_DAYS, pruneIngestLog } from './retention.js';
+import { DOMAIN_EVENT_DAYS, INGEST_LOG_DAYS, pruneDomainEvents, pruneIngestLog } from './retention.js';
 
 describe('ingest log retention', () => {
   let t: TestServer;
@@ -33,5 +34,66 @@ describe('ingest log retention', () => {
       .execute();
     expect(left.map((r) => r.device_id).sort()).toEqual([`probe-${INGEST_LOG_DAYS * 86400 - 10}`, 'probe-5']);
     expect(await pruneIngestLog(t.server.ctx, t0)).toBe(0);
+  });
+});
+
+describe('domain event retention', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ demo: false });
+  });
+  afterAll(() => t.close());
+
+  it(`deletes events older than ${DOMAIN_EVENT_DAYS} days once published and handled by every consumer`, async () => {
+    const ctx = t.server.ctx;
+    const db = ctx.db.kysely;
+    const t0 = now();
+    const old = t0 - DOMAIN_EVENT_DAYS * 86400 - 10;
+    const record = async (name: string, createdAt: number) => {
+      await db
+        .transaction()
+        .execute((trx) =>
+          recordDomainEvents(trx, [
+            { type: 'fleet.settings', fid: 1, at: createdAt, by: null, changed: [name] },
+          ]),
+        );
+      await db
+        .updateTable('domain_events')
+        .set({ created_at: createdAt })
+        .where('at', '=', createdAt)
+        .execute();
+    };
+    await record('n', old);
+    await record('tz', old + 1);
+    await ctx.outbox.publishPending();
+    // Committed, not yet published on PostgreSQL (numbered at publication): kept until then.
+    await record('ms', old + 2);
+    await record('cur', t0);
+    const order = orderColumn(ctx);
+    const first = await db
+      .selectFrom('domain_events')
+      .select(['id', 'seq'])
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const left = async () =>
+      (await db.selectFrom('domain_events').select('payload').orderBy('id').execute()).map(
+        (r) => JSON.parse(r.payload).changed[0],
+      );
+    // A consumer that has handled the first event only keeps the others.
+    const firstNumber = Number(order === 'id' ? first.id : first.seq);
+    await db
+      .insertInto('event_consumers')
+      .values({ name: 'slow', last_seq: firstNumber, updated_at: t0 })
+      .execute();
+    await db.insertInto('event_consumers').values({ name: 'fast', last_seq: 1e12, updated_at: t0 }).execute();
+    expect(await pruneDomainEvents(ctx, t0)).toBe(1);
+    expect(await left()).toEqual(['tz', 'ms', 'cur']);
+    await db.updateTable('event_consumers').set({ last_seq: 1e12 }).where('name', '=', 'slow').execute();
+    await pruneDomainEvents(ctx, t0);
+    expect(await left()).toEqual(order === 'seq' ? ['ms', 'cur'] : ['cur']);
+    expect(await pruneDomainEvents(ctx, t0)).toBe(0);
+    await ctx.outbox.publishPending();
+    await pruneDomainEvents(ctx, t0);
+    expect(await left()).toEqual(['cur']);
   });
 });

@@ -1,3 +1,13 @@
+import type {
+  IntervalAssignmentWire,
+  IntervalBaseWire,
+  IntervalTimeUnit,
+  IntervalWire,
+  LineItemWire,
+  LineWire,
+  ObjectType,
+  ServiceWire,
+} from '@fleetkeep/core';
 import { fromThousandths, multiplyThousandths, toThousandths } from '@fleetkeep/core';
 import type { AssignmentRow, IntervalRow, LineItemRow, ServiceRow } from '../db/schema.js';
 import { round3 } from './fleets/mappers.js';
@@ -9,27 +19,20 @@ import { round3 } from './fleets/mappers.js';
  * Money and quantities are numbers with at most 3 decimals (stored as integer thousandths).
  */
 
-export type ObjectType = 'u' | 'd' | 't';
+export type { IntervalWire, LineWire, ObjectType };
 
 /** A line item of an interval or a service: name, kind (1 labour, 2 part), quantity, unit cost. */
-export interface LineWire {
-  n: string;
-  t: number;
-  q: number;
-  c: number;
-}
-
 export function lineToWire(row: { name: string; kind: number; qty: number; cost: number }): LineWire {
   return { n: row.name, t: row.kind, q: fromThousandths(row.qty), c: fromThousandths(row.cost) };
 }
 
 /** A library item (spec §3 "Line item"; kinds task=1, part=2, fuel=4). */
-export function libraryItemToWire(row: LineItemRow) {
+export function libraryItemToWire(row: LineItemRow): LineItemWire {
   return { id: row.id, n: row.name, t: row.kind, c: fromThousandths(row.cost) };
 }
 
 /** An assignment entry of an interval's `u` list (DESIGN §5). */
-export function assignmentToWire(row: AssignmentRow) {
+export function assignmentToWire(row: AssignmentRow): IntervalAssignmentWire {
   return {
     id: row.object_id,
     t: row.object_type as ObjectType,
@@ -41,7 +44,7 @@ export function assignmentToWire(row: AssignmentRow) {
 }
 
 /** One object's baseline for an interval, as `GET …/{units|drivers|trailers}/{id}/bases` lists it. */
-export function baseToWire(row: AssignmentRow) {
+export function baseToWire(row: AssignmentRow): IntervalBaseWire {
   return {
     ivid: row.interval_id,
     lcnm: round3(row.lcnm),
@@ -51,20 +54,24 @@ export function baseToWire(row: AssignmentRow) {
   };
 }
 
-export function intervalToWire(row: IntervalRow, assignments: AssignmentRow[], lines: LineWire[]) {
+export function intervalToWire(
+  row: IntervalRow,
+  assignments: AssignmentRow[],
+  lines: LineWire[],
+): IntervalWire {
   return {
     id: row.id,
     n: row.name,
     description: row.description,
-    cnme: row.cnme,
+    cnme: row.cnme as 0 | 1,
     cnmd: row.cnmd,
     cnmo: row.cnmo,
-    cnehe: row.cnehe,
+    cnehe: row.cnehe as 0 | 1,
     cnehd: row.cnehd,
     cneho: row.cneho,
-    de: row.de,
+    de: row.de as 0 | 1,
     dd: row.dd,
-    du: row.du,
+    du: row.du as IntervalTimeUnit,
     do: row.do,
     u: assignments.map(assignmentToWire),
     li: lines,
@@ -72,7 +79,6 @@ export function intervalToWire(row: IntervalRow, assignments: AssignmentRow[], l
     tm: row.updated_at,
   };
 }
-export type IntervalWire = ReturnType<typeof intervalToWire>;
 
 /** Current counters and in-progress marker of a service's owner, for the wire. */
 export interface OwnerState {
@@ -85,7 +91,12 @@ export interface OwnerState {
  * A service (spec §3 "Service"). `total_cost` is the sum of its line items, or the hand-entered total
  * when it has none (PRODUCT.md "Services").
  */
-export function serviceToWire(row: ServiceRow, lines: LineWire[], attachments: number, owner: OwnerState) {
+export function serviceToWire(
+  row: ServiceRow,
+  lines: LineWire[],
+  attachments: number,
+  owner: OwnerState,
+): ServiceWire {
   const linesCost = lines.reduce(
     (sum, l) => sum + multiplyThousandths(toThousandths(l.q) ?? 0, toThousandths(l.c) ?? 0),
     0,
@@ -126,8 +137,7 @@ export function serviceToWire(row: ServiceRow, lines: LineWire[], attachments: n
     notify_days: row.notify_days,
     li: lines,
     ats: attachments,
-    ins: owner.ins,
+    ins: owner.ins ? 1 : 0,
     cf: JSON.parse(row.cf || '[]') as { id: number; v: string }[],
   };
 }
-export type ServiceWire = ReturnType<typeof serviceToWire>;

@@ -1,7 +1,7 @@
+import { TELEMATICS_BATCH_MAX_ROWS } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../context.js';
 import { type Client, startTestServer, type TestServer } from '../test/harness.js';
-import { BATCH_MAX_ROWS } from './routes.js';
 import { Reason } from './rules.js';
 
 describe('POST /api/ingest/batch (DESIGN §3)', () => {
@@ -121,23 +121,55 @@ describe('POST /api/ingest/batch (DESIGN §3)', () => {
     expect(res.body.results).toEqual([{ i: 0, ok: true }]);
   });
 
-  it(`takes at most ${BATCH_MAX_ROWS} rows`, async () => {
+  it('a reading cannot move its unit, rename it or change its device (mass assignment)', async () => {
+    const before = (await units(manager, t.demo.fleetId)).get('demo-018');
+    const forged = {
+      fid: t.demo.otherFleetId,
+      fleet_id: t.demo.otherFleetId,
+      account_id: 1,
+      nm: 'Hijacked',
+      name: 'Hijacked',
+      uid: 'hijacked',
+      device_id: 'hijacked',
+    };
+    const res = await manager.post('/api/ingest/batch', {
+      positions: [{ id: 'demo-018', lat: 53.9, lon: 27.5, timestamp: ++clock, ...forged }],
+    });
+    expect(res.body.results).toEqual([{ i: 0, ok: true }]);
+    const get = await t.anon.get(
+      `/api/ingest/osmand?id=demo-018&lat=53.91&lon=27.5&timestamp=${++clock}&fid=${t.demo.otherFleetId}&nm=Hijacked`,
+    );
+    expect(get.body).toEqual({ ok: true });
+    const after = (await units(manager, t.demo.fleetId)).get('demo-018');
+    expect(after).toMatchObject({ id: before.id, nm: before.nm, fid: t.demo.fleetId, uid: 'demo-018' });
+    const row = await t.server.ctx.db.kysely
+      .selectFrom('units')
+      .select(['fleet_id', 'account_id', 'name', 'device_id'])
+      .where('id', '=', before.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ fleet_id: t.demo.fleetId, name: before.nm, device_id: 'demo-018' });
+    expect(row.account_id).not.toBe(1);
+  });
+
+  it(`takes at most ${TELEMATICS_BATCH_MAX_ROWS} rows`, async () => {
     const row = { id: 'demo-016', lat: 1, lon: 1 };
-    const res = await manager.post('/api/ingest/batch', { positions: Array(BATCH_MAX_ROWS + 1).fill(row) });
+    const res = await manager.post('/api/ingest/batch', {
+      positions: Array(TELEMATICS_BATCH_MAX_ROWS + 1).fill(row),
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(4);
   });
 
   it('stores a full batch', async () => {
     const unit = (await units(manager, t.demo.fleetId)).get('demo-017');
-    const start = now() - BATCH_MAX_ROWS - 10;
+    const start = now() - TELEMATICS_BATCH_MAX_ROWS - 10;
     // A device that was silent since before the batch began (its backlog arrives through a gateway).
     await t.server.ctx.db.kysely
       .updateTable('units')
       .set({ last_time: start - 1 })
       .where('id', '=', unit.id)
       .execute();
-    const positions = Array.from({ length: BATCH_MAX_ROWS }, (_, k) => ({
+    const positions = Array.from({ length: TELEMATICS_BATCH_MAX_ROWS }, (_, k) => ({
       id: 'demo-017',
       lat: 53.9 + k * 0.0001,
       lon: 27.5,
@@ -146,10 +178,10 @@ describe('POST /api/ingest/batch (DESIGN §3)', () => {
     }));
     const res = await manager.post('/api/ingest/batch', { positions });
     expect(res.status).toBe(200);
-    expect(res.body.results.filter((r: { ok: boolean }) => r.ok)).toHaveLength(BATCH_MAX_ROWS);
-    expect(await positionsOf(unit.id)).toHaveLength(BATCH_MAX_ROWS);
+    expect(res.body.results.filter((r: { ok: boolean }) => r.ok)).toHaveLength(TELEMATICS_BATCH_MAX_ROWS);
+    expect(await positionsOf(unit.id)).toHaveLength(TELEMATICS_BATCH_MAX_ROWS);
     const after = (await units(manager, t.demo.fleetId)).get('demo-017');
-    expect(after.cneh).toBeCloseTo(unit.cneh + (BATCH_MAX_ROWS - 1) / 3600, 2);
-    expect(after.pos.t).toBe(start + BATCH_MAX_ROWS - 1);
+    expect(after.cneh).toBeCloseTo(unit.cneh + (TELEMATICS_BATCH_MAX_ROWS - 1) / 3600, 2);
+    expect(after.pos.t).toBe(start + TELEMATICS_BATCH_MAX_ROWS - 1);
   });
 });

@@ -1,3 +1,4 @@
+import type { OsmandReply, TelematicsBatchReply } from '@fleetkeep/core';
 import { requireFleet } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
 import { type AppContext, now } from '../context.js';
@@ -5,12 +6,6 @@ import { AppError, invalidInput, notFound } from '../http/errors.js';
 import { type BatchRowResult, ingestBatch, ingestReading } from './ingest.js';
 import { parseOsmand, type Reading } from './reading.js';
 import { UNKNOWN_DEVICE } from './store.js';
-
-/** Reply of the OsmAnd endpoints to a device, for a stored and for a refused-but-logged reading alike. */
-export interface OsmandReply {
-  ok: boolean;
-  reason?: string;
-}
 
 const record = (v: unknown): Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -79,7 +74,7 @@ export async function ingestBatchAs(
   ctx: AppContext,
   actor: Actor,
   rows: Record<string, unknown>[],
-): Promise<{ results: BatchRowResult[] }> {
+): Promise<TelematicsBatchReply> {
   const t = now();
   const results: BatchRowResult[] = [];
   const readings: Reading[] = [];

@@ -2,6 +2,8 @@ import type { UnitMessageEvent } from '@fleetkeep/core';
 import type { Insertable } from 'kysely';
 import { type AppContext, now } from '../context.js';
 import type { IngestLogTable, PositionTable } from '../db/schema.js';
+import { countersChanged } from '../events/domain.js';
+import { recordDomainEvents } from '../events/outbox.js';
 import { round3 } from '../modules/fleets/mappers.js';
 import { CounterDays } from '../modules/statistics/counter-days.js';
 import type { Reading } from './reading.js';
@@ -98,9 +100,9 @@ const chunks = <T>(rows: T[]): T[][] =>
 /**
  * Decides and stores readings in order, one transaction for all of them: one select of the units
  * (locked on PostgreSQL so that concurrent messages of a unit apply one after another), then the
- * positions, the ingest log rows and one update per unit. Each reading stands alone: a refused one does
- * not affect the others. Afterwards each moved unit's message is published and the counters listeners
- * hear which units' counters changed.
+ * positions, the ingest log rows, one update per unit and the "counters changed" domain events. Each
+ * reading stands alone: a refused one does not affect the others. Afterwards the domain events are
+ * published, each moved unit's message too, and the counters listeners hear which units' counters changed.
  */
 export async function storeReadings(
   ctx: AppContext,
@@ -138,7 +140,7 @@ export async function storeReadings(
       ])
       .where('device_id', 'in', [...new Set(readings.map((r) => r.deviceId))])
       .orderBy('id');
-    if (ctx.db.dialect === 'postgres') select = select.forUpdate();
+    select = ctx.db.ops.forUpdate(select);
     for (const row of await select.execute()) {
       units.set(row.device_id, {
         id: row.id,
@@ -246,7 +248,21 @@ export async function storeReadings(
         .where('id', '=', unit.id)
         .execute();
     }
+    // Domain events: "counters changed", one per unit of a fleet whose counters moved (events/domain.ts).
+    await recordDomainEvents(
+      trx,
+      [...units.values()]
+        .filter((u) => u.fleetId !== null && changed.has(u.id))
+        .map((u) =>
+          countersChanged(
+            { id: u.id, fleetId: u.fleetId!, mileage: u.state.mileage, engineHours: u.state.engineHours },
+            t,
+            null,
+          ),
+        ),
+    );
   });
+  ctx.outbox.publish();
 
   await announce(
     ctx,

@@ -1,14 +1,9 @@
+import type { CustomFieldWire } from '@fleetkeep/core';
 import { expect } from 'vitest';
 import { type Client, startTestServer, type TestServer } from './harness.js';
 
 /** A field definition as the custom-fields routes answer it (spec §3 "Custom field"). */
-export interface FieldWire {
-  id: number;
-  n: string;
-  tp: number;
-  t: string;
-  s: { options?: string[] };
-}
+export type FieldWire = CustomFieldWire;
 
 /**
  * The custom-fields HTTP tests' server: the demo fleet with its members signed in, the fleet's first unit

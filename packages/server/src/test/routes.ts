@@ -131,10 +131,17 @@ export const ROUTE_CASES: RouteCase[] = [
     build: ({ fx }) => ({
       method: 'PUT',
       url: `/api/fleets/${fx.fleetId}/units/${fx.unit.id}`,
-      body: { nm: fx.unit.name },
+      body: { nm: `${fx.unit.name} (renamed)` },
     }),
     need: 'fleet.admin',
     expect: outcomes(FLEET_ADMINS),
+    async restore({ t, fx }) {
+      await t.server.ctx.db.kysely
+        .updateTable('units')
+        .set({ name: fx.unit.name })
+        .where('id', '=', fx.unit.id)
+        .execute();
+    },
   },
   {
     route: 'PUT /api/drivers/:id',

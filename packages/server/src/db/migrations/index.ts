@@ -7,6 +7,7 @@ import { mapKeys005 } from './005_map_keys.js';
 import { servicesOpenIndex006 } from './006_services_open_index.js';
 import { customFields007 } from './007_custom_fields.js';
 import { counterDays008 } from './008_counter_days.js';
+import { domainEvents009 } from './009_domain_events.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -18,6 +19,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '006_services_open_index': servicesOpenIndex006(),
     '007_custom_fields': customFields007(dialect),
     '008_counter_days': counterDays008(dialect),
+    '009_domain_events': domainEvents009(dialect),
   };
   return { getMigrations: async () => list };
 }

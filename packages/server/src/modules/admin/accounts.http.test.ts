@@ -170,4 +170,47 @@ describe('admin accounts', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['body.s']);
   });
+
+  it('takes the account as read with s changed; only the activation changes (round trip)', async () => {
+    const read = async () =>
+      (await admin.get('/api/admin/accounts')).body.accounts.find(
+        (a: { id: number }) => a.id === subSubAccount,
+      );
+    const before = await read();
+    const off = await admin.put(`/api/admin/accounts/${subSubAccount}`, { ...before, s: 0 });
+    expect(off.status).toBe(200);
+    expect(await read()).toEqual({ ...before, s: 0, active: 0 });
+    expect((await admin.put(`/api/admin/accounts/${subSubAccount}`, before)).status).toBe(200);
+    expect(await read()).toEqual(before);
+  });
+
+  it('never applies name, parent, id or fleets from a body (mass assignment)', async () => {
+    const stored = () =>
+      t.server.ctx.db.kysely
+        .selectFrom('accounts')
+        .selectAll()
+        .where('id', '=', subSubAccount)
+        .executeTakeFirstOrThrow();
+    const before = await stored();
+    const res = await admin.put(`/api/admin/accounts/${subSubAccount}`, {
+      s: 1,
+      id: subAccount,
+      n: 'Renamed by a body',
+      parent: null,
+      parent_id: topAccount,
+      active: 0,
+      fleets: [{ id: t.demo.otherFleetId, n: 'x' }],
+      su: 1,
+      admin: 1,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: subSubAccount, n: 'Demo Depot', parent: subAccount, s: 1, active: 1 });
+    expect(await stored()).toEqual(before);
+    const fleet = await t.server.ctx.db.kysely
+      .selectFrom('fleets')
+      .select('account_id')
+      .where('id', '=', t.demo.otherFleetId)
+      .executeTakeFirstOrThrow();
+    expect(fleet.account_id).toBe(otherAccount);
+  });
 });

@@ -1,11 +1,11 @@
-import { idParams } from '@fleetkeep/core';
+import { adminAccountBody, adminAccountState, adminAccountsReply, idParams } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
 import { listAccounts, setAccountState } from './service.js';
 
+/** Accounts (spec §7 "Admin"); contracts in core contracts/admin.ts. */
 export const adminRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (fastify) => {
@@ -15,7 +15,11 @@ export const adminRoutes =
       '/api/admin/accounts',
       {
         config: { need: 'account.admin' },
-        schema: { tags, summary: 'Subordinate accounts and their activation' },
+        schema: {
+          tags,
+          summary: 'Subordinate accounts and their activation',
+          response: { 200: adminAccountsReply },
+        },
       },
       async (req) => listAccounts(ctx, actorOf(req)),
     );
@@ -25,9 +29,10 @@ export const adminRoutes =
         config: { need: 'account.admin' },
         schema: {
           tags,
-          summary: 'Activate (s=1) or suspend (s=0) a subordinate account',
+          summary: 'Activate (s=1) or suspend (s=0) a subordinate account; the account as read is accepted',
           params: idParams,
-          body: z.object({ s: z.union([z.literal(0), z.literal(1)]) }),
+          body: adminAccountBody,
+          response: { 200: adminAccountState },
         },
       },
       async (req) => setAccountState(ctx, actorOf(req), req.params.id, req.body.s),

@@ -1,6 +1,9 @@
+import type { AdminAccountState, AdminAccountsReply } from '@fleetkeep/core';
 import { loadAccountTree, mayAdministerAccounts, requireAccountAdmin } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
-import type { AppContext } from '../../context.js';
+import { type AppContext, now } from '../../context.js';
+import { fleetSuspendedEvents } from '../../events/domain.js';
+import { recordDomainEvents } from '../../events/outbox.js';
 import { AppError, accessDenied } from '../../http/errors.js';
 import { fleetToWire } from '../fleets/mappers.js';
 
@@ -15,7 +18,7 @@ async function manageableAccounts(ctx: AppContext, actor: Actor) {
 }
 
 /** GET /api/admin/accounts (spec §7 "Admin"). */
-export async function listAccounts(ctx: AppContext, actor: Actor) {
+export async function listAccounts(ctx: AppContext, actor: Actor): Promise<AdminAccountsReply> {
   const { tree, ids } = await manageableAccounts(ctx, actor);
   const fleets = ids.length
     ? await ctx.db.kysely
@@ -44,11 +47,23 @@ export async function listAccounts(ctx: AppContext, actor: Actor) {
  * PUT /api/admin/accounts/{id}: s = 1 activates, 0 suspends. The fleets below change visibility, so
  * each gets a fleet event: delete when suspended (the spec's "lost access" dialog), create when back.
  */
-export async function setAccountState(ctx: AppContext, actor: Actor, accountId: number, s: 0 | 1) {
+export async function setAccountState(
+  ctx: AppContext,
+  actor: Actor,
+  accountId: number,
+  s: 0 | 1,
+): Promise<AdminAccountState> {
   await requireAccountAdmin(ctx, actor, accountId);
   if (accountId === actor.accountId) throw new AppError(4, 'An account cannot change its own activation');
   const before = await loadAccountTree(ctx, true);
-  await ctx.db.kysely.updateTable('accounts').set({ active: s }).where('id', '=', accountId).execute();
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    // One activation change at a time; each fleet a suspension hides gets a domain event (events/domain.ts).
+    await ctx.db.ops.lockInTransaction(trx, 'accountState');
+    const suspended = await fleetSuspendedEvents(trx, accountId, s, now(), actor.userId);
+    await trx.updateTable('accounts').set({ active: s }).where('id', '=', accountId).execute();
+    await recordDomainEvents(trx, suspended);
+  });
+  ctx.outbox.publish();
   const after = await loadAccountTree(ctx, true);
   const affected = [...after.byId.keys()].filter((a) => after.isWithin(accountId, a));
   const fleets = await ctx.db.kysely

@@ -69,6 +69,23 @@ describe('client fault reports (spec §8)', () => {
     expect((await root.get('/api/admin/client_errors')).body.faults.length).toBe(before);
   });
 
+  it('takes no user, time or user agent from the body (mass assignment)', async () => {
+    const res = await t.anon.post('/api/client_errors', {
+      kind: 'error',
+      release: RELEASE,
+      message: 'posing as root',
+      user: 'root',
+      tm: 1,
+      userAgent: 'forged',
+      su: 1,
+    });
+    expect(res.status).toBe(204);
+    const [newest] = (await root.get('/api/admin/client_errors')).body.faults;
+    expect(newest).toMatchObject({ message: 'posing as root', user: null });
+    expect(newest.tm).toBeGreaterThan(1);
+    expect(newest.userAgent).not.toBe('forged');
+  });
+
   it(`limits one address to ${FAULTS_PER_MINUTE} reports a minute with error 9`, async () => {
     // The earlier tests of this file used part of this address's minute.
     const statuses: number[] = [];

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@fleetkeep/core';
+import { type ClientFaultReport, type ClientFaultWire, ErrorCode } from '@fleetkeep/core';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import { AppError, accessDenied } from '../../http/errors.js';
@@ -9,24 +9,9 @@ import { AppError, accessDenied } from '../../http/errors.js';
  * log at warn level, and the newest ones stay in memory for super users to read. Reports come before
  * login too, so the call is public and limited per address.
  */
-export const FAULT_KINDS = ['error', 'rejection', 'render', 'warning'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
-export interface FaultReport {
-  kind: FaultKind;
-  release: string;
-  message: string;
-  stack?: string | undefined;
-  url?: string | undefined;
-}
-
-export interface StoredFault extends FaultReport {
-  /** Unix seconds of arrival. */
-  tm: number;
-  userAgent: string;
-  /** Signed-in user's name, when the report carried a session. */
-  user: string | null;
-}
+export type FaultReport = ClientFaultReport;
+/** A kept report (core `clientFaultWire`): the report, its arrival time, user agent and user name. */
+export type StoredFault = ClientFaultWire;
 
 /** How many reports stay readable; the log keeps them all. */
 export const KEPT_FAULTS = 200;

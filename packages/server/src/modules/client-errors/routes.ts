@@ -1,9 +1,9 @@
+import { clientFaultBody, clientFaultsReply, noContent } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorFromHeader, actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
-import { FAULT_KINDS, listFaults, reportFault } from './faults.js';
+import { listFaults, reportFault } from './faults.js';
 
 /** A report is small; a larger body is refused before it is parsed. */
 const REPORT_BODY_LIMIT = 16 * 1024;
@@ -22,13 +22,8 @@ export const clientErrorRoutes =
           tags: ['meta'],
           summary:
             'Report a fault of the web client (spec §8); public, limited per address; the session, when sent, names the user',
-          body: z.object({
-            kind: z.enum(FAULT_KINDS),
-            release: z.string().trim().min(1).max(32),
-            message: z.string().trim().min(1).max(2000),
-            stack: z.string().max(8000).optional(),
-            url: z.string().max(2000).optional(),
-          }),
+          body: clientFaultBody,
+          response: { 204: noContent },
         },
       },
       async (req, reply) => {
@@ -39,7 +34,7 @@ export const clientErrorRoutes =
           userAgent: req.headers['user-agent'] ?? '',
           actor,
         });
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
 
@@ -47,7 +42,11 @@ export const clientErrorRoutes =
       '/api/admin/client_errors',
       {
         config: { need: 'platform.su' },
-        schema: { tags: ['admin'], summary: 'The newest client fault reports, newest first (super user)' },
+        schema: {
+          tags: ['admin'],
+          summary: 'The newest client fault reports, newest first (super user)',
+          response: { 200: clientFaultsReply },
+        },
       },
       async (req) => listFaults(ctx, actorOf(req)),
     );

@@ -257,12 +257,12 @@ describe('custom field values', () => {
 
     it('a write during an unsafe delete waits for it, then is refused as an unknown field', async () => {
       const f = await define({ n: unique('Racing'), tp: 1, t: 'u' });
-      const { kysely, dialect } = t.server.ctx.db;
+      const { kysely, ops } = t.server.ctx.db;
       let writing: Promise<Awaited<ReturnType<Client['put']>>> | undefined;
       // The delete's transaction as deleteField runs it: the definition locked first.
       await kysely.transaction().execute(async (trx) => {
         const lock = trx.selectFrom('custom_fields').select('id').where('id', '=', f.id);
-        await (dialect === 'postgres' ? lock.forUpdate() : lock).execute();
+        await ops.forUpdate(lock).execute();
         writing = manager.put(`/api/fleets/${fid}/units/${unitId}`, { cf: [{ id: f.id, v: 'late' }] });
         await pause(400); // the write arrives and must wait for this commit
         await trx.deleteFrom('custom_fields').where('id', '=', f.id).execute();

@@ -1,28 +1,18 @@
-import { fleetParams, idParams, Limits } from '@fleetkeep/core';
+import {
+  customFieldBody,
+  customFieldDeleteQuery,
+  customFieldDeleteReply,
+  customFieldListReply,
+  customFieldUpdateBody,
+  customFieldWire,
+  fleetParams,
+  idParams,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
-import { OPTIONS_MAX, OWNER_TYPES } from './rules.js';
 import { createField, deleteField, getField, listFields, NOT_FOUND, updateField } from './service.js';
-
-const settings = z.object({
-  /** Options of a list field: distinct, non-empty, at most 128 characters each (checked in rules.ts). */
-  options: z
-    .array(z.string().max(Limits.stringMax * 4))
-    .max(OPTIONS_MAX)
-    .optional(),
-});
-
-const field = z.object({
-  n: z.string().trim().min(1).max(Limits.stringMax),
-  /** 1 text, 2 list (spec §3 `tp`). */
-  tp: z.union([z.literal(1), z.literal(2)]),
-  /** Owner type: u unit, d driver, t trailer, s service, f fuel filling. */
-  t: z.enum(OWNER_TYPES),
-  s: settings.optional(),
-});
 
 /** Custom field definitions (spec §7 "Custom fields"; PRODUCT.md "Administration"). */
 export const customFieldRoutes =
@@ -38,6 +28,7 @@ export const customFieldRoutes =
           tags,
           summary: 'The fleet’s custom fields as {custom_fields}, sorted by name',
           params: fleetParams,
+          response: { 200: customFieldListReply },
         },
       },
       async (req) => listFields(ctx, actorOf(req), req.params.fid),
@@ -50,7 +41,8 @@ export const customFieldRoutes =
           tags,
           summary: 'Define a custom field (admin): type 1 text or 2 list with s.options; owner u/d/t/s/f',
           params: fleetParams,
-          body: field,
+          body: customFieldBody,
+          response: { 200: customFieldWire },
         },
       },
       async (req) => createField(ctx, actorOf(req), req.params.fid, req.body),
@@ -62,7 +54,7 @@ export const customFieldRoutes =
           need: 'fleet.member',
           fleetFrom: { record: 'custom_fields', param: 'id', hidden: NOT_FOUND },
         },
-        schema: { tags, summary: 'One custom field', params: idParams },
+        schema: { tags, summary: 'One custom field', params: idParams, response: { 200: customFieldWire } },
       },
       async (req) => getField(ctx, actorOf(req), req.params.id),
     );
@@ -75,9 +67,11 @@ export const customFieldRoutes =
         },
         schema: {
           tags,
-          summary: 'Change a custom field’s name, type or options (admin); the owner type stays',
+          summary:
+            'Change a custom field’s name, type or options (admin); the owner type stays; the field as read is accepted',
           params: idParams,
-          body: field.partial(),
+          body: customFieldUpdateBody,
+          response: { 200: customFieldWire },
         },
       },
       async (req) => updateField(ctx, actorOf(req), req.params.id, req.body),
@@ -93,7 +87,8 @@ export const customFieldRoutes =
           tags,
           summary: 'Delete a custom field (admin); safe=1 (default) refuses while values exist',
           params: idParams,
-          querystring: z.object({ safe: z.enum(['0', '1']).default('1') }),
+          querystring: customFieldDeleteQuery,
+          response: { 200: customFieldDeleteReply },
         },
       },
       async (req) => deleteField(ctx, actorOf(req), req.params.id, req.query.safe !== '0'),

@@ -1,36 +1,19 @@
-import { Limits } from '@fleetkeep/core';
+import {
+  CUSTOM_FIELD_OPTIONS_MAX,
+  type CustomFieldOwnerType,
+  CustomFieldType,
+  type CustomFieldValue,
+  type CustomFieldWire,
+  Limits,
+} from '@fleetkeep/core';
 import type { CustomFieldRow } from '../../db/schema.js';
 import type { Issue } from '../lineitems/library.js';
 
 /**
  * Custom fields (spec §3 "Custom field": id, n, tp, s.options, t; PRODUCT.md "Administration"): pure
- * rules shared by the definitions API and every write of values (`cf: [{id, v}]`).
- *
- * Owner type `t` on the wire is one letter, the same codes spec §3 gives a service's owner (`u` unit,
- * `d` driver, `t` trailer), extended by `s` service and `f` fuel filling.
+ * rules shared by the definitions API and every write of values (`cf: [{id, v}]`). Owner types, field
+ * types and the wire shapes are core's (contracts/customfields.ts).
  */
-export const OWNER_TYPES = ['u', 'd', 't', 's', 'f'] as const;
-export type OwnerType = (typeof OWNER_TYPES)[number];
-
-/** Field types (spec §3 `tp`). */
-export const FieldType = { text: 1, list: 2 } as const;
-
-/** At most this many options in a list field. */
-export const OPTIONS_MAX = 100;
-
-export interface CustomValue {
-  id: number;
-  v: string;
-}
-
-export interface CustomFieldWire {
-  id: number;
-  n: string;
-  tp: number;
-  t: OwnerType;
-  /** `options` for list fields only (spec §3 "s.options for list fields"). */
-  s: { options?: string[] };
-}
 
 export function optionsOf(row: Pick<CustomFieldRow, 'options'>): string[] {
   try {
@@ -46,8 +29,8 @@ export function customFieldToWire(row: CustomFieldRow): CustomFieldWire {
     id: row.id,
     n: row.name,
     tp: row.type,
-    t: row.owner_type as OwnerType,
-    s: row.type === FieldType.list ? { options: optionsOf(row) } : {},
+    t: row.owner_type as CustomFieldOwnerType,
+    s: row.type === CustomFieldType.list ? { options: optionsOf(row) } : {},
   };
 }
 
@@ -62,12 +45,13 @@ export const fieldKey = (ownerType: string, name: string) => `${ownerType}:${nam
 export function checkOptions(tp: number, options: string[] | undefined, field = 'body.s.options') {
   const issues: Issue[] = [];
   const list = (options ?? []).map((o) => o.trim());
-  if (tp !== FieldType.list) {
+  if (tp !== CustomFieldType.list) {
     if (list.length) issues.push({ field, message: 'Only list fields have options' });
     return { issues, options: [] as string[] };
   }
   if (list.length === 0) issues.push({ field, message: 'A list field needs at least one option' });
-  if (list.length > OPTIONS_MAX) issues.push({ field, message: `At most ${OPTIONS_MAX} options` });
+  if (list.length > CUSTOM_FIELD_OPTIONS_MAX)
+    issues.push({ field, message: `At most ${CUSTOM_FIELD_OPTIONS_MAX} options` });
   const seen = new Set<string>();
   list.forEach((o, i) => {
     if (o === '') issues.push({ field: `${field}.${i}`, message: 'Must not be empty' });
@@ -88,8 +72,8 @@ export const UNKNOWN_FIELD = 'Unknown custom field for this object';
  */
 export function checkValues(
   fields: ReadonlyMap<number, CustomFieldRow>,
-  ownerType: OwnerType,
-  values: readonly CustomValue[] | undefined,
+  ownerType: CustomFieldOwnerType,
+  values: readonly CustomFieldValue[] | undefined,
   prefix = 'body.',
 ): Issue[] {
   const issues: Issue[] = [];
@@ -104,7 +88,7 @@ export function checkValues(
     if (seen.has(value.id)) issues.push({ field: `${at}.id`, message: 'Duplicate custom field' });
     seen.add(value.id);
     if (value.v === '') return;
-    if (field.type === FieldType.list) {
+    if (field.type === CustomFieldType.list) {
       if (!optionsOf(field).includes(value.v))
         issues.push({ field: `${at}.v`, message: 'Not one of the options of this field' });
     } else if ([...value.v].length > Limits.descriptionMax) {
@@ -115,12 +99,12 @@ export function checkValues(
 }
 
 /** Parses a stored `cf` column; anything unreadable counts as no values. */
-export function parseValues(text: string): CustomValue[] {
+export function parseValues(text: string): CustomFieldValue[] {
   try {
     const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed)
       ? parsed.filter(
-          (x): x is CustomValue =>
+          (x): x is CustomFieldValue =>
             typeof x === 'object' && x !== null && typeof x.id === 'number' && typeof x.v === 'string',
         )
       : [];
@@ -130,11 +114,14 @@ export function parseValues(text: string): CustomValue[] {
 }
 
 /** True when the stored values hold a non-empty value of the field. */
-export const holdsValue = (values: readonly CustomValue[], fieldId: number) =>
+export const holdsValue = (values: readonly CustomFieldValue[], fieldId: number) =>
   values.some((x) => x.id === fieldId && x.v !== '');
 
 /** The values without any entry of the field, or undefined when there was none. */
-export function withoutField(values: readonly CustomValue[], fieldId: number): CustomValue[] | undefined {
+export function withoutField(
+  values: readonly CustomFieldValue[],
+  fieldId: number,
+): CustomFieldValue[] | undefined {
   const kept = values.filter((x) => x.id !== fieldId);
   return kept.length === values.length ? undefined : kept;
 }

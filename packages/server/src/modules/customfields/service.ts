@@ -1,23 +1,30 @@
-import { aclSatisfies, ErrorCode, type LiveEvent } from '@fleetkeep/core';
+import {
+  aclSatisfies,
+  type CustomFieldBody,
+  type CustomFieldOwnerType,
+  CustomFieldType,
+  type CustomFieldUpdateBody,
+  type CustomFieldValue,
+  ErrorCode,
+  type LiveEvent,
+} from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { DialectName } from '../../db/database.js';
+import { dialectOps } from '../../db/dialect/index.js';
 import type { CustomFieldRow, Database } from '../../db/schema.js';
 import { AppError, accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { personToWire, unitToWire } from '../fleets/mappers.js';
 import { byName, type Issue, isUniqueViolation } from '../lineitems/library.js';
 import { byIds, loadWires } from '../services/load.js';
 import {
-  type CustomValue,
   checkOptions,
   checkValues,
   customFieldToWire,
-  FieldType,
   fieldKey,
   holdsValue,
-  type OwnerType,
   parseValues,
   valuesOutside,
   withoutField,
@@ -34,15 +41,6 @@ import {
 
 const DUPLICATE = 'A custom field with this name exists for this owner type';
 export const NOT_FOUND = 'Custom field not found';
-
-export interface FieldInput {
-  n: string;
-  tp: 1 | 2;
-  t: OwnerType;
-  s?: { options?: string[] };
-}
-
-export type FieldPatch = Partial<FieldInput>;
 
 /** Tables whose rows carry `cf` values, with the collection of their live events (DESIGN §6). */
 const HOLDERS = [
@@ -68,7 +66,7 @@ async function fleetFields(db: Kysely<Database>, fleetId: number) {
  */
 async function fieldsForWrite(db: Kysely<Database>, dialect: DialectName, fleetId: number) {
   const query = db.selectFrom('custom_fields').selectAll().where('fleet_id', '=', fleetId);
-  return (dialect === 'postgres' ? query.forShare() : query).execute();
+  return dialectOps(dialect).forShare(query).execute();
 }
 
 /**
@@ -77,7 +75,7 @@ async function fieldsForWrite(db: Kysely<Database>, dialect: DialectName, fleetI
  */
 async function lockField(db: Kysely<Database>, dialect: DialectName, id: number) {
   const query = db.selectFrom('custom_fields').select('id').where('id', '=', id);
-  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  const row = await dialectOps(dialect).forUpdate(query).executeTakeFirst();
   if (!row) throw notFound(NOT_FOUND);
 }
 
@@ -90,12 +88,12 @@ export async function customValueChecker(
   trx: Kysely<Database>,
   dialect: DialectName,
   fleetId: number,
-  ownerType: OwnerType,
-  written: readonly (readonly CustomValue[] | undefined)[],
+  ownerType: CustomFieldOwnerType,
+  written: readonly (readonly CustomFieldValue[] | undefined)[],
 ) {
   if (!written.some((values) => values && values.length > 0)) return (): Issue[] => [];
   const fields = new Map((await fieldsForWrite(trx, dialect, fleetId)).map((f) => [f.id, f]));
-  return (values: readonly CustomValue[] | undefined, prefix = 'body.') =>
+  return (values: readonly CustomFieldValue[] | undefined, prefix = 'body.') =>
     checkValues(fields, ownerType, values, prefix);
 }
 
@@ -109,8 +107,8 @@ export async function validateCustomValues(
   trx: Kysely<Database>,
   dialect: DialectName,
   fleetId: number,
-  ownerType: OwnerType,
-  values: readonly CustomValue[] | undefined,
+  ownerType: CustomFieldOwnerType,
+  values: readonly CustomFieldValue[] | undefined,
   prefix = 'body.',
 ): Promise<Issue[]> {
   return (await customValueChecker(trx, dialect, fleetId, ownerType, [values]))(values, prefix);
@@ -184,7 +182,7 @@ export async function getField(ctx: AppContext, actor: Actor, id: number) {
   return customFieldToWire(await fieldFor(ctx, actor, id, false));
 }
 
-export async function createField(ctx: AppContext, actor: Actor, fleetId: number, input: FieldInput) {
+export async function createField(ctx: AppContext, actor: Actor, fleetId: number, input: CustomFieldBody) {
   await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const { issues, options } = checkOptions(input.tp, input.s?.options);
   if (issues.length) throw invalidInput(issues);
@@ -215,13 +213,14 @@ export async function createField(ctx: AppContext, actor: Actor, fleetId: number
  * owners). A change that would leave held values outside a list's options is refused (error 10) with
  * the values concerned, so no object silently keeps a value its field no longer allows.
  */
-export async function updateField(ctx: AppContext, actor: Actor, id: number, patch: FieldPatch) {
+export async function updateField(ctx: AppContext, actor: Actor, id: number, patch: CustomFieldUpdateBody) {
   const row = await fieldFor(ctx, actor, id, true);
   if (patch.t !== undefined && patch.t !== row.owner_type)
     throw invalidInput([{ field: 'body.t', message: 'Cannot be changed' }]);
   const name = patch.n ?? row.name;
   const tp = patch.tp ?? row.type;
-  const kept = row.type === FieldType.list && tp === FieldType.list ? customFieldToWire(row).s.options : [];
+  const kept =
+    row.type === CustomFieldType.list && tp === CustomFieldType.list ? customFieldToWire(row).s.options : [];
   const { issues, options } = checkOptions(tp, patch.s?.options ?? kept);
   if (issues.length) throw invalidInput(issues);
   checkDuplicate(await fleetFields(ctx.db.kysely, row.fleet_id), row.owner_type, name, id);
@@ -230,7 +229,7 @@ export async function updateField(ctx: AppContext, actor: Actor, id: number, pat
   const updated = await guarded(() =>
     ctx.db.kysely.transaction().execute(async (trx) => {
       await lockField(trx, ctx.db.dialect, id);
-      if (tp === FieldType.list) {
+      if (tp === CustomFieldType.list) {
         const outside = valuesOutside(await heldValues(trx, row.fleet_id, id), options);
         if (outside.size)
           throw conflict(
@@ -265,7 +264,7 @@ export async function deleteField(ctx: AppContext, actor: Actor, id: number, saf
   await ctx.db.kysely.transaction().execute(async (trx) => {
     // The definition first: writers of its values hold it FOR SHARE until they commit (fieldsForWrite).
     await lockField(trx, ctx.db.dialect, id);
-    const found = new Map<HolderTable, { id: number; values: CustomValue[] }[]>();
+    const found = new Map<HolderTable, { id: number; values: CustomFieldValue[] }[]>();
     for (const { table } of HOLDERS) {
       const rows = await holdersIn(trx, table, fleetId, id);
       found.set(table, rows);
@@ -298,7 +297,7 @@ export async function deleteField(ctx: AppContext, actor: Actor, id: number, saf
   });
   for (const e of await ownerEvents(ctx, fleetId, changed)) await ctx.bus.publish(e);
   await ctx.bus.publish({ t: 'd', s: 'customfield', fid: fleetId, d: { id } });
-  return { error: 0, values };
+  return { error: 0 as const, values };
 }
 
 /** Update events of the owners whose values were stripped, read after commit. */

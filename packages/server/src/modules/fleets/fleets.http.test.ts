@@ -1,4 +1,4 @@
-import { ACL_ALL, Acl } from '@fleetkeep/core';
+import { ACL_ALL, Acl, aclNames } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accountOf,
@@ -178,14 +178,18 @@ describe('fleets', () => {
       expect(res.body.error).toBe(4);
       const index = seeded.findIndex((u) => u.id === ids().viewer);
       expect(res.body.details).toEqual([
-        { index, id: ids().viewer, reason: 'Permission dependencies are not met', missing },
+        {
+          field: `body.users.${index}.acl`,
+          message: `Permission dependencies are not met, missing: ${aclNames(missing)}`,
+          row: index,
+        },
       ]);
     });
 
     it('refuses bits spec §6 does not define', async () => {
       const res = await put(withAcl('viewer', Acl.viewInterval | 8));
       expect(res.status).toBe(400);
-      expect(res.body.details[0]).toMatchObject({ reason: 'Unknown permission bits', unknown: 8 });
+      expect(res.body.details[0]).toMatchObject({ message: 'Unknown permission bits: 8' });
       const tooHigh = await put(withAcl('viewer', 1024));
       expect(tooHigh.status).toBe(400);
       const index = seeded.findIndex((u) => u.id === ids().viewer);
@@ -205,10 +209,10 @@ describe('fleets', () => {
       expect(res.status).toBe(400);
       const n = seeded.length;
       expect(res.body.details).toEqual([
-        { index: n, id: 999999, reason: 'Unknown user' },
-        { index: n + 1, id: ids().root, reason: 'Unknown user' },
-        { index: n + 2, id: ids().outsider, reason: 'Unknown user' },
-        { index: n + 3, id: ids().viewer, reason: 'Duplicate user' },
+        { field: `body.users.${n}.id`, message: 'Unknown user', row: n },
+        { field: `body.users.${n + 1}.id`, message: 'Unknown user', row: n + 1 },
+        { field: `body.users.${n + 2}.id`, message: 'Unknown user', row: n + 2 },
+        { field: `body.users.${n + 3}.id`, message: 'Duplicate user', row: n + 3 },
       ]);
       // A user of an account below the fleet's account may join.
       const ok = await put([...seeded, { id: below, acl: Acl.viewInterval }]);

@@ -1,8 +1,12 @@
+import type { FleetWire, PersonWire, UnitWire } from '@fleetkeep/core';
 import type { FleetRow, PersonRow, UnitRow } from '../../db/schema.js';
 
-/** Explicit mappers from rows to the wire names of spec §3; raw rows never leave the server. */
+/**
+ * Explicit mappers from rows to the wire names of spec §3, typed by the core contracts (contracts/fleets.ts);
+ * raw rows never leave the server.
+ */
 
-export function fleetToWire(fleet: FleetRow, acl: number, active: boolean) {
+export function fleetToWire(fleet: FleetRow, acl: number, active: boolean): FleetWire {
   return {
     id: fleet.id,
     n: fleet.name,
@@ -25,7 +29,7 @@ const json = <T>(text: string, fallback: T): T => {
 };
 
 /** Mileage goes out in km and engine hours in hours; the client converts for fleets in miles. */
-export function unitToWire(u: UnitRow) {
+export function unitToWire(u: UnitRow): UnitWire {
   const params = json<Record<string, unknown>>(u.params, {});
   return {
     id: u.id,
@@ -48,9 +52,8 @@ export function unitToWire(u: UnitRow) {
     ins: u.ins,
   };
 }
-export type UnitWire = ReturnType<typeof unitToWire>;
 
-export function personToWire(p: PersonRow) {
+export function personToWire(p: PersonRow): PersonWire {
   return {
     id: p.id,
     fid: p.fleet_id,

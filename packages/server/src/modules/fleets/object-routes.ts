@@ -1,6 +1,18 @@
-import { id, idParams, Limits, pathId } from '@fleetkeep/core';
+import {
+  driverListReply,
+  fleetEntitiesBody,
+  fleetEntitiesReply,
+  fleetItemParams,
+  fleetPullBody,
+  idParams,
+  personUpdateBody,
+  personWire,
+  trailerListReply,
+  unitListReply,
+  unitUpdateBody,
+  unitWire,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
@@ -14,25 +26,12 @@ import {
   updateUnit,
 } from './objects.js';
 
-const ids = z.array(id).max(100000);
-const customValues = z.array(z.object({ id, v: z.string().max(Limits.descriptionMax) })).max(200);
-const counter = z.number().min(0).max(1e9);
-
-const personPatch = z
-  .object({
-    n: z.string().trim().min(1).max(Limits.stringMax),
-    ds: z.string().max(Limits.descriptionMax),
-    c: z.string().max(Limits.stringMax),
-    cf: customValues,
-  })
-  .partial();
-
+/** Service objects of a fleet (spec §7 "Fleet"); contracts in core contracts/fleets.ts. */
 export const objectRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (fastify) => {
     const app = zApp(fastify);
     const tags = ['service objects'];
-    const fleetParams = z.object({ id: pathId });
 
     app.put(
       '/api/fleets/:id/entities',
@@ -41,8 +40,9 @@ export const objectRoutes =
         schema: {
           tags,
           summary: 'Bind units, drivers and trailers to the fleet (admin)',
-          params: fleetParams,
-          body: z.object({ units: ids.optional(), drivers: ids.optional(), trailers: ids.optional() }),
+          params: idParams,
+          body: fleetEntitiesBody,
+          response: { 200: fleetEntitiesReply },
         },
       },
       async (req) => setEntities(ctx, actorOf(req), req.params.id, req.body),
@@ -51,16 +51,17 @@ export const objectRoutes =
       '/api/fleets/:id/units',
       {
         config: { need: 'fleet.member' },
-        schema: { tags, summary: 'Units of the fleet', params: fleetParams },
+        schema: { tags, summary: 'Units of the fleet', params: idParams, response: { 200: unitListReply } },
       },
       async (req) => fleetUnits(ctx, actorOf(req), req.params.id),
     );
     for (const kind of ['drivers', 'trailers'] as const) {
+      const listReply = kind === 'drivers' ? driverListReply : trailerListReply;
       app.get(
         `/api/fleets/:id/${kind}`,
         {
           config: { need: 'fleet.member' },
-          schema: { tags, summary: `${kind} of the fleet`, params: fleetParams },
+          schema: { tags, summary: `${kind} of the fleet`, params: idParams, response: { 200: listReply } },
         },
         async (req) => fleetPeople(ctx, actorOf(req), req.params.id, kind),
       );
@@ -68,7 +69,12 @@ export const objectRoutes =
         `/api/fleets/:id/user/${kind}`,
         {
           config: { need: 'fleet.admin' },
-          schema: { tags, summary: `${kind} the admin can bind to the fleet`, params: fleetParams },
+          schema: {
+            tags,
+            summary: `${kind} the admin can bind to the fleet`,
+            params: idParams,
+            response: { 200: listReply },
+          },
         },
         async (req) => bindablePeople(ctx, actorOf(req), req.params.id, kind),
       );
@@ -76,7 +82,13 @@ export const objectRoutes =
         `/api/${kind}/:id`,
         {
           config: { need: 'object.edit', fleetFrom: { record: kind, param: 'id' } },
-          schema: { tags, summary: `Update a ${kind.slice(0, -1)}`, params: idParams, body: personPatch },
+          schema: {
+            tags,
+            summary: `Update a ${kind.slice(0, -1)}; the record as read is accepted, an empty body changes nothing`,
+            params: idParams,
+            body: personUpdateBody,
+            response: { 200: personWire },
+          },
         },
         async (req) => updatePerson(ctx, actorOf(req), kind, req.params.id, req.body),
       );
@@ -87,17 +99,11 @@ export const objectRoutes =
         config: { need: 'object.edit' },
         schema: {
           tags,
-          summary: 'Update a unit: name (admin), unit type, counter corrections (recorded), custom fields',
-          params: z.object({ fid: pathId, id: pathId }),
-          body: z
-            .object({
-              nm: z.string().trim().min(1).max(Limits.stringMax),
-              ut: id.nullable(),
-              cnm: counter,
-              cneh: counter,
-              cf: customValues,
-            })
-            .partial(),
+          summary:
+            'Update a unit: name (admin), unit type, counter corrections (recorded), custom fields; the unit as read is accepted, an empty body changes nothing',
+          params: fleetItemParams,
+          body: unitUpdateBody,
+          response: { 200: unitWire },
         },
       },
       async (req) => updateUnit(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
@@ -109,8 +115,9 @@ export const objectRoutes =
         schema: {
           tags,
           summary: 'Count the history before joining into the actual counters (admin)',
-          params: fleetParams,
-          body: z.object({ units: ids.optional() }).optional(),
+          params: idParams,
+          body: fleetPullBody,
+          response: { 200: unitListReply },
         },
       },
       async (req) => pullCounters(ctx, actorOf(req), req.params.id, req.body?.units),

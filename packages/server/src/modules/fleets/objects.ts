@@ -1,13 +1,24 @@
-import { aclSatisfies } from '@fleetkeep/core';
+import {
+  aclSatisfies,
+  type FleetEntitiesBody,
+  type FleetEntitiesReply,
+  type PersonUpdateBody,
+  type PersonWire,
+  type UnitListReply,
+  type UnitUpdateBody,
+  type UnitWire,
+} from '@fleetkeep/core';
 import { loadAccountTree, requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { PersonRow } from '../../db/schema.js';
+import { countersChanged } from '../../events/domain.js';
+import { recordDomainEvents } from '../../events/outbox.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
 import { recordCorrection } from '../statistics/counter-days.js';
-import { personToWire, unitToWire } from './mappers.js';
+import { personToWire, round3, unitToWire } from './mappers.js';
 
 /** Who may edit a service object's profile: the fleet admin and those who manage its maintenance. */
 
@@ -15,7 +26,7 @@ export type PersonKind = 'drivers' | 'trailers';
 const COLLECTION = { drivers: 'driver', trailers: 'trailer' } as const;
 const OBJECT_TYPE = { units: 'u', drivers: 'd', trailers: 't' } as const;
 
-export async function fleetUnits(ctx: AppContext, actor: Actor, fleetId: number) {
+export async function fleetUnits(ctx: AppContext, actor: Actor, fleetId: number): Promise<UnitListReply> {
   await requireFleet(ctx, actor, fleetId, 'fleet.member');
   const rows = await ctx.db.kysely
     .selectFrom('units')
@@ -26,36 +37,47 @@ export async function fleetUnits(ctx: AppContext, actor: Actor, fleetId: number)
   return { units: rows.map(unitToWire) };
 }
 
-export async function fleetPeople(ctx: AppContext, actor: Actor, fleetId: number, kind: PersonKind) {
+/** A list of drivers or trailers under its kind's name (`{drivers: [...]}`). */
+type PersonList<K extends PersonKind> = { [key in K]: PersonWire[] };
+const personList = <K extends PersonKind>(kind: K, rows: PersonRow[]) =>
+  ({ [kind]: rows.map(personToWire) }) as PersonList<K>;
+
+export async function fleetPeople<K extends PersonKind>(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  kind: K,
+): Promise<PersonList<K>> {
   await requireFleet(ctx, actor, fleetId, 'fleet.member');
+  const table: PersonKind = kind;
   const rows = await ctx.db.kysely
-    .selectFrom(kind)
+    .selectFrom(table)
     .selectAll()
     .where('fleet_id', '=', fleetId)
     .orderBy('id')
     .execute();
-  return { [kind]: rows.map(personToWire) };
+  return personList(kind, rows);
 }
 
 /** GET /api/fleets/{id}/user/{drivers|trailers}: those the admin can bind: in this fleet or in none. */
-export async function bindablePeople(ctx: AppContext, actor: Actor, fleetId: number, kind: PersonKind) {
+export async function bindablePeople<K extends PersonKind>(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  kind: K,
+): Promise<PersonList<K>> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
   const accounts = [...tree.byId.keys()].filter((a) => tree.isWithin(fleet.account_id, a));
+  const table: PersonKind = kind;
   const rows = await ctx.db.kysely
-    .selectFrom(kind)
+    .selectFrom(table)
     .selectAll()
     .where('account_id', 'in', accounts)
     .where((eb) => eb.or([eb('fleet_id', '=', fleetId), eb('fleet_id', 'is', null)]))
     .orderBy('id')
     .execute();
-  return { [kind]: rows.map(personToWire) };
-}
-
-export interface Binding {
-  units?: number[];
-  drivers?: number[];
-  trailers?: number[];
+  return personList(kind, rows);
 }
 
 /**
@@ -63,7 +85,12 @@ export interface Binding {
  * objects of that kind not listed leave. An object belongs to at most one fleet (PRODUCT.md), so one
  * held by another fleet is a conflict. All or nothing.
  */
-export async function setEntities(ctx: AppContext, actor: Actor, fleetId: number, binding: Binding) {
+export async function setEntities(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  binding: FleetEntitiesBody,
+): Promise<FleetEntitiesReply> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
   const t = now();
@@ -142,22 +169,38 @@ export async function setEntities(ctx: AppContext, actor: Actor, fleetId: number
   return { error: 0, changed: events.length };
 }
 
-export interface UnitPatch {
-  nm?: string;
-  ut?: number | null;
-  cnm?: number;
-  cneh?: number;
-  cf?: { id: number; v: string }[];
+type CustomValues = { id: number; v: string }[];
+
+/** Custom field values equal to the stored ones (same fields, values and order)? */
+function sameCustomValues(stored: string, given: CustomValues): boolean {
+  const current = storedCustomValues(stored);
+  return (
+    current.length === given.length && current.every((c, i) => c.id === given[i]!.id && c.v === given[i]!.v)
+  );
 }
 
-/** PUT /api/fleets/{fleetId}/units/{id}: profile, unit type, counter corrections (recorded), custom fields. */
+function storedCustomValues(text: string): CustomValues {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed as CustomValues) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * PUT /api/fleets/{fleetId}/units/{id}: profile, unit type, counter corrections (recorded), custom fields.
+ * Only what differs from the stored unit is written, so the unit as read (round trip) or a body with
+ * nothing to change is a no-op that answers the unit. Counters are compared as they go out (rounded to
+ * thousandths), so sending back a read value records no correction.
+ */
 export async function updateUnit(
   ctx: AppContext,
   actor: Actor,
   fleetId: number,
   unitId: number,
-  patch: UnitPatch,
-) {
+  patch: UnitUpdateBody,
+): Promise<UnitWire> {
   const { acl } = await requireFleet(ctx, actor, fleetId, 'object.edit');
   const unit = await ctx.db.kysely
     .selectFrom('units')
@@ -166,41 +209,46 @@ export async function updateUnit(
     .where('fleet_id', '=', fleetId)
     .executeTakeFirst();
   if (!unit) throw notFound('Unit not found');
-  if (patch.nm !== undefined && !aclSatisfies(acl, 'fleet.admin')) throw accessDenied();
-  if (patch.ut != null) {
-    const type = await ctx.db.kysely
+  const name = patch.nm !== undefined && patch.nm !== unit.name ? patch.nm : undefined;
+  // Renaming is the fleet admin's (PRODUCT.md "Service objects"); the name as read (a round trip) is no
+  // rename, so an object editor may write the unit back as it was read.
+  if (name !== undefined && !aclSatisfies(acl, 'fleet.admin')) throw accessDenied();
+  const type = patch.ut !== undefined && patch.ut !== unit.unit_type_id ? { id: patch.ut } : undefined;
+  const mileage = patch.cnm !== undefined && patch.cnm !== round3(unit.mileage) ? patch.cnm : undefined;
+  const hours = patch.cneh !== undefined && patch.cneh !== round3(unit.engine_hours) ? patch.cneh : undefined;
+  const cf = patch.cf !== undefined && !sameCustomValues(unit.cf, patch.cf) ? patch.cf : undefined;
+  if (name === undefined && !type && mileage === undefined && hours === undefined && cf === undefined) {
+    return unitToWire(unit);
+  }
+  if (type && type.id !== null) {
+    const known = await ctx.db.kysely
       .selectFrom('unit_types')
       .select('id')
-      .where('id', '=', patch.ut)
+      .where('id', '=', type.id)
       .executeTakeFirst();
-    if (!type) throw invalidInput([{ field: 'body.ut', message: 'Unknown unit type' }]);
+    if (!known) throw invalidInput([{ field: 'body.ut', message: 'Unknown unit type' }]);
   }
   const t = now();
-  const counterChanged =
-    (patch.cnm !== undefined && patch.cnm !== unit.mileage) ||
-    (patch.cneh !== undefined && patch.cneh !== unit.engine_hours);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     // customfields: values must be unit fields of this fleet; checked in the transaction, before the
     // write, so a concurrent delete of a field cannot leave its value behind.
-    const cfIssues = await validateCustomValues(trx, ctx.db.dialect, fleetId, 'u', patch.cf);
+    const cfIssues = await validateCustomValues(trx, ctx.db.dialect, fleetId, 'u', cf);
     if (cfIssues.length) throw invalidInput(cfIssues);
     await trx
       .updateTable('units')
       .set({
-        ...(patch.nm !== undefined && { name: patch.nm }),
-        ...(patch.ut !== undefined && { unit_type_id: patch.ut }),
-        ...(patch.cnm !== undefined && { mileage: patch.cnm }),
-        ...(patch.cneh !== undefined && { engine_hours: patch.cneh }),
-        ...(patch.cf !== undefined && { cf: JSON.stringify(patch.cf) }),
+        ...(name !== undefined && { name }),
+        ...(type && { unit_type_id: type.id }),
+        ...(mileage !== undefined && { mileage }),
+        ...(hours !== undefined && { engine_hours: hours }),
+        ...(cf !== undefined && { cf: JSON.stringify(cf) }),
       })
       .where('id', '=', unitId)
       .execute();
     const corrections = [
-      ...(patch.cnm !== undefined && patch.cnm !== unit.mileage
-        ? [{ field: 'mileage', old_value: unit.mileage, new_value: patch.cnm }]
-        : []),
-      ...(patch.cneh !== undefined && patch.cneh !== unit.engine_hours
-        ? [{ field: 'engine_hours', old_value: unit.engine_hours, new_value: patch.cneh }]
+      ...(mileage !== undefined ? [{ field: 'mileage', old_value: unit.mileage, new_value: mileage }] : []),
+      ...(hours !== undefined
+        ? [{ field: 'engine_hours', old_value: unit.engine_hours, new_value: hours }]
         : []),
     ];
     if (corrections.length) {
@@ -210,11 +258,15 @@ export async function updateUnit(
         .execute();
       // statistics: a correction is no distance driven (modules/statistics/counter-days.ts).
       await recordCorrection(trx, unitId, {
-        mileage: (patch.cnm ?? unit.mileage) - unit.mileage,
-        engineHours: (patch.cneh ?? unit.engine_hours) - unit.engine_hours,
+        mileage: (mileage ?? unit.mileage) - unit.mileage,
+        engineHours: (hours ?? unit.engine_hours) - unit.engine_hours,
       });
+      // Domain event "counters changed" (events/domain.ts), committed with the correction.
+      const counters = { mileage: mileage ?? unit.mileage, engineHours: hours ?? unit.engine_hours };
+      await recordDomainEvents(trx, [countersChanged({ id: unitId, fleetId, ...counters }, t, actor.userId)]);
     }
   });
+  ctx.outbox.publish();
   const updated = await ctx.db.kysely
     .selectFrom('units')
     .selectAll()
@@ -222,44 +274,41 @@ export async function updateUnit(
     .executeTakeFirstOrThrow();
   const wire = unitToWire(updated);
   await ctx.bus.publish({ t: 'u', s: 'avl_unit', fid: fleetId, d: wire });
-  if (counterChanged) for (const listener of ctx.countersListeners) await listener([unitId]);
+  if (mileage !== undefined || hours !== undefined) {
+    for (const listener of ctx.countersListeners) await listener([unitId]);
+  }
   return wire;
 }
 
-export interface PersonPatch {
-  n?: string;
-  ds?: string;
-  c?: string;
-  cf?: { id: number; v: string }[];
-}
-
-/** PUT /api/drivers/{id} and /api/trailers/{id}: the fleet comes from the record (DESIGN §5). */
+/**
+ * PUT /api/drivers/{id} and /api/trailers/{id}: the fleet comes from the record (DESIGN §5). As for
+ * units, only what differs is written; the record as read or an empty body is a no-op.
+ */
 export async function updatePerson(
   ctx: AppContext,
   actor: Actor,
   kind: PersonKind,
   objectId: number,
-  patch: PersonPatch,
-) {
+  patch: PersonUpdateBody,
+): Promise<PersonWire> {
   const row = await ctx.db.kysely.selectFrom(kind).selectAll().where('id', '=', objectId).executeTakeFirst();
   // An object outside any fleet, or of a fleet the actor cannot see, answers like a foreign one.
   if (!row || row.fleet_id === null) throw accessDenied();
   await requireFleet(ctx, actor, row.fleet_id, 'object.edit');
   const fleetId = row.fleet_id;
+  const set = {
+    ...(patch.n !== undefined && patch.n !== row.name && { name: patch.n }),
+    ...(patch.ds !== undefined && patch.ds !== row.ds && { ds: patch.ds }),
+    ...(patch.c !== undefined && patch.c !== row.c && { c: patch.c }),
+    ...(patch.cf !== undefined && !sameCustomValues(row.cf, patch.cf) && { cf: JSON.stringify(patch.cf) }),
+  };
+  if (Object.keys(set).length === 0) return personToWire(row);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     // customfields: values must be driver or trailer fields of this fleet (checked as in updateUnit).
-    const cfIssues = await validateCustomValues(trx, ctx.db.dialect, fleetId, OBJECT_TYPE[kind], patch.cf);
+    const values = set.cf !== undefined ? patch.cf : undefined;
+    const cfIssues = await validateCustomValues(trx, ctx.db.dialect, fleetId, OBJECT_TYPE[kind], values);
     if (cfIssues.length) throw invalidInput(cfIssues);
-    await trx
-      .updateTable(kind)
-      .set({
-        ...(patch.n !== undefined && { name: patch.n }),
-        ...(patch.ds !== undefined && { ds: patch.ds }),
-        ...(patch.c !== undefined && { c: patch.c }),
-        ...(patch.cf !== undefined && { cf: JSON.stringify(patch.cf) }),
-      })
-      .where('id', '=', objectId)
-      .execute();
+    await trx.updateTable(kind).set(set).where('id', '=', objectId).execute();
   });
   const updated = await ctx.db.kysely
     .selectFrom(kind)
@@ -275,7 +324,12 @@ export async function updatePerson(
  * POST /api/fleets/{id}/pullcounters: counts the history before joining into the "actual" counters
  * (PRODUCT.md): the pulled part becomes what the unit had at joining.
  */
-export async function pullCounters(ctx: AppContext, actor: Actor, fleetId: number, unitIds?: number[]) {
+export async function pullCounters(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  unitIds?: number[],
+): Promise<UnitListReply> {
   await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   let query = ctx.db.kysely
     .updateTable('units')

@@ -1,21 +1,18 @@
-import { id, idParams, Limits } from '@fleetkeep/core';
+import {
+  fleetListReply,
+  fleetUpdateBody,
+  fleetUsersBody,
+  fleetUsersReply,
+  fleetWire,
+  idParams,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
 import { fleetUsers, listFleets, setFleetUsers, updateFleet } from './service.js';
 
-const fleetPatch = z
-  .object({
-    n: z.string().trim().min(1).max(Limits.stringMax),
-    tz: z.number().int().min(-2147483648).max(Limits.intUnsigned),
-    cur: z.string().max(16),
-    ms: z.union([z.literal(0), z.literal(1)]),
-    fm: z.union([z.literal(1), z.literal(2)]),
-  })
-  .partial();
-
+/** Fleet settings and the access list (spec §7 "Fleet"); contracts in core contracts/fleets.ts. */
 export const fleetRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (fastify) => {
@@ -23,14 +20,24 @@ export const fleetRoutes =
     const tags = ['fleet'];
     app.get(
       '/api/fleets',
-      { config: { need: 'user.self' }, schema: { tags, summary: 'Fleets of the user with their acl' } },
+      {
+        config: { need: 'user.self' },
+        schema: { tags, summary: 'Fleets of the user with their acl', response: { 200: fleetListReply } },
+      },
       async (req) => listFleets(ctx, actorOf(req)),
     );
     app.put(
       '/api/fleets/:id',
       {
         config: { need: 'fleet.admin' },
-        schema: { tags, summary: 'Change fleet settings (admin)', params: idParams, body: fleetPatch },
+        schema: {
+          tags,
+          summary:
+            'Change fleet settings (admin); the fleet as read is accepted, id, acl, aid and s are ignored',
+          params: idParams,
+          body: fleetUpdateBody,
+          response: { 200: fleetWire },
+        },
       },
       async (req) => updateFleet(ctx, actorOf(req), req.params.id, req.body),
     );
@@ -38,7 +45,12 @@ export const fleetRoutes =
       '/api/fleets/:id/users',
       {
         config: { need: 'fleet.admin' },
-        schema: { tags, summary: 'Fleet access list (admin)', params: idParams },
+        schema: {
+          tags,
+          summary: 'Fleet access list (admin)',
+          params: idParams,
+          response: { 200: fleetUsersReply },
+        },
       },
       async (req) => fleetUsers(ctx, actorOf(req), req.params.id),
     );
@@ -50,9 +62,8 @@ export const fleetRoutes =
           tags,
           summary: 'Replace the fleet access list (admin); acl dependencies of spec §6 are enforced',
           params: idParams,
-          body: z.object({
-            users: z.array(z.object({ id, acl: z.number().int().min(0).max(1023) })).max(10000),
-          }),
+          body: fleetUsersBody,
+          response: { 200: fleetUsersReply },
         },
       },
       async (req) => setFleetUsers(ctx, actorOf(req), req.params.id, req.body.users),

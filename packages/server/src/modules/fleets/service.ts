@@ -1,26 +1,38 @@
-import { ACL_ALL, aclViolations, isValidAcl } from '@fleetkeep/core';
+import {
+  ACL_ALL,
+  aclNames,
+  aclViolations,
+  type FieldIssue,
+  type FleetListReply,
+  type FleetUpdateBody,
+  type FleetUsersReply,
+  type FleetWire,
+  isValidAcl,
+} from '@fleetkeep/core';
 import { loadAccountTree, requireFleet, visibleFleets } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
-import type { AppContext } from '../../context.js';
+import { type AppContext, now } from '../../context.js';
+import { fleetSettingsEvents } from '../../events/domain.js';
+import { recordDomainEvents } from '../../events/outbox.js';
 import { invalidInput } from '../../http/errors.js';
 import { fleetToWire } from './mappers.js';
 
-export interface FleetPatch {
-  n?: string;
-  tz?: number;
-  cur?: string;
-  ms?: number;
-  fm?: number;
-}
-
 /** GET /api/fleets: the fleets the user can see, each with its effective acl. */
-export async function listFleets(ctx: AppContext, actor: Actor) {
+export async function listFleets(ctx: AppContext, actor: Actor): Promise<FleetListReply> {
   const [fleets, tree] = await Promise.all([visibleFleets(ctx, actor), loadAccountTree(ctx)]);
   return { fleets: fleets.map((f) => fleetToWire(f.fleet, f.acl, tree.isActive(f.fleet.account_id))) };
 }
 
-/** PUT /api/fleets/{id}: fleet settings (PRODUCT.md "Administration"); admin only. */
-export async function updateFleet(ctx: AppContext, actor: Actor, fleetId: number, patch: FleetPatch) {
+/**
+ * PUT /api/fleets/{id}: fleet settings (PRODUCT.md "Administration"); admin only. The patch holds the
+ * settings alone: the contract drops id, acl, aid (owner account) and s of a fleet as read.
+ */
+export async function updateFleet(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  patch: FleetUpdateBody,
+): Promise<FleetWire> {
   const { acl } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const set: Partial<{ name: string; tz: number; cur: string; ms: number; fm: number }> = {};
   if (patch.n !== undefined) set.name = patch.n;
@@ -29,7 +41,14 @@ export async function updateFleet(ctx: AppContext, actor: Actor, fleetId: number
   if (patch.ms !== undefined) set.ms = patch.ms;
   if (patch.fm !== undefined) set.fm = patch.fm;
   if (Object.keys(set).length > 0) {
-    await ctx.db.kysely.updateTable('fleets').set(set).where('id', '=', fleetId).execute();
+    // The change and its "fleet settings changed" domain event commit together (events/domain.ts).
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      const query = trx.selectFrom('fleets').selectAll().where('id', '=', fleetId);
+      const before = await ctx.db.ops.forUpdate(query).executeTakeFirstOrThrow();
+      await trx.updateTable('fleets').set(set).where('id', '=', fleetId).execute();
+      await recordDomainEvents(trx, fleetSettingsEvents(before, set, now(), actor.userId));
+    });
+    ctx.outbox.publish();
   }
   const fleet = await ctx.db.kysely
     .selectFrom('fleets')
@@ -45,7 +64,7 @@ export async function updateFleet(ctx: AppContext, actor: Actor, fleetId: number
 }
 
 /** GET /api/fleets/{id}/users: the access list, and the users of the fleet's accounts who could join. */
-export async function fleetUsers(ctx: AppContext, actor: Actor, fleetId: number) {
+export async function fleetUsers(ctx: AppContext, actor: Actor, fleetId: number): Promise<FleetUsersReply> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
   const members = await ctx.db.kysely
@@ -81,7 +100,7 @@ export async function setFleetUsers(
   actor: Actor,
   fleetId: number,
   users: { id: number; acl: number }[],
-) {
+): Promise<FleetUsersReply> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
   const ids = users.map((u) => u.id);
@@ -93,20 +112,23 @@ export async function setFleetUsers(
         .execute()
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const errors: { index: number; id: number; reason: string; missing?: number; unknown?: number }[] = [];
+  // One details shape on every route (core `fieldIssue`): the entry's field, what is wrong, its row.
+  const errors: FieldIssue[] = [];
+  const issue = (row: number, field: 'id' | 'acl', message: string) =>
+    errors.push({ field: `body.users.${row}.${field}`, message, row });
   const seen = new Set<number>();
   users.forEach((u, index) => {
     const row = byId.get(u.id);
     if (!row || row.su === 1 || !tree.isWithin(fleet.account_id, row.account_id)) {
-      errors.push({ index, id: u.id, reason: 'Unknown user' });
+      issue(index, 'id', 'Unknown user');
     } else if (seen.has(u.id)) {
-      errors.push({ index, id: u.id, reason: 'Duplicate user' });
+      issue(index, 'id', 'Duplicate user');
     } else if (u.acl & ~ACL_ALL) {
       // Bits outside spec §6 (8, 1024...) are no dependency problem; say what is wrong with them.
-      errors.push({ index, id: u.id, reason: 'Unknown permission bits', unknown: u.acl & ~ACL_ALL });
+      issue(index, 'acl', `Unknown permission bits: ${u.acl & ~ACL_ALL}`);
     } else if (!isValidAcl(u.acl)) {
       const missing = aclViolations(u.acl).reduce((m, v) => m | v.missing, 0);
-      errors.push({ index, id: u.id, reason: 'Permission dependencies are not met', missing });
+      issue(index, 'acl', `Permission dependencies are not met, missing: ${aclNames(missing)}`);
     }
     seen.add(u.id);
   });

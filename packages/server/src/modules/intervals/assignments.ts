@@ -1,3 +1,4 @@
+import type { IntervalAssignmentInput, IntervalBaseInput } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
@@ -5,7 +6,6 @@ import { invalidInput, notFound } from '../../http/errors.js';
 import type { Issue } from '../lineitems/library.js';
 import { assignmentToWire, baseToWire } from '../maintenance-wire.js';
 import { isFutureDay } from './rules.js';
-import type { AssignmentInput, BaseInput } from './schemas.js';
 import { checkAssignments, intervalOf, publishOutcome } from './service.js';
 import { definedBaseline, dropDueServices, fleetObjects, KIND_TYPE, syncAssignments } from './store.js';
 
@@ -29,7 +29,7 @@ export async function setIntervalUnits(
   actor: Actor,
   fleetId: number,
   intervalId: number,
-  units: AssignmentInput[],
+  units: IntervalAssignmentInput[],
 ) {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   await intervalOf(ctx, fleetId, intervalId);
@@ -102,7 +102,7 @@ export async function setObjectBases(
   fleetId: number,
   kind: ObjectKind,
   objectId: number,
-  bases: BaseInput[],
+  bases: IntervalBaseInput[],
 ) {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   await requireObject(ctx, fleetId, kind, objectId);

@@ -1,12 +1,11 @@
-import { startOfDay } from '@fleetkeep/core';
+import { type IntervalImportRow, intervalRuleIssues, startOfDay } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { LineItemRow } from '../../db/schema.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import type { Issue } from '../lineitems/library.js';
-import { isFutureDay, parseDay, thresholdIssues } from './rules.js';
-import type { ImportRow } from './schemas.js';
+import { isFutureDay, parseDay } from './rules.js';
 import { DEFAULTS, DUPLICATE_NAME, guardedName, publishOutcome } from './service.js';
 import { type Baseline, fleetObjects, saveLines, syncAssignments } from './store.js';
 
@@ -16,7 +15,12 @@ import { type Baseline, fleetObjects, saveLines, syncAssignments } from './store
  * be integers (schema), the time frequency at most three digits (schema). All rows or none; every bad
  * field of every row is listed with its row.
  */
-export async function importIntervals(ctx: AppContext, actor: Actor, fleetId: number, rows: ImportRow[]) {
+export async function importIntervals(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  rows: IntervalImportRow[],
+) {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   const at = now();
   const today = startOfDay(fleet.tz, at);
@@ -25,7 +29,7 @@ export async function importIntervals(ctx: AppContext, actor: Actor, fleetId: nu
   const refs: { id: number; t: 'u' | 'd' | 't'; row: number; index: number }[] = [];
   rows.forEach((row, r) => {
     const prefix = `body.intervals.${r}`;
-    for (const issue of thresholdIssues({ ...DEFAULTS, ...defined(row) }, prefix))
+    for (const issue of intervalRuleIssues({ ...DEFAULTS, ...defined(row) }, prefix))
       issues.push({ ...issue, row: r });
     const list: Baseline[] = [];
     (row.u ?? []).forEach((u, i) => {
@@ -107,7 +111,7 @@ export async function importIntervals(ctx: AppContext, actor: Actor, fleetId: nu
   return { intervals: await publishOutcome(ctx, outcome) };
 }
 
-function defined(row: ImportRow) {
+function defined(row: IntervalImportRow) {
   const { n: _n, li: _li, u: _u, ...rest } = row;
   return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<
     typeof DEFAULTS

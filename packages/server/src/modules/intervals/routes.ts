@@ -1,12 +1,23 @@
-import { fleetItemParams, fleetParams } from '@fleetkeep/core';
+import {
+  fleetItemParams,
+  fleetParams,
+  intervalBasesBody,
+  intervalBasesReply,
+  intervalCreateBody,
+  intervalImportBody,
+  intervalListReply,
+  intervalUnitsBody,
+  intervalUnitsReply,
+  intervalUpdateBody,
+  intervalWire,
+  okReply,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
 import { intervalUnits, objectBases, setIntervalUnits, setObjectBases } from './assignments.js';
 import { importIntervals } from './batch.js';
-import { assignmentInput, basesBody, importRow, intervalCreate, intervalPatch } from './schemas.js';
 import { createInterval, deleteInterval, listIntervals, updateInterval } from './service.js';
 
 /** Intervals and their assignments (spec §7 "Intervals"; PRODUCT.md "Intervals"). */
@@ -24,6 +35,7 @@ export const intervalRoutes =
           tags,
           summary: 'Intervals of the fleet with assignments and line items',
           params: fleetParams,
+          response: { 200: intervalListReply },
         },
       },
       async (req) => listIntervals(ctx, actorOf(req), req.params.fid),
@@ -32,7 +44,13 @@ export const intervalRoutes =
       base,
       {
         config: { need: 'interval.manage' },
-        schema: { tags, summary: 'Create an interval', params: fleetParams, body: intervalCreate },
+        schema: {
+          tags,
+          summary: 'Create an interval',
+          params: fleetParams,
+          body: intervalCreateBody,
+          response: { 200: intervalWire },
+        },
       },
       async (req) => createInterval(ctx, actorOf(req), req.params.fid, req.body),
     );
@@ -44,7 +62,8 @@ export const intervalRoutes =
           tags,
           summary: 'Import intervals with assignments; all rows or none (spec §5 "Import: intervals")',
           params: fleetParams,
-          body: z.object({ intervals: z.array(importRow).max(1000) }),
+          body: intervalImportBody,
+          response: { 200: intervalListReply },
         },
       },
       async (req) => importIntervals(ctx, actorOf(req), req.params.fid, req.body.intervals),
@@ -53,7 +72,13 @@ export const intervalRoutes =
       `${base}/:id`,
       {
         config: { need: 'interval.manage' },
-        schema: { tags, summary: 'Change an interval', params: fleetItemParams, body: intervalPatch },
+        schema: {
+          tags,
+          summary: 'Change an interval; the interval as read is accepted (id, c, tm ignored)',
+          params: fleetItemParams,
+          body: intervalUpdateBody,
+          response: { 200: intervalWire },
+        },
       },
       async (req) => updateInterval(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
     );
@@ -65,6 +90,7 @@ export const intervalRoutes =
           tags,
           summary: 'Delete an interval, its assignments and its Due services',
           params: fleetItemParams,
+          response: { 200: okReply },
         },
       },
       async (req) => deleteInterval(ctx, actorOf(req), req.params.fid, req.params.id),
@@ -73,7 +99,12 @@ export const intervalRoutes =
       `${base}/:id/units`,
       {
         config: { need: 'interval.view' },
-        schema: { tags, summary: 'Objects assigned to the interval with baselines', params: fleetItemParams },
+        schema: {
+          tags,
+          summary: 'Objects assigned to the interval with baselines',
+          params: fleetItemParams,
+          response: { 200: intervalUnitsReply },
+        },
       },
       async (req) => intervalUnits(ctx, actorOf(req), req.params.fid, req.params.id),
     );
@@ -85,7 +116,8 @@ export const intervalRoutes =
           tags,
           summary: 'Replace the assigned objects; new baselines default to current counters and today',
           params: fleetItemParams,
-          body: z.object({ units: z.array(assignmentInput).max(10000) }),
+          body: intervalUnitsBody,
+          response: { 200: intervalUnitsReply },
         },
       },
       async (req) => setIntervalUnits(ctx, actorOf(req), req.params.fid, req.params.id, req.body.units),
@@ -95,7 +127,12 @@ export const intervalRoutes =
         `/api/fleets/:fid/${kind}/:id/bases`,
         {
           config: { need: 'interval.view' },
-          schema: { tags, summary: `Interval baselines of one of the ${kind}`, params: fleetItemParams },
+          schema: {
+            tags,
+            summary: `Interval baselines of one of the ${kind}`,
+            params: fleetItemParams,
+            response: { 200: intervalBasesReply },
+          },
         },
         async (req) => objectBases(ctx, actorOf(req), req.params.fid, kind, req.params.id),
       );
@@ -107,7 +144,8 @@ export const intervalRoutes =
             tags,
             summary: `Set interval baselines of one of the ${kind}`,
             params: fleetItemParams,
-            body: basesBody,
+            body: intervalBasesBody,
+            response: { 200: intervalBasesReply },
           },
         },
         async (req) => setObjectBases(ctx, actorOf(req), req.params.fid, kind, req.params.id, req.body.bases),

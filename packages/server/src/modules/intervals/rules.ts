@@ -1,49 +1,9 @@
 import { DAY_SECONDS, startOfDay, tzOffsetMinutes } from '@fleetkeep/core';
-import type { Issue } from '../lineitems/library.js';
-
-/** Thresholds of an interval (spec §3 "Interval"; PRODUCT.md "Intervals"). */
-export interface Thresholds {
-  cnme: number;
-  cnmd: number;
-  cnmo: number;
-  cnehe: number;
-  cnehd: number;
-  cneho: number;
-  de: number;
-  dd: number;
-  du: string;
-  do: number;
-}
-
-/** Days of one time-frequency unit, as spec §9 counts its time ranges (week 7, month 30, year 365). */
-export const DAYS_PER_UNIT: Readonly<Record<string, number>> = { d: 1, w: 7, m: 30, y: 365 };
-
-const NOTICE = 'Advance notice must be smaller than the frequency';
-const POSITIVE = 'Frequency must be a positive integer';
 
 /**
- * Cross-field rules of PRODUCT.md "Intervals": at least one of mileage, engine hours or time; an enabled
- * frequency is positive; its advance notice is smaller than the frequency (for time: notice in days
- * against the frequency in days). Field types and ranges are the schema's.
+ * Date rules of intervals and their baselines (spec §5 "Import: intervals"). The rules across the
+ * frequency fields are core's `intervalRuleIssues` (contracts/intervals.ts), shared with the web.
  */
-export function thresholdIssues(v: Thresholds, prefix: string): Issue[] {
-  const issues: Issue[] = [];
-  if (!v.cnme && !v.cnehe && !v.de)
-    issues.push({ field: `${prefix}.cnme`, message: 'Enable at least one of mileage, engine hours or time' });
-  const counter = (enabled: number, freq: number, notice: number, f: string, o: string) => {
-    if (!enabled) return;
-    if (!(freq >= 1)) issues.push({ field: `${prefix}.${f}`, message: POSITIVE });
-    else if (notice >= freq) issues.push({ field: `${prefix}.${o}`, message: NOTICE });
-  };
-  counter(v.cnme, v.cnmd, v.cnmo, 'cnmd', 'cnmo');
-  counter(v.cnehe, v.cnehd, v.cneho, 'cnehd', 'cneho');
-  if (v.de) {
-    if (!(v.dd >= 1)) issues.push({ field: `${prefix}.dd`, message: POSITIVE });
-    else if (v.do >= v.dd * (DAYS_PER_UNIT[v.du] ?? 1))
-      issues.push({ field: `${prefix}.do`, message: NOTICE });
-  }
-  return issues;
-}
 
 const DAY_TEXT = /^(\d{1,4})-(\d{1,2})-(\d{1,2})$/;
 

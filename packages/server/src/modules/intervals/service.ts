@@ -1,4 +1,12 @@
-import { startOfDay } from '@fleetkeep/core';
+import {
+  type IntervalAssignmentInput,
+  type IntervalCreateBody,
+  type IntervalRules,
+  type IntervalUpdateBody,
+  type IntervalWire,
+  intervalRuleIssues,
+  startOfDay,
+} from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
@@ -7,9 +15,7 @@ import { recompute } from '../../engine/index.js';
 import { conflict, invalidInput, notFound } from '../../http/errors.js';
 import { type Issue, isUniqueViolation } from '../lineitems/library.js';
 import { publishLibraryItems } from '../lineitems/service.js';
-import type { IntervalWire } from '../maintenance-wire.js';
-import { isFutureDay, type Thresholds, thresholdIssues } from './rules.js';
-import type { AssignmentInput, IntervalCreate, IntervalPatch } from './schemas.js';
+import { isFutureDay } from './rules.js';
 import { dropDueServices, fleetObjects, loadIntervals, saveLines, syncAssignments } from './store.js';
 
 /** Spec §6: the Intervals area needs viewInterval; "Interval import and editing need manageInterval". */
@@ -17,7 +23,7 @@ import { dropDueServices, fleetObjects, loadIntervals, saveLines, syncAssignment
 export const DUPLICATE_NAME = 'An interval with this name exists';
 
 /** An interval's fields before the request fills them (every rule off). */
-export const DEFAULTS: Thresholds & { description: string } = {
+export const DEFAULTS: IntervalRules & { description: string } = {
   description: '',
   cnme: 0,
   cnmd: 0,
@@ -63,6 +69,14 @@ export async function publishOutcome(ctx: AppContext, o: Outcome): Promise<Inter
   return wires;
 }
 
+/** Publishes a write of one interval and returns that interval as it now reads. */
+async function publishedOne(ctx: AppContext, outcome: Outcome): Promise<IntervalWire> {
+  const [wire] = await publishOutcome(ctx, outcome);
+  // Only a delete racing this write leaves nothing to return.
+  if (!wire) throw notFound('Interval not found');
+  return wire;
+}
+
 /** Names unique in the fleet, case-insensitive (PRODUCT.md "Intervals"). */
 export async function nameTaken(ctx: AppContext, fleetId: number, name: string, exceptId?: number) {
   const rows = await ctx.db.kysely
@@ -89,7 +103,7 @@ export async function guardedName<T>(work: () => Promise<T>): Promise<T> {
 export async function checkAssignments(
   ctx: AppContext,
   fleet: { id: number; tz: number },
-  entries: AssignmentInput[],
+  entries: IntervalAssignmentInput[],
   prefix: string,
 ) {
   const { counters, issues } = await fleetObjects(
@@ -111,10 +125,15 @@ export async function listIntervals(ctx: AppContext, actor: Actor, fleetId: numb
   return { intervals: await loadIntervals(ctx.db.kysely, fleetId) };
 }
 
-export async function createInterval(ctx: AppContext, actor: Actor, fleetId: number, input: IntervalCreate) {
+export async function createInterval(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  input: IntervalCreateBody,
+) {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   const fields = { ...DEFAULTS, ...stripLists(input) };
-  const issues: Issue[] = thresholdIssues(fields, 'body');
+  const issues: Issue[] = intervalRuleIssues(fields, 'body');
   const checked = await checkAssignments(ctx, fleet, input.u ?? [], 'body.u');
   issues.push(...checked.issues);
   if (issues.length) throw invalidInput(issues);
@@ -153,14 +172,13 @@ export async function createInterval(ctx: AppContext, actor: Actor, fleetId: num
       };
     }),
   );
-  const [wire] = await publishOutcome(ctx, outcome);
-  return wire;
+  return publishedOne(ctx, outcome);
 }
 
 function stripLists<T extends { li?: unknown; u?: unknown; n?: unknown }>(input: T) {
   const { li: _li, u: _u, n: _n, ...rest } = input;
   return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<
-    Thresholds & { description: string }
+    IntervalRules & { description: string }
   >;
 }
 
@@ -180,12 +198,12 @@ export async function updateInterval(
   actor: Actor,
   fleetId: number,
   intervalId: number,
-  patch: IntervalPatch,
+  patch: IntervalUpdateBody,
 ) {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   const current = await intervalOf(ctx, fleetId, intervalId);
   const fields = { ...pickThresholds(current), ...stripLists(patch) };
-  const issues: Issue[] = thresholdIssues(fields, 'body');
+  const issues: Issue[] = intervalRuleIssues(fields, 'body');
   const checked = await checkAssignments(ctx, fleet, patch.u ?? [], 'body.u');
   issues.push(...checked.issues);
   if (issues.length) throw invalidInput(issues);
@@ -226,11 +244,10 @@ export async function updateInterval(
       };
     }),
   );
-  const [wire] = await publishOutcome(ctx, outcome);
-  return wire;
+  return publishedOne(ctx, outcome);
 }
 
-function pickThresholds(row: IntervalRow): Thresholds & { description: string } {
+function pickThresholds(row: IntervalRow): IntervalRules & { description: string } {
   const { description, cnme, cnmd, cnmo, cnehe, cnehd, cneho, de, dd, du } = row;
   return { description, cnme, cnmd, cnmo, cnehe, cnehd, cneho, de, dd, du, do: row.do };
 }
@@ -249,5 +266,5 @@ export async function deleteInterval(ctx: AppContext, actor: Actor, fleetId: num
   });
   for (const id of dropped) await ctx.bus.publish({ t: 'd', s: 'service', fid: fleetId, d: { id } });
   await ctx.bus.publish({ t: 'd', s: 'interval', fid: fleetId, d: { id: intervalId } });
-  return { error: 0 };
+  return { error: 0 as const };
 }

@@ -1,6 +1,6 @@
-import { decimal3 } from '@fleetkeep/core';
+import { decimal3, lineItemKindInput as kindInput } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
-import { byName, isUniqueViolation, itemKey, kindInput, kindOf, nameCollator } from './library.js';
+import { byName, isUniqueViolation, itemKey, kindOf, nameCollator } from './library.js';
 
 describe('natural, case-insensitive name order (spec §3)', () => {
   it('orders digits by value and ignores case and accents', () => {

@@ -1,15 +1,10 @@
-import { LineItemKind, toThousandths } from '@fleetkeep/core';
+import { type FieldIssue, LineItemKind, toThousandths } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import { now } from '../../context.js';
 import type { Database, LineItemRow } from '../../db/schema.js';
 
-/** A validation failure of one field; `row` is set for batch rows. */
-export interface Issue {
-  field: string;
-  message: string;
-  row?: number;
-}
+/** A validation failure of one field; `row` is set for batch rows (core `fieldIssue`). */
+export type Issue = FieldIssue;
 
 /** Natural, case-insensitive name order (spec §3 "Name sorting is natural and case-insensitive"). */
 export const nameCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -21,32 +16,17 @@ export function byName<T extends { name: string; id: number }>(a: T, b: T): numb
 /** Library identity: name and kind, case-insensitive (PRODUCT.md "Line-items library"). */
 export const itemKey = (kind: number, name: string) => `${kind}:${name.trim().toLowerCase()}`;
 
-/** Largest money or quantity value accepted, so that thousandths stay exact (spec §9 precision). */
-
 /** Thousandths of a value that passed `decimal3`. */
 export const thousandths = (v: number | string) => toThousandths(v) ?? 0;
 
-/**
- * Kind of a library item: 1 labour, 2 part, 4 fuel (spec §3); the import also names labour or part as
- * text, case-insensitive (spec §5 "Import: line items").
- */
-export const kindInput = z.union([
-  z.literal(LineItemKind.task),
-  z.literal(LineItemKind.part),
-  z.literal(LineItemKind.fuel),
-  z.string().refine((s) => /^\s*(labour|labor|part)\s*$/i.test(s), 'Type must be labour or part'),
-]);
-
+/** Kind of a library item from the wire's number or the import's labour/part text (core `lineItemKindInput`). */
 export function kindOf(v: number | string): number {
   if (typeof v === 'number') return v;
   return /part/i.test(v) ? LineItemKind.part : LineItemKind.task;
 }
 
-/** True for a unique-index violation on SQLite (better-sqlite3) or PostgreSQL. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
+/** Moved to db/dialect (the dialect differences in one place); re-exported for this module's importers. */
+export { isUniqueViolation } from '../../db/dialect/index.js';
 
 export interface NewLibraryItem {
   name: string;

@@ -1,17 +1,19 @@
-import { decimal3, fleetItemParams, fleetParams, id, Limits } from '@fleetkeep/core';
+import {
+  fleetItemParams,
+  fleetParams,
+  lineItemBody,
+  lineItemFuelPresetsReply,
+  lineItemImportBody,
+  lineItemListReply,
+  lineItemUpdateBody,
+  lineItemWire,
+  okReply,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
-import { kindInput } from './library.js';
 import { batchItems, createItem, deleteItem, fuelPresets, listItems, updateItem } from './service.js';
-
-const item = z.object({
-  n: z.string().trim().min(1).max(Limits.stringMax),
-  t: kindInput,
-  c: decimal3(),
-});
 
 /** The line-items library (spec §7 "Line items"; PRODUCT.md "Line-items library"). */
 export const lineItemRoutes =
@@ -23,7 +25,12 @@ export const lineItemRoutes =
       '/api/fleets/:fid/line_items',
       {
         config: { need: 'lineitem.view' },
-        schema: { tags, summary: 'The library, sorted by name', params: fleetParams },
+        schema: {
+          tags,
+          summary: 'The library, sorted by name',
+          params: fleetParams,
+          response: { 200: lineItemListReply },
+        },
       },
       async (req) => listItems(ctx, actorOf(req), req.params.fid),
     );
@@ -31,7 +38,12 @@ export const lineItemRoutes =
       '/api/fleets/:fid/line_items/fuel_presets',
       {
         config: { need: 'lineitem.view' },
-        schema: { tags, summary: 'Common fuel types offered for the fuel tab', params: fleetParams },
+        schema: {
+          tags,
+          summary: 'Common fuel types offered for the fuel tab',
+          params: fleetParams,
+          response: { 200: lineItemFuelPresetsReply },
+        },
       },
       async (req) => fuelPresets(ctx, actorOf(req), req.params.fid),
     );
@@ -39,7 +51,13 @@ export const lineItemRoutes =
       '/api/fleets/:fid/line_items',
       {
         config: { need: 'lineitem.manage' },
-        schema: { tags, summary: 'Add an item (labour 1, part 2, fuel 4)', params: fleetParams, body: item },
+        schema: {
+          tags,
+          summary: 'Add an item (labour 1, part 2, fuel 4)',
+          params: fleetParams,
+          body: lineItemBody,
+          response: { 200: lineItemWire },
+        },
       },
       async (req) => createItem(ctx, actorOf(req), req.params.fid, req.body),
     );
@@ -47,7 +65,13 @@ export const lineItemRoutes =
       '/api/fleets/:fid/line_items/:id',
       {
         config: { need: 'lineitem.manage' },
-        schema: { tags, summary: 'Change an item', params: fleetItemParams, body: item.partial() },
+        schema: {
+          tags,
+          summary: 'Change an item; the item as read is accepted (id ignored)',
+          params: fleetItemParams,
+          body: lineItemUpdateBody,
+          response: { 200: lineItemWire },
+        },
       },
       async (req) => updateItem(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
     );
@@ -55,7 +79,12 @@ export const lineItemRoutes =
       '/api/fleets/:fid/line_items/:id',
       {
         config: { need: 'lineitem.manage' },
-        schema: { tags, summary: 'Delete an item', params: fleetItemParams },
+        schema: {
+          tags,
+          summary: 'Delete an item',
+          params: fleetItemParams,
+          response: { 200: okReply },
+        },
       },
       async (req) => deleteItem(ctx, actorOf(req), req.params.fid, req.params.id),
     );
@@ -66,7 +95,8 @@ export const lineItemRoutes =
         schema: {
           tags,
           summary: 'Import items; each row names its fleet; all rows or none (spec §5 "Import: line items")',
-          body: z.object({ lineitems: z.array(item.extend({ fid: id })).max(1000) }),
+          body: lineItemImportBody,
+          response: { 200: lineItemListReply },
         },
       },
       async (req) => batchItems(ctx, actorOf(req), req.body.lineitems),

@@ -1,4 +1,10 @@
-import { LineItemKind } from '@fleetkeep/core';
+import {
+  type LineItemBody,
+  type LineItemImportRow,
+  LineItemKind,
+  type LineItemUpdateBody,
+  type LineItemWire,
+} from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
@@ -20,12 +26,6 @@ import {
  * for those who manage what uses it: intervals or services (manageService is also manageFuelFilling,
  * bit 128, so the fuel tab follows the same rule).
  */
-
-export interface ItemInput {
-  n: string;
-  t: number | string;
-  c: number | string;
-}
 
 const DUPLICATE = 'An item with this name and type exists';
 
@@ -70,7 +70,7 @@ export async function fuelPresets(ctx: AppContext, actor: Actor, fleetId: number
   return { fuel_presets: FUEL_PRESETS.map((n) => ({ n, t: LineItemKind.fuel, c: 0 })) };
 }
 
-export async function createItem(ctx: AppContext, actor: Actor, fleetId: number, input: ItemInput) {
+export async function createItem(ctx: AppContext, actor: Actor, fleetId: number, input: LineItemBody) {
   await requireFleet(ctx, actor, fleetId, 'lineitem.manage');
   const kind = kindOf(input.t);
   if (duplicateOf(await fleetItems(ctx, fleetId), kind, input.n))
@@ -91,7 +91,7 @@ export async function updateItem(
   actor: Actor,
   fleetId: number,
   itemId: number,
-  patch: Partial<ItemInput>,
+  patch: LineItemUpdateBody,
 ) {
   await requireFleet(ctx, actor, fleetId, 'lineitem.manage');
   const rows = await fleetItems(ctx, fleetId);
@@ -123,11 +123,7 @@ export async function deleteItem(ctx: AppContext, actor: Actor, fleetId: number,
     .executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) throw notFound('Line item not found');
   await ctx.bus.publish({ t: 'd', s: 'lineitem', fid: fleetId, d: { id: itemId } });
-  return { error: 0 };
-}
-
-export interface BatchRow extends ItemInput {
-  fid: number;
+  return { error: 0 as const };
 }
 
 /**
@@ -135,7 +131,7 @@ export interface BatchRow extends ItemInput {
  * row comes from the row (DESIGN §5); the actor must be allowed to write every fleet named. All rows
  * or none; a row that repeats an existing item or an earlier row is a conflict (error 10).
  */
-export async function batchItems(ctx: AppContext, actor: Actor, rows: BatchRow[]) {
+export async function batchItems(ctx: AppContext, actor: Actor, rows: LineItemImportRow[]) {
   const fleetIds = [...new Set(rows.map((r) => r.fid))];
   for (const fid of fleetIds) await requireFleet(ctx, actor, fid, 'lineitem.manage');
   const existing = fleetIds.length
@@ -153,7 +149,7 @@ export async function batchItems(ctx: AppContext, actor: Actor, rows: BatchRow[]
     seen.add(key);
   });
   if (issues.length) throw conflict('Some line items exist already', issues);
-  if (rows.length === 0) return { line_items: [] };
+  if (rows.length === 0) return { line_items: [] as LineItemWire[] };
   const t = now();
   const created = await guarded(() =>
     ctx.db.kysely.transaction().execute((trx) =>

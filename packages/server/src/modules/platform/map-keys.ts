@@ -1,9 +1,7 @@
+import type { MapKeysReply, MapKeyWire, PlatformKeysReply } from '@fleetkeep/core';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import { accessDenied, notFound } from '../../http/errors.js';
-
-/** Map-provider key type bits (spec §3 "Map-provider key record"). */
-export const MapKeyType = { protected: 1, routing: 2, geocoding: 4, optimization: 8, tiles: 16 } as const;
 
 function requireSuperUser(actor: Actor): void {
   // Keys are platform configuration: super users only, and never through a personal API token.
@@ -14,14 +12,14 @@ function requireSuperUser(actor: Actor): void {
  * `POST /api/remoteapi/user/get_keys` (spec §7): every key record keyed by id, for any signed-in user;
  * the client groups them per provider and picks its tile providers.
  */
-export async function getKeys(ctx: AppContext) {
+export async function getKeys(ctx: AppContext): Promise<PlatformKeysReply> {
   const rows = await ctx.db.kysely.selectFrom('map_keys').selectAll().orderBy('id').execute();
   return Object.fromEntries(
     rows.map((r) => [String(r.id), { id: r.id, provider: r.provider, key: r.key, type: r.type }]),
   );
 }
 
-export async function listMapKeys(ctx: AppContext, actor: Actor) {
+export async function listMapKeys(ctx: AppContext, actor: Actor): Promise<MapKeysReply> {
   requireSuperUser(actor);
   const rows = await ctx.db.kysely.selectFrom('map_keys').selectAll().orderBy('id').execute();
   return { map_keys: rows.map((r) => ({ id: r.id, provider: r.provider, key: r.key, type: r.type })) };
@@ -31,7 +29,7 @@ export async function createMapKey(
   ctx: AppContext,
   actor: Actor,
   input: { provider: string; key: string; type: number },
-) {
+): Promise<MapKeyWire> {
   requireSuperUser(actor);
   const row = await ctx.db.kysely
     .insertInto('map_keys')
@@ -41,9 +39,9 @@ export async function createMapKey(
   return { id: row.id, provider: row.provider, key: row.key, type: row.type };
 }
 
-export async function deleteMapKey(ctx: AppContext, actor: Actor, id: number) {
+export async function deleteMapKey(ctx: AppContext, actor: Actor, id: number): Promise<{ error: 0 }> {
   requireSuperUser(actor);
   const res = await ctx.db.kysely.deleteFrom('map_keys').where('id', '=', id).executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) throw notFound('Map key not found');
-  return { error: 0 };
+  return { error: 0 } as const;
 }

@@ -63,6 +63,29 @@ describe('platform calls (DESIGN §3)', () => {
     expect(await viewer.post('/api/remoteapi/user/get_keys').then((r) => r.body)).toEqual({});
   });
 
+  it('takes no id, time or owner from a new map key’s body (mass assignment)', async () => {
+    const taken = await root.post('/api/admin/map_keys', { provider: 'osm', key: 'first', type: 16 });
+    const res = await root.post('/api/admin/map_keys', {
+      provider: 'osm',
+      key: 'second',
+      type: 16,
+      id: taken.body.id,
+      created_at: 1,
+      su: 1,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.id).not.toBe(taken.body.id);
+    const keys = (await root.get('/api/admin/map_keys')).body.map_keys;
+    expect(keys.find((k: { id: number }) => k.id === taken.body.id)).toMatchObject({ key: 'first' });
+    const row = await t.server.ctx.db.kysely
+      .selectFrom('map_keys')
+      .select('created_at')
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
+    expect(row.created_at).toBeGreaterThan(1);
+    for (const k of [taken.body.id, res.body.id]) await root.delete(`/api/admin/map_keys/${k}`);
+  });
+
   it('offers the tile layer in the auth reply and proxies tiles for a session, once per tile', async () => {
     const login = await t.anon.post('/api/login', { username: 'viewer', password: 'demo-password-1' });
     const auth = await t.anon.get(`/api/auth?access_token=${login.body.access_token}`);

@@ -1,6 +1,18 @@
-import { ErrorCode, idParams } from '@fleetkeep/core';
+import {
+  binaryReply,
+  ErrorCode,
+  errorBody,
+  gisTileParams,
+  gisTileQuery,
+  idParams,
+  mapKeyCreateBody,
+  mapKeysReply,
+  mapKeyWire,
+  okReply,
+  platformKeysBody,
+  platformKeysReply,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorFromHeader, actorOf } from '../../http/auth-hook.js';
 import { AppError, invalidInput, notFound } from '../../http/errors.js';
@@ -9,7 +21,7 @@ import { resolveSession } from '../session/service.js';
 import { createMapKey, deleteMapKey, getKeys, listMapKeys } from './map-keys.js';
 import { isTileCoordinate, tileCacheOf } from './tiles.js';
 
-/** The platform's remote calls of spec §7 served by Fleetkeep itself (DESIGN §3). */
+/** The platform's remote calls of spec §7 served by Fleetkeep itself (DESIGN §3); contracts in core contracts/platform.ts. */
 export const platformRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (fastify) => {
@@ -23,7 +35,8 @@ export const platformRoutes =
         schema: {
           tags: ['platform'],
           summary: 'Map-provider key records keyed by id (spec §7); no payload',
-          body: z.object({}).optional(),
+          body: platformKeysBody,
+          response: { 200: platformKeysReply },
         },
       },
       async () => getKeys(ctx),
@@ -33,7 +46,11 @@ export const platformRoutes =
       '/api/admin/map_keys',
       {
         config: { need: 'platform.su' },
-        schema: { tags: ['admin'], summary: 'Map-provider keys (super user)' },
+        schema: {
+          tags: ['admin'],
+          summary: 'Map-provider keys (super user)',
+          response: { 200: mapKeysReply },
+        },
       },
       async (req) => listMapKeys(ctx, actorOf(req)),
     );
@@ -45,11 +62,8 @@ export const platformRoutes =
           tags: ['admin'],
           summary:
             'Add a map-provider key (super user); type bits: protected 1, routing 2, geocoding 4, optimization 8, tiles 16',
-          body: z.object({
-            provider: z.string().trim().min(1).max(32),
-            key: z.string().trim().min(1).max(256),
-            type: z.number().int().min(0).max(31),
-          }),
+          body: mapKeyCreateBody,
+          response: { 200: mapKeyWire },
         },
       },
       async (req) => createMapKey(ctx, actorOf(req), req.body),
@@ -58,7 +72,12 @@ export const platformRoutes =
       '/api/admin/map_keys/:id',
       {
         config: { need: 'platform.su' },
-        schema: { tags: ['admin'], summary: 'Delete a map-provider key (super user)', params: idParams },
+        schema: {
+          tags: ['admin'],
+          summary: 'Delete a map-provider key (super user)',
+          params: idParams,
+          response: { 200: okReply },
+        },
       },
       async (req) => deleteMapKey(ctx, actorOf(req), req.params.id),
     );
@@ -72,8 +91,10 @@ export const platformRoutes =
         schema: {
           tags: ['platform'],
           summary: 'A tile of the platform tile layer (GIS_URL), proxied and cached',
-          params: z.object({ z: z.coerce.number(), x: z.coerce.number(), y: z.string() }),
-          querystring: z.object({ sid: z.string().max(256).optional() }),
+          params: gisTileParams,
+          querystring: gisTileQuery,
+          // The tile as the tile server sent it; 502 when the tile server fails.
+          response: { 200: binaryReply, 502: errorBody },
         },
       },
       async (req, reply) => {
@@ -88,10 +109,13 @@ export const platformRoutes =
         }
         try {
           const tile = await tiles.get(req.params.z, req.params.x, y);
-          return reply
-            .header('content-type', tile.type)
-            .header('cache-control', 'private, max-age=86400')
-            .send(tile.body);
+          return (
+            reply
+              .header('content-type', tile.type)
+              .header('cache-control', 'private, max-age=86400')
+              // A Buffer goes out as it is, never through the JSON serializer (binaryReply).
+              .send(tile.body as never)
+          );
         } catch (err) {
           if (err instanceof AppError && err.code === ErrorCode.unexpected) {
             return reply.status(502).send({ error: err.code, reason: err.message });

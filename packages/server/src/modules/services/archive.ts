@@ -1,4 +1,10 @@
-import { numberArrayError } from '@fleetkeep/core';
+import {
+  SERVICE_ARCHIVE_RANGE_DAYS as ARCHIVE_RANGE_DAYS,
+  type ServiceArchivePatch as ArchivePatch,
+  SERVICE_BATCH_MAX as BATCH_MAX,
+  numberArrayError,
+  type ServiceDeleteWire,
+} from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
@@ -11,7 +17,6 @@ import { thousandths } from '../lineitems/library.js';
 import { type Changes, replaceLines, runChange } from './effects.js';
 import { loadWires } from './load.js';
 import { dayOf, isArchived, statusOf } from './rules.js';
-import { type ArchivePatch, BATCH_MAX } from './schemas.js';
 import { loadService } from './service.js';
 import { lineCounts, planContext } from './write.js';
 
@@ -20,7 +25,6 @@ import { lineCounts, planContext } from './write.js';
  * date; a rejected service's end date is the day it was rejected. A range covers whole days in the
  * fleet zone and spans at most 366 days, so one call stays bounded.
  */
-export const ARCHIVE_RANGE_DAYS = 366;
 const FINISHED = sql<number>`(${sql.ref('f')} & 24)`;
 
 function parseDay(tz: number, value: string, field: string) {
@@ -101,7 +105,12 @@ export async function updateArchived(
 }
 
 /** DELETE .../services/archived/{id} and .../archived/batch: with archiveDelete; all or none. */
-export async function deleteArchived(ctx: AppContext, actor: Actor, fleetId: number, ids: unknown) {
+export async function deleteArchived(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  ids: unknown,
+): Promise<ServiceDeleteWire> {
   await requireFleet(ctx, actor, fleetId, 'archive.delete');
   const error = numberArrayError(ids);
   if (error) throw invalidInput([{ field: 'body.services', message: error }], error);

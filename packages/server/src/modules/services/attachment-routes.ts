@@ -1,7 +1,15 @@
 import multipart from '@fastify/multipart';
-import { fleetItemParams, pathId } from '@fleetkeep/core';
-import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import {
+  binaryReply,
+  fleetItemParams,
+  SERVICE_ATTACHMENT_BYTES_MAX,
+  SERVICE_ATTACHMENTS_MAX,
+  serviceAttachmentDeleteReply,
+  serviceAttachmentListReply,
+  serviceAttachmentParams,
+  serviceAttachmentUploadBody,
+} from '@fleetkeep/core';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
@@ -9,8 +17,6 @@ import {
   contentDisposition,
   deleteAttachment,
   listAttachments,
-  MAX_FILES,
-  MAX_TOTAL_BYTES,
   readAttachment,
   safeContentType,
   uploadAttachments,
@@ -25,18 +31,27 @@ export const attachmentRoutes =
   async (fastify) => {
     await fastify.register(multipart, {
       throwFileSizeLimit: false,
-      limits: { fileSize: MAX_TOTAL_BYTES, files: MAX_FILES * 5, fields: 20, parts: MAX_FILES * 5 + 20 },
+      limits: {
+        fileSize: SERVICE_ATTACHMENT_BYTES_MAX,
+        files: SERVICE_ATTACHMENTS_MAX * 5,
+        fields: 20,
+        parts: SERVICE_ATTACHMENTS_MAX * 5 + 20,
+      },
     });
     const app = zApp(fastify);
     const tags = ['services'];
     const base = '/api/fleets/:fid/services/:id/attachments';
-    const itemParams = z.object({ fid: pathId, id: pathId, aid: pathId });
 
     app.get(
       base,
       {
         config: { need: 'service.view' },
-        schema: { tags, summary: 'Attachments of a service', params: fleetItemParams },
+        schema: {
+          tags,
+          summary: 'Attachments of a service',
+          params: fleetItemParams,
+          response: { 200: serviceAttachmentListReply },
+        },
       },
       async (req) => listAttachments(ctx, actorOf(req), req.params.fid, req.params.id),
     );
@@ -44,14 +59,15 @@ export const attachmentRoutes =
       base,
       {
         config: { need: 'service.manage' },
-        bodyLimit: MAX_TOTAL_BYTES + MULTIPART_SLACK,
+        bodyLimit: SERVICE_ATTACHMENT_BYTES_MAX + MULTIPART_SLACK,
         schema: {
           tags,
           summary: 'Upload files (multipart/form-data): at most 20 files and 32 MB per service',
           params: fleetItemParams,
           consumes: ['multipart/form-data', 'application/json'],
           // The parts are read by the handler; any other body is refused there with error 4.
-          body: z.unknown().describe('multipart/form-data with one or more file parts'),
+          body: serviceAttachmentUploadBody,
+          response: { 200: serviceAttachmentListReply },
         },
       },
       async (req) =>
@@ -67,11 +83,17 @@ export const attachmentRoutes =
       `${base}/:aid`,
       {
         config: { need: 'service.view' },
-        schema: { tags, summary: 'Download an attachment with its original name', params: itemParams },
+        schema: {
+          tags,
+          summary: 'Download an attachment with its original name',
+          params: serviceAttachmentParams,
+          response: { 200: binaryReply },
+        },
       },
       async (req, reply) => {
         const file = await readAttachment(ctx, actorOf(req), req.params.fid, req.params.id, req.params.aid);
-        return reply
+        // The stored bytes as they are (binaryReply documents them; a Buffer is never serialised).
+        return (reply as FastifyReply)
           .header('content-type', safeContentType(file.content_type))
           .header('content-disposition', contentDisposition(file.name))
           .header('x-content-type-options', 'nosniff')
@@ -82,7 +104,12 @@ export const attachmentRoutes =
       `${base}/:aid`,
       {
         config: { need: 'service.manage' },
-        schema: { tags, summary: 'Delete an attachment', params: itemParams },
+        schema: {
+          tags,
+          summary: 'Delete an attachment',
+          params: serviceAttachmentParams,
+          response: { 200: serviceAttachmentDeleteReply },
+        },
       },
       async (req) => deleteAttachment(ctx, actorOf(req), req.params.fid, req.params.id, req.params.aid),
     );

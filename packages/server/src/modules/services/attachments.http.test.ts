@@ -1,8 +1,11 @@
+import {
+  SERVICE_ATTACHMENTS_MAX as MAX_FILES,
+  SERVICE_ATTACHMENT_BYTES_MAX as MAX_TOTAL_BYTES,
+} from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventsClient } from '../../test/events-client.js';
 import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
 import { servicesFixture } from '../../test/services-fixtures.js';
-import { MAX_FILES, MAX_TOTAL_BYTES } from './attachments.js';
 
 /** Service attachments (PRODUCT.md "Services"; spec §5 "Attachments"): stored in the database, capped. */
 describe('service attachments', () => {

@@ -1,5 +1,10 @@
 import type { Multipart } from '@fastify/multipart';
-import { ErrorCode, Limits } from '@fleetkeep/core';
+import {
+  ErrorCode,
+  SERVICE_ATTACHMENTS_MAX as MAX_FILES,
+  SERVICE_ATTACHMENT_BYTES_MAX as MAX_TOTAL_BYTES,
+  type ServiceAttachmentWire,
+} from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
@@ -15,8 +20,6 @@ import { loadService } from './service.js';
  * database, at most 20 files and 32 MB in total per service (error 2 beyond), downloaded with the
  * original name and a safe content type.
  */
-export const MAX_FILES = 20;
-export const MAX_TOTAL_BYTES = Limits.maxFileSize;
 const OWNER = 'service';
 
 /** Types a browser may render inline without risk; everything else downloads as octet-stream. */
@@ -54,7 +57,12 @@ async function requireEditable(ctx: AppContext, actor: Actor, fleetId: number, s
 
 const listColumns = ['id', 'name', 'size', 'content_type', 'created_at as created'] as const;
 
-export async function listAttachments(ctx: AppContext, actor: Actor, fleetId: number, serviceId: number) {
+export async function listAttachments(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  serviceId: number,
+): Promise<{ attachments: ServiceAttachmentWire[] }> {
   await requireFleet(ctx, actor, fleetId, 'service.view');
   await loadService(ctx.db.kysely, fleetId, serviceId);
   const attachments = await ctx.db.kysely
@@ -122,7 +130,7 @@ export async function uploadAttachments(
   fleetId: number,
   serviceId: number,
   parts: AsyncIterable<Multipart> | undefined,
-) {
+): Promise<{ attachments: ServiceAttachmentWire[] }> {
   await requireEditable(ctx, actor, fleetId, serviceId);
   if (!parts) throw invalidInput([{ field: 'body', message: 'Expected multipart/form-data with files' }]);
   let { count, bytes } = await heldTotals(ctx.db.kysely, serviceId);
@@ -158,8 +166,7 @@ export async function uploadAttachments(
   const { result } = await runChange(ctx, fleetId, async (trx, ch) => {
     // The caps again, inside the write: two uploads read the same totals before either stored its files.
     // On PostgreSQL the service row is locked so they take turns; SQLite runs one write at a time.
-    if (ctx.db.dialect === 'postgres')
-      await trx.selectFrom('services').select('id').where('id', '=', serviceId).forUpdate().execute();
+    await ctx.db.ops.forUpdate(trx.selectFrom('services').select('id').where('id', '=', serviceId)).execute();
     const stored = await heldTotals(trx, serviceId);
     const adding = files.reduce((sum, f) => sum + f.data.length, 0);
     if (stored.count + files.length > MAX_FILES || stored.bytes + adding > MAX_TOTAL_BYTES) throw overCaps();
@@ -192,7 +199,7 @@ export async function deleteAttachment(
   fleetId: number,
   serviceId: number,
   id: number,
-) {
+): Promise<{ error: 0 }> {
   await requireEditable(ctx, actor, fleetId, serviceId);
   await runChange(ctx, fleetId, async (trx, ch) => {
     const gone = await trx

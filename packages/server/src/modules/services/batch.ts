@@ -1,4 +1,9 @@
-import { numberArrayError } from '@fleetkeep/core';
+import {
+  SERVICE_BATCH_MAX as BATCH_MAX,
+  serviceImportRow as importRow,
+  numberArrayError,
+  type ServiceUpdateInput as UpdateInput,
+} from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
@@ -8,7 +13,6 @@ import { runChange } from './effects.js';
 import { objectKey } from './load.js';
 import { lookup, planCreate, planUpdate } from './plan.js';
 import { type DateIn, dayOf } from './rules.js';
-import { BATCH_MAX, importRow, type UpdateInput } from './schemas.js';
 import { insertService, lineCounts, planContext, throwIssues, updateService } from './write.js';
 
 /**

@@ -1,17 +1,17 @@
-import type { LiveEvent } from '@fleetkeep/core';
+import type { LineItemLineInput as LineIn, LiveEvent, ServiceWire } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DialectName } from '../../db/database.js';
+import { dialectOps } from '../../db/dialect/index.js';
 import type { Database, LineItemRow } from '../../db/schema.js';
 import { recompute } from '../../engine/index.js';
 import { conflict } from '../../http/errors.js';
 import { personToWire, unitToWire } from '../fleets/mappers.js';
 import { loadIntervals } from '../intervals/store.js';
 import { ensureLibraryItems, isUniqueViolation, thousandths } from '../lineitems/library.js';
-import { libraryItemToWire, type ServiceWire } from '../maintenance-wire.js';
+import { libraryItemToWire } from '../maintenance-wire.js';
 import { byIds, loadWires, type ObjectKey } from './load.js';
 import type { ObjectState } from './plan.js';
-import type { LineIn } from './schemas.js';
 
 /** What a write changed, collected inside its transaction and published after commit (DESIGN §6). */
 export class Changes {
@@ -126,7 +126,7 @@ export async function syncIns(
       .orderBy('id');
     // PostgreSQL: lock the owners first, so that concurrent changes of one owner's services count in
     // turn (the count below then sees what the other committed). SQLite serialises writers anyway.
-    if (dialect === 'postgres') ownerQuery = ownerQuery.forUpdate();
+    ownerQuery = dialectOps(dialect).forUpdate(ownerQuery);
     const owners = await ownerQuery.execute();
     const busy = await trx
       .selectFrom('services')
@@ -178,6 +178,7 @@ export async function runChange<T>(
       if (isUniqueViolation(err)) throw conflict('An open service exists for this interval and object');
       throw err;
     });
+  ctx.outbox.publish(); // the domain events recorded by the write (write.ts)
   const ids = [...ch.created, ...ch.updated].filter((id) => !ch.deleted.has(id));
   const wires = ids.length ? await loadWires(ctx.db.kysely, fleetId, byIds(fleetId, ids)) : [];
   for (const item of ch.library)

@@ -1,4 +1,9 @@
-import { ServiceFlag } from '@fleetkeep/core';
+import {
+  type LineItemLineInput,
+  type ServiceCreateInput,
+  ServiceFlag,
+  type ServiceUpdateInput,
+} from '@fleetkeep/core';
 import type { Kysely, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, ServiceRow, ServiceTable } from '../../db/schema.js';
@@ -14,7 +19,6 @@ import {
   statusFromFlag,
   statusOf,
 } from './rules.js';
-import type { CreateInput, LineIn, UpdateInput } from './schemas.js';
 
 /**
  * Turns create and update requests into rows, checking the rules of spec §4/§5 and PRODUCT.md
@@ -118,7 +122,7 @@ export interface Plan<R> {
   issues: Issue[];
   conflict?: string;
   row: R;
-  lines?: LineIn[];
+  lines?: LineItemLineInput[];
   from?: Status;
   to: Status;
   object?: ObjectState;
@@ -147,7 +151,7 @@ function checkCosts(prefix: string, issues: Issue[], lineCount: number, manual: 
 
 export function planCreate(
   pc: PlanContext,
-  input: CreateInput,
+  input: ServiceCreateInput,
   lk: Lookup,
   prefix = 'body.',
 ): Plan<ServiceTableInsert> {
@@ -224,7 +228,7 @@ export type ServiceTableInsert = Omit<ServiceRow, 'id'>;
 export function planUpdate(
   pc: PlanContext,
   existing: ServiceRow,
-  patch: UpdateInput,
+  patch: ServiceUpdateInput,
   object: ObjectState | undefined,
   lineCount: number,
   prefix = 'body.',
@@ -250,7 +254,8 @@ export function planUpdate(
   const end = day('end_date', patch.end_date);
   if (to === 'due') {
     let planned = limit === undefined ? existing.planned_date : limit;
-    if (limit != null && limit < pc.today)
+    // A past planned date sent back as read (an overdue service) is no change (issue 8 "round trip").
+    if (limit != null && limit < pc.today && limit !== existing.planned_date)
       issues.push({ field: `${prefix}limit_date`, message: 'Must be today or later' });
     if (planned === null || (from !== 'due' && planned < pc.today)) planned = pc.today;
     row.planned_date = planned;
@@ -274,7 +279,8 @@ export function planUpdate(
     row.end_date = pc.today;
   }
   if (to !== 'due') row.notify_days = null;
-  if (patch.notify_days != null && to !== 'due')
+  // Leaving Due clears the reminder; the value sent back as read is no request for one.
+  if (patch.notify_days != null && to !== 'due' && patch.notify_days !== existing.notify_days)
     issues.push({ field: `${prefix}notify_days`, message: 'Only for Due services' });
   else if (patch.notify_days !== undefined && to === 'due') row.notify_days = patch.notify_days;
   const lines = patch.li === undefined ? lineCount : patch.li.length;

@@ -1,13 +1,28 @@
-import { fleetItemParams, fleetParams, pathId } from '@fleetkeep/core';
+import {
+  fleetItemParams,
+  fleetParams,
+  serviceArchivePatch,
+  serviceArchiveQuery,
+  serviceBatchUpdateBody,
+  serviceConfirmBody,
+  serviceCreateBody,
+  serviceDeleteBatchBody,
+  serviceDeleteReply,
+  serviceImportBody,
+  serviceListQuery,
+  serviceListReply,
+  serviceRejectBody,
+  serviceStatusBatchBody,
+  serviceUpdateBody,
+  serviceWire,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
 import { deleteArchived, deleteOneArchived, listArchived, updateArchived } from './archive.js';
 import { attachmentRoutes } from './attachment-routes.js';
 import { createMany, statusMany, updateMany } from './batch.js';
-import { archivePatch, BATCH_MAX, batchUpdateRow, createBody, dateIn, updateBody } from './schemas.js';
 import {
   confirmService,
   createService,
@@ -33,10 +48,8 @@ export const serviceRoutes =
           tags,
           summary: 'Open services (Due, overdue, In progress), optionally of one object',
           params: fleetParams,
-          querystring: z.object({
-            object_type: z.enum(['u', 'd', 't']).optional(),
-            object_id: pathId.optional(),
-          }),
+          querystring: serviceListQuery,
+          response: { 200: serviceListReply },
         },
       },
       async (req) => listServices(ctx, actorOf(req), req.params.fid, req.query),
@@ -49,7 +62,8 @@ export const serviceRoutes =
           tags,
           summary: 'Create a service as Due, In progress or Closed',
           params: fleetParams,
-          body: createBody,
+          body: serviceCreateBody,
+          response: { 200: serviceWire },
         },
       },
       async (req) => createService(ctx, actorOf(req), req.params.fid, req.body),
@@ -62,7 +76,8 @@ export const serviceRoutes =
           tags,
           summary: 'Import services (atomic, per-row errors)',
           params: fleetParams,
-          body: z.object({ services: z.array(z.unknown()).min(1).max(BATCH_MAX) }),
+          body: serviceImportBody,
+          response: { 200: serviceListReply },
         },
       },
       async (req) => createMany(ctx, actorOf(req), req.params.fid, req.body.services),
@@ -73,9 +88,10 @@ export const serviceRoutes =
         config: { need: 'service.manage' },
         schema: {
           tags,
-          summary: 'Update many open services (atomic, per-row errors)',
+          summary: 'Update many open services (atomic, per-row errors); rows as read are accepted',
           params: fleetParams,
-          body: z.object({ services: z.array(batchUpdateRow).min(1).max(BATCH_MAX) }),
+          body: serviceBatchUpdateBody,
+          response: { 200: serviceListReply },
         },
       },
       async (req) => updateMany(ctx, actorOf(req), req.params.fid, req.body.services),
@@ -88,11 +104,8 @@ export const serviceRoutes =
           tags,
           summary: 'Set in progress (2), close (8) or reject (16) the selected services (atomic)',
           params: fleetParams,
-          body: z.object({
-            f: z.union([z.literal(2), z.literal(8), z.literal(16)]),
-            services: z.unknown(),
-            end_date: dateIn.optional(),
-          }),
+          body: serviceStatusBatchBody,
+          response: { 200: serviceListReply },
         },
       },
       async (req) => statusMany(ctx, actorOf(req), req.params.fid, req.body),
@@ -106,7 +119,8 @@ export const serviceRoutes =
           summary:
             'Closed and rejected services by end date (from/to: Unix seconds or YYYY-MM-DD, ≤ 366 days)',
           params: fleetParams,
-          querystring: z.object({ from: z.string().min(1), to: z.string().min(1) }),
+          querystring: serviceArchiveQuery,
+          response: { 200: serviceListReply },
         },
       },
       async (req) => listArchived(ctx, actorOf(req), req.params.fid, req.query.from, req.query.to),
@@ -117,9 +131,11 @@ export const serviceRoutes =
         config: { need: 'archive.edit' },
         schema: {
           tags,
-          summary: 'Correct an archived service (archiveEdit); the status stays frozen',
+          summary:
+            'Correct an archived service (archiveEdit); the status stays frozen; the record as read is accepted',
           params: fleetItemParams,
-          body: archivePatch,
+          body: serviceArchivePatch,
+          response: { 200: serviceWire },
         },
       },
       async (req) => updateArchived(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
@@ -132,7 +148,8 @@ export const serviceRoutes =
           tags,
           summary: 'Delete archived services (archiveDelete, atomic)',
           params: fleetParams,
-          body: z.object({ services: z.unknown() }),
+          body: serviceDeleteBatchBody,
+          response: { 200: serviceDeleteReply },
         },
       },
       async (req) => deleteArchived(ctx, actorOf(req), req.params.fid, req.body.services),
@@ -141,7 +158,12 @@ export const serviceRoutes =
       `${base}/archived/:id`,
       {
         config: { need: 'archive.delete' },
-        schema: { tags, summary: 'Delete an archived service (archiveDelete)', params: fleetItemParams },
+        schema: {
+          tags,
+          summary: 'Delete an archived service (archiveDelete)',
+          params: fleetItemParams,
+          response: { 200: serviceDeleteReply },
+        },
       },
       async (req) => deleteOneArchived(ctx, actorOf(req), req.params.fid, req.params.id),
     );
@@ -149,7 +171,12 @@ export const serviceRoutes =
       `${base}/:id`,
       {
         config: { need: 'service.view' },
-        schema: { tags, summary: 'One service, any status', params: fleetItemParams },
+        schema: {
+          tags,
+          summary: 'One service, any status',
+          params: fleetItemParams,
+          response: { 200: serviceWire },
+        },
       },
       async (req) => getService(ctx, actorOf(req), req.params.fid, req.params.id),
     );
@@ -159,9 +186,11 @@ export const serviceRoutes =
         config: { need: 'service.manage' },
         schema: {
           tags,
-          summary: 'Update an open service (status changes per the transition rules)',
+          summary:
+            'Update an open service (status changes per the transition rules); the record as read is accepted',
           params: fleetItemParams,
-          body: updateBody,
+          body: serviceUpdateBody,
+          response: { 200: serviceWire },
         },
       },
       async (req) => updateOne(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
@@ -174,7 +203,8 @@ export const serviceRoutes =
           tags,
           summary: 'Confirm a Due service: In progress from today',
           params: fleetItemParams,
-          body: z.object({}).optional(),
+          body: serviceConfirmBody,
+          response: { 200: serviceWire },
         },
       },
       async (req) => confirmService(ctx, actorOf(req), req.params.fid, req.params.id),
@@ -187,7 +217,8 @@ export const serviceRoutes =
           tags,
           summary: 'Reject a Due or In progress service (f = 16)',
           params: fleetItemParams,
-          body: z.object({ f: z.literal(16) }),
+          body: serviceRejectBody,
+          response: { 200: serviceWire },
         },
       },
       async (req) => rejectService(ctx, actorOf(req), req.params.fid, req.params.id),

@@ -1,3 +1,4 @@
+import type { ServiceCreateInput, ServiceListQuery, ServiceUpdateInput, ServiceWire } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
@@ -10,7 +11,6 @@ import { runChange } from './effects.js';
 import { byIds, loadWires, objectKey } from './load.js';
 import { lookup, planCreate, planUpdate } from './plan.js';
 import { isArchived, statusOf } from './rules.js';
-import type { CreateInput, UpdateInput } from './schemas.js';
 import { insertService, lineCounts, planContext, throwIssues, updateService } from './write.js';
 
 /**
@@ -19,13 +19,13 @@ import { insertService, lineCounts, planContext, throwIssues, updateService } fr
  */
 const OPEN = sql<boolean>`(${sql.ref('f')} & 24) = 0`;
 
-export interface ListFilter {
-  object_type?: 'u' | 'd' | 't';
-  object_id?: number;
-}
-
 /** GET /fleets/{fid}/services: the open services (Due, overdue, In progress; spec §4 "Active group"). */
-export async function listServices(ctx: AppContext, actor: Actor, fleetId: number, filter: ListFilter) {
+export async function listServices(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  filter: ServiceListQuery,
+): Promise<{ services: ServiceWire[] }> {
   await requireFleet(ctx, actor, fleetId, 'service.view');
   const services = await loadWires(ctx.db.kysely, fleetId, (qb) => {
     let q = qb.where('fleet_id', '=', fleetId).where(OPEN);
@@ -36,7 +36,12 @@ export async function listServices(ctx: AppContext, actor: Actor, fleetId: numbe
   return { services };
 }
 
-export async function getService(ctx: AppContext, actor: Actor, fleetId: number, id: number) {
+export async function getService(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  id: number,
+): Promise<ServiceWire> {
   await requireFleet(ctx, actor, fleetId, 'service.view');
   const [wire] = await loadWires(ctx.db.kysely, fleetId, byIds(fleetId, [id]));
   if (!wire) throw notFound('Service not found');
@@ -54,7 +59,12 @@ export async function loadService(db: Kysely<Database>, fleetId: number, id: num
   return row;
 }
 
-export async function createService(ctx: AppContext, actor: Actor, fleetId: number, input: CreateInput) {
+export async function createService(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  input: ServiceCreateInput,
+): Promise<ServiceWire> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.manage');
   const pc = planContext(fleet, actor);
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
@@ -75,9 +85,9 @@ export async function updateOne(
   actor: Actor,
   fleetId: number,
   id: number,
-  patch: UpdateInput,
+  patch: ServiceUpdateInput,
   guard?: Guard,
-) {
+): Promise<ServiceWire> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.manage');
   const pc = planContext(fleet, actor);
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {

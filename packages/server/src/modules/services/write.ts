@@ -3,6 +3,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { now } from '../../context.js';
 import type { Database, FleetRow, ServiceRow, ServiceTable } from '../../db/schema.js';
+import { recordServiceWrite } from '../../events/domain.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import type { Issue } from '../lineitems/library.js';
 import { type Changes, closeBaseline, rejectBaseline, replaceLines } from './effects.js';
@@ -34,6 +35,8 @@ export async function insertService(
   plan: Plan<ServiceTableInsert>,
 ): Promise<number> {
   const { id } = await trx.insertInto('services').values(plan.row).returning('id').executeTakeFirstOrThrow();
+  // Domain event "service created", in this transaction (events/domain.ts).
+  await recordServiceWrite(trx, null, { id, ...plan.row }, plan.row.creator_id, plan.row.created_at);
   if (plan.lines?.length) await replaceLines(trx, plan.row.fleet_id, id, plan.lines, ch);
   if (plan.to === 'closed' && plan.row.assignment_id !== null)
     await closeBaseline(trx, plan.row.assignment_id, plan.row, ch);
@@ -50,6 +53,9 @@ export async function updateService(
   plan: Plan<Updateable<ServiceTable>>,
 ) {
   await trx.updateTable('services').set(plan.row).where('id', '=', existing.id).execute();
+  // Domain event of a status change (in progress, closed, rejected, back to due), in this transaction.
+  if (plan.row.f !== undefined)
+    await recordServiceWrite(trx, existing.f, { ...existing, f: plan.row.f }, pc.actorId, pc.now);
   if (plan.lines !== undefined) await replaceLines(trx, pc.fleetId, existing.id, plan.lines, ch);
   if (plan.from !== plan.to && existing.assignment_id !== null) {
     if (plan.to === 'closed') {

@@ -1,4 +1,4 @@
-import { LANGUAGES } from '@fleetkeep/core';
+import { LANGUAGES, type SessionAuthReply } from '@fleetkeep/core';
 import type { FleetAccess } from '../../auth/access.js';
 import { loadAccountTree, visibleFleets } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
@@ -36,7 +36,7 @@ export async function currentFleetId(
 }
 
 /** The authentication reply of spec §3. */
-export async function authReply(ctx: AppContext, actor: Actor, ssid: string) {
+export async function authReply(ctx: AppContext, actor: Actor, ssid: string): Promise<SessionAuthReply> {
   const [user, unitTypes, fleets, tree] = await Promise.all([
     ctx.db.kysely.selectFrom('users').selectAll().where('id', '=', actor.userId).executeTakeFirstOrThrow(),
     ctx.db.kysely.selectFrom('unit_types').select(['id', 'name']).orderBy('id').execute(),
@@ -56,8 +56,8 @@ export async function authReply(ctx: AppContext, actor: Actor, ssid: string) {
     gis: { url: ctx.config.gisUrl ? '/api/gis/tiles' : null },
     gis_sid: ctx.config.gisUrl ? ssid : null,
     model: { s: settingsWithDefaults(user.settings) },
-    is_local: 1,
-    langs: LANGUAGES,
+    is_local: 1 as const,
+    langs: [...LANGUAGES],
     fleets: fleets.map((f) => fleetToWire(f.fleet, f.acl, tree.isActive(f.fleet.account_id))),
     fid,
     config: {

@@ -1,12 +1,19 @@
+import {
+  okReply,
+  sessionAuthQuery,
+  sessionAuthReply,
+  sessionLoginBody,
+  sessionLoginReply,
+  sessionPropertyBody,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
 import { authReply } from './auth-reply.js';
 import { login, logout, openSession, setSessionProperty } from './service.js';
 
-/** DESIGN §4: login, auth, logout and the platform's session property call. */
+/** DESIGN §4: login, auth, logout and the platform's session property call; contracts in core contracts/session.ts. */
 export const sessionRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (fastify) => {
@@ -19,8 +26,8 @@ export const sessionRoutes =
         schema: {
           tags: ['session'],
           summary: 'Log in with user name and password; returns a login token',
-          body: z.object({ username: z.string().min(1).max(128), password: z.string().min(1).max(1024) }),
-          response: { 200: z.object({ access_token: z.string() }) },
+          body: sessionLoginBody,
+          response: { 200: sessionLoginReply },
         },
       },
       async (req) => login(ctx, req.body.username, req.body.password, req.ip),
@@ -33,7 +40,8 @@ export const sessionRoutes =
         schema: {
           tags: ['session'],
           summary: 'Open a session from a login or API token (spec §3 authentication reply)',
-          querystring: z.object({ access_token: z.string().min(1).max(256) }),
+          querystring: sessionAuthQuery,
+          response: { 200: sessionAuthReply },
         },
       },
       async (req) => {
@@ -46,11 +54,15 @@ export const sessionRoutes =
       '/api/logout',
       {
         config: { need: 'user.self' },
-        schema: { tags: ['session'], summary: 'End the session and revoke its login token' },
+        schema: {
+          tags: ['session'],
+          summary: 'End the session and revoke its login token',
+          response: { 200: okReply },
+        },
       },
       async (req) => {
         await logout(ctx, actorOf(req));
-        return { error: 0 };
+        return { error: 0 } as const;
       },
     );
 
@@ -61,15 +73,13 @@ export const sessionRoutes =
         schema: {
           tags: ['session'],
           summary: 'Set a session property (spec §7)',
-          body: z.object({
-            prop_name: z.enum(['skip_nonactive_items']),
-            prop_value: z.union([z.number(), z.string()]),
-          }),
+          body: sessionPropertyBody,
+          response: { 200: okReply },
         },
       },
       async (req) => {
         await setSessionProperty(ctx, actorOf(req), req.body.prop_name, req.body.prop_value);
-        return { error: 0 };
+        return { error: 0 } as const;
       },
     );
   };

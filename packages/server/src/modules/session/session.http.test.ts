@@ -43,4 +43,33 @@ describe('sessions (DESIGN §4)', () => {
     const again = await t.anon.get(`/api/auth?access_token=${login.body.access_token}`);
     expect(again.status).toBe(401);
   });
+
+  it('sets a session property; nothing else in the body is applied (mass assignment)', async () => {
+    const { client, auth } = await t.signIn('viewer');
+    const res = await client.post('/api/remoteapi/core/set_session_property', {
+      prop_name: 'skip_nonactive_items',
+      prop_value: 1,
+      su: 1,
+      admin: 1,
+      user_id: t.demo.users.root,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ error: 0 });
+    const db = t.server.ctx.db.kysely;
+    const sessions = await db.selectFrom('sessions').select(['props', 'user_id']).execute();
+    const mine = sessions.filter((row) => row.props !== '{}');
+    expect(mine).toEqual([{ props: '{"skip_nonactive_items":1}', user_id: t.demo.users.viewer }]);
+    const user = await db
+      .selectFrom('users')
+      .select(['su', 'admin'])
+      .where('id', '=', auth.user.id)
+      .executeTakeFirstOrThrow();
+    expect(user).toEqual({ su: 0, admin: 0 });
+    const bad = await client.post('/api/remoteapi/core/set_session_property', {
+      prop_name: 'su',
+      prop_value: 1,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['body.prop_name']);
+  });
 });

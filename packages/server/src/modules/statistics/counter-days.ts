@@ -1,6 +1,7 @@
 import { startOfDay } from '@fleetkeep/core';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
+import { dialectOps } from '../../db/dialect/index.js';
 import type { Database } from '../../db/schema.js';
 
 /**
@@ -146,7 +147,8 @@ function upsertText(dialect: DialectName, n: number): string {
   let text = upsertTexts.get(key);
   if (text === undefined) {
     let k = 0;
-    const param = () => (dialect === 'postgres' ? `$${++k}` : '?');
+    const ops = dialectOps(dialect);
+    const param = () => ops.placeholder(++k);
     const rows = Array.from({ length: n }, () => `(${COLUMNS.map(param).join(', ')})`);
     text =
       `insert into counter_days (${COLUMNS.join(', ')}) values ${rows.join(', ')} ` +

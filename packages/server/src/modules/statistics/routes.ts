@@ -1,6 +1,11 @@
-import { fleetParams, pathId } from '@fleetkeep/core';
+import {
+  fleetParams,
+  statisticsFleetReply,
+  statisticsPeriodQuery,
+  statisticsUnitParams,
+  statisticsUnitReply,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
@@ -12,8 +17,6 @@ export const statisticsRoutes =
   async (fastify) => {
     const app = zApp(fastify);
     const tags = ['statistics'];
-    // As the services archive reads its range (spec §5 "Requests use YYYY-MM-DD").
-    const period = z.object({ from: z.string().min(1).max(32), to: z.string().min(1).max(32) });
 
     app.get(
       '/api/fleets/:fid/statistics',
@@ -24,7 +27,8 @@ export const statisticsRoutes =
           summary:
             'Fleet totals of a period (km, engine hours, closed services cost, cost per km) and per-unit rows; from/to: YYYY-MM-DD or Unix seconds, fleet days, ≤ 366 days',
           params: fleetParams,
-          querystring: period,
+          querystring: statisticsPeriodQuery,
+          response: { 200: statisticsFleetReply },
         },
       },
       async (req) => fleetStatistics(ctx, actorOf(req), req.params.fid, req.query.from, req.query.to),
@@ -37,8 +41,9 @@ export const statisticsRoutes =
           tags,
           summary:
             'One unit over a period: km driven, engine hours, closed services cost, cost per km (null when no distance)',
-          params: z.object({ fid: pathId, uid: pathId }),
-          querystring: period,
+          params: statisticsUnitParams,
+          querystring: statisticsPeriodQuery,
+          response: { 200: statisticsUnitReply },
         },
       },
       async (req) =>

@@ -1,6 +1,5 @@
-import { fromThousandths, localDate } from '@fleetkeep/core';
+import { type FieldIssue, fromThousandths, localDate, SERVICE_ARCHIVE_RANGE_DAYS } from '@fleetkeep/core';
 import { DAY } from '../../context.js';
-import { ARCHIVE_RANGE_DAYS } from '../services/archive.js';
 import { dayOf } from '../services/rules.js';
 
 /**
@@ -8,10 +7,7 @@ import { dayOf } from '../services/rules.js';
  * closed services and fuel over the period ÷ distance driven over the period, "-" when it is 0).
  */
 
-export interface Issue {
-  field: string;
-  message: string;
-}
+export type Issue = FieldIssue;
 
 /** A period of whole fleet days, both ends included: the start of its first and of its last day. */
 export interface Period {
@@ -37,8 +33,10 @@ export function parsePeriod(tz: number, from: string, to: string): Period | Issu
   if (issues.length) return issues;
   const [a, b] = [first as number, last as number];
   if (b < a) return [{ field: 'querystring.to', message: 'Must not be before from' }];
-  if (Math.round((b - a) / DAY) > ARCHIVE_RANGE_DAYS)
-    return [{ field: 'querystring.to', message: `The range spans at most ${ARCHIVE_RANGE_DAYS} days` }];
+  if (Math.round((b - a) / DAY) > SERVICE_ARCHIVE_RANGE_DAYS)
+    return [
+      { field: 'querystring.to', message: `The range spans at most ${SERVICE_ARCHIVE_RANGE_DAYS} days` },
+    ];
   return { first: a, last: b };
 }
 

@@ -1,4 +1,9 @@
-import { fromThousandths } from '@fleetkeep/core';
+import {
+  fromThousandths,
+  type StatisticsFleetWire,
+  type StatisticsUnitRow,
+  type StatisticsUnitWire,
+} from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
@@ -64,20 +69,19 @@ async function periodCounters(ctx: AppContext, fleetId: number, p: Period, unitI
       .limit(1);
   // PostgreSQL: LATERAL, one index seek per unit (joined on a correlated day it would hash-join a scan
   // of the whole history). SQLite has no LATERAL and joins on the key by seeks anyway.
-  const joined =
-    ctx.db.dialect === 'postgres'
-      ? db
-          .selectFrom('units as u')
-          .innerJoinLateral(latest('e').as('e'), (j) => j.onTrue())
-          .leftJoinLateral(latest('b').as('b'), (j) => j.onTrue())
-      : db
-          .selectFrom('units as u')
-          .innerJoin('counter_days as e', (j) =>
-            j.onRef('e.unit_id', '=', 'u.id').on('e.day', '=', latest('e').clearSelect().select('x.day')),
-          )
-          .leftJoin('counter_days as b', (j) =>
-            j.onRef('b.unit_id', '=', 'u.id').on('b.day', '=', latest('b').clearSelect().select('x.day')),
-          );
+  const joined = ctx.db.ops.lateralJoins
+    ? db
+        .selectFrom('units as u')
+        .innerJoinLateral(latest('e').as('e'), (j) => j.onTrue())
+        .leftJoinLateral(latest('b').as('b'), (j) => j.onTrue())
+    : db
+        .selectFrom('units as u')
+        .innerJoin('counter_days as e', (j) =>
+          j.onRef('e.unit_id', '=', 'u.id').on('e.day', '=', latest('e').clearSelect().select('x.day')),
+        )
+        .leftJoin('counter_days as b', (j) =>
+          j.onRef('b.unit_id', '=', 'u.id').on('b.day', '=', latest('b').clearSelect().select('x.day')),
+        );
   let query = joined
     .select([
       'u.id',
@@ -150,7 +154,7 @@ async function periodServiceCosts(
   return rows.map((r) => ({ type: r.object_type, id: r.object_id, cost: Number(r.cost) }));
 }
 
-function figuresToWire(f: UnitFigures) {
+function figuresToWire(f: UnitFigures): Omit<StatisticsUnitWire, 'from' | 'to'> {
   return {
     mileage: round3(f.mileage),
     engine_hours: round3(f.engineHours),
@@ -176,7 +180,7 @@ export async function unitStatistics(
   unitId: number,
   from: string,
   to: string,
-) {
+): Promise<StatisticsUnitWire> {
   const { tz, period } = await openPeriod(ctx, actor, fleetId, from, to);
   const db = ctx.db.kysely;
   const unit = await db
@@ -210,7 +214,7 @@ export async function fleetStatistics(
   fleetId: number,
   from: string,
   to: string,
-) {
+): Promise<StatisticsFleetWire> {
   const { tz, period } = await openPeriod(ctx, actor, fleetId, from, to);
   const db = ctx.db.kysely;
   const unitIds = (
@@ -226,7 +230,7 @@ export async function fleetStatistics(
   }
   let mileage = 0;
   let engineHours = 0;
-  const units = [];
+  const units: StatisticsUnitRow[] = [];
   for (const uid of unitIds) {
     const counter = counters.get(uid);
     const f: UnitFigures = {

@@ -1,4 +1,12 @@
-import { ErrorCode, type TokenRights } from '@fleetkeep/core';
+import {
+  ErrorCode,
+  type TokenRights,
+  type UnitListReply,
+  type UserSettings,
+  type UserTokenCreateReply,
+  type UserTokensReply,
+  type UserTokenWire,
+} from '@fleetkeep/core';
 import { isActingAccountAdmin, loadAccountTree, visibleFleets } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { newToken, tokenHash } from '../../auth/secrets.js';
@@ -16,7 +24,7 @@ function tokenToWire(row: {
   last_used_at: number | null;
   requests: number;
   expires_at: number | null;
-}) {
+}): UserTokenWire {
   return {
     id: row.id,
     description: row.description,
@@ -33,7 +41,7 @@ function requirePasswordSession(actor: Actor): void {
   if (actor.apiTokenId !== null) throw accessDenied();
 }
 
-export async function listTokens(ctx: AppContext, actor: Actor) {
+export async function listTokens(ctx: AppContext, actor: Actor): Promise<UserTokensReply> {
   requirePasswordSession(actor);
   const rows = await ctx.db.kysely
     .selectFrom('access_tokens')
@@ -46,7 +54,12 @@ export async function listTokens(ctx: AppContext, actor: Actor) {
   return { tokens: rows.map(tokenToWire) };
 }
 
-export async function createToken(ctx: AppContext, actor: Actor, description: string, rights: TokenRights) {
+export async function createToken(
+  ctx: AppContext,
+  actor: Actor,
+  description: string,
+  rights: TokenRights,
+): Promise<UserTokenCreateReply> {
   requirePasswordSession(actor);
   const value = newToken();
   const t = now();
@@ -69,7 +82,7 @@ export async function createToken(ctx: AppContext, actor: Actor, description: st
   return { token: tokenToWire(row), value };
 }
 
-export async function deleteToken(ctx: AppContext, actor: Actor, tokenId: number) {
+export async function deleteToken(ctx: AppContext, actor: Actor, tokenId: number): Promise<{ error: 0 }> {
   requirePasswordSession(actor);
   const res = await ctx.db.kysely
     .deleteFrom('access_tokens')
@@ -78,11 +91,11 @@ export async function deleteToken(ctx: AppContext, actor: Actor, tokenId: number
     .where('kind', '=', 'api')
     .executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) throw notFound('Token not found');
-  return { error: 0 };
+  return { error: 0 } as const;
 }
 
 /** PUT /api/user/fleet: error 3 when the fleet is unknown, not the user's, or already current (spec §8). */
-export async function switchFleet(ctx: AppContext, actor: Actor, fid: number) {
+export async function switchFleet(ctx: AppContext, actor: Actor, fid: number): Promise<{ fid: number }> {
   const fleets = await visibleFleets(ctx, actor);
   const user = await ctx.db.kysely
     .selectFrom('users')
@@ -96,7 +109,7 @@ export async function switchFleet(ctx: AppContext, actor: Actor, fid: number) {
   return { fid };
 }
 
-export async function patchSettings(ctx: AppContext, actor: Actor, patch: Settings) {
+export async function patchSettings(ctx: AppContext, actor: Actor, patch: Settings): Promise<UserSettings> {
   const user = await ctx.db.kysely
     .selectFrom('users')
     .select('settings')
@@ -116,7 +129,7 @@ export async function patchSettings(ctx: AppContext, actor: Actor, patch: Settin
  * GET /api/user/units: the units the platform user can see: those of the fleets the user may see,
  * plus, for account admins and super users, every unit of the accounts they administer.
  */
-export async function userUnits(ctx: AppContext, actor: Actor) {
+export async function userUnits(ctx: AppContext, actor: Actor): Promise<UnitListReply> {
   const [fleets, tree] = await Promise.all([visibleFleets(ctx, actor), loadAccountTree(ctx)]);
   const fleetIds = fleets.map((f) => f.fleet.id);
   let query = ctx.db.kysely.selectFrom('units').selectAll().orderBy('id');

@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS } from '@fleetkeep/core';
+import { DEFAULT_SETTINGS, type UserSettings } from '@fleetkeep/core';
 
 export type Settings = Record<string, unknown>;
 
@@ -18,8 +18,11 @@ export function mergeSettings(stored: Settings, patch: Settings): Settings {
   return out;
 }
 
-/** The settings a client sees: the spec's defaults under what the user saved. */
-export function settingsWithDefaults(text: string): Settings {
+/**
+ * The settings a client sees (core `userSettings`): the spec's defaults under what the user saved, which
+ * `PATCH /api/user/settings` validated on the way in.
+ */
+export function settingsWithDefaults(text: string): UserSettings {
   let stored: Settings = {};
   try {
     const parsed: unknown = JSON.parse(text);
@@ -27,5 +30,5 @@ export function settingsWithDefaults(text: string): Settings {
   } catch {
     stored = {};
   }
-  return mergeSettings(structuredClone(DEFAULT_SETTINGS) as Settings, stored);
+  return mergeSettings(structuredClone(DEFAULT_SETTINGS) as Settings, stored) as UserSettings;
 }

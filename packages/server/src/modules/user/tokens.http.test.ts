@@ -51,6 +51,34 @@ describe('personal API tokens', () => {
     }
   });
 
+  it('takes no owner, kind, expiry or usage from the body (mass assignment)', async () => {
+    const res = await manager.post('/api/user/tokens', {
+      description: 'forged owner',
+      rights: all,
+      user_id: t.demo.users.viewer,
+      uid: t.demo.users.viewer,
+      kind: 'login',
+      expires: 1,
+      expires_at: 1,
+      requests: 99,
+      su: 1,
+      admin: 1,
+    });
+    expect(res.status).toBe(200);
+    const row = await t.server.ctx.db.kysely
+      .selectFrom('access_tokens')
+      .selectAll()
+      .where('id', '=', res.body.token.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ user_id: t.demo.users.manager, kind: 'api', requests: 0 });
+    expect(row.expires_at).toBeGreaterThan(Date.now() / 1000);
+    const viewerList = (await viewer.get('/api/user/tokens')).body.tokens;
+    expect(viewerList.map((x: { id: number }) => x.id)).not.toContain(res.body.token.id);
+    // The token carries its rights, never administration (spec §6 "su", "admin").
+    const fleets = await withBearer(res.body.value, 'GET', '/api/fleets');
+    expect(demoAcl(fleets.body.fleets)! & Acl.admin).toBe(0);
+  });
+
   it('lists only the caller’s own tokens', async () => {
     const mine = await create(viewer, all, 'viewer token');
     const managerList = await manager.get('/api/user/tokens');

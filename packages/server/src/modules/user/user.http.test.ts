@@ -67,6 +67,33 @@ describe('user', () => {
       expect((await root.put(`/api/fleets/${second}/users`, { users: [] })).status).toBe(200);
     });
 
+    it('changes only the caller’s current fleet, whatever user the body names (mass assignment)', async () => {
+      const second = await createFleet(t, await accountOf(t, 'manager'), 'Demo third fleet');
+      const managerId = t.demo.users.manager!;
+      await root.put(`/api/fleets/${second}/users`, { users: [{ id: managerId, acl: Acl.viewInterval }] });
+      const current = async (name: string) =>
+        (
+          await t.server.ctx.db.kysely
+            .selectFrom('users')
+            .select('fid')
+            .where('name', '=', name)
+            .executeTakeFirstOrThrow()
+        ).fid;
+      const viewerBefore = await current('viewer');
+      const res = await manager.put('/api/user/fleet', {
+        fid: second,
+        uid: t.demo.users.viewer,
+        id: t.demo.users.viewer,
+        user_id: t.demo.users.viewer,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ fid: second });
+      expect(await current('manager')).toBe(second);
+      expect(await current('viewer')).toBe(viewerBefore);
+      expect((await manager.put('/api/user/fleet', { fid: t.demo.fleetId })).status).toBe(200);
+      await root.put(`/api/fleets/${second}/users`, { users: [] });
+    });
+
     it('falls back to a fleet the user still has when the current one is taken away', async () => {
       const second = await createFleet(t, await accountOf(t, 'viewer'), 'Viewer second fleet');
       const viewerId = t.demo.users.viewer!;
@@ -146,6 +173,33 @@ describe('user', () => {
         'body.notification.enabled',
         'body.timeFormat',
       ]);
+    });
+
+    it('a settings key never changes who the user is (mass assignment)', async () => {
+      const res = await mechanic.patch('/api/user/settings', {
+        su: 1,
+        admin: 1,
+        acl: 1023,
+        fid: t.demo.otherFleetId,
+      });
+      expect(res.status).toBe(200);
+      const { auth } = await t.signIn('mechanic');
+      expect([auth.su, auth.admin, auth.fid]).toEqual([0, 0, t.demo.fleetId]);
+      expect(auth.fleets.map((f: { id: number }) => f.id)).toEqual([t.demo.fleetId]);
+      const row = await t.server.ctx.db.kysely
+        .selectFrom('users')
+        .select(['su', 'admin', 'fid'])
+        .where('name', '=', 'mechanic')
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ su: 0, admin: 0, fid: t.demo.fleetId });
+      // Later screens' keys are kept as settings, nothing more; null removes them again.
+      const cleared = await mechanic.patch('/api/user/settings', {
+        su: null,
+        admin: null,
+        acl: null,
+        fid: null,
+      });
+      expect(cleared.body).not.toHaveProperty('su');
     });
 
     it('is what GET /api/auth answers in model.s, for that user only', async () => {

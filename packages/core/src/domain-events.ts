@@ -1,0 +1,220 @@
+import { NotificationKind, ServiceFlag } from './constants.js';
+import { isOverdue, statusOf } from './service-status.js';
+import { addCalendar, startOfDay } from './timezone.js';
+
+/**
+ * Domain events (DESIGN §6 "domain events", issue 8 point 5): what happened to the fleet's data, not
+ * only which row changed. The server records each in its outbox table in the same transaction as the
+ * change, with a stable unique id, and hands it to every consumer (notifications, webhooks, report
+ * mails) exactly once. Pure types and rules here; the recording is in the server's `events/`.
+ */
+
+export const DomainEventType = {
+  /** A person created a service, as Due, In progress or Closed (spec §4); `f` tells which. */
+  serviceCreated: 'service.created',
+  /**
+   * A service became Due: the status engine created it because an interval's advance notice was reached
+   * (PRODUCT.md "The status engine": remaining ≤ notice `cnmo`/`cneho`/`do`, the "upcoming" rule), or a
+   * person set an In progress service back to Due.
+   */
+  serviceDue: 'service.due',
+  /** A Due service passed a threshold: `kinds` holds the newly set bits 256 / 512 / 1024 (spec §4). */
+  serviceOverdue: 'service.overdue',
+  serviceInProgress: 'service.inProgress',
+  serviceClosed: 'service.closed',
+  serviceRejected: 'service.rejected',
+  /** The "notify N days before" day of a Due service was reached (see `reminderDay`). */
+  serviceReminder: 'service.reminder',
+  /** A unit's counters moved (a device reading or a hand correction). */
+  countersChanged: 'unit.counters',
+  /** Fleet settings changed (PUT /api/fleets/{id}). */
+  fleetSettingsChanged: 'fleet.settings',
+  /** The fleet lost visibility because its account, or one above it, was suspended. */
+  fleetSuspended: 'fleet.suspended',
+} as const;
+
+export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
+
+export const DOMAIN_EVENT_TYPES: readonly DomainEventType[] = Object.values(DomainEventType);
+
+/** What every domain event carries. */
+export interface DomainEventBase<T extends DomainEventType> {
+  /** Stable unique id (a UUID): the same for every consumer, across restarts and instances. */
+  id: string;
+  type: T;
+  /** The fleet it happened in. */
+  fid: number;
+  /** When it happened, Unix seconds. */
+  at: number;
+  /** The user whose request caused it; null for the status engine, devices and timers. */
+  by: number | null;
+}
+
+/** The service a service event is about, with its status flags after the change (spec §4). */
+export interface ServiceSubject {
+  serviceId: number;
+  objectType: 'u' | 'd' | 't';
+  objectId: number;
+  /** The interval of a service made from one (null for a free service). */
+  intervalId: number | null;
+  f: number;
+}
+
+export type ServiceCreatedEvent = DomainEventBase<'service.created'> & ServiceSubject;
+export type ServiceDueEvent = DomainEventBase<'service.due'> &
+  ServiceSubject & { reason: 'notice' | 'reopened' };
+export type ServiceOverdueEvent = DomainEventBase<'service.overdue'> & ServiceSubject & { kinds: number };
+export type ServiceInProgressEvent = DomainEventBase<'service.inProgress'> & ServiceSubject;
+export type ServiceClosedEvent = DomainEventBase<'service.closed'> & ServiceSubject;
+export type ServiceRejectedEvent = DomainEventBase<'service.rejected'> & ServiceSubject;
+export type ServiceReminderEvent = DomainEventBase<'service.reminder'> &
+  ServiceSubject & {
+    /** The planned date and the notify-before days the reminder was computed from. */
+    plannedDate: number;
+    notifyDays: number;
+    /** Start of the reminder day in the fleet zone. */
+    day: number;
+  };
+export type CountersChangedEvent = DomainEventBase<'unit.counters'> & {
+  unitId: number;
+  /** Total counters as stored: km and hours (fleets in miles convert at the edges). */
+  mileage: number;
+  engineHours: number;
+};
+export type FleetSettingsChangedEvent = DomainEventBase<'fleet.settings'> & {
+  /** The wire names of the settings whose value changed (n, tz, cur, ms, fm). */
+  changed: string[];
+};
+export type FleetSuspendedEvent = DomainEventBase<'fleet.suspended'> & {
+  /** The account whose suspension took the fleet (its own or one above it). */
+  accountId: number;
+};
+
+export type ServiceDomainEvent =
+  | ServiceCreatedEvent
+  | ServiceDueEvent
+  | ServiceOverdueEvent
+  | ServiceInProgressEvent
+  | ServiceClosedEvent
+  | ServiceRejectedEvent
+  | ServiceReminderEvent;
+
+export type DomainEvent =
+  | ServiceDomainEvent
+  | CountersChangedEvent
+  | FleetSettingsChangedEvent
+  | FleetSuspendedEvent;
+
+type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
+/** An event before the outbox gave it its id. */
+export type NewDomainEvent = WithoutId<DomainEvent>;
+
+/** The overdue kind bits (spec §4). */
+export const OVERDUE_KIND_BITS =
+  ServiceFlag.overdueByMileage | ServiceFlag.overdueByEngineHours | ServiceFlag.overdueByDays;
+
+/** One service event a change makes, before it gets its subject and time. */
+export type ServiceChange =
+  | { type: 'service.created' }
+  | { type: 'service.due'; reason: 'notice' | 'reopened' }
+  | { type: 'service.overdue'; kinds: number }
+  | { type: 'service.inProgress' | 'service.closed' | 'service.rejected' }
+  | { type: 'service.reminder'; plannedDate: number; notifyDays: number; day: number };
+
+/** Overdue kind bits set in `after` that were not in `before` (both read as Due services). */
+export function newlyOverdueKinds(before: number, after: number): number {
+  if (!isOverdue(after)) return 0;
+  const had = isOverdue(before) ? before & OVERDUE_KIND_BITS : 0;
+  return after & OVERDUE_KIND_BITS & ~had;
+}
+
+/**
+ * The events of a person's write of a service (PRODUCT.md "Services"): a creation is one
+ * `service.created` whatever its status; an update makes one event when the status changes (edits that
+ * keep the status make none); Closed and Rejected are frozen, so nothing follows them.
+ */
+export function serviceWriteChanges(before: number | null, after: number): ServiceChange[] {
+  if (before === null) return [{ type: 'service.created' }];
+  const from = statusOf(before);
+  const to = statusOf(after);
+  if (from === to) return [];
+  switch (to) {
+    case 'due':
+      return [{ type: 'service.due', reason: 'reopened' }];
+    case 'inProgress':
+      return [{ type: 'service.inProgress' }];
+    case 'closed':
+      return [{ type: 'service.closed' }];
+    case 'rejected':
+      return [{ type: 'service.rejected' }];
+  }
+}
+
+/**
+ * The events of the status engine's writes (PRODUCT.md "The status engine"): a creation is
+ * `service.due` (and `service.overdue` too when it starts past a threshold); a flag change that sets
+ * overdue kinds is one `service.overdue` with those kinds. Clearing overdue flags makes no event.
+ */
+export function engineChanges(before: number | null, after: number): ServiceChange[] {
+  const out: ServiceChange[] = [];
+  if (before === null) out.push({ type: 'service.due', reason: 'notice' });
+  const kinds = newlyOverdueKinds(before ?? ServiceFlag.upcoming, after);
+  if (kinds !== 0) out.push({ type: 'service.overdue', kinds });
+  return out;
+}
+
+/**
+ * The reminder day of a Due service with "notify N days before" (PRODUCT.md "Services" and
+ * "Notifications"): the start of the fleet-local day N calendar days before its planned date.
+ */
+export function reminderDay(tz: number, plannedDate: number, notifyDays: number): number {
+  return startOfDay(tz, addCalendar(tz, plannedDate, -notifyDays, 'd'));
+}
+
+export interface ReminderState {
+  f: number;
+  plannedDate: number | null;
+  notifyDays: number | null;
+  /** The reminder day already announced for this service, if any. */
+  remindedDay: number | null;
+}
+
+/**
+ * The reminder day to announce now, or null. A Due service (spec §4: not In progress, not archived)
+ * with a planned date and notify days reaches it on its reminder day; a service made or moved inside the
+ * window reaches it at once. Each reminder day is announced once: moving the planned date or the days
+ * gives a new one. Services made by the engine carry no notify days: their notice is the interval's
+ * advance notice, announced as `service.due`.
+ */
+export function dueReminder(state: ReminderState, tz: number, at: number): number | null {
+  if (statusOf(state.f) !== 'due' || state.plannedDate === null || state.notifyDays === null) return null;
+  const day = reminderDay(tz, state.plannedDate, state.notifyDays);
+  if (day > startOfDay(tz, at) || state.remindedDay === day) return null;
+  return day;
+}
+
+/**
+ * The notification kind of an event (DESIGN §6: the status flag values as bits), or null for events
+ * that notify no one by themselves. A created service notifies by its status; the reminder is a Due one.
+ */
+export function notificationKindOf(event: Pick<DomainEvent, 'type'> & { f?: number }): number | null {
+  switch (event.type) {
+    case 'service.created': {
+      const status = statusOf(event.f ?? 0);
+      return status === 'due' ? NotificationKind.upcoming : NotificationKind[status];
+    }
+    case 'service.due':
+    case 'service.reminder':
+      return NotificationKind.upcoming;
+    case 'service.overdue':
+      return NotificationKind.overdue;
+    case 'service.inProgress':
+      return NotificationKind.inProgress;
+    case 'service.closed':
+      return NotificationKind.closed;
+    case 'service.rejected':
+      return NotificationKind.rejected;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './dates.js';
+export * from './languages.js';
+export * from './number.js';
+export * from './units.js';

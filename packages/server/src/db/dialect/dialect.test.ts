@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { dialectOps, isUniqueViolation, LOCKS } from './index.js';
+
+/** A stand-in select builder that records which locking clauses were asked for. */
+class Query {
+  constructor(readonly clauses: string[] = []) {}
+  forUpdate() {
+    return new Query([...this.clauses, 'for update']);
+  }
+  forShare() {
+    return new Query([...this.clauses, 'for share']);
+  }
+  skipLocked() {
+    return new Query([...this.clauses, 'skip locked']);
+  }
+}
+
+describe('dialect differences (db/dialect)', () => {
+  const sqlite = dialectOps('sqlite');
+  const postgres = dialectOps('postgres');
+
+  it('row locks: PostgreSQL adds the clauses, SQLite (serial writers) none', () => {
+    expect(postgres.forUpdate(new Query()).clauses).toEqual(['for update']);
+    expect(postgres.forShare(new Query()).clauses).toEqual(['for share']);
+    expect(postgres.forUpdateSkipLocked(new Query()).clauses).toEqual(['for update', 'skip locked']);
+    for (const lock of [sqlite.forUpdate, sqlite.forShare, sqlite.forUpdateSkipLocked])
+      expect(lock(new Query()).clauses).toEqual([]);
+    expect([sqlite.serialWriters, postgres.serialWriters]).toEqual([true, false]);
+  });
+
+  it('placeholders and unique violations', () => {
+    expect([1, 2, 3].map(postgres.placeholder)).toEqual(['$1', '$2', '$3']);
+    expect([1, 2].map(sqlite.placeholder)).toEqual(['?', '?']);
+    expect(postgres.isUniqueViolation({ code: '23505' })).toBe(true);
+    expect(postgres.isUniqueViolation({ code: 'SQLITE_CONSTRAINT_UNIQUE' })).toBe(false);
+    expect(sqlite.isUniqueViolation({ code: 'SQLITE_CONSTRAINT_UNIQUE' })).toBe(true);
+    expect(isUniqueViolation({ code: '23505' })).toBe(true);
+    expect(isUniqueViolation({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' })).toBe(false);
+    expect(isUniqueViolation(null)).toBe(false);
+  });
+
+  it('advisory locks have distinct keys that fit a PostgreSQL int', () => {
+    const keys = Object.values(LOCKS);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const key of keys) expect(key).toBeLessThanOrEqual(2 ** 31 - 1);
+  });
+
+  it('SQLite runs a session-locked task at once (one process)', async () => {
+    expect(await sqlite.withSessionLock(undefined as never, 'engineSweep', 0, async () => 7)).toEqual({
+      ran: true,
+      value: 7,
+    });
+  });
+});

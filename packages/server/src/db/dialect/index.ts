@@ -1,0 +1,19 @@
+import type { DialectName } from '../database.js';
+import { postgresOps } from './postgres.js';
+import { sqliteOps } from './sqlite.js';
+import type { DialectOps } from './types.js';
+
+export { type DialectOps, LOCKS, type Lockable, type LockName } from './types.js';
+
+/**
+ * The one place that picks a dialect's SQL (DESIGN §2). Code outside `db/` asks `ctx.db.ops` (or
+ * `dialectOps(name)` where only the name is at hand) instead of testing the dialect itself.
+ */
+export function dialectOps(name: DialectName): DialectOps {
+  return name === 'postgres' ? postgresOps : sqliteOps;
+}
+
+/** A unique constraint refused the write, on either dialect (callers need not know which one runs). */
+export function isUniqueViolation(err: unknown): boolean {
+  return postgresOps.isUniqueViolation(err) || sqliteOps.isUniqueViolation(err);
+}
