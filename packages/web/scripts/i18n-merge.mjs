@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Merges translations into the 23 locale files of public/i18n (a developer tool, not part of the build).
+// Merges translations into the 23 locale files (a developer tool, not part of the build). The files live
+// in packages/core/locales, the one home that the server (mails, reports) and the web (/i18n/{lang}.json,
+// served by the server) both read.
 //
 //   node packages/web/scripts/i18n-merge.mjs keys.json
 //
@@ -11,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const DIR = path.resolve(import.meta.dirname, '../public/i18n');
+const DIR = path.resolve(import.meta.dirname, '../../core/locales');
 const LOCK = path.join(DIR, '.merge-lock');
 // The languages are the locale files themselves (one per language of spec §1; pt-br is stored as br).
 const LANGS = fs

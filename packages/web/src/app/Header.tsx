@@ -1,4 +1,10 @@
-import { bellVisible, indexTarget, type MenuVisibility, menuVisibility } from '@fleetkeep/core';
+import {
+  bellVisible,
+  indexTarget,
+  type MenuVisibility,
+  menuVisibility,
+  type SessionAuthReply,
+} from '@fleetkeep/core';
 import {
   ActionIcon,
   Anchor,
@@ -20,7 +26,6 @@ import { helpIdForPath } from '../features/help/sections.ts';
 import { openHelp } from '../features/help/store.ts';
 import { i18next } from '../i18n/index.ts';
 import { fleetNameNeedsTooltip, unreadLabel, userNameNeedsTooltip } from '../lib/header.ts';
-import type { AuthReply } from '../lib/types.ts';
 import classes from './Header.module.css';
 import { guardUser, logout, switchFleet } from './session.ts';
 
@@ -72,12 +77,12 @@ function BellIcon() {
 }
 
 /** Documentation link: the configured URL in the current language when it supports it (spec §2). */
-function docsHref(docs: NonNullable<AuthReply['docs']>): string {
+function docsHref(docs: NonNullable<SessionAuthReply['docs']>): string {
   const lang = docs.langs.includes(i18next.language) ? i18next.language : (docs.langs[0] ?? 'en');
   return docs.url.includes('{lang}') ? docs.url.replace('{lang}', lang) : docs.url;
 }
 
-export function Header({ auth }: { auth: AuthReply }) {
+export function Header({ auth }: { auth: SessionAuthReply }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();

@@ -76,7 +76,10 @@ export const router = createBrowserRouter(
         <Route path="migration/:id" element={screen('migration', 'screen.migration')} />
         <Route path="dashboard" element={screen('dashboard', 'menu.dashboard', 'units', <FleetMap />)} />
         <Route path="items" element={guarded('items', <ItemsScreen />)} />
-        <Route path="unit/:id" element={guarded('unit', <ObjectScreen kind="unit" />)} />
+        <Route
+          path="unit/:id"
+          element={guarded('unit', <ObjectScreen kind="unit" unitMap={<FleetMap mode="unit" />} />)}
+        />
         <Route path="trailer/:id" element={guarded('trailer', <ObjectScreen kind="trailer" />)} />
         <Route path="driver/:id" element={guarded('driver', <ObjectScreen kind="driver" />)} />
         <Route path="intervals" element={guarded('intervals', <IntervalsScreen />)} />

@@ -1,4 +1,12 @@
-import { type GuardUser, type LiveEvent, UserEventType } from '@fleetkeep/core';
+import {
+  type GuardUser,
+  type LiveEvent,
+  type SessionAuthReply,
+  type SessionLoginReply,
+  UserEventType,
+  type UserSettings,
+  type UserSettingsPatch,
+} from '@fleetkeep/core';
 import { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { setLanguage } from '../i18n/index.ts';
@@ -8,7 +16,6 @@ import { type FleetDialog, fleetDialogFor } from '../lib/fleetDialogs.ts';
 import { connectLive, type LiveConnection, type LiveState } from '../lib/live.ts';
 import { keysForEvent } from '../lib/queryKeys.ts';
 import { clearStored, readStored, removeStored, writeStored } from '../lib/storage.ts';
-import type { AuthReply, UserSettings } from '../lib/types.ts';
 
 /**
  * The session of spec §4: a token from storage, then GET /api/auth; login, logout, fleet switch and
@@ -18,7 +25,7 @@ import type { AuthReply, UserSettings } from '../lib/types.ts';
 export type SessionState =
   | { status: 'loading' }
   | { status: 'anonymous'; loginError: string | null }
-  | { status: 'authenticated'; auth: AuthReply };
+  | { status: 'authenticated'; auth: SessionAuthReply };
 
 const TOKEN_KEY = 'token';
 const ORIGIN_KEY = 'origin';
@@ -65,7 +72,7 @@ export function getSessionState(): SessionState {
 }
 
 /** The guard input of core `guards.ts` from the auth reply. */
-export function guardUser(auth: AuthReply): GuardUser {
+export function guardUser(auth: SessionAuthReply): GuardUser {
   return { su: Boolean(auth.su), admin: Boolean(auth.admin), fleets: auth.fleets, fid: auth.fid };
 }
 
@@ -113,7 +120,7 @@ function onLiveState(next: LiveState): void {
 }
 
 async function authenticate(token: string): Promise<void> {
-  const auth = await api<AuthReply>(`/api/auth?access_token=${encodeURIComponent(token)}`, {
+  const auth = await api<SessionAuthReply>(`/api/auth?access_token=${encodeURIComponent(token)}`, {
     anonymous: true,
   });
   setSession(auth.session);
@@ -156,7 +163,7 @@ export async function bootstrap(): Promise<void> {
 
 export async function login(username: string, password: string): Promise<void> {
   try {
-    const { access_token } = await api<{ access_token: string }>('/api/login', {
+    const { access_token } = await api<SessionLoginReply>('/api/login', {
       method: 'POST',
       body: { username, password },
       anonymous: true,
@@ -195,7 +202,7 @@ export async function logout(): Promise<void> {
   set({ status: 'anonymous', loginError: null });
 }
 
-export async function saveSettings(patch: Partial<UserSettings>): Promise<UserSettings> {
+export async function saveSettings(patch: UserSettingsPatch): Promise<UserSettings> {
   const merged = await api<UserSettings>('/api/user/settings', { method: 'PATCH', body: patch });
   if (state.status === 'authenticated') {
     set({ status: 'authenticated', auth: { ...state.auth, model: { ...state.auth.model, s: merged } } });

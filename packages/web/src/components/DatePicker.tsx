@@ -1,11 +1,11 @@
 import '@mantine/dates/styles.css';
+import { formatDate } from '@fleetkeep/core';
 import { Popover, TextInput, type TextInputProps } from '@mantine/core';
 import { DatePicker as Calendar } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dayjsLocale } from '../i18n/index.ts';
-import { formatDate } from '../lib/format.ts';
 import { inputDateOf, parseDateInput, parseRequestDate, requestDateOf } from './datetime.ts';
 import { IconButton } from './IconButton.tsx';
 

@@ -1,5 +1,6 @@
+import { COUNTER_MAX, INTERVAL_TIME_FREQUENCY_MAX, SERVICE_NOTIFY_DAYS_MAX } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
-import { numericValue, sanitizeNumeric } from './numeric.ts';
+import { integerDigits, numericValue, sanitizeNumeric } from './numeric.ts';
 
 describe('sanitizeNumeric (spec §5 numeric input)', () => {
   it('keeps only the numeric part of pasted text', () => {
@@ -48,5 +49,17 @@ describe('numericValue', () => {
     expect(numericValue('1.')).toBe(1);
     expect(numericValue('')).toBeNull();
     expect(numericValue('.')).toBeNull();
+  });
+});
+
+describe('integerDigits', () => {
+  it('gives the integer digits of a contract maximum, so that the maximum itself can be typed', () => {
+    expect(integerDigits(COUNTER_MAX)).toBe(10);
+    expect(integerDigits(SERVICE_NOTIFY_DAYS_MAX)).toBe(3);
+    expect(integerDigits(INTERVAL_TIME_FREQUENCY_MAX)).toBe(3);
+    expect(integerDigits(12.9)).toBe(2);
+    expect(sanitizeNumeric(String(COUNTER_MAX), { maxIntegerLength: integerDigits(COUNTER_MAX) })).toBe(
+      '1000000000',
+    );
   });
 });

@@ -12,6 +12,12 @@ export interface NumericRules {
 export const MAX_PRECISION = 3;
 
 /**
+ * Integer digits of a contract maximum, for `maxIntegerLength` (COUNTER_MAX 1e9 → 10, the notify limit
+ * 365 → 3): every value up to the maximum can be typed; what lies above it is the validation's to refuse.
+ */
+export const integerDigits = (max: number): number => String(Math.trunc(max)).length;
+
+/**
  * Keeps the numeric part of typed or pasted text: '12 345,6 km' → '12345.6' (decimal), '12345' (integer).
  * A comma counts as a decimal point. When both '.' and ',' appear, the kind that comes last is the decimal
  * point and the other kind is a group separator ('1,234.5' → '1234.5', '1.234,5' → '1234.5'); otherwise the

@@ -1,7 +1,7 @@
-import { LANGUAGES } from '@fleetkeep/core';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language, languageFile } from '@fleetkeep/core';
 
-export type Language = (typeof LANGUAGES)[number];
-export { LANGUAGES };
+/** The languages of spec §1 and their locale files are core's (`format/languages.ts`), shared with the server. */
+export { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language, languageFile };
 
 /** Each language by its own name, for the language picker (not translated by design). */
 export const LANGUAGE_NAMES: Record<Language, string> = {
@@ -29,17 +29,6 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   uk: 'Українська',
   lt: 'Lietuvių',
 };
-
-export const DEFAULT_LANGUAGE: Language = 'en';
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
-
-/** The language file name of spec §7: pt-br maps to br. */
-export function languageFile(lang: Language): string {
-  return lang === 'pt-br' ? 'br' : lang;
-}
 
 /**
  * The page language from the browser (spec §2 "Old browsers"): the part before the dash, except that

@@ -3,10 +3,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, languageFile } from './languages.ts';
 
-/** Every locale file has every key, real translations, the plural forms Intl asks for, same placeholders. */
+/**
+ * Every locale file has every key, real translations, the plural forms Intl asks for, same placeholders.
+ * The files live in core (packages/core/locales), read by the web at /i18n/{lang}.json and by the server.
+ */
 
-const DIR = path.resolve(import.meta.dirname, '../../public/i18n');
+const DIR = path.resolve(import.meta.dirname, '../../../core/locales');
 const SRC = path.resolve(import.meta.dirname, '..');
+/** Server code that writes user-facing text (mails, reports) through its translator. */
+const SERVER_SRC = path.resolve(import.meta.dirname, '../../../server/src');
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 /**
@@ -117,26 +122,35 @@ describe('locale files', () => {
   }
 });
 
+/** The source files (not tests) under a folder. */
+function sources(dir: string, files: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) sources(p, files);
+    else if (/\.tsx?$/.test(e.name) && !e.name.includes('.test.')) files.push(p);
+  }
+  return files;
+}
+
+const isKnown = (key: string) => key in en || pluralBases.includes(key);
+
 describe('source strings', () => {
-  it('every literal translation key used in the code exists in English', () => {
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-        const p = path.join(dir, e.name);
-        if (e.isDirectory()) walk(p);
-        else if (/\.tsx?$/.test(e.name) && !e.name.includes('.test.')) files.push(p);
-      }
-    };
-    walk(SRC);
+  it('every literal translation key used in the web exists in English', () => {
     const used = new Set<string>();
-    for (const file of files) {
+    for (const file of sources(SRC)) {
       const text = fs.readFileSync(file, 'utf8');
       for (const m of text.matchAll(/\bt\('([\w.]+)'/g)) used.add(m[1]!);
       for (const m of text.matchAll(/'((?:menu|screen|settings|login|tokens|status|common)\.[\w.]+)'/g))
         used.add(m[1]!);
     }
-    const missing = [...used].filter((k) => !(k in en) && !pluralBases.includes(k));
-    expect(missing).toEqual([]);
+    expect([...used].filter((k) => !isKnown(k))).toEqual([]);
     expect(used.size).toBeGreaterThan(50);
+  });
+
+  it('every literal translation key used by the server exists in English', () => {
+    const used = new Set<string>();
+    for (const file of sources(SERVER_SRC))
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/\bt\('([\w.]+)'/g)) used.add(m[1]!);
+    expect([...used].filter((k) => !isKnown(k))).toEqual([]);
   });
 });

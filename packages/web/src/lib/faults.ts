@@ -1,30 +1,26 @@
-import { RELEASE } from '@fleetkeep/core';
+import {
+  CLIENT_FAULT_MESSAGE_MAX,
+  CLIENT_FAULT_STACK_MAX,
+  CLIENT_FAULT_URL_MAX,
+  type ClientFaultKind,
+  type ClientFaultReport,
+  RELEASE,
+} from '@fleetkeep/core';
 import { getSession } from './api.ts';
 
 /**
  * Spec §8: client faults are reported to an error-reporting service with the release. The server is
  * that service (`POST /api/client_errors`, kept in its log). One page load sends each distinct fault
- * once and at most MAX_REPORTS in all, so a fault in a render loop cannot flood the server.
+ * once and at most MAX_REPORTS in all, so a fault in a render loop cannot flood the server. The body and
+ * its limits are the core contract's (`clientFaultBody`).
  */
-export type FaultKind = 'error' | 'rejection' | 'render' | 'warning';
-
-export interface FaultBody {
-  kind: FaultKind;
-  release: string;
-  message: string;
-  stack?: string;
-  url?: string;
-}
-
 export const MAX_REPORTS = 20;
-const MAX_MESSAGE = 2000;
-const MAX_STACK = 8000;
 
 /** Browser noise that is not a fault of the product. */
 const IGNORED = [/^ResizeObserver loop/, /^Script error\.?$/];
 
 /** Turns anything thrown into a report body, or null for what is not worth reporting. */
-export function faultBody(kind: FaultKind, thrown: unknown, url: string): FaultBody | null {
+export function faultBody(kind: ClientFaultKind, thrown: unknown, url: string): ClientFaultReport | null {
   let message: string;
   let stack: string | undefined;
   if (thrown instanceof Error) {
@@ -43,17 +39,22 @@ export function faultBody(kind: FaultKind, thrown: unknown, url: string): FaultB
       message = String(thrown);
     }
   }
-  message = message.trim().slice(0, MAX_MESSAGE);
+  message = message.trim().slice(0, CLIENT_FAULT_MESSAGE_MAX);
   if (!message || IGNORED.some((re) => re.test(message))) return null;
-  const body: FaultBody = { kind, release: RELEASE, message, url: url.slice(0, 2000) };
-  if (stack) body.stack = stack.slice(0, MAX_STACK);
+  const body: ClientFaultReport = {
+    kind,
+    release: RELEASE,
+    message,
+    url: url.slice(0, CLIENT_FAULT_URL_MAX),
+  };
+  if (stack) body.stack = stack.slice(0, CLIENT_FAULT_STACK_MAX);
   return body;
 }
 
 /** Decides which faults of one page load are sent: each distinct one once, MAX_REPORTS in all. */
 export class FaultGate {
   private readonly seen = new Set<string>();
-  pass(body: FaultBody): boolean {
+  pass(body: ClientFaultReport): boolean {
     if (this.seen.size >= MAX_REPORTS) return false;
     const key = `${body.kind}\u0000${body.message}`;
     if (this.seen.has(key)) return false;
@@ -64,7 +65,7 @@ export class FaultGate {
 
 const gate = new FaultGate();
 
-export function reportFault(kind: FaultKind, thrown: unknown): void {
+export function reportFault(kind: ClientFaultKind, thrown: unknown): void {
   const body = faultBody(kind, thrown, `${window.location.pathname}${window.location.search}`);
   if (!body || !gate.pass(body)) return;
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };

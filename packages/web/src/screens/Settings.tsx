@@ -1,4 +1,11 @@
-import { NotificationKind } from '@fleetkeep/core';
+import {
+  formatDate,
+  formatDateTime,
+  NotificationKind,
+  SETTINGS_DATE_FORMATS,
+  SETTINGS_TIME_FORMATS,
+  type UserSettings,
+} from '@fleetkeep/core';
 import { Alert, Button, Checkbox, Fieldset, Group, NativeSelect, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,8 +15,6 @@ import { LAYER_LABEL, resolveLayer } from '../features/map/layers.ts';
 import { useMapLayers } from '../features/map/useMapLayers.ts';
 import { dayjsLocale } from '../i18n/index.ts';
 import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/languages.ts';
-import { DATE_FORMATS, formatDate, formatDateTime, TIME_FORMATS } from '../lib/format.ts';
-import type { UserSettings } from '../lib/types.ts';
 
 /** The notification kinds of DESIGN §6, in their bit order. */
 const KINDS = [
@@ -20,13 +25,8 @@ const KINDS = [
   ['rejected', NotificationKind.rejected],
 ] as const;
 
-interface Form {
-  lang: string;
-  dateFormat: string;
-  timeFormat: string;
-  enabled: number;
-  layer: string;
-}
+/** The settings the screen edits (spec §3 "User settings"), typed by the contract. */
+type Form = Pick<UserSettings, 'lang' | 'dateFormat' | 'timeFormat' | 'layer'> & { enabled: number };
 
 function formOf(s: UserSettings): Form {
   return {
@@ -89,15 +89,15 @@ function SettingsForm({ settings }: { settings: UserSettings }) {
           label={t('settings.language')}
           value={form.lang}
           disabled={busy}
-          onChange={(e) => change({ lang: e.currentTarget.value })}
+          onChange={(e) => change({ lang: e.currentTarget.value as Form['lang'] })}
           data={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
         />
         <NativeSelect
           label={t('settings.dateFormat')}
           value={form.dateFormat}
           disabled={busy}
-          onChange={(e) => change({ dateFormat: e.currentTarget.value })}
-          data={DATE_FORMATS.map((f) => ({
+          onChange={(e) => change({ dateFormat: e.currentTarget.value as Form['dateFormat'] })}
+          data={SETTINGS_DATE_FORMATS.map((f) => ({
             value: f,
             label: `${f} (${formatDate(sample, f, dayjsLocale())})`,
           }))}
@@ -106,8 +106,8 @@ function SettingsForm({ settings }: { settings: UserSettings }) {
           label={t('settings.timeFormat')}
           value={form.timeFormat}
           disabled={busy}
-          onChange={(e) => change({ timeFormat: e.currentTarget.value })}
-          data={TIME_FORMATS.map((f) => ({
+          onChange={(e) => change({ timeFormat: e.currentTarget.value as Form['timeFormat'] })}
+          data={SETTINGS_TIME_FORMATS.map((f) => ({
             value: f,
             label: `${f} (${formatDateTime(sample, '', f, dayjsLocale()).trim()})`,
           }))}

@@ -1,3 +1,15 @@
+import {
+  formatDateTime,
+  formatNumber,
+  TOKEN_DESCRIPTION_MAX,
+  type TokenRight,
+  type TokenRights,
+  type UserTokenCreateReply,
+  type UserTokensReply,
+  type UserTokenWire,
+  userTokenRight,
+  userTokenRights,
+} from '@fleetkeep/core';
 import { Alert, Button, Code, CopyButton, Group, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
@@ -9,22 +21,21 @@ import { RequiredInput } from '../components/RequiredInput.tsx';
 import { ButtonGroup } from '../components/Toggles.tsx';
 import { dayjsLocale } from '../i18n/index.ts';
 import { api } from '../lib/api.ts';
-import { formatDateTime, formatNumber } from '../lib/format.ts';
 import { queryKeys } from '../lib/queryKeys.ts';
-import type { ApiToken, TokenRight, TokenRights } from '../lib/types.ts';
 
-const AREAS = ['intervals', 'services', 'archive'] as const;
-const RIGHTS: TokenRight[] = ['none', 'view', 'manage'];
+/** The areas and rights of a token, in the order of the contract (PRODUCT.md "API tokens"). */
+const AREAS = Object.keys(userTokenRights.shape) as (keyof TokenRights)[];
+const RIGHTS: readonly TokenRight[] = userTokenRight.options;
 const AREA_LABEL = {
   intervals: 'menu.intervals',
   services: 'menu.services',
   archive: 'tokens.archive',
-} as const;
+} as const satisfies Record<keyof TokenRights, string>;
 
 function useTokens() {
   return useQuery({
     queryKey: queryKeys.tokens(),
-    queryFn: async ({ signal }) => (await api<{ tokens: ApiToken[] }>('/api/user/tokens', { signal })).tokens,
+    queryFn: async ({ signal }) => (await api<UserTokensReply>('/api/user/tokens', { signal })).tokens,
   });
 }
 
@@ -36,7 +47,7 @@ function CreateToken({ onCreated }: { onCreated: (value: string) => void }) {
   const [rights, setRights] = useState<TokenRights>({ intervals: 'view', services: 'view', archive: 'none' });
   const create = useMutation({
     mutationFn: () =>
-      api<{ token: ApiToken; value: string }>('/api/user/tokens', {
+      api<UserTokenCreateReply>('/api/user/tokens', {
         method: 'POST',
         body: { description: description.trim(), rights },
       }),
@@ -61,7 +72,7 @@ function CreateToken({ onCreated }: { onCreated: (value: string) => void }) {
         <RequiredInput
           label={t('tokens.description')}
           value={description}
-          maxLength={128}
+          maxLength={TOKEN_DESCRIPTION_MAX}
           touched={touched}
           onBlur={() => setTouched(true)}
           disabled={create.isPending}
@@ -101,7 +112,7 @@ export default function TokensScreen() {
   const client = useQueryClient();
   const tokens = useTokens();
   const [value, setValue] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<ApiToken | null>(null);
+  const [confirm, setConfirm] = useState<UserTokenWire | null>(null);
   const remove = useMutation({
     mutationFn: (id: number) => api(`/api/user/tokens/${id}`, { method: 'DELETE' }),
     onSettled: () => {
@@ -110,7 +121,7 @@ export default function TokensScreen() {
     },
   });
   const settings = session.status === 'authenticated' ? session.auth.model.s : null;
-  const columns = useMemo<DataColumn<ApiToken>[]>(() => {
+  const columns = useMemo<DataColumn<UserTokenWire>[]>(() => {
     const when = (time: number | null) =>
       time === null || !settings
         ? t('tokens.never')

@@ -1,9 +1,7 @@
 /** Pure rules of the data table: natural sort, URL state, CSV rows, search text. */
 
+import { naturalCollator } from '../../lib/naturalSort.ts';
 import { normalizeForSearch } from '../search.ts';
-
-/** Spec §3: names sort naturally and case-insensitively ('unit 2' before 'Unit 10'). */
-export const naturalCollator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 export type SortValue = string | number | boolean | null | undefined;
 

@@ -1,9 +1,8 @@
+import { formatDate, type SessionAuthReply } from '@fleetkeep/core';
 import { Alert, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../lib/format.ts';
 import { STORAGE_PREFIX } from '../../lib/storage.ts';
-import type { AuthReply } from '../../lib/types.ts';
 import { appConfig, noticeId, noticeText, shutdownActive } from './banners.ts';
 
 const dismissKey = (id: string) => `${STORAGE_PREFIX}notice.${id}`;
@@ -17,7 +16,7 @@ function isDismissed(id: string): boolean {
 }
 
 /** The maintenance notice (dismissible for the session) and the shutdown notice (spec §8). */
-export function Banners({ auth }: { auth: AuthReply }) {
+export function Banners({ auth }: { auth: SessionAuthReply }) {
   const { t, i18n } = useTranslation();
   const config = appConfig(auth);
   const notice = noticeText(config.notification, i18n.language);

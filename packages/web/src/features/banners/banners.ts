@@ -1,18 +1,17 @@
+import type { SessionAuthReply } from '@fleetkeep/core';
+
 /**
  * The banners of spec §8 from `config` of the auth reply: the maintenance notice in the user's language
  * (else English, else any), and the shutdown notice of old tracking systems once `sdf` has come, until
  * `sdt` when given.
  */
 
-export interface AppConfig {
-  notification: Record<string, string> | null;
-  shutdownNotification: { sdf: number; sdt: number | null } | null;
-  forum: { url: string; langs: string[] } | null;
-}
+/** The application configuration of the auth reply (spec §3; core `sessionAuthReply`). */
+export type AppConfig = SessionAuthReply['config'];
 
-/** The application configuration of the auth reply (spec §3); absent fields are null. */
-export function appConfig(auth: object): AppConfig {
-  const config = (auth as { config?: Partial<AppConfig> }).config;
+/** The application configuration of the auth reply; absent fields are null. */
+export function appConfig(auth: { config?: Partial<AppConfig> }): AppConfig {
+  const config = auth.config;
   return {
     notification: config?.notification ?? null,
     shutdownNotification: config?.shutdownNotification ?? null,

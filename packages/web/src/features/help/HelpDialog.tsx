@@ -1,3 +1,4 @@
+import type { SessionAuthReply } from '@fleetkeep/core';
 import { Accordion, ActionIcon, Group, Loader, Box as MBox, Paper, Text, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import {
@@ -10,7 +11,6 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { guardUser } from '../../app/session.ts';
-import type { AuthReply } from '../../lib/types.ts';
 import {
   type Box,
   clampBox,
@@ -65,7 +65,7 @@ function Icon({ d }: { d: string }) {
 }
 
 /** The floating help dialog of spec §2: draggable, resizable, minimizable, maximizable, snapping. */
-export default function HelpDialog({ auth }: { auth: AuthReply }) {
+export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
   const { t, i18n } = useTranslation();
   const help = useHelp();
   const requestNo = useHelpRequest();

@@ -76,16 +76,22 @@ describe('help sections per demo user (spec §2 "Help dialog")', () => {
     expect(ids(USERS.viewer!)).toEqual(OPERATIONAL);
   });
 
-  it('viewInterval alone: intervals, line items, settings; viewService alone: dashboard, services, reports', () => {
+  it('viewInterval alone: intervals, line items, settings; viewService groups follow the needs table', () => {
     const intervals = { su: false, admin: false, ...fleet(Acl.viewInterval) };
     expect(visibleHelp(intervals).map((g) => g.id)).toEqual(['items', 'intervals', 'lineitems', 'settings']);
-    const services = { su: false, admin: false, ...fleet(Acl.viewService) };
-    expect(visibleHelp(services).map((g) => g.id)).toEqual([
-      'dashboard',
+    // The needs of dashboard, services and reports ask viewService with the viewInterval it depends on
+    // (spec §6 permission editor), so a bare viewService bit opens none of them.
+    const bare = { su: false, admin: false, ...fleet(Acl.viewService) };
+    expect(visibleHelp(bare).map((g) => g.id)).toEqual(['items', 'lineitems', 'settings']);
+  });
+
+  it('keeps the operational groups from a super user whose current fleet grants them (spec §6)', () => {
+    const root = { su: true, admin: false, ...fleet(ACL_ALL) };
+    expect(visibleHelp(root).map((g) => g.id)).toEqual([
+      'administration',
       'items',
+      'intervals',
       'services',
-      'reports',
-      'lineitems',
       'settings',
     ]);
   });

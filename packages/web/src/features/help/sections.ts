@@ -1,4 +1,11 @@
-import { Acl, currentAcl, type GuardUser, hasAll, hasAny, isCurrentAdminOnly } from '@fleetkeep/core';
+import {
+  aclSatisfies,
+  can,
+  currentAcl,
+  type GuardUser,
+  isCurrentAdminOnly,
+  type NeedName,
+} from '@fleetkeep/core';
 
 /**
  * The help sections of spec §2 "Help dialog" and who sees them, as pure rules over the acl of the
@@ -52,21 +59,26 @@ export function seesActivation(user: HelpUser): boolean {
   return user.su || (user.admin && isCurrentAdminOnly(user));
 }
 
-/** Whether the user sees a group at all. */
+/** Whether the user sees a group at all: the need of its screens in the current fleet (core can()). */
 export function seesGroup(user: HelpUser, id: HelpGroupId): boolean {
   const acl = currentAcl(user);
+  const may = (need: NeedName) => can(user, need, acl);
   switch (id) {
     case 'administration':
-      return user.su || user.admin || hasAll(acl, Acl.admin);
+      return may('account.admin') || may('fleet.admin');
     case 'dashboard':
+      return may('dashboard.view');
     case 'services':
+      return may('service.view');
     case 'reports':
-      return hasAll(acl, Acl.viewService);
+      return may('report.view');
     case 'intervals':
-      return hasAll(acl, Acl.viewInterval);
+      return may('interval.view');
     case 'lineitems':
+      return may('lineitem.view');
     case 'settings':
-      return hasAny(acl, Acl.viewService | Acl.viewInterval);
+      // Spec §2: the settings help needs viewService or viewInterval, the bits of the line items.
+      return aclSatisfies(acl, 'lineitem.view');
     case 'items':
       return true;
   }

@@ -1,30 +1,31 @@
-import { Acl } from '@fleetkeep/core';
+import { formatNumber, type IntervalTimeUnit, type IntervalWire, unitLabel } from '@fleetkeep/core';
 import { Anchor, Button, Group, Stack, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
+import { useCan } from '../../app/useCan.ts';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
-import { MultiSelect, Select } from '../../components/Select.tsx';
+import { Select } from '../../components/Select.tsx';
+import { UnitTypeFilter } from '../../components/UnitTypeFilter.tsx';
 import { useIntervals, useUnits } from '../../lib/fleetData.ts';
-import { formatNumber, unitLabel } from '../../lib/format.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import {
   decodeFilters,
   encodeFilters,
   filterIntervals,
   frequencySummary,
-  type Interval,
   KINDS,
   type Kind,
-  MAX_UNIT_TYPES,
   noticeSummary,
   type SummaryLabels,
-  type TimeUnit,
 } from './rules.ts';
 
-const TIME_UNIT = { d: 'day', w: 'week', m: 'month', y: 'year' } as const;
+const TIME_UNIT = { d: 'day', w: 'week', m: 'month', y: 'year' } as const satisfies Record<
+  IntervalTimeUnit,
+  string
+>;
 const KIND_LABEL = {
   mileage: 'intervals.kindMileage',
   engineHours: 'intervals.kindEngineHours',
@@ -39,8 +40,8 @@ export default function IntervalsScreen() {
   const fid = auth?.fid ?? null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const miles = fleet?.ms === 1;
-  const canManage = ((fleet?.acl ?? 0) & Acl.manageInterval) !== 0;
-  const intervals = useIntervals<Interval>(fid);
+  const canManage = useCan('interval.manage');
+  const intervals = useIntervals(fid);
   const units = useUnits(fid);
   const [params, patchParams] = useUrlParams();
   const kindParam = params.get('kind');
@@ -55,7 +56,7 @@ export default function IntervalsScreen() {
     () => ({
       distance: unitLabel(lang, miles ? 'mile' : 'kilometer', 2, 'short'),
       engineHours: t('intervals.engineHoursUnit'),
-      time: (value: number, unit: TimeUnit) =>
+      time: (value: number, unit: IntervalTimeUnit) =>
         `${formatNumber(value)} ${unitLabel(lang, TIME_UNIT[unit], value, 'narrow')}`,
     }),
     [lang, miles, t],
@@ -71,16 +72,7 @@ export default function IntervalsScreen() {
     [intervals.data, filters, typeOf],
   );
 
-  const typeOptions = useMemo(
-    () =>
-      (auth?.unit_types ?? []).map((ut) => {
-        const key = `intervals.vehicle.${ut.n}`;
-        return { value: String(ut.id), label: i18n.exists(key) ? t(key) : ut.n };
-      }),
-    [auth?.unit_types, i18n, t],
-  );
-
-  const columns = useMemo<DataColumn<Interval>[]>(
+  const columns = useMemo<DataColumn<IntervalWire>[]>(
     () => [
       {
         id: 'name',
@@ -154,13 +146,11 @@ export default function IntervalsScreen() {
                 style={{ flex: '0 1 12rem' }}
                 data-testid="intervals-kind"
               />
-              <MultiSelect
+              <UnitTypeFilter
                 label={t('intervals.unitType')}
-                options={typeOptions}
-                value={filters.unitTypes.map(String)}
-                maxValues={MAX_UNIT_TYPES}
-                clearable
-                onChange={(v) => setFilters({ unitTypes: v.map(Number) })}
+                types={auth?.unit_types ?? []}
+                value={filters.unitTypes}
+                onChange={(unitTypes) => setFilters({ unitTypes })}
                 style={{ flex: '1 1 14rem', maxWidth: '24rem' }}
                 data-testid="intervals-unit-types"
               />

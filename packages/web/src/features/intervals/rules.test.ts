@@ -1,11 +1,10 @@
+import type { IntervalAssignmentWire, IntervalWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import {
   decodeFilters,
   encodeFilters,
   filterIntervals,
   frequencySummary,
-  type Interval,
-  type IntervalAssignment,
   noticeSummary,
   type SummaryLabels,
 } from './rules.ts';
@@ -16,9 +15,9 @@ const labels = (distance = 'km'): SummaryLabels => ({
   time: (value, unit) => `${value} ${unit}`,
 });
 
-const unit = (id: number): IntervalAssignment => ({ id, t: 'u', lcnm: 0, lceh: 0, ltm: 0, cnt: 0 });
+const unit = (id: number): IntervalAssignmentWire => ({ id, t: 'u', lcnm: 0, lceh: 0, ltm: 0, cnt: 0 });
 
-function interval(patch: Partial<Interval> = {}): Interval {
+function interval(patch: Partial<IntervalWire> = {}): IntervalWire {
   return {
     id: 1,
     n: 'Oil',
@@ -67,7 +66,7 @@ describe('frequencySummary / noticeSummary', () => {
   });
 
   it('shows mileage in whole miles when the fleet uses miles', () => {
-    const miles = { ...all, cnehe: 0, de: 0, cnmd: 8047, cnmo: 1609 };
+    const miles = interval({ ...all, cnehe: 0, de: 0, cnmd: 8047, cnmo: 1609 });
     expect(frequencySummary(miles, true, labels('mi'))).toBe('5 000 mi');
     expect(noticeSummary(miles, true, labels('mi'))).toBe('1 000 mi');
   });
@@ -87,7 +86,7 @@ describe('filters', () => {
     interval({ id: 3, de: 1, cnme: 1, u: [] }),
     interval({ id: 4, de: 1, u: [{ ...unit(10), t: 'd' }] }),
   ];
-  const ids = (xs: Interval[]) => xs.map((x) => x.id);
+  const ids = (xs: IntervalWire[]) => xs.map((x) => x.id);
 
   it('without filters keeps everything', () => {
     expect(ids(filterIntervals(list, { kind: null, unitTypes: [] }, typeOf))).toEqual([1, 2, 3, 4]);

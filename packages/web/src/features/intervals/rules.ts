@@ -1,55 +1,28 @@
+import { formatNumber, type IntervalTimeUnit, type IntervalWire } from '@fleetkeep/core';
 import { wholeKmToDisplay } from '../../lib/distance.ts';
-import { formatNumber } from '../../lib/format.ts';
+import {
+  decodeUnitTypes,
+  encodeUnitTypes,
+  matchesUnitTypes,
+  type UnitTypeFilter,
+} from '../../lib/unitTypes.ts';
 
-/** Pure rules of the intervals list (spec §3 "Interval", §9 number display; PRODUCT.md "Intervals"). */
-
-export type TimeUnit = 'd' | 'w' | 'm' | 'y';
-
-/** One assignment of an interval as `GET /api/fleets/:fid/intervals` sends it. */
-export interface IntervalAssignment {
-  id: number;
-  t: 'u' | 'd' | 't';
-  lcnm: number | null;
-  lceh: number | null;
-  ltm: number | null;
-  cnt: number;
-}
-
-/** An interval on the wire (server `intervalToWire`); mileage in km. */
-export interface Interval {
-  id: number;
-  n: string;
-  description: string;
-  cnme: number;
-  cnmd: number;
-  cnmo: number;
-  cnehe: number;
-  cnehd: number;
-  cneho: number;
-  de: number;
-  dd: number;
-  du: TimeUnit;
-  do: number;
-  u: IntervalAssignment[];
-  li: unknown[];
-  c: number | null;
-  tm: number;
-}
+/**
+ * Pure rules of the intervals list (spec §3 "Interval", §9 number display; PRODUCT.md "Intervals"). The
+ * records are the core contract's `IntervalWire` (mileage in km).
+ */
 
 export const KINDS = ['mileage', 'engineHours', 'time'] as const;
 export type Kind = (typeof KINDS)[number];
-
-/** At most this many unit types can be chosen in the filter. */
-export const MAX_UNIT_TYPES = 5;
 
 /** Labels the caller localises: distance and engine-hours units, and a time amount with its unit. */
 export interface SummaryLabels {
   distance: string;
   engineHours: string;
-  time: (value: number, unit: TimeUnit) => string;
+  time: (value: number, unit: IntervalTimeUnit) => string;
 }
 
-export function kindEnabled(interval: Interval, kind: Kind): boolean {
+export function kindEnabled(interval: IntervalWire, kind: Kind): boolean {
   if (kind === 'mileage') return interval.cnme === 1;
   if (kind === 'engineHours') return interval.cnehe === 1;
   return interval.de === 1;
@@ -61,7 +34,7 @@ export const displayDistance = wholeKmToDisplay;
 const SEPARATOR = ' · ';
 
 /** "15 000 km · 500 e.h. · 1 y": each enabled kind's frequency; '' when none is enabled. */
-export function frequencySummary(interval: Interval, miles: boolean, labels: SummaryLabels): string {
+export function frequencySummary(interval: IntervalWire, miles: boolean, labels: SummaryLabels): string {
   const parts: string[] = [];
   if (kindEnabled(interval, 'mileage'))
     parts.push(`${formatNumber(displayDistance(interval.cnmd, miles))} ${labels.distance}`);
@@ -72,7 +45,7 @@ export function frequencySummary(interval: Interval, miles: boolean, labels: Sum
 }
 
 /** The advance notice of each enabled kind in the same style; time notice is in days. */
-export function noticeSummary(interval: Interval, miles: boolean, labels: SummaryLabels): string {
+export function noticeSummary(interval: IntervalWire, miles: boolean, labels: SummaryLabels): string {
   const parts: string[] = [];
   if (kindEnabled(interval, 'mileage'))
     parts.push(`${formatNumber(displayDistance(interval.cnmo, miles))} ${labels.distance}`);
@@ -85,20 +58,13 @@ export function noticeSummary(interval: Interval, miles: boolean, labels: Summar
 export interface IntervalFilters {
   kind: Kind | null;
   /** Unit type ids; empty means any. */
-  unitTypes: number[];
+  unitTypes: UnitTypeFilter[];
 }
 
 /** Reads the filters from the query string (`kind`, `ut` as a comma list); bad values are dropped. */
 export function decodeFilters(params: URLSearchParams): IntervalFilters {
   const kind = params.get('kind');
-  const unitTypes = [
-    ...new Set(
-      (params.get('ut') ?? '')
-        .split(',')
-        .filter((s) => /^\d+$/.test(s))
-        .map(Number),
-    ),
-  ].slice(0, MAX_UNIT_TYPES);
+  const unitTypes = decodeUnitTypes(params.get('ut'));
   return { kind: (KINDS as readonly string[]).includes(kind ?? '') ? (kind as Kind) : null, unitTypes };
 }
 
@@ -107,8 +73,8 @@ export function encodeFilters(params: URLSearchParams, filters: IntervalFilters)
   const next = new URLSearchParams(params);
   if (filters.kind) next.set('kind', filters.kind);
   else next.delete('kind');
-  const types = filters.unitTypes.slice(0, MAX_UNIT_TYPES);
-  if (types.length) next.set('ut', types.join(','));
+  const types = encodeUnitTypes(filters.unitTypes);
+  if (types) next.set('ut', types);
   else next.delete('ut');
   return next;
 }
@@ -118,18 +84,13 @@ export function encodeFilters(params: URLSearchParams, filters: IntervalFilters)
  * one assigned unit (type 'u') must have one of them. `unitType` gives a unit's type id (null unknown).
  */
 export function filterIntervals(
-  intervals: readonly Interval[],
+  intervals: readonly IntervalWire[],
   filters: IntervalFilters,
   unitType: (unitId: number) => number | null | undefined,
-): Interval[] {
-  const types = new Set(filters.unitTypes);
+): IntervalWire[] {
   return intervals.filter((iv) => {
     if (filters.kind && !kindEnabled(iv, filters.kind)) return false;
-    if (types.size === 0) return true;
-    return iv.u.some((a) => {
-      if (a.t !== 'u') return false;
-      const type = unitType(a.id);
-      return type !== null && type !== undefined && types.has(type);
-    });
+    if (filters.unitTypes.length === 0) return true;
+    return iv.u.some((a) => a.t === 'u' && matchesUnitTypes(filters.unitTypes, unitType(a.id)));
   });
 }

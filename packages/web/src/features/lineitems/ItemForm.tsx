@@ -1,3 +1,4 @@
+import { Limits, type LineItemWire } from '@fleetkeep/core';
 import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +12,6 @@ import {
   KIND,
   type LibraryKind,
   type LibraryTab,
-  type LineItem,
   saveErrorKey,
 } from './rules.ts';
 
@@ -46,7 +46,15 @@ export function KindControl({
 }
 
 /** The row form at the top of a tab: name, type (parts tab), cost. */
-export function AddForm({ tab, items, save }: { tab: LibraryTab; items: readonly LineItem[]; save: Save }) {
+export function AddForm({
+  tab,
+  items,
+  save,
+}: {
+  tab: LibraryTab;
+  items: readonly LineItemWire[];
+  save: Save;
+}) {
   const { t } = useTranslation();
   const empty: ItemDraft = { n: '', t: tab === 'fuel' ? KIND.fuel : KIND.part, c: '' };
   const [draft, setDraft] = useState<ItemDraft>(empty);
@@ -81,7 +89,7 @@ export function AddForm({ tab, items, save }: { tab: LibraryTab; items: readonly
           <RequiredInput
             label={t('lineitems.name')}
             value={draft.n}
-            maxLength={256}
+            maxLength={Limits.stringMax}
             touched={touched}
             onBlur={() => setTouched(true)}
             disabled={pending}

@@ -1,10 +1,10 @@
+import { formatMoney, Limits, type LineItemWire } from '@fleetkeep/core';
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
 import { NumericInput } from '../../components/NumericInput.tsx';
 import { RequiredInput } from '../../components/RequiredInput.tsx';
-import { formatMoney } from '../../lib/format.ts';
 import { AddForm, errorText, KindControl, type Save } from './ItemForm.tsx';
 import {
   costText,
@@ -14,7 +14,6 @@ import {
   KIND,
   type LibraryKind,
   type LibraryTab,
-  type LineItem,
 } from './rules.ts';
 
 /** One tab: optional add form, then the table with inline edit and delete. */
@@ -27,11 +26,11 @@ export function LibraryTable({
   onDelete,
 }: {
   tab: LibraryTab;
-  items: readonly LineItem[];
+  items: readonly LineItemWire[];
   writable: boolean;
   currency: string;
   save: Save;
-  onDelete: (item: LineItem) => void;
+  onDelete: (item: LineItemWire) => void;
 }) {
   const { t } = useTranslation();
   const rows = useMemo(() => itemsOfTab(items, tab), [items, tab]);
@@ -40,7 +39,7 @@ export function LibraryTable({
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const startEdit = (item: LineItem) => {
+  const startEdit = (item: LineItemWire) => {
     setEditing({ id: item.id, draft: { n: item.n, t: item.t as LibraryKind, c: costText(item.c) } });
     setTouched(false);
     setError(null);
@@ -71,11 +70,11 @@ export function LibraryTable({
   };
   const patch = (p: Partial<ItemDraft>) => setEditing((e) => (e ? { ...e, draft: { ...e.draft, ...p } } : e));
 
-  const columns = useMemo<DataColumn<LineItem>[]>(() => {
+  const columns = useMemo<DataColumn<LineItemWire>[]>(() => {
     const kindName = (kind: number) => (kind === KIND.labour ? t('lineitems.labour') : t('lineitems.part'));
     const money = (cost: number) => formatMoney(cost, currency);
-    const isEditing = (item: LineItem) => editing?.id === item.id;
-    const list: DataColumn<LineItem>[] = [
+    const isEditing = (item: LineItemWire) => editing?.id === item.id;
+    const list: DataColumn<LineItemWire>[] = [
       {
         id: 'name',
         header: t('lineitems.name'),
@@ -86,7 +85,7 @@ export function LibraryTable({
               aria-label={t('lineitems.name')}
               size="xs"
               value={editing.draft.n}
-              maxLength={256}
+              maxLength={Limits.stringMax}
               touched={touched}
               onBlur={() => setTouched(true)}
               disabled={pending}

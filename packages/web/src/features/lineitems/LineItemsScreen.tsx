@@ -1,23 +1,18 @@
+import type { LineItemFuelPresetWire, LineItemWire } from '@fleetkeep/core';
 import { Alert, Button, Group, Menu, Stack, Tabs, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.ts';
+import { useCan } from '../../app/useCan.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { api } from '../../lib/api.ts';
+import { useLibrary } from '../../lib/fleetData.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { errorText, type Save } from './ItemForm.tsx';
 import { LibraryTable } from './LibraryTable.tsx';
-import {
-  canWriteLibrary,
-  draftBody,
-  type FuelPreset,
-  KIND,
-  type LibraryTab,
-  type LineItem,
-  missingPresets,
-} from './rules.ts';
+import { draftBody, KIND, type LibraryTab, missingPresets } from './rules.ts';
 
 /** Spec §2 /lineitems: the fleet's library of parts, labour and fuel (PRODUCT.md "Line-items library"). */
 export default function LineItemsScreen() {
@@ -29,24 +24,22 @@ export default function LineItemsScreen() {
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
-  const writable = !auth?.su && canWriteLibrary(fleet?.acl ?? 0);
+  const writable = useCan('lineitem.manage');
   const key = queryKeys.collection(fid ?? 0, 'lineitem');
 
-  const items = useQuery({
-    queryKey: key,
-    enabled: fid !== null,
-    queryFn: async ({ signal }) =>
-      (await api<{ line_items: LineItem[] }>(`/api/fleets/${fid}/line_items`, { signal })).line_items,
-  });
+  const items = useLibrary(fid);
   const presets = useQuery({
     queryKey: queryKeys.fuelPresets(fid ?? 0),
     enabled: fid !== null && writable,
     staleTime: Number.POSITIVE_INFINITY,
     queryFn: async ({ signal }) =>
-      (await api<{ fuel_presets: FuelPreset[] }>(`/api/fleets/${fid}/line_items/fuel_presets`, { signal }))
-        .fuel_presets,
+      (
+        await api<{ fuel_presets: LineItemFuelPresetWire[] }>(`/api/fleets/${fid}/line_items/fuel_presets`, {
+          signal,
+        })
+      ).fuel_presets,
   });
-  const [confirm, setConfirm] = useState<LineItem | null>(null);
+  const [confirm, setConfirm] = useState<LineItemWire | null>(null);
   const [presetError, setPresetError] = useState<string | null>(null);
 
   const refresh = () => client.invalidateQueries({ queryKey: key });
@@ -64,7 +57,7 @@ export default function LineItemsScreen() {
     },
   });
   const addPreset = useMutation({
-    mutationFn: (preset: FuelPreset) =>
+    mutationFn: (preset: LineItemFuelPresetWire) =>
       api(`/api/fleets/${fid}/line_items`, {
         method: 'POST',
         body: { n: preset.n, t: KIND.fuel, c: preset.c },

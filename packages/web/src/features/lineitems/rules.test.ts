@@ -1,18 +1,17 @@
-import { Acl } from '@fleetkeep/core';
+import { ACL_ALL, Acl, type LineItemWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
+import { canWith } from '../../lib/permissions.ts';
 import {
-  canWriteLibrary,
   costText,
   draftBody,
   draftProblem,
   itemsOfTab,
   KIND,
-  type LineItem,
   missingPresets,
   saveErrorKey,
 } from './rules.ts';
 
-const items: LineItem[] = [
+const items: LineItemWire[] = [
   { id: 1, n: 'Oil filter', t: KIND.part, c: 12.5 },
   { id: 2, n: 'Oil change', t: KIND.labour, c: 40 },
   { id: 3, n: 'diesel', t: KIND.fuel, c: 1.659 },
@@ -53,9 +52,13 @@ describe('line-items rules', () => {
     expect(saveErrorKey(undefined)).toBe('lineitems.failed');
   });
 
-  it('writes with manageService or manageInterval only', () => {
-    expect(canWriteLibrary(Acl.viewService | Acl.viewInterval)).toBe(false);
-    expect(canWriteLibrary(Acl.viewService | Acl.manageService)).toBe(true);
-    expect(canWriteLibrary(Acl.viewInterval | Acl.manageInterval)).toBe(true);
+  it('writes with lineitem.manage: manageService or manageInterval, never as a super user (spec §6)', () => {
+    const user = { su: false, admin: false };
+    expect(canWith(user, Acl.viewService | Acl.viewInterval)('lineitem.manage')).toBe(false);
+    expect(canWith(user, Acl.viewInterval | Acl.viewService | Acl.manageService)('lineitem.manage')).toBe(
+      true,
+    );
+    expect(canWith(user, Acl.viewInterval | Acl.manageInterval)('lineitem.manage')).toBe(true);
+    expect(canWith({ su: true, admin: false }, ACL_ALL)('lineitem.manage')).toBe(false);
   });
 });

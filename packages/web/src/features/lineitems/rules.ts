@@ -1,28 +1,24 @@
-import { Acl } from '@fleetkeep/core';
+import {
+  type LineItemBody,
+  type LineItemFuelPresetWire,
+  LineItemKind,
+  type LineItemWire,
+} from '@fleetkeep/core';
 import { numericValue } from '../../components/numeric.ts';
 
-/** Spec §3 "Line item": the kinds of the library and the rules of its forms. Pure, unit-tested. */
+/**
+ * Spec §3 "Line item": the kinds of the library and the rules of its forms. Pure, unit-tested. The
+ * records are the core contract's `LineItemWire` and `LineItemFuelPresetWire`.
+ */
 
-export const KIND = { labour: 1, part: 2, fuel: 4 } as const;
+/** The kinds of the library by the screen's names (core `LineItemKind`: task is labour). */
+export const KIND = { labour: LineItemKind.task, part: LineItemKind.part, fuel: LineItemKind.fuel } as const;
 export type LibraryKind = (typeof KIND)[keyof typeof KIND];
-
-export interface LineItem {
-  id: number;
-  n: string;
-  t: number;
-  c: number;
-}
-
-export interface FuelPreset {
-  n: string;
-  t: number;
-  c: number;
-}
 
 export type LibraryTab = 'parts' | 'fuel';
 
 /** The items one tab shows: parts and labour, or fuel. */
-export function itemsOfTab(items: readonly LineItem[], tab: LibraryTab): LineItem[] {
+export function itemsOfTab(items: readonly LineItemWire[], tab: LibraryTab): LineItemWire[] {
   return items.filter((i) => (tab === 'fuel' ? i.t === KIND.fuel : i.t === KIND.part || i.t === KIND.labour));
 }
 
@@ -30,7 +26,10 @@ export function itemsOfTab(items: readonly LineItem[], tab: LibraryTab): LineIte
 export const itemKey = (kind: number, name: string) => `${kind}:${name.trim().toLowerCase()}`;
 
 /** Fuel presets whose name is not yet a fuel item of the library (names compared without case). */
-export function missingPresets(presets: readonly FuelPreset[], items: readonly LineItem[]): FuelPreset[] {
+export function missingPresets(
+  presets: readonly LineItemFuelPresetWire[],
+  items: readonly LineItemWire[],
+): LineItemFuelPresetWire[] {
   const have = new Set(items.map((i) => itemKey(i.t, i.n)));
   return presets.filter((p) => !have.has(itemKey(KIND.fuel, p.n)));
 }
@@ -50,7 +49,7 @@ export type DraftProblem = 'nameRequired' | 'costInvalid' | 'duplicate';
  */
 export function draftProblem(
   draft: ItemDraft,
-  items: readonly LineItem[],
+  items: readonly LineItemWire[],
   exceptId?: number,
 ): DraftProblem | null {
   if (!draft.n.trim()) return 'nameRequired';
@@ -61,7 +60,7 @@ export function draftProblem(
 }
 
 /** The request body of a draft: trimmed name, cost as a number (0 when empty). */
-export function draftBody(draft: ItemDraft): { n: string; t: number; c: number } {
+export function draftBody(draft: ItemDraft): LineItemBody {
   return { n: draft.n.trim(), t: draft.t, c: numericValue(draft.c) ?? 0 };
 }
 
@@ -73,9 +72,4 @@ export function costText(cost: number): string {
 /** Translation key of a failed save: error 10 is the duplicate of spec §8. */
 export function saveErrorKey(code: number | undefined): string {
   return code === 10 ? 'lineitems.duplicate' : 'lineitems.failed';
-}
-
-/** Spec §6: the library is read with viewService or viewInterval, written with manageService or manageInterval. */
-export function canWriteLibrary(acl: number): boolean {
-  return (acl & (Acl.manageService | Acl.manageInterval)) !== 0;
 }

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { saveSettings, useSession } from '../../app/session.ts';
+import { useCan } from '../../app/useCan.ts';
 import classes from './FleetMap.module.css';
 import {
   loadMapsService,
@@ -13,7 +14,6 @@ import {
   onMapsServiceAuthFailure,
 } from './google.ts';
 import {
-  canViewMap,
   gisTileUrl,
   isMapsServiceLayer,
   LAYER_LABEL,
@@ -61,10 +61,9 @@ interface Shown {
  * markers that follow their messages, zoom, an optional pan-to-unit button and a full-size toggle. With
  * `mode="unit"` it shows the unit of the route (`/unit/{id}`) only.
  */
-/** The map where the user may see it: without viewMap on the current fleet nothing is shown. */
+/** The map where the user may see it: without viewMap on the current fleet (need map.view) nothing is shown. */
 export default function FleetMapIfAllowed(props: { mode?: 'fleet' | 'unit' }) {
-  const session = useSession();
-  if (session.status !== 'authenticated' || !canViewMap(session.auth)) return null;
+  if (!useCan('map.view')) return null;
   return <FleetMap {...props} />;
 }
 

@@ -57,9 +57,3 @@ export function gisTileUrl(gisUrl: string, sid: string | null): string {
   const base = gisUrl.replace(/\/+$/, '');
   return `${base}/{z}/{x}/{y}${sid ? `?sid=${encodeURIComponent(sid)}` : ''}`;
 }
-
-/** The map needs viewMap (16) on the current fleet (spec §6 "Geolocation: View"). */
-export function canViewMap(auth: { fid: number | null; fleets: { id: number; acl: number }[] }): boolean {
-  const fleet = auth.fleets.find((f) => f.id === auth.fid);
-  return fleet !== undefined && (fleet.acl & 16) === 16;
-}

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mapsScriptUrl, SCRIPT_POLL_ATTEMPTS, SCRIPT_POLL_MS } from './google.ts';
-import { availableLayers, canViewMap, fallbackLayer, gisTileUrl, resolveLayer } from './layers.ts';
+import { availableLayers, fallbackLayer, gisTileUrl, resolveLayer } from './layers.ts';
 import { boundsOf, diffMarkers, type MarkerState, markersOf, patchUnits } from './markers.ts';
 import { throttle } from './throttle.ts';
 
@@ -37,19 +37,6 @@ const unit = (id: number, pos: { y: number; x: number; s?: number; c?: number } 
   nm: `Unit ${id}`,
   lmsg: { t, p: {} },
   pos: pos && { t, y: pos.y, x: pos.x, s: pos.s ?? 0, c: pos.c ?? 0, z: null },
-});
-
-describe('map permission (spec §6 viewMap)', () => {
-  it('shows the map only with viewMap on the current fleet', () => {
-    const fleets = [
-      { id: 1, acl: 1023 },
-      { id: 2, acl: 194 },
-    ];
-    expect(canViewMap({ fid: 1, fleets })).toBe(true);
-    expect(canViewMap({ fid: 2, fleets })).toBe(false);
-    expect(canViewMap({ fid: null, fleets })).toBe(false);
-    expect(canViewMap({ fid: 3, fleets })).toBe(false);
-  });
 });
 
 describe('unit markers', () => {

@@ -1,18 +1,11 @@
-import type { UnitMessageEvent } from '@fleetkeep/core';
+import type { UnitMessageEvent, UnitWire } from '@fleetkeep/core';
 
-/** Unit wire fields the map reads (`GET /api/fleets/{fid}/units`). */
-export interface MapUnit {
-  id: number;
-  nm: string;
-  ut?: number;
-  cnm?: number;
-  cneh?: number;
-  /** Actual counters (since joining the fleet): they move with the totals. */
-  acnm?: number;
-  aceh?: number;
-  lmsg?: UnitMessageEvent['lmsg'];
-  pos?: UnitMessageEvent['pos'];
-}
+/**
+ * The unit wire fields the map reads (`GET /api/fleets/{fid}/units`): name and place, and the counters a
+ * message moves (the actual counters `acnm`/`aceh`, since joining the fleet, move with the totals).
+ */
+export type MapUnit = Pick<UnitWire, 'id' | 'nm'> &
+  Partial<Pick<UnitWire, 'ut' | 'cnm' | 'cneh' | 'acnm' | 'aceh' | 'lmsg' | 'pos'>>;
 
 /** What one marker shows. */
 export interface MarkerState {

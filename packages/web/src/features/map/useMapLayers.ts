@@ -1,4 +1,4 @@
-import { mapKeyRecords, pickTileKeys } from '@fleetkeep/core';
+import { mapKeyRecords, pickTileKeys, type SessionAuthReply } from '@fleetkeep/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { useSession } from '../../app/session.ts';
@@ -7,10 +7,7 @@ import { queryKeys } from '../../lib/queryKeys.ts';
 import { availableLayers, type LayerId, type LayerSources } from './layers.ts';
 
 /** The platform map config of the auth reply (spec §3 "Application configuration"). */
-interface GisConfig {
-  gis?: { url: string | null } | null;
-  gis_sid?: string | null;
-}
+type GisConfig = Partial<Pick<SessionAuthReply, 'gis' | 'gis_sid'>>;
 
 /** The maps service failed during this page's life (spec §8): its layers are invalid until a reload. */
 let googleFailed = false;
@@ -48,7 +45,7 @@ export function useMapLayers(): MapLayers {
   const session = useSession();
   const keys = useMapKeys();
   const failed = useSyncExternalStore(subscribe, () => googleFailed);
-  const gis = session.status === 'authenticated' ? (session.auth as unknown as GisConfig) : {};
+  const gis: GisConfig = session.status === 'authenticated' ? session.auth : {};
   const sources: LayerSources = {
     gisUrl: gis.gis?.url ?? null,
     google: pickTileKeys(keys.data ?? []).google,

@@ -1,13 +1,12 @@
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../app/Loading.tsx';
-import { useArchive, useUnitStatistics } from './api.ts';
+import { useArchivedServices } from '../../lib/services.ts';
+import { useUnitStatistics } from './api.ts';
 import { PeriodPicker } from './PeriodPicker.tsx';
 import { closedCost, KIND_INFO, periodIndicators, servicesOf } from './rules.ts';
 import { type PeriodTabProps, usePeriodTab } from './useLabels.ts';
-
-const FleetMap = lazy(() => import('../map/FleetMap.tsx'));
 
 function Indicator({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -26,14 +25,16 @@ function Indicator({ label, value, testId }: { label: string; value: string; tes
  * The general tab (PRODUCT.md "Unit page indicators"): counters of a unit, the costs of the period
  * (closed services; fuel comes with the fuel fillings, 0 until then) and, for units, the distance and
  * engine hours of the period and the cost per 1 km or mile over that distance — all from the unit
- * statistics call; drivers and trailers take their costs from the archive. The unit's map.
+ * statistics call; drivers and trailers take their costs from the archive. The unit's map comes from the
+ * route (app/routes.tsx): the map is a feature of its own.
  */
-export function GeneralTab({ object, period, onPeriod }: PeriodTabProps) {
+export function GeneralTab({ object, period, onPeriod, map }: PeriodTabProps & { map?: ReactNode }) {
   const { t } = useTranslation();
   const { fid, labels, range } = usePeriodTab(period);
   const unit = object.unit;
   const stats = useUnitStatistics(fid, unit, range.from, range.to);
-  const archive = useArchive(fid, range.from, range.to, unit === null);
+  // Drivers and trailers take their costs from the archive; units from their statistics.
+  const archive = useArchivedServices(unit === null ? fid : null, range.from, range.to);
 
   const figures = stats.data ? periodIndicators(stats.data, labels.miles) : null;
   const services = unit
@@ -105,11 +106,7 @@ export function GeneralTab({ object, period, onPeriod }: PeriodTabProps) {
           )}
         </SimpleGrid>
       )}
-      {unit && (
-        <Suspense fallback={<Loading />}>
-          <FleetMap mode="unit" />
-        </Suspense>
-      )}
+      {unit && map && <Suspense fallback={<Loading />}>{map}</Suspense>}
     </Stack>
   );
 }

@@ -1,10 +1,10 @@
+import { formatNumber } from '@fleetkeep/core';
 import { Alert, Anchor, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
-import { formatNumber } from '../../lib/format.ts';
 import { useBases, useIntervals } from './api.ts';
 import type { ObjectRecord } from './ObjectScreen.tsx';
 import { assignedIntervals, remainingValues } from './rules.ts';

@@ -1,15 +1,16 @@
-import { Acl, hasAll } from '@fleetkeep/core';
+import { formatNumber, type ObjectType } from '@fleetkeep/core';
 import { Anchor, Badge, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
+import { useCan } from '../../app/useCan.ts';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
-import { MultiSelect, Select } from '../../components/Select.tsx';
-import { formatNumber } from '../../lib/format.ts';
+import { Select } from '../../components/Select.tsx';
+import { UnitTypeFilter } from '../../components/UnitTypeFilter.tsx';
+import { kmToDisplay } from '../../lib/distance.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
-import { MAX_UNIT_TYPES } from '../intervals/rules.ts';
 import { usePeople, useUnits } from './api.ts';
 import {
   decodeFilters,
@@ -18,14 +19,10 @@ import {
   KIND_OF_TYPE,
   type ObjectFilters,
   type ObjectRow,
-  type ObjectType,
   personRow,
   selectionEntries,
   sortByName,
   stateOf,
-  type TypeFilter,
-  toFleetDistance,
-  UNKNOWN_TYPE,
   unitRow,
 } from './rules.ts';
 import { KIND_LABEL, useLabels } from './useLabels.ts';
@@ -47,9 +44,8 @@ export default function ItemsScreen() {
   const navigate = useNavigate();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
-  const acl = auth?.fleets.find((f) => f.id === fid)?.acl ?? 0;
-  const canInterval = hasAll(acl, Acl.manageInterval);
-  const canService = hasAll(acl, Acl.manageService);
+  const canInterval = useCan('interval.manage');
+  const canService = useCan('service.manage');
   const labels = useLabels();
   const units = useUnits(fid);
   const drivers = usePeople(fid, 'drivers');
@@ -115,7 +111,7 @@ export default function ItemsScreen() {
       {
         id: 'mileage',
         header: t('objects.mileage'),
-        value: (r) => (r.mileage === null ? null : Math.round(toFleetDistance(r.mileage, labels.miles))),
+        value: (r) => (r.mileage === null ? null : Math.round(kmToDisplay(r.mileage, labels.miles))),
         text: (r) => (r.mileage === null ? '' : labels.distance(r.mileage)),
         // Spec §4: objects with no live data show '-'.
         cell: (r) => (r.mileage === null ? '-' : labels.distance(r.mileage)),
@@ -194,17 +190,12 @@ export default function ItemsScreen() {
                 style={{ flex: '0 1 11rem' }}
                 data-testid="objects-kind"
               />
-              <MultiSelect
+              <UnitTypeFilter
                 label={t('objects.unitType')}
-                options={labels.typeOptions}
-                value={filters.unitTypes.map(String)}
-                maxValues={MAX_UNIT_TYPES}
-                clearable
-                onChange={(v) =>
-                  setFilters({
-                    unitTypes: v.map((s): TypeFilter => (s === UNKNOWN_TYPE ? UNKNOWN_TYPE : Number(s))),
-                  })
-                }
+                types={auth?.unit_types ?? []}
+                value={filters.unitTypes}
+                onChange={(unitTypes) => setFilters({ unitTypes })}
+                unknownLabel={t('objects.typeUnknown')}
                 style={{ flex: '1 1 14rem', maxWidth: '24rem' }}
                 data-testid="objects-unit-types"
               />

@@ -1,23 +1,17 @@
-import { Acl, hasAll } from '@fleetkeep/core';
+import type { PersonWire, UnitWire } from '@fleetkeep/core';
 import { Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useMemo } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
+import { useCan } from '../../app/useCan.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { usePeople, useUnits } from './api.ts';
 import { GeneralTab } from './GeneralTab.tsx';
 import { IntervalsTab } from './IntervalsTab.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
-import {
-  decodePeriod,
-  KIND_INFO,
-  type ObjectKind,
-  type PersonWire,
-  stateOf,
-  type UnitWire,
-} from './rules.ts';
+import { decodePeriod, KIND_INFO, type ObjectKind, stateOf } from './rules.ts';
 import { ServicesTab } from './ServicesTab.tsx';
 import { KIND_LABEL } from './useLabels.ts';
 
@@ -45,7 +39,7 @@ function useObjects(fid: number | null, kind: ObjectKind) {
         kind,
         id: u.id,
         name: u.nm,
-        inService: (u.ins ?? 0) !== 0,
+        inService: u.ins !== 0,
         unit: u,
         person: null,
       }));
@@ -53,7 +47,7 @@ function useObjects(fid: number | null, kind: ObjectKind) {
       kind,
       id: p.id,
       name: p.n,
-      inService: (p.ins ?? 0) !== 0,
+      inService: p.ins !== 0,
       unit: null,
       person: p,
     }));
@@ -66,7 +60,7 @@ function useObjects(fid: number | null, kind: ObjectKind) {
  * Spec §2 /unit/{id}, /driver/{id}, /trailer/{id}: general indicators (and the map for units), profile,
  * intervals with remaining values, services and fuel fillings. An unknown id goes to /items.
  */
-export default function ObjectScreen({ kind }: { kind: ObjectKind }) {
+export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unitMap?: ReactNode }) {
   const { t } = useTranslation();
   const session = useSession();
   const navigate = useNavigate();
@@ -74,7 +68,8 @@ export default function ObjectScreen({ kind }: { kind: ObjectKind }) {
   const [search, patchSearch] = useUrlParams();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
-  const acl = auth?.fleets.find((f) => f.id === fid)?.acl ?? 0;
+  const canService = useCan('service.manage');
+  const canFuel = useCan('fuel.manage') && kind === 'unit';
   const { pending, records } = useObjects(fid, kind);
   const id = Number(params.id);
   const tabParam = search.get('tab');
@@ -95,8 +90,6 @@ export default function ObjectScreen({ kind }: { kind: ObjectKind }) {
       else next.set(name, value);
       return next;
     });
-  const canService = hasAll(acl, Acl.manageService);
-  const canFuel = kind === 'unit' && hasAll(acl, Acl.manageFuelFilling);
   const state = stateOf(object);
 
   return (
@@ -151,7 +144,12 @@ export default function ObjectScreen({ kind }: { kind: ObjectKind }) {
           {kind === 'unit' && <Tabs.Tab value="fuel">{t('objects.tabFuel')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
-          <GeneralTab object={object} period={period} onPeriod={(p) => setParam('period', p, 'year')} />
+          <GeneralTab
+            object={object}
+            period={period}
+            onPeriod={(p) => setParam('period', p, 'year')}
+            map={unitMap}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="profile" pt="md">
           <ProfileTab object={object} />

@@ -1,19 +1,17 @@
-import { Acl, hasAny } from '@fleetkeep/core';
 import { Divider, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.ts';
+import { useCan } from '../../app/useCan.ts';
 import { Select } from '../../components/Select.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
-import { ObjectCustomFields } from '../customfields/ObjectCustomFields.tsx';
+import { UNKNOWN_TYPE } from '../../lib/unitTypes.ts';
+import { ObjectCustomFields } from './ObjectCustomFields.tsx';
 import type { ObjectRecord } from './ObjectScreen.tsx';
-import { KIND_INFO, UNKNOWN_TYPE } from './rules.ts';
+import { KIND_INFO } from './rules.ts';
 import { useLabels } from './useLabels.ts';
-
-/** Who may change a unit's type: as the server's PUT /fleets/{fid}/units/{id} (admin or maintenance managers). */
-const EDIT_UNIT = Acl.admin | Acl.manageInterval | Acl.manageService;
 
 function Field({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -35,7 +33,8 @@ export function ProfileTab({ object }: { object: ObjectRecord }) {
   const client = useQueryClient();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
-  const acl = auth?.fleets.find((f) => f.id === fid)?.acl ?? 0;
+  // As the server's PUT /fleets/{fid}/units/{id}: admin or maintenance managers (need object.edit).
+  const editable = useCan('object.edit');
   const labels = useLabels();
   const [error, setError] = useState<string | null>(null);
   const unit = object.unit;
@@ -56,7 +55,7 @@ export function ProfileTab({ object }: { object: ObjectRecord }) {
           <Field label={t('objects.name')} value={object.name} testId="profile-name" />
           {unit && <Field label={t('objects.deviceId')} value={unit.uid ?? ''} />}
           {unit &&
-            (hasAny(acl, EDIT_UNIT) ? (
+            (editable ? (
               <Select
                 label={t('objects.unitType')}
                 options={labels.typeOptions}
@@ -96,7 +95,7 @@ export function ProfileTab({ object }: { object: ObjectRecord }) {
               ownerType={KIND_INFO[object.kind].t}
               objectId={object.id}
               values={(unit ?? person)?.cf ?? []}
-              editable={hasAny(acl, EDIT_UNIT)}
+              editable={editable}
             />
           </>
         )}

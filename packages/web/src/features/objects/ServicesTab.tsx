@@ -4,10 +4,10 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
-import { ServiceStatusBadge } from '../services/status.tsx';
-import { useArchive, useOpenServices } from './api.ts';
+import { ServiceStatusBadge } from '../../components/ServiceStatus.tsx';
+import { useArchivedServices, useOpenServices } from '../../lib/services.ts';
 import { PeriodPicker } from './PeriodPicker.tsx';
-import { compareNames, KIND_INFO, type ServiceWire, servicesOf } from './rules.ts';
+import { compareNames, KIND_INFO, type ObjectService, servicesOf } from './rules.ts';
 import { type PeriodTabProps, useLabels, usePeriodTab } from './useLabels.ts';
 
 /** A list of services: name (link to the editor), status, a date and the cost. */
@@ -17,9 +17,9 @@ function ServiceTable({
   dateOf,
   testId,
 }: {
-  services: ServiceWire[];
+  services: ObjectService[];
   dateHeader: string;
-  dateOf: (s: ServiceWire) => number | null;
+  dateOf: (s: ObjectService) => number | null;
   testId: string;
 }) {
   const { t } = useTranslation();
@@ -66,8 +66,8 @@ export function ServicesTab({ object, period, onPeriod }: PeriodTabProps) {
   const { t } = useTranslation();
   const { fid, range } = usePeriodTab(period);
   const { t: code } = KIND_INFO[object.kind];
-  const open = useOpenServices(fid, object.kind, object.id, true);
-  const archive = useArchive(fid, range.from, range.to, true);
+  const open = useOpenServices(fid, { t: code, id: object.id });
+  const archive = useArchivedServices(fid, range.from, range.to);
   const openRows = useMemo(
     () =>
       [...(open.data ?? [])].sort(

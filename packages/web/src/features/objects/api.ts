@@ -1,3 +1,4 @@
+import type { IntervalBaseWire, StatisticsUnitWire, UnitWire } from '@fleetkeep/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import {
@@ -6,26 +7,17 @@ import {
   useUnits as useFleetUnits,
 } from '../../lib/fleetData.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
-import {
-  type BaseWire,
-  type IntervalWire,
-  KIND_INFO,
-  type ObjectKind,
-  type PersonWire,
-  type ServiceWire,
-  type UnitStatisticsWire,
-  type UnitWire,
-} from './rules.ts';
+import { KIND_INFO, type ObjectKind } from './rules.ts';
 
 /**
  * Server data of the object screens: the fleet's lists through lib/fleetData.ts (one cache entry per
- * collection for every screen), typed as these screens read them, and the per-object queries.
+ * collection for every screen; core wire types), and the per-object queries. Services
+ * come from lib/services.ts, the hooks the services screens use (one key family, one cache entry).
  */
 
-export const useUnits = (fid: number | null) => useFleetUnits<UnitWire>(fid);
-export const usePeople = (fid: number | null, kind: 'drivers' | 'trailers') =>
-  useFleetPeople<PersonWire>(fid, kind);
-export const useIntervals = (fid: number | null) => useFleetIntervals<IntervalWire>(fid);
+export const useUnits = (fid: number | null) => useFleetUnits(fid);
+export const usePeople = (fid: number | null, kind: 'drivers' | 'trailers') => useFleetPeople(fid, kind);
+export const useIntervals = (fid: number | null) => useFleetIntervals(fid);
 
 /** The interval baselines of one object; reset baselines arrive as interval events. */
 export function useBases(fid: number | null, kind: ObjectKind, id: number, enabled: boolean) {
@@ -33,38 +25,7 @@ export function useBases(fid: number | null, kind: ObjectKind, id: number, enabl
   return useQuery({
     queryKey: [...queryKeys.collection(fid ?? 0, 'interval'), 'object-bases', t, id],
     queryFn: async ({ signal }) =>
-      (await api<{ bases: BaseWire[] }>(`/api/fleets/${fid}/${path}/${id}/bases`, { signal })).bases,
-    enabled: fid !== null && enabled,
-  });
-}
-
-/** The open services of one object (spec §4 "Active group"). */
-export function useOpenServices(fid: number | null, kind: ObjectKind, id: number, enabled: boolean) {
-  const { t } = KIND_INFO[kind];
-  return useQuery({
-    queryKey: [...queryKeys.collection(fid ?? 0, 'service'), 'object-open', t, id],
-    queryFn: async ({ signal }) =>
-      (
-        await api<{ services: ServiceWire[] }>(
-          `/api/fleets/${fid}/services?object_type=${t}&object_id=${id}`,
-          { signal },
-        )
-      ).services,
-    enabled: fid !== null && enabled,
-  });
-}
-
-/** The fleet's archive (closed and rejected services) ending in the range; the caller picks its object. */
-export function useArchive(fid: number | null, from: string, to: string, enabled: boolean) {
-  return useQuery({
-    queryKey: [...queryKeys.collection(fid ?? 0, 'service'), 'objects-archive', from, to],
-    queryFn: async ({ signal }) =>
-      (
-        await api<{ services: ServiceWire[] }>(
-          `/api/fleets/${fid}/services/archived?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
-          { signal },
-        )
-      ).services,
+      (await api<{ bases: IntervalBaseWire[] }>(`/api/fleets/${fid}/${path}/${id}/bases`, { signal })).bases,
     enabled: fid !== null && enabled,
   });
 }
@@ -78,14 +39,14 @@ export function useArchive(fid: number | null, from: string, to: string, enabled
  */
 export function useUnitStatistics(
   fid: number | null,
-  unit: { id: number; cnm?: number; cneh?: number } | null,
+  unit: Pick<UnitWire, 'id' | 'cnm' | 'cneh'> | null,
   from: string,
   to: string,
 ) {
   return useQuery({
     queryKey: [...queryKeys.statistics(fid ?? 0), 'unit', unit?.id, from, to, unit?.cnm, unit?.cneh],
     queryFn: ({ signal }) =>
-      api<UnitStatisticsWire>(
+      api<StatisticsUnitWire>(
         `/api/fleets/${fid}/units/${unit?.id}/statistics?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
         { signal },
       ),

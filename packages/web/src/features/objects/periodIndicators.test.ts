@@ -1,7 +1,8 @@
+import type { StatisticsUnitWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
-import { periodIndicators, type UnitStatisticsWire } from './rules.ts';
+import { periodIndicators } from './rules.ts';
 
-const stats = (over: Partial<UnitStatisticsWire> = {}): UnitStatisticsWire => ({
+const stats = (over: Partial<StatisticsUnitWire> = {}): StatisticsUnitWire => ({
   from: '2026-03-04',
   to: '2026-03-10',
   mileage: 150,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_UNIT_TYPES } from '../intervals/rules.ts';
+import { MAX_UNIT_TYPES, UNKNOWN_TYPE } from '../../lib/unitTypes.ts';
 import {
   assignedIntervals,
   closedCost,
@@ -9,16 +9,15 @@ import {
   decodePeriod,
   encodeFilters,
   filterObjects,
-  type IntervalWire,
+  type ObjectInterval,
   type ObjectRow,
+  type ObjectService,
   periodRange,
   personRow,
   remainingValues,
-  type ServiceWire,
   selectionEntries,
   sortByName,
   stateOf,
-  UNKNOWN_TYPE,
   unitRow,
 } from './rules.ts';
 
@@ -26,7 +25,7 @@ const DAY = 86400;
 // 2026-03-10 12:00 UTC.
 const NOW = Date.UTC(2026, 2, 10, 12) / 1000;
 
-const rule = (over: Partial<IntervalWire> = {}): IntervalWire => ({
+const rule = (over: Partial<ObjectInterval> = {}): ObjectInterval => ({
   id: 1,
   n: 'Oil',
   u: [],
@@ -45,9 +44,9 @@ const rule = (over: Partial<IntervalWire> = {}): IntervalWire => ({
 
 const rows: ObjectRow[] = [
   unitRow({ id: 1, nm: 'Truck 10', ut: 3, cnm: 100, cneh: 5, ins: 1 }),
-  unitRow({ id: 2, nm: 'truck 2', ut: null }),
-  unitRow({ id: 3, nm: 'Van', ut: 7 }),
-  personRow({ id: 1, n: 'Anna' }, 'd'),
+  unitRow({ id: 2, nm: 'truck 2', ut: null, cnm: 0, cneh: 0, ins: 0 }),
+  unitRow({ id: 3, nm: 'Van', ut: 7, cnm: 0, cneh: 0, ins: 0 }),
+  personRow({ id: 1, n: 'Anna', ins: 0 }, 'd'),
   personRow({ id: 4, n: 'Krone 01', ins: 1 }, 't'),
 ];
 
@@ -123,7 +122,7 @@ describe('costs', () => {
   });
 
   it('sums closed services exactly and ignores rejected and open ones', () => {
-    const s = (f: number, total_cost: number): ServiceWire => ({
+    const s = (f: number, total_cost: number): ObjectService => ({
       id: 1,
       uid: 1,
       t: 'u',

@@ -1,16 +1,35 @@
-import { evaluate, type IntervalRule, KM_PER_MILE, localDate, ServiceFlag } from '@fleetkeep/core';
-import { naturalCollator } from '../../components/DataTable/rules.ts';
-import { MAX_UNIT_TYPES } from '../intervals/rules.ts';
+import {
+  evaluate,
+  type IntervalBaseWire,
+  type IntervalRule,
+  type IntervalWire,
+  localDate,
+  type ObjectType,
+  objectType,
+  type PersonWire,
+  ServiceFlag,
+  type ServiceWire,
+  type StatisticsUnitWire,
+  type UnitWire,
+} from '@fleetkeep/core';
+import { kmToDisplay } from '../../lib/distance.ts';
+import { naturalCollator } from '../../lib/naturalSort.ts';
+import {
+  decodeUnitTypes,
+  encodeUnitTypes,
+  matchesUnitTypes,
+  type UnitTypeFilter,
+} from '../../lib/unitTypes.ts';
 
 /**
  * Pure rules of the service objects list and the object pages (spec §2 /items, /unit, /driver,
  * /trailer; §3 "Unit", "Driver and trailer"; §4 Active / In service; §9 "Remaining value";
- * PRODUCT.md "Service objects and counters").
+ * PRODUCT.md "Service objects and counters"). The records are the core contract's wire types, narrowed
+ * with `Pick` to what these pages read.
  */
 
-/** Object type codes of the wire (spec §3 "Service": u unit, d driver, t trailer). */
-export type ObjectType = 'u' | 'd' | 't';
-export const OBJECT_TYPES: readonly ObjectType[] = ['u', 'd', 't'];
+/** Object type codes of the wire (spec §3 "Service": u unit, d driver, t trailer; core `objectType`). */
+export const OBJECT_TYPES: readonly ObjectType[] = objectType.options;
 
 /** The page kind of a route (/unit, /driver, /trailer) and its wire code, API path and collection. */
 export type ObjectKind = 'unit' | 'driver' | 'trailer';
@@ -21,29 +40,10 @@ export const KIND_INFO = {
 } as const satisfies Record<ObjectKind, { t: ObjectType; path: string; collection: string }>;
 export const KIND_OF_TYPE: Record<ObjectType, ObjectKind> = { u: 'unit', d: 'driver', t: 'trailer' };
 
-/** A unit as `GET /api/fleets/:fid/units` sends it (server `unitToWire`): km and hours. */
-export interface UnitWire {
-  id: number;
-  nm: string;
-  uid?: string;
-  ut?: number | null;
-  cnm?: number;
-  cneh?: number;
-  acnm?: number;
-  aceh?: number;
-  ins?: number;
-  cf?: { id: number; v: string }[];
-}
-
-/** A driver or trailer (server `personToWire`). */
-export interface PersonWire {
-  id: number;
-  n: string;
-  ds?: string;
-  c?: string;
-  ins?: number;
-  cf?: { id: number; v: string }[];
-}
+/** The part of a unit (`GET /api/fleets/:fid/units`: km and hours) a row of the list reads. */
+export type UnitRowSource = Pick<UnitWire, 'id' | 'nm' | 'ut' | 'cnm' | 'cneh' | 'ins'>;
+/** The part of a driver or trailer a row of the list reads. */
+export type PersonRowSource = Pick<PersonWire, 'id' | 'n' | 'ins'>;
 
 /** One row of the /items table: a unit, driver or trailer. */
 export interface ObjectRow {
@@ -59,20 +59,20 @@ export interface ObjectRow {
   inService: boolean;
 }
 
-export function unitRow(u: UnitWire): ObjectRow {
+export function unitRow(u: UnitRowSource): ObjectRow {
   return {
     key: `u${u.id}`,
     id: u.id,
     t: 'u',
     name: u.nm,
-    ut: u.ut ?? null,
-    mileage: u.cnm ?? 0,
-    engineHours: u.cneh ?? 0,
-    inService: (u.ins ?? 0) !== 0,
+    ut: u.ut,
+    mileage: u.cnm,
+    engineHours: u.cneh,
+    inService: u.ins !== 0,
   };
 }
 
-export function personRow(p: PersonWire, t: 'd' | 't'): ObjectRow {
+export function personRow(p: PersonRowSource, t: Exclude<ObjectType, 'u'>): ObjectRow {
   return {
     key: `${t}${p.id}`,
     id: p.id,
@@ -81,7 +81,7 @@ export function personRow(p: PersonWire, t: 'd' | 't'): ObjectRow {
     ut: undefined,
     mileage: null,
     engineHours: null,
-    inService: (p.ins ?? 0) !== 0,
+    inService: p.ins !== 0,
   };
 }
 
@@ -101,28 +101,17 @@ export function stateOf(row: { inService: boolean }): StateLabel {
   return row.inService ? 'inService' : 'active';
 }
 
-/** The unit-type filter value of units with no type (spec §3: the client's entry with id null). */
-export const UNKNOWN_TYPE = 'none';
-export type TypeFilter = number | typeof UNKNOWN_TYPE;
-
 export interface ObjectFilters {
   /** One object type, or null for all. */
   kind: ObjectType | null;
   /** Unit types; empty means any. With types chosen only units are listed. */
-  unitTypes: TypeFilter[];
+  unitTypes: UnitTypeFilter[];
 }
 
 /** Reads the filters from the query string (`kind=u|d|t`, `ut=3,7,none`); bad values are dropped. */
 export function decodeFilters(params: URLSearchParams): ObjectFilters {
   const kind = params.get('kind');
-  const unitTypes = [
-    ...new Set(
-      (params.get('ut') ?? '')
-        .split(',')
-        .filter((s) => /^\d+$/.test(s) || s === UNKNOWN_TYPE)
-        .map((s): TypeFilter => (s === UNKNOWN_TYPE ? UNKNOWN_TYPE : Number(s))),
-    ),
-  ].slice(0, MAX_UNIT_TYPES);
+  const unitTypes = decodeUnitTypes(params.get('ut'), true);
   return {
     kind: (OBJECT_TYPES as readonly string[]).includes(kind ?? '') ? (kind as ObjectType) : null,
     unitTypes,
@@ -134,20 +123,18 @@ export function encodeFilters(params: URLSearchParams, filters: ObjectFilters): 
   const next = new URLSearchParams(params);
   if (filters.kind) next.set('kind', filters.kind);
   else next.delete('kind');
-  const types = [...new Set(filters.unitTypes)].slice(0, MAX_UNIT_TYPES);
-  if (types.length) next.set('ut', types.join(','));
+  const types = encodeUnitTypes(filters.unitTypes);
+  if (types) next.set('ut', types);
   else next.delete('ut');
   return next;
 }
 
 /** The rows passing the kind and unit-type filters. */
 export function filterObjects(rows: readonly ObjectRow[], filters: ObjectFilters): ObjectRow[] {
-  const types = new Set(filters.unitTypes);
   return rows.filter((r) => {
     if (filters.kind && r.t !== filters.kind) return false;
-    if (types.size === 0) return true;
-    if (r.t !== 'u') return false;
-    return types.has(r.ut === null || r.ut === undefined ? UNKNOWN_TYPE : r.ut);
+    if (filters.unitTypes.length === 0) return true;
+    return r.t === 'u' && matchesUnitTypes(filters.unitTypes, r.ut);
   });
 }
 
@@ -163,29 +150,13 @@ export function selectionEntries(keys: readonly string[]): { id: number; t: Obje
   return out;
 }
 
-/** A distance in km in the fleet's unit (miles when the fleet's `ms` is 1). */
-export function toFleetDistance(km: number, miles: boolean): number {
-  return miles ? km / KM_PER_MILE : km;
-}
-
 /**
  * PRODUCT.md: cost per 1 km (or mile) = cost ÷ distance in the fleet unit; null (shown '-') when the
  * distance is 0 or unknown.
  */
 export function costPerDistance(cost: number, distanceKm: number | null, miles: boolean): number | null {
   if (distanceKm === null || !(distanceKm > 0)) return null;
-  return cost / toFleetDistance(distanceKm, miles);
-}
-
-/** GET /api/fleets/{fid}/units/{uid}/statistics (server modules/statistics): km, hours, costs as decimals. */
-export interface UnitStatisticsWire {
-  from: string;
-  to: string;
-  mileage: number;
-  engine_hours: number;
-  services_cost: number;
-  fuel_cost: number;
-  cost_per_km: number | null;
+  return cost / kmToDisplay(distanceKm, miles);
 }
 
 /** The period indicators of the general tab from a unit's statistics, per 1 km or 1 mile. */
@@ -203,7 +174,7 @@ export interface PeriodIndicators {
  * PRODUCT.md "Unit page indicators": total cost = closed services + fuel of the period; cost per 1 km
  * (or mile) = that total ÷ the distance driven in the period (not the unit's whole mileage).
  */
-export function periodIndicators(s: UnitStatisticsWire, miles: boolean): PeriodIndicators {
+export function periodIndicators(s: StatisticsUnitWire, miles: boolean): PeriodIndicators {
   // Exact decimals (3 digits) summed in thousandths.
   const total = (Math.round(s.services_cost * 1000) + Math.round(s.fuel_cost * 1000)) / 1000;
   return {
@@ -216,20 +187,11 @@ export function periodIndicators(s: UnitStatisticsWire, miles: boolean): PeriodI
   };
 }
 
-/** A service as the services API sends it (server `serviceToWire`); only what these pages read. */
-export interface ServiceWire {
-  id: number;
-  uid: number;
-  t: ObjectType;
-  f: number;
-  n: string;
-  ivid: number | null;
-  limit_date: number | null;
-  forecast_date?: number | null;
-  start_date: number | null;
-  end_date: number | null;
-  total_cost: number;
-}
+/** The part of a service these pages read. */
+export type ObjectService = Pick<
+  ServiceWire,
+  'id' | 'uid' | 't' | 'f' | 'n' | 'ivid' | 'limit_date' | 'start_date' | 'end_date' | 'total_cost'
+>;
 
 /** The services of one object. */
 export function servicesOf<T extends { uid: number; t: ObjectType }>(
@@ -241,10 +203,10 @@ export function servicesOf<T extends { uid: number; t: ObjectType }>(
 }
 
 /** Sum of the costs of the closed services (PRODUCT.md "cost of services"; rejected ones cost nothing). */
-export function closedCost(services: readonly ServiceWire[]): number {
+export function closedCost(services: readonly ObjectService[]): number {
   const thousandths = services
     .filter((s) => (s.f & ServiceFlag.closed) !== 0)
-    .reduce((sum, s) => sum + Math.round((s.total_cost ?? 0) * 1000), 0);
+    .reduce((sum, s) => sum + Math.round(s.total_cost * 1000), 0);
   return thousandths / 1000;
 }
 
@@ -261,28 +223,8 @@ export function periodRange(period: Period, tz: number, now: number): { from: st
   return { from: localDate(tz, now - (days - 1) * 86400), to: localDate(tz, now) };
 }
 
-/** An interval's rule fields (the intervals API; km and hours). */
-export interface IntervalWire extends IntervalRule {
-  id: number;
-  n: string;
-  u: {
-    id: number;
-    t: ObjectType;
-    lcnm: number | null;
-    lceh: number | null;
-    ltm: number | null;
-    cnt: number;
-  }[];
-}
-
-/** One baseline of `GET /api/fleets/:fid/{units|drivers|trailers}/:id/bases`. */
-export interface BaseWire {
-  ivid: number;
-  lcnm: number | null;
-  lceh: number | null;
-  ltm: number | null;
-  cnt: number;
-}
+/** The part of an interval these pages read: name, assignments and rule fields (km and hours). */
+export type ObjectInterval = Pick<IntervalWire, 'id' | 'n' | 'u' | keyof IntervalRule>;
 
 /** A remaining value of one kind: the amount (≥ 0) and whether the threshold has passed. */
 export interface Remaining {
@@ -299,23 +241,17 @@ export interface Remaining {
  */
 export function remainingValues(
   interval: IntervalRule,
-  base: BaseWire,
+  base: IntervalBaseWire,
   counters: { mileage: number | null; engineHours: number | null },
   miles: boolean,
   now: number,
   tz: number,
 ): Remaining[] {
-  const ev = evaluate(
-    interval,
-    { lcnm: base.lcnm ?? 0, lceh: base.lceh ?? 0, ltm: base.ltm ?? now },
-    counters,
-    now,
-    tz,
-  );
+  const ev = evaluate(interval, { lcnm: base.lcnm, lceh: base.lceh, ltm: base.ltm }, counters, now, tz);
   const out: Remaining[] = [];
   const { mileage, engineHours, days } = ev.remaining;
   if (mileage !== null)
-    out.push({ kind: 'mileage', amount: Math.abs(toFleetDistance(mileage, miles)), overdue: mileage < 0 });
+    out.push({ kind: 'mileage', amount: Math.abs(kmToDisplay(mileage, miles)), overdue: mileage < 0 });
   if (engineHours !== null)
     out.push({ kind: 'engineHours', amount: Math.abs(engineHours), overdue: engineHours < 0 });
   if (days !== null) out.push({ kind: 'days', amount: Math.abs(days), overdue: days < 0 });
@@ -325,10 +261,10 @@ export function remainingValues(
 /** The object's assignments joined with their intervals, in natural name order. */
 export function assignedIntervals<I extends { id: number; n: string }>(
   intervals: readonly I[],
-  bases: readonly BaseWire[],
-): { interval: I; base: BaseWire }[] {
+  bases: readonly IntervalBaseWire[],
+): { interval: I; base: IntervalBaseWire }[] {
   const byId = new Map(intervals.map((iv) => [iv.id, iv]));
-  const out: { interval: I; base: BaseWire }[] = [];
+  const out: { interval: I; base: IntervalBaseWire }[] = [];
   for (const base of bases) {
     const interval = byId.get(base.ivid);
     if (interval) out.push({ interval, base });

@@ -1,18 +1,12 @@
-import { localDate } from '@fleetkeep/core';
+import { formatNumber, localDate, unitLabel } from '@fleetkeep/core';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.ts';
-import { formatNumber, unitLabel } from '../../lib/format.ts';
+import { kmToDisplay } from '../../lib/distance.ts';
+import { UNKNOWN_TYPE, unitTypeKey } from '../../lib/unitTypes.ts';
 import type { ObjectRecord } from './ObjectScreen.tsx';
-import {
-  type ObjectKind,
-  type Period,
-  periodRange,
-  type Remaining,
-  toFleetDistance,
-  UNKNOWN_TYPE,
-} from './rules.ts';
+import { type ObjectKind, type Period, periodRange, type Remaining } from './rules.ts';
 
 export const KIND_LABEL: Record<ObjectKind, string> = {
   unit: 'objects.kindUnit',
@@ -41,7 +35,7 @@ export function useLabels() {
     const engineHoursUnit = t('objects.engineHoursUnit');
     /** A distance given in km, shown in the fleet unit, whole units. */
     const distance = (km: number) =>
-      `${formatNumber(toFleetDistance(km, miles), { decimals: 0 })} ${distanceUnit}`;
+      `${formatNumber(kmToDisplay(km, miles), { decimals: 0 })} ${distanceUnit}`;
     const engineHours = (h: number) => `${formatNumber(h, { decimals: 1 })} ${engineHoursUnit}`;
     const days = (n: number) => `${formatNumber(n)} ${unitLabel(lang, 'day', n)}`;
     const date = (unix: number | null | undefined) =>
@@ -61,8 +55,7 @@ export function useLabels() {
       if (ut === null || ut === undefined) return t('objects.typeUnknown');
       const n = unitTypes?.find((x) => x.id === ut)?.n;
       if (!n) return t('objects.typeUnknown');
-      const key = `intervals.vehicle.${n}`;
-      return i18n.exists(key) ? t(key) : n;
+      return i18n.exists(unitTypeKey(n)) ? t(unitTypeKey(n)) : n;
     };
     const typeOptions = [
       ...(unitTypes ?? []).map((ut) => ({ value: String(ut.id), label: typeName(ut.id) })),

@@ -1,144 +1,25 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  ServiceArchivePatch,
+  ServiceAttachmentWire,
+  ServiceBatchUpdateRow,
+  ServiceCreateInput,
+  ServiceDeleteWire,
+  ServiceStatusBatchBody,
+  ServiceUpdateInput,
+  ServiceWire,
+} from '@fleetkeep/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { servicesPath as base, serviceKeys, useInvalidateServices } from '../../lib/services.ts';
 
 /**
- * The services API of spec §7 "Services" for the web client: wire types and TanStack Query hooks.
- * Every key lives under `queryKeys.collection(fid, 'service')`, so live events refresh them all.
- * Shared by the list (`list/`), the close screen (`close/`) and the editor (`editor/`).
+ * The services calls that change data (spec §7 "Services"), for the list (`list/`), the close screen
+ * (`close/`) and the editor (`editor/`); each invalidates the service key family of lib/services.ts,
+ * where the read hooks live. Bodies and replies are typed by the core contract (contracts/services.ts).
  */
-
-export type ObjectType = 'u' | 'd' | 't';
-
-/** A line item of a service: name, kind (1 labour, 2 part), quantity, unit cost (spec §3). */
-export interface ServiceLine {
-  n: string;
-  t: number;
-  q: number;
-  c: number;
-}
-
-/**
- * A service as the server sends it (server `maintenance-wire.ts` serviceToWire; spec §3 "Service").
- * Distances are km and engine hours hours; dates are Unix seconds (start of the fleet-zone day);
- * money is a number with at most 3 decimals.
- */
-export interface Service {
-  id: number;
-  /** Object id. */
-  uid: number;
-  /** Object type: unit, driver, trailer. */
-  t: ObjectType;
-  /** Status flags (spec §4; core `ServiceFlag`). */
-  f: number;
-  n: string;
-  description: string;
-  /** Creator user id. */
-  cid: number | null;
-  /** Interval id, null for a one-off service. */
-  ivid: number | null;
-  /** Assignment id. */
-  eid: number | null;
-  /** Created (Unix seconds). */
-  tm: number;
-  updated: number;
-  start_date: number | null;
-  end_date: number | null;
-  /** Planned date / term of completion. */
-  limit_date: number | null;
-  /** "Expected on": forecast from the average daily use. */
-  forecast_date: number | null;
-  limit_mileage: number | null;
-  limit_engine_hours: number | null;
-  last_date: number | null;
-  last_mileage: number | null;
-  last_engine_hours: number | null;
-  /** The object's current counters (km, h); null for drivers/trailers or when unknown. */
-  current_mileage: number | null;
-  current_engine_hours: number | null;
-  mileage: number | null;
-  engine_hours: number | null;
-  total_cost: number;
-  manual_cost: number | null;
-  notify_days: number | null;
-  li: ServiceLine[];
-  /** Attachment count. */
-  ats: number;
-  /** The object has a service in progress (1) or not (0). */
-  ins: number;
-  cf: { id: number; v: string }[];
-}
 
 /** Status values the batch status call takes: In progress, Closed, Rejected (spec §4). */
-export type BatchStatus = 2 | 8 | 16;
-
-/** A date on the wire: Unix seconds or YYYY-MM-DD (spec §5). */
-export type DateIn = number | string;
-
-/** One row of PUT .../services/batch (server `batchUpdateRow`); km and hours. */
-export interface ServiceUpdateRow {
-  id: number;
-  f?: 1 | 2 | 8 | 16;
-  end_date?: DateIn | null;
-  start_date?: DateIn | null;
-  mileage?: number | null;
-  engine_hours?: number | null;
-  [field: string]: unknown;
-}
-
-const base = (fid: number) => `/api/fleets/${fid}/services`;
-
-/** Sub-keys of the service collection. */
-export const serviceKeys = {
-  all: (fid: number) => queryKeys.collection(fid, 'service'),
-  open: (fid: number, object?: { t: ObjectType; id: number }) =>
-    [...queryKeys.collection(fid, 'service'), 'open', object?.t ?? null, object?.id ?? null] as const,
-  archived: (fid: number, from: string, to: string) =>
-    [...queryKeys.collection(fid, 'service'), 'archived', from, to] as const,
-  one: (fid: number, id: number) => [...queryKeys.collection(fid, 'service'), 'one', id] as const,
-};
-
-/** GET .../services: open services (Due incl. overdue, In progress), optionally of one object. */
-export function useOpenServices(fid: number | null, object?: { t: ObjectType; id: number }) {
-  return useQuery({
-    queryKey: serviceKeys.open(fid ?? 0, object),
-    queryFn: async ({ signal }) => {
-      const q = object ? `?object_type=${object.t}&object_id=${object.id}` : '';
-      return (await api<{ services: Service[] }>(`${base(fid ?? 0)}${q}`, { signal })).services;
-    },
-    enabled: fid !== null,
-  });
-}
-
-/** GET .../services/archived?from&to: closed and rejected services by end date (YYYY-MM-DD, ≤ 366 days). */
-export function useArchivedServices(fid: number | null, from: string, to: string) {
-  return useQuery({
-    queryKey: serviceKeys.archived(fid ?? 0, from, to),
-    queryFn: async ({ signal }) =>
-      (
-        await api<{ services: Service[] }>(
-          `${base(fid ?? 0)}/archived?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
-          { signal },
-        )
-      ).services,
-    enabled: fid !== null && from !== '' && to !== '',
-  });
-}
-
-/** GET .../services/{id}: one service, any status. */
-export function useService(fid: number | null, id: number | null) {
-  return useQuery({
-    queryKey: serviceKeys.one(fid ?? 0, id ?? 0),
-    queryFn: async ({ signal }) => api<Service>(`${base(fid ?? 0)}/${id}`, { signal }),
-    enabled: fid !== null && id !== null,
-  });
-}
-
-/** Refreshes every service query of the fleet after a change. */
-function useInvalidateServices(fid: number | null) {
-  const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: serviceKeys.all(fid ?? 0) });
-}
+export type BatchStatus = ServiceStatusBatchBody['f'];
 
 /**
  * POST .../services/status/batch: In progress (2), Close (8, one end date, each object's current
@@ -147,8 +28,8 @@ function useInvalidateServices(fid: number | null) {
 export function useBatchStatus(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: (input: { f: BatchStatus; ids: number[]; end_date?: DateIn }) =>
-      api<{ services: Service[] }>(`${base(fid ?? 0)}/status/batch`, {
+    mutationFn: (input: { f: BatchStatus; ids: number[]; end_date?: ServiceStatusBatchBody['end_date'] }) =>
+      api<{ services: ServiceWire[] }>(`${base(fid ?? 0)}/status/batch`, {
         method: 'POST',
         body: {
           f: input.f,
@@ -164,8 +45,11 @@ export function useBatchStatus(fid: number | null) {
 export function useBatchUpdate(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: (rows: ServiceUpdateRow[]) =>
-      api<{ services: Service[] }>(`${base(fid ?? 0)}/batch`, { method: 'PUT', body: { services: rows } }),
+    mutationFn: (rows: ServiceBatchUpdateRow[]) =>
+      api<{ services: ServiceWire[] }>(`${base(fid ?? 0)}/batch`, {
+        method: 'PUT',
+        body: { services: rows },
+      }),
     onSettled: invalidate,
   });
 }
@@ -175,7 +59,7 @@ export function useDeleteArchived(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
     mutationFn: (ids: number[]) =>
-      api<{ deleted: number }>(`${base(fid ?? 0)}/archived/batch`, {
+      api<ServiceDeleteWire>(`${base(fid ?? 0)}/archived/batch`, {
         method: 'DELETE',
         body: { services: ids },
       }),
@@ -189,7 +73,7 @@ export function useDeleteArchived(fid: number | null) {
 export function useCreateService(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: (body: object) => api<Service>(base(fid ?? 0), { method: 'POST', body }),
+    mutationFn: (body: ServiceCreateInput) => api<ServiceWire>(base(fid ?? 0), { method: 'POST', body }),
     onSettled: invalidate,
   });
 }
@@ -198,8 +82,8 @@ export function useCreateService(fid: number | null) {
 export function useCreateServices(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: (services: object[]) =>
-      api<{ services: Service[] }>(`${base(fid ?? 0)}/batch`, { method: 'POST', body: { services } }),
+    mutationFn: (services: ServiceCreateInput[]) =>
+      api<{ services: ServiceWire[] }>(`${base(fid ?? 0)}/batch`, { method: 'POST', body: { services } }),
     onSettled: invalidate,
   });
 }
@@ -208,8 +92,8 @@ export function useCreateServices(fid: number | null) {
 export function useUpdateService(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: object }) =>
-      api<Service>(`${base(fid ?? 0)}/${id}`, { method: 'PUT', body }),
+    mutationFn: ({ id, body }: { id: number; body: ServiceUpdateInput }) =>
+      api<ServiceWire>(`${base(fid ?? 0)}/${id}`, { method: 'PUT', body }),
     onSettled: invalidate,
   });
 }
@@ -218,20 +102,10 @@ export function useUpdateService(fid: number | null) {
 export function useUpdateArchived(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: object }) =>
-      api<Service>(`${base(fid ?? 0)}/archived/${id}`, { method: 'PUT', body }),
+    mutationFn: ({ id, body }: { id: number; body: ServiceArchivePatch }) =>
+      api<ServiceWire>(`${base(fid ?? 0)}/archived/${id}`, { method: 'PUT', body }),
     onSettled: invalidate,
   });
-}
-
-/** A stored file of a service (server `attachments.ts`). */
-export interface ServiceAttachment {
-  id: number;
-  name: string;
-  size: number;
-  content_type: string;
-  /** Unix seconds. */
-  created: number;
 }
 
 export const attachmentsKey = (fid: number, id: number) =>
@@ -245,7 +119,7 @@ export function useServiceAttachments(fid: number | null, id: number | null) {
   return useQuery({
     queryKey: attachmentsKey(fid ?? 0, id ?? 0),
     queryFn: async ({ signal }) =>
-      (await api<{ attachments: ServiceAttachment[] }>(attachmentsPath(fid ?? 0, id ?? 0), { signal }))
+      (await api<{ attachments: ServiceAttachmentWire[] }>(attachmentsPath(fid ?? 0, id ?? 0), { signal }))
         .attachments,
     enabled: fid !== null && id !== null,
   });

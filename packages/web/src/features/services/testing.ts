@@ -1,11 +1,10 @@
-import { ServiceFlag } from '@fleetkeep/core';
-import type { Service } from './api.ts';
+import { ServiceFlag, type ServiceWire } from '@fleetkeep/core';
 
 /**
  * Test data of the services screens' rules: a service on the wire, an open Due unit service with nothing
  * recorded unless a test says otherwise. Not part of the app (only tests import it).
  */
-export function serviceWire(...patches: Partial<Service>[]): Service {
+export function serviceWire(...patches: Partial<ServiceWire>[]): ServiceWire {
   return Object.assign(
     {
       id: 1,
@@ -39,7 +38,7 @@ export function serviceWire(...patches: Partial<Service>[]): Service {
       ats: 0,
       ins: 0,
       cf: [],
-    } satisfies Service,
+    } satisfies ServiceWire,
     ...patches,
   );
 }

@@ -1,3 +1,4 @@
+import type { ObjectType } from '@fleetkeep/core';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +17,6 @@ import {
   MAX_DIGITS,
   newAssignment,
   OBJECT_TYPES,
-  type ObjectType,
   objectKey,
 } from './rules.ts';
 import type { UnitLabels } from './useUnitLabels.ts';
@@ -196,7 +196,7 @@ export function AssignedTab({
                   <NumericInput
                     label={t('intervalEditor.lastMileage')}
                     precision={3}
-                    maxIntegerLength={MAX_DIGITS.counter + 1}
+                    maxIntegerLength={MAX_DIGITS.baseline}
                     value={a.lcnm}
                     readOnly={readOnly}
                     disabled={disabled}
@@ -211,7 +211,7 @@ export function AssignedTab({
                   <NumericInput
                     label={t('intervalEditor.lastEngineHours')}
                     precision={3}
-                    maxIntegerLength={MAX_DIGITS.counter + 1}
+                    maxIntegerLength={MAX_DIGITS.baseline}
                     value={a.lceh}
                     readOnly={readOnly}
                     disabled={disabled}

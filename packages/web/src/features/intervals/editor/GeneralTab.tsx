@@ -1,4 +1,4 @@
-import { Limits } from '@fleetkeep/core';
+import { type IntervalTimeUnit, Limits } from '@fleetkeep/core';
 import { Alert, Paper, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,6 @@ import { NumericInput } from '../../../components/NumericInput.tsx';
 import { RequiredInput } from '../../../components/RequiredInput.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { Switch } from '../../../components/Toggles.tsx';
-import type { TimeUnit } from '../rules.ts';
 import { errorText, type TabProps } from './fields.ts';
 import { type KindForm, MAX_DIGITS, TIME_UNITS } from './rules.ts';
 import type { UnitLabels } from './useUnitLabels.ts';
@@ -153,7 +152,7 @@ export function GeneralTab({
                   v &&
                   change(['time.every', 'time.notice'], (f) => ({
                     ...f,
-                    time: { ...f.time, unit: v as TimeUnit },
+                    time: { ...f.time, unit: v as IntervalTimeUnit },
                   }))
                 }
                 data-testid="time-unit"

@@ -1,4 +1,4 @@
-import { Acl } from '@fleetkeep/core';
+import type { FleetWire, IntervalWire, LineItemWire } from '@fleetkeep/core';
 import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -6,22 +6,20 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { Loading } from '../../../app/Loading.tsx';
 import { useSession } from '../../../app/session.ts';
+import { useCan } from '../../../app/useCan.ts';
 import { useLeaveWarning } from '../../../app/useLeaveWarning.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { ApiError, api } from '../../../lib/api.ts';
 import { useDrivers, useLibrary, useTrailers, useUnits } from '../../../lib/fleetData.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
-import type { Fleet } from '../../../lib/types.ts';
 import { useUrlParams } from '../../../lib/urlParams.ts';
 import { AssignedTab } from './AssignedTab.tsx';
 import { type FleetObject, fleetObjects, useIntervalList } from './data.ts';
 import { type Change, errorText } from './fields.ts';
 import { GeneralTab } from './GeneralTab.tsx';
 import { LinesTab } from './LinesTab.tsx';
-import type { LibraryItem } from './lines.ts';
 import {
   assignRefsOf,
-  type EditorInterval,
   emptyForm,
   type FleetUnits,
   formFromWire,
@@ -47,6 +45,7 @@ export default function IntervalEditorScreen() {
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
+  const canManage = useCan('interval.manage');
   const intervals = useIntervalList(fid);
   const units = useUnits(fid);
   const drivers = useDrivers(fid);
@@ -71,7 +70,7 @@ export default function IntervalEditorScreen() {
       intervals={intervals.data ?? []}
       objects={objects}
       library={library.data ?? []}
-      canManage={!auth.su && (fleet.acl & Acl.manageInterval) !== 0}
+      canManage={canManage}
       dateFormat={auth.model.s.dateFormat}
     />
   );
@@ -99,11 +98,11 @@ function Editor({
   dateFormat,
 }: {
   fid: number;
-  fleet: Fleet;
-  interval: EditorInterval | null;
-  intervals: readonly EditorInterval[];
+  fleet: FleetWire;
+  interval: IntervalWire | null;
+  intervals: readonly IntervalWire[];
   objects: readonly FleetObject[];
-  library: readonly LibraryItem[];
+  library: readonly LineItemWire[];
   canManage: boolean;
   dateFormat: string;
 }) {
@@ -204,9 +203,9 @@ function Editor({
     try {
       const body = formToBody(form, interval, units);
       const wire = interval
-        ? await api<EditorInterval>(`/api/fleets/${fid}/intervals/${interval.id}`, { method: 'PUT', body })
-        : await api<EditorInterval>(`/api/fleets/${fid}/intervals`, { method: 'POST', body });
-      client.setQueryData<EditorInterval[]>(listKey, (list) =>
+        ? await api<IntervalWire>(`/api/fleets/${fid}/intervals/${interval.id}`, { method: 'PUT', body })
+        : await api<IntervalWire>(`/api/fleets/${fid}/intervals`, { method: 'POST', body });
+      client.setQueryData<IntervalWire[]>(listKey, (list) =>
         list ? [...list.filter((iv) => iv.id !== wire.id), wire] : [wire],
       );
       void client.invalidateQueries({ queryKey: listKey });

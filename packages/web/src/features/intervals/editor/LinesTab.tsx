@@ -1,3 +1,4 @@
+import { formatMoney, LINE_ITEMS_MAX, type LineItemWire } from '@fleetkeep/core';
 import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,10 +6,9 @@ import { CreatableSelect } from '../../../components/CreatableSelect.tsx';
 import { IconButton } from '../../../components/IconButton.tsx';
 import { NumericInput } from '../../../components/NumericInput.tsx';
 import { Select } from '../../../components/Select.tsx';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText, type TabProps } from './fields.ts';
-import { type LibraryItem, libraryMatch, lineLibrary, linesTotal, lineTotal } from './lines.ts';
-import { LINE_KIND, type LineForm, type LineKind, MAX_DIGITS, MAX_LINES, numberText } from './rules.ts';
+import { libraryMatch, lineLibrary, linesTotal, lineTotal } from './lines.ts';
+import { LINE_KIND, type LineForm, type LineKind, MAX_DIGITS, numberText } from './rules.ts';
 
 const NEW = 'new:';
 const LIB = 'lib:';
@@ -25,7 +25,7 @@ export function LinesTab({
   change,
   library,
   currency,
-}: TabProps & { library: readonly LibraryItem[]; currency: string }) {
+}: TabProps & { library: readonly LineItemWire[]; currency: string }) {
   const { t } = useTranslation();
   const items = useMemo(() => lineLibrary(library), [library]);
   const libraryOptions = useMemo(() => items.map((i) => ({ value: `${LIB}${i.id}`, label: i.n })), [items]);
@@ -169,7 +169,7 @@ export function LinesTab({
           <Button
             variant="light"
             onClick={add}
-            disabled={disabled || form.lines.length >= MAX_LINES}
+            disabled={disabled || form.lines.length >= LINE_ITEMS_MAX}
             data-testid="line-add"
           >
             {t('intervalEditor.addLine')}

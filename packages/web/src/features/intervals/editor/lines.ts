@@ -1,5 +1,4 @@
-import { fromThousandths, multiplyThousandths, toThousandths } from '@fleetkeep/core';
-import type { LibraryItemWire } from '../../../lib/fleetData.ts';
+import { fromThousandths, type LineItemWire, multiplyThousandths, toThousandths } from '@fleetkeep/core';
 import { LINE_KIND, type LineForm, numberText } from './rules.ts';
 
 /** An interval's line items: exact totals in thousandths (core decimal.ts) and the library they draw on. */
@@ -23,22 +22,19 @@ export const lineTotal = (line: Pick<LineForm, 'q' | 'c'>): number | null => {
   return t === null ? null : fromThousandths(t);
 };
 
-/** A library item (GET …/line_items). */
-export type LibraryItem = LibraryItemWire;
-
 /** Library items an interval line can take: parts and labour (fuel stays with fuel fillings). */
-export function lineLibrary(items: readonly LibraryItem[]): LibraryItem[] {
+export function lineLibrary(items: readonly LineItemWire[]): LineItemWire[] {
   return items.filter((i) => i.t === LINE_KIND.part || i.t === LINE_KIND.labour);
 }
 
 /** The library item a line names (same kind, name without case), if any. */
-export function libraryMatch(items: readonly LibraryItem[], line: Pick<LineForm, 'n' | 't'>) {
+export function libraryMatch(items: readonly LineItemWire[], line: Pick<LineForm, 'n' | 't'>) {
   const name = line.n.trim().toLowerCase();
   return items.find((i) => i.t === line.t && i.n.trim().toLowerCase() === name);
 }
 
 /** A new line from a library item: its name, kind and cost, quantity 1. */
-export function lineFromLibrary(item: LibraryItem): LineForm {
+export function lineFromLibrary(item: LineItemWire): LineForm {
   return {
     n: item.n,
     t: item.t === LINE_KIND.part ? LINE_KIND.part : LINE_KIND.labour,

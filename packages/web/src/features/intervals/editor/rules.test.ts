@@ -1,3 +1,4 @@
+import type { IntervalWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import { libraryMatch, lineFromLibrary, lineLibrary, linesTotal, lineTotal } from './lines.ts';
 import { remainingLabel, remainingOf } from './remaining.ts';
@@ -7,7 +8,6 @@ import {
   assignRefsOf,
   dayStart,
   dayText,
-  type EditorInterval,
   emptyForm,
   formFromWire,
   formToBody,
@@ -24,7 +24,7 @@ const MILES = { miles: true, tz: 0 };
 const NOW = Date.UTC(2026, 2, 15, 12) / 1000;
 const day = (text: string) => dayStart(text, 0) as number;
 
-function wire(patch: Partial<EditorInterval> = {}): EditorInterval {
+function wire(patch: Partial<IntervalWire> = {}): IntervalWire {
   return {
     id: 7,
     n: 'Oil change',

@@ -1,14 +1,24 @@
 import {
+  COUNTER_MAX,
   DAY_SECONDS,
   fromThousandths,
-  Limits,
+  INTERVAL_TIME_FREQUENCY_MAX,
+  INTERVAL_TIME_UNITS,
+  type IntervalAssignmentInput,
+  type IntervalAssignmentWire,
+  type IntervalCreateBody,
+  type IntervalTimeUnit,
+  type IntervalWire,
   LineItemKind,
+  type LineWire,
   localDate,
+  type ObjectType,
+  objectType,
   startOfDay,
   toThousandths,
   tzOffsetMinutes,
 } from '@fleetkeep/core';
-import { numericValue } from '../../../components/numeric.ts';
+import { integerDigits, numericValue } from '../../../components/numeric.ts';
 import {
   kmToDisplay as exactToDisplay,
   displayToKm as exactToKm,
@@ -16,42 +26,37 @@ import {
   wholeDisplayToKm,
   wholeKmToDisplay,
 } from '../../../lib/distance.ts';
-import type { Interval, IntervalAssignment, TimeUnit } from '../rules.ts';
 
 /**
  * Pure rules of the interval editor (spec §3 "Interval", §5, §9 "Remaining value"; PRODUCT.md
- * "Intervals"): form ↔ wire mapping with the miles conversion, validation mirroring the server
- * (`server/modules/intervals/{schemas,rules}.ts`), remaining values and exact line totals.
+ * "Intervals"): form ↔ wire mapping with the miles conversion, remaining values and exact line totals.
+ * The wire shapes and limits are the core contract's (contracts/intervals.ts); the checks are in
+ * `validation.ts`.
  */
 
-export type ObjectType = 'u' | 'd' | 't';
-export const OBJECT_TYPES: readonly ObjectType[] = ['u', 'd', 't'];
+/** Object type codes (core `objectType`): u unit, d driver, t trailer. */
+export const OBJECT_TYPES: readonly ObjectType[] = objectType.options;
 
 /** Line-item kinds an interval may carry (spec §3: task=1 is labour, part=2). */
 export const LINE_KIND = { labour: LineItemKind.task, part: LineItemKind.part } as const;
 export type LineKind = (typeof LINE_KIND)[keyof typeof LINE_KIND];
 
-/** A line item on the wire (server `LineWire`): name, kind, quantity, unit cost. */
-export interface LineWire {
-  n: string;
-  t: number;
-  q: number;
-  c: number;
-}
+/** Units of the time frequency, in the order the editor offers them (core `INTERVAL_TIME_UNITS`). */
+export const TIME_UNITS: readonly IntervalTimeUnit[] = INTERVAL_TIME_UNITS;
 
-/** The interval as the editor reads it: the list shape with typed line items. */
-export type EditorInterval = Omit<Interval, 'li'> & { li: LineWire[] };
-
-/** Days of one time-frequency unit (server `DAYS_PER_UNIT`; spec §9 week 7, month 30, year 365). */
-export const DAYS_PER_UNIT: Readonly<Record<TimeUnit, number>> = { d: 1, w: 7, m: 30, y: 365 };
-export const TIME_UNITS: readonly TimeUnit[] = ['d', 'w', 'm', 'y'];
-
-/** Input lengths: counters up to 9 integer digits, time frequency at most 3 (spec §5 "Import: intervals"). */
-export const MAX_DIGITS = { counter: 9, timeFrequency: 3, noticeDays: 6, executions: 9, money: 12 } as const;
-/** Server limits (schemas.ts): baselines at most 1e9 km/h, at most 100 line items. */
-export const MAX_BASELINE = 1e9;
-export const MAX_LINES = 100;
-export const DECIMAL_MAX = Limits.floatMax;
+/**
+ * Input lengths: frequencies and notices up to 9 integer digits, baselines up to the contract's
+ * COUNTER_MAX, the time frequency up to INTERVAL_TIME_FREQUENCY_MAX (three digits, spec §5 "Import:
+ * intervals").
+ */
+export const MAX_DIGITS = {
+  counter: 9,
+  baseline: integerDigits(COUNTER_MAX),
+  timeFrequency: integerDigits(INTERVAL_TIME_FREQUENCY_MAX),
+  noticeDays: 6,
+  executions: 9,
+  money: 12,
+} as const;
 
 export interface KindForm {
   on: boolean;
@@ -89,7 +94,7 @@ export interface IntervalForm {
   description: string;
   mileage: KindForm;
   engineHours: KindForm;
-  time: KindForm & { unit: TimeUnit };
+  time: KindForm & { unit: IntervalTimeUnit };
   assignments: AssignmentForm[];
   lines: LineForm[];
 }
@@ -151,14 +156,14 @@ export function emptyForm(): IntervalForm {
 }
 
 /** An existing assignment as the form shows it (baselines in the fleet's units). */
-export function assignmentFromWire(a: IntervalAssignment, units: FleetUnits): AssignmentForm {
+export function assignmentFromWire(a: IntervalAssignmentWire, units: FleetUnits): AssignmentForm {
   const shown = {
-    lcnm: numberText(a.lcnm === null ? null : baselineToDisplay(a.lcnm, units.miles)),
+    lcnm: numberText(baselineToDisplay(a.lcnm, units.miles)),
     lceh: numberText(a.lceh),
-    ltm: a.ltm === null ? '' : dayText(a.ltm, units.tz),
-    cnt: String(a.cnt ?? 0),
+    ltm: dayText(a.ltm, units.tz),
+    cnt: String(a.cnt),
   };
-  return { id: a.id, t: a.t, ...shown, shown, lcnmKm: a.lcnm ?? 0, isNew: false };
+  return { id: a.id, t: a.t, ...shown, shown, lcnmKm: a.lcnm, isNew: false };
 }
 
 /** An object's counters now (units only; drivers and trailers have none). */
@@ -194,7 +199,7 @@ const lineFromWire = (l: LineWire): LineForm => ({
   c: numberText(l.c),
 });
 
-export function formFromWire(iv: EditorInterval, units: FleetUnits): IntervalForm {
+export function formFromWire(iv: IntervalWire, units: FleetUnits): IntervalForm {
   const distance = (km: number) => String(kmToDisplay(km, units.miles));
   return {
     name: iv.n,
@@ -215,31 +220,11 @@ export function isDirty(form: IntervalForm, saved: IntervalForm): boolean {
 // ---------------------------------------------------------------------------------------------------
 // Form → wire
 
-export interface AssignmentBody {
-  id: number;
-  t: ObjectType;
-  lcnm?: number;
-  lceh?: number;
-  ltm?: number;
-  cnt?: number;
-}
+/** An assignment as a write sends it (core `intervalAssignmentInput`). */
+export type AssignmentBody = IntervalAssignmentInput;
 
-export interface IntervalBody {
-  n: string;
-  description: string;
-  cnme: 0 | 1;
-  cnmd: number;
-  cnmo: number;
-  cnehe: 0 | 1;
-  cnehd: number;
-  cneho: number;
-  de: 0 | 1;
-  dd: number;
-  du: TimeUnit;
-  do: number;
-  u: AssignmentBody[];
-  li: LineWire[];
-}
+/** The body of a create or update, every field given (core `intervalCreateBody`). */
+export type IntervalBody = Required<IntervalCreateBody>;
 
 export const flag = (on: boolean): 0 | 1 => (on ? 1 : 0);
 
@@ -279,11 +264,7 @@ function decimalOf(text: string): number {
  * which the server accepts in the interval body, replacing the list) and line items. `stored` is the
  * interval as loaded, null when new.
  */
-export function formToBody(
-  form: IntervalForm,
-  stored: EditorInterval | null,
-  units: FleetUnits,
-): IntervalBody {
+export function formToBody(form: IntervalForm, stored: IntervalWire | null, units: FleetUnits): IntervalBody {
   const int = (text: string) => whole(text) ?? 0;
   return {
     n: form.name.trim(),

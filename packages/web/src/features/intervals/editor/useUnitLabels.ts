@@ -1,6 +1,6 @@
+import { formatNumber, unitLabel } from '@fleetkeep/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatNumber, unitLabel } from '../../../lib/format.ts';
 import { remainingLabel } from './remaining.ts';
 
 export interface UnitLabels {

@@ -1,30 +1,34 @@
-import { Limits, toThousandths } from '@fleetkeep/core';
+import {
+  COUNTER_MAX,
+  DECIMAL_MAX,
+  INTERVAL_TIME_FREQUENCY_MAX,
+  intervalRuleIssues,
+  LINE_ITEMS_MAX,
+  Limits,
+  toThousandths,
+} from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
+import { formErrors, serverIssues } from '../../../lib/fieldErrors.ts';
 import {
   baselineToKm,
-  DAYS_PER_UNIT,
-  DECIMAL_MAX,
   dayStart,
   dayText,
   displayToKm,
   type FleetUnits,
+  flag,
   type IntervalForm,
-  MAX_BASELINE,
-  MAX_LINES,
   whole,
 } from './rules.ts';
 
 /**
- * Validation of the interval editor's form, mirroring the server (`server/modules/intervals/{schemas,
- * rules}.ts`; spec §5, PRODUCT.md "Intervals"), and the mapping of the server's refusals onto fields.
+ * Validation of the interval editor's form with the core contract's limits and its cross-field rule
+ * (`intervalRuleIssues`, the one the server applies; spec §5, PRODUCT.md "Intervals"), and the mapping
+ * of the server's refusals onto fields.
  */
 
 /** A field's problem: a translation key (with values) of the editor, or the server's own text. */
 export type FieldError = { key: string; values?: Record<string, unknown> } | { text: string };
 export type FieldErrors = Record<string, FieldError>;
-
-/** Integer text, blank counting as 0 (advance notice). */
-const noticeOf = (text: string): number | null => (text.trim() === '' ? 0 : whole(text));
 
 export interface ValidationContext extends FleetUnits {
   /** Names of the fleet's other intervals (unique, case-insensitive). */
@@ -48,40 +52,14 @@ export function validateForm(form: IntervalForm, ctx: ValidationContext): FieldE
   if (form.description.length > Limits.descriptionMax)
     errors.description = { key: 'intervalEditor.errors.tooLong', values: { max: Limits.descriptionMax } };
 
-  if (!form.mileage.on && !form.engineHours.on && !form.time.on)
-    errors.kinds = { key: 'intervalEditor.errors.kindRequired' };
-
-  const counterKind = (kind: 'mileage' | 'engineHours', toWire: (v: number) => number) => {
-    const k = form[kind];
-    if (!k.on) return;
-    const every = whole(k.every);
-    const notice = noticeOf(k.notice);
-    if (every === null || every < 1 || toWire(every) > Limits.intSigned)
-      errors[`${kind}.every`] = { key: 'intervalEditor.errors.positive' };
-    if (notice === null || toWire(notice) > Limits.intSigned)
-      errors[`${kind}.notice`] = { key: 'intervalEditor.errors.notice' };
-    else if (every !== null && every >= 1 && toWire(notice) >= toWire(every))
-      errors[`${kind}.notice`] = { key: 'intervalEditor.errors.noticeTooBig' };
-  };
-  counterKind('mileage', (v) => displayToKm(v, ctx.miles));
-  counterKind('engineHours', (v) => v);
-  if (form.time.on) {
-    const every = whole(form.time.every);
-    const notice = noticeOf(form.time.notice);
-    if (every === null || every < 1 || every > 999)
-      errors['time.every'] = { key: 'intervalEditor.errors.timeFrequency' };
-    if (notice === null || notice > Limits.intSigned)
-      errors['time.notice'] = { key: 'intervalEditor.errors.notice' };
-    else if (every !== null && every >= 1 && notice >= every * DAYS_PER_UNIT[form.time.unit])
-      errors['time.notice'] = { key: 'intervalEditor.errors.noticeTooBig' };
-  }
+  Object.assign(errors, ruleErrors(form, ctx.miles));
 
   const today = dayText(ctx.now, ctx.tz);
   form.assignments.forEach((a, i) => {
     for (const field of ['lcnm', 'lceh'] as const) {
       const v = numericValue(a[field]);
       const km = v === null ? null : field === 'lcnm' ? baselineToKm(v, ctx.miles) : v;
-      if (km === null || km < 0 || km > MAX_BASELINE)
+      if (km === null || km < 0 || km > COUNTER_MAX)
         errors[`u.${i}.${field}`] = { key: 'intervalEditor.errors.baseline' };
     }
     if (dayStart(a.ltm, ctx.tz) === null) errors[`u.${i}.ltm`] = { key: 'intervalEditor.errors.date' };
@@ -91,8 +69,8 @@ export function validateForm(form: IntervalForm, ctx: ValidationContext): FieldE
       errors[`u.${i}.cnt`] = { key: 'intervalEditor.errors.executions' };
   });
 
-  if (form.lines.length > MAX_LINES)
-    errors.lines = { key: 'intervalEditor.errors.tooManyLines', values: { max: MAX_LINES } };
+  if (form.lines.length > LINE_ITEMS_MAX)
+    errors.lines = { key: 'intervalEditor.errors.tooManyLines', values: { max: LINE_ITEMS_MAX } };
   form.lines.forEach((l, i) => {
     const n = l.n.trim();
     if (n === '') errors[`li.${i}.n`] = { key: 'intervalEditor.errors.required' };
@@ -105,6 +83,73 @@ export function validateForm(form: IntervalForm, ctx: ValidationContext): FieldE
     if (c === undefined || c < 0 || c > DECIMAL_MAX * 1000)
       errors[`li.${i}.c`] = { key: 'intervalEditor.errors.cost' };
   });
+  return errors;
+}
+
+/** The editor's field and message of each field the core interval rule names (`intervalRuleIssues`). */
+const RULE_FIELDS: Readonly<Record<string, { field: string; key: string }>> = {
+  cnme: { field: 'kinds', key: 'intervalEditor.errors.kindRequired' },
+  cnmd: { field: 'mileage.every', key: 'intervalEditor.errors.positive' },
+  cnmo: { field: 'mileage.notice', key: 'intervalEditor.errors.noticeTooBig' },
+  cnehd: { field: 'engineHours.every', key: 'intervalEditor.errors.positive' },
+  cneho: { field: 'engineHours.notice', key: 'intervalEditor.errors.noticeTooBig' },
+  dd: { field: 'time.every', key: 'intervalEditor.errors.timeFrequency' },
+  do: { field: 'time.notice', key: 'intervalEditor.errors.noticeTooBig' },
+};
+
+/**
+ * The thresholds' problems: first each field's own range (the contract's: frequencies and notices are
+ * integers up to `Limits.intSigned` on the wire, the time frequency up to INTERVAL_TIME_FREQUENCY_MAX),
+ * then the cross-field rule of core `intervalRuleIssues` (PRODUCT.md "Intervals": at least one kind,
+ * positive frequencies, notice below the frequency) on the wire values, each issue shown on the
+ * editor's field unless that field already has a problem. Text that is not a number reaches the rule as
+ * NaN: never a valid frequency, never a notice too big.
+ */
+function ruleErrors(form: IntervalForm, miles: boolean): FieldErrors {
+  const errors: FieldErrors = {};
+  const wire = (text: string, toWire: (v: number) => number) => {
+    const v = whole(text);
+    return v === null ? Number.NaN : toWire(v);
+  };
+  const notice = (text: string, toWire: (v: number) => number) =>
+    text.trim() === '' ? 0 : wire(text, toWire);
+  const km = (v: number) => displayToKm(v, miles);
+  const same = (v: number) => v;
+  const rule = {
+    cnme: flag(form.mileage.on),
+    cnmd: wire(form.mileage.every, km),
+    cnmo: notice(form.mileage.notice, km),
+    cnehe: flag(form.engineHours.on),
+    cnehd: wire(form.engineHours.every, same),
+    cneho: notice(form.engineHours.notice, same),
+    de: flag(form.time.on),
+    dd: wire(form.time.every, same),
+    du: form.time.unit,
+    do: notice(form.time.notice, same),
+  };
+  const frequencyRange = (on: boolean, field: string, value: number, max: number, key: string) => {
+    if (on && value > max) errors[field] = { key };
+  };
+  const positive = 'intervalEditor.errors.positive';
+  frequencyRange(form.mileage.on, 'mileage.every', rule.cnmd, Limits.intSigned, positive);
+  frequencyRange(form.engineHours.on, 'engineHours.every', rule.cnehd, Limits.intSigned, positive);
+  frequencyRange(
+    form.time.on,
+    'time.every',
+    rule.dd,
+    INTERVAL_TIME_FREQUENCY_MAX,
+    'intervalEditor.errors.timeFrequency',
+  );
+  const noticeRange = (on: boolean, field: string, value: number) => {
+    if (on && !(value <= Limits.intSigned)) errors[field] = { key: 'intervalEditor.errors.notice' };
+  };
+  noticeRange(form.mileage.on, 'mileage.notice', rule.cnmo);
+  noticeRange(form.engineHours.on, 'engineHours.notice', rule.cneho);
+  noticeRange(form.time.on, 'time.notice', rule.do);
+  for (const issue of intervalRuleIssues(rule, 'form')) {
+    const target = RULE_FIELDS[issue.field.slice('form.'.length)];
+    if (target && !errors[target.field]) errors[target.field] = { key: target.key };
+  }
   return errors;
 }
 
@@ -137,25 +182,19 @@ const SERVER_FIELDS: Readonly<Record<string, string>> = {
  */
 export function serverFieldErrors(code: number, reason: string, details: unknown): FieldErrors {
   const errors: FieldErrors = {};
-  const list = Array.isArray(details) ? details : [];
-  for (const d of list) {
-    const field = typeof d?.field === 'string' ? d.field : '';
-    const message = typeof d?.message === 'string' ? d.message : reason;
-    const parts = field.split('.').slice(1);
-    let key = 'form';
-    if ((parts[0] === 'u' || parts[0] === 'units') && parts.length >= 2) {
-      const sub = parts[2] ?? 'id';
-      key = `u.${parts[1]}.${['lcnm', 'lceh', 'ltm', 'cnt'].includes(sub) ? sub : 'id'}`;
-    } else if (parts[0] === 'li' && parts.length >= 2) {
-      const sub = parts[2];
-      key = sub === 'n' || sub === 'q' || sub === 'c' ? `li.${parts[1]}.${sub}` : 'lines';
-    } else if (parts[0] !== undefined && SERVER_FIELDS[parts[0]]) {
-      key = SERVER_FIELDS[parts[0]] as string;
-    }
-    if (errors[key]) continue;
+  const { fields } = formErrors(serverIssues(details), ({ path }) => {
+    const [head, index, sub] = path;
+    if ((head === 'u' || head === 'units') && index !== undefined)
+      return `u.${index}.${sub !== undefined && ['lcnm', 'lceh', 'ltm', 'cnt'].includes(sub) ? sub : 'id'}`;
+    if (head === 'li' && index !== undefined)
+      return sub === 'n' || sub === 'q' || sub === 'c' ? `li.${index}.${sub}` : 'lines';
+    return (head !== undefined && SERVER_FIELDS[head]) || 'form';
+  });
+  for (const [key, message] of Object.entries(fields))
     errors[key] =
-      code === 10 && key === 'name' ? { key: 'intervalEditor.errors.duplicate' } : { text: message };
-  }
+      code === 10 && key === 'name'
+        ? { key: 'intervalEditor.errors.duplicate' }
+        : { text: message || reason };
   if (Object.keys(errors).length === 0) errors.form = { text: reason };
   return errors;
 }

@@ -1,3 +1,4 @@
+import { COUNTER_MAX, type ServiceWire, unitLabel } from '@fleetkeep/core';
 import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,14 +9,15 @@ import { useLeaveWarning } from '../../../app/useLeaveWarning.tsx';
 import { DatePicker } from '../../../components/DatePicker.tsx';
 import { IconButton } from '../../../components/IconButton.tsx';
 import { NumericInput } from '../../../components/NumericInput.tsx';
+import { integerDigits } from '../../../components/numeric.ts';
+import { ServiceStatusBadge } from '../../../components/ServiceStatus.tsx';
 import { dayjsLocale } from '../../../i18n/index.ts';
 import { ApiError } from '../../../lib/api.ts';
-import { unitLabel } from '../../../lib/format.ts';
-import { type Service, useBatchUpdate, useOpenServices } from '../api.ts';
+import { useOpenServices } from '../../../lib/services.ts';
+import { useBatchUpdate } from '../api.ts';
 import { objectPath, useLookups } from '../list/data.ts';
 import { formatDay, formatDayText } from '../list/format.ts';
 import { defaultPeriod, fleetToday, periodError } from '../list/rules.ts';
-import { ServiceStatusBadge } from '../status.tsx';
 import {
   type CounterDraft,
   closeDateError,
@@ -29,8 +31,8 @@ import {
   idsFromState,
 } from './rules.ts';
 
-/** Counters go up to 1e9 (server schema): ten integer digits. */
-const COUNTER_DIGITS = 10;
+/** Counters go up to the contract's COUNTER_MAX: its integer digits. */
+const COUNTER_DIGITS = integerDigits(COUNTER_MAX);
 
 /**
  * Spec §2 /services/close: the services selected on /services (navigation state), one close date and
@@ -55,7 +57,7 @@ export default function CloseServicesScreen() {
   const lookups = useLookups(fid);
   const save = useBatchUpdate(fid);
   // The selection is fixed once loaded: services closed by this screen must not vanish from it mid-save.
-  const [targets, setTargets] = useState<Service[] | null>(null);
+  const [targets, setTargets] = useState<ServiceWire[] | null>(null);
   const [drafts, setDrafts] = useState<Map<number, CounterDraft>>(new Map());
   const [date, setDate] = useState<string | null>(today);
   const [serverErrors, setServerErrors] = useState<Map<number, { field: string; message: string }[]>>(

@@ -1,6 +1,5 @@
-import { ServiceFlag } from '@fleetkeep/core';
+import { ServiceFlag, type ServiceWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
-import type { Service } from '../api.ts';
 import { serviceWire } from '../testing.ts';
 import {
   closeDateError,
@@ -16,7 +15,7 @@ import {
   kmToDisplay,
 } from './rules.ts';
 
-const service = (patch: Partial<Service> = {}) => serviceWire(patch);
+const service = (patch: Partial<ServiceWire> = {}) => serviceWire(patch);
 
 /** 2026-11-10 00:00 UTC. */
 const NOV_10 = Date.UTC(2026, 10, 10) / 1000;

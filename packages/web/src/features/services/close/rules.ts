@@ -1,7 +1,14 @@
-import { localDate, statusOf } from '@fleetkeep/core';
+import {
+  COUNTER_MAX,
+  formatNumber,
+  localDate,
+  type ServiceBatchUpdateRow,
+  type ServiceWire,
+  statusOf,
+  type UnitWire,
+} from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
-import { formatNumber } from '../../../lib/format.ts';
-import type { Service, ServiceUpdateRow } from '../api.ts';
+import { serverIssues } from '../../../lib/fieldErrors.ts';
 
 /**
  * Pure rules of /services/close (spec §2; PRODUCT.md "The status engine": closing takes an end date and
@@ -17,7 +24,7 @@ export function idsFromState(state: unknown): number[] {
 }
 
 /** Spec §2: only the selected services that still exist and can be closed (Due or In progress). */
-export function closeTargets(ids: readonly number[], open: readonly Service[]): Service[] {
+export function closeTargets(ids: readonly number[], open: readonly ServiceWire[]): ServiceWire[] {
   const byId = new Map(open.map((s) => [s.id, s]));
   return ids.flatMap((id) => {
     const s = byId.get(id);
@@ -25,11 +32,8 @@ export function closeTargets(ids: readonly number[], open: readonly Service[]): 
   });
 }
 
-/** A unit's current counters as the units list sends them (km, hours). */
-export interface UnitCounters {
-  cnm?: number | null;
-  cneh?: number | null;
-}
+/** A unit's current counters as the units list sends them (km, hours); absent while unknown. */
+export type UnitCounters = Partial<Pick<UnitWire, 'cnm' | 'cneh'>>;
 
 /** One service's editable counters: the text shown and the km/h value it started from. */
 export interface CounterDraft {
@@ -55,7 +59,11 @@ function inputText(value: number | null): string {
  * The defaults of one service: the object's CURRENT counters from the units list, else the current
  * counters the service carries; none for drivers and trailers.
  */
-export function defaultDraft(service: Service, unit: UnitCounters | undefined, miles: boolean): CounterDraft {
+export function defaultDraft(
+  service: ServiceWire,
+  unit: UnitCounters | undefined,
+  miles: boolean,
+): CounterDraft {
   const km = service.t === 'u' ? (unit?.cnm ?? service.current_mileage ?? null) : null;
   const hours = service.t === 'u' ? (unit?.cneh ?? service.current_engine_hours ?? null) : null;
   const mileage = inputText(km === null ? null : kmToDisplay(km, miles));
@@ -79,9 +87,9 @@ export type DateError = 'required' | 'future' | 'beforeStart';
 export function closeDateError(
   date: string | null,
   today: string,
-  services: readonly Service[],
+  services: readonly ServiceWire[],
   tz: number,
-): { error: DateError; services: Service[] } | null {
+): { error: DateError; services: ServiceWire[] } | null {
   if (date === null || date === '') return { error: 'required', services: [] };
   if (date > today) return { error: 'future', services: [] };
   const early = services.filter((s) => s.start_date !== null && localDate(tz, s.start_date) > date);
@@ -89,7 +97,7 @@ export function closeDateError(
 }
 
 /** The latest start date (YYYY-MM-DD) among the services, the earliest allowed close date. */
-export function earliestCloseDate(services: readonly Service[], tz: number): string | null {
+export function earliestCloseDate(services: readonly ServiceWire[], tz: number): string | null {
   let out: string | null = null;
   for (const s of services) {
     if (s.start_date === null) continue;
@@ -99,9 +107,7 @@ export function earliestCloseDate(services: readonly Service[], tz: number): str
   return out;
 }
 
-export const COUNTER_MAX = 1e9;
-
-/** A counter text that cannot be sent: above the server's maximum (the input admits digits only). */
+/** A counter text that cannot be sent: above the contract's COUNTER_MAX (the input admits digits only). */
 export function counterInvalid(text: string): boolean {
   const v = numericValue(text);
   return v !== null && v > COUNTER_MAX;
@@ -122,9 +128,9 @@ export function closePayload(
   drafts: readonly CounterDraft[],
   date: string,
   miles: boolean,
-): ServiceUpdateRow[] {
+): ServiceBatchUpdateRow[] {
   return drafts.map((d) => {
-    const row: ServiceUpdateRow = { id: d.id, f: 8, end_date: date };
+    const row: ServiceBatchUpdateRow = { id: d.id, f: 8, end_date: date };
     if (!d.hasCounters) return row;
     row.mileage = counterOut(d.mileage, d.defaults.mileage, d.defaults.km, (v) => displayToKm(v, miles));
     row.engine_hours = counterOut(d.engineHours, d.defaults.engineHours, d.defaults.hours, (v) => v);
@@ -137,15 +143,6 @@ export function draftEdited(draft: CounterDraft): boolean {
   return draft.mileage !== draft.defaults.mileage || draft.engineHours !== draft.defaults.engineHours;
 }
 
-/** An error detail of a batch call: a field issue with its row, or a refusal with a row or an id. */
-interface Detail {
-  row?: number;
-  id?: number;
-  field?: string;
-  message?: string;
-  reason?: string;
-}
-
 /**
  * The server's per-row errors of PUT .../services/batch (DESIGN §5: `row` is the index in the request)
  * mapped to service ids, each with its field ('mileage', 'engine_hours', 'end_date' or '' for the row).
@@ -155,13 +152,10 @@ export function errorsByService(
   ids: readonly number[],
 ): Map<number, { field: string; message: string }[]> {
   const out = new Map<number, { field: string; message: string }[]>();
-  if (!Array.isArray(details)) return out;
-  for (const raw of details as Detail[]) {
-    if (typeof raw !== 'object' || raw === null) continue;
-    const id = typeof raw.id === 'number' ? raw.id : typeof raw.row === 'number' ? ids[raw.row] : undefined;
+  for (const { id: named, row, path, message } of serverIssues(details, 'services')) {
+    const id = named ?? (row !== null ? ids[row] : undefined);
     if (id === undefined) continue;
-    const field = raw.field?.split('.').pop() ?? '';
-    const message = raw.message ?? raw.reason ?? '';
+    const field = path.at(-1) ?? '';
     out.set(id, [...(out.get(id) ?? []), { field: /^\d+$/.test(field) ? '' : field, message }]);
   }
   return out;

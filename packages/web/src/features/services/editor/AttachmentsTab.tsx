@@ -1,3 +1,10 @@
+import {
+  formatDateTime,
+  formatNumber,
+  SERVICE_ATTACHMENTS_MAX,
+  type ServiceAttachmentWire,
+  unitLabel,
+} from '@fleetkeep/core';
 import { Alert, Anchor, Button, FileButton, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -6,15 +13,9 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { IconButton } from '../../../components/IconButton.tsx';
 import { dayjsLocale } from '../../../i18n/index.ts';
 import { ApiError } from '../../../lib/api.ts';
-import { formatDateTime, formatNumber, unitLabel } from '../../../lib/format.ts';
-import {
-  attachmentsPath,
-  type ServiceAttachment,
-  serviceKeys,
-  useDeleteAttachment,
-  useServiceAttachments,
-} from '../api.ts';
-import { attachmentCapProblem, MAX_ATTACHMENTS, sizeParts } from './rules.ts';
+import { serviceKeys } from '../../../lib/services.ts';
+import { attachmentsPath, useDeleteAttachment, useServiceAttachments } from '../api.ts';
+import { attachmentCapProblem, sizeParts } from './rules.ts';
 import { downloadFile, type UploadHandle, uploadFiles } from './transfer.ts';
 
 const UNIT = { B: 'byte', KB: 'kilobyte', MB: 'megabyte' } as const;
@@ -35,7 +36,7 @@ export function AttachmentsTab({ fid, serviceId, editable, dateFormat, timeForma
   const remove = useDeleteAttachment(fid, serviceId);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<ServiceAttachment | null>(null);
+  const [confirm, setConfirm] = useState<ServiceAttachmentWire | null>(null);
   const upload = useRef<UploadHandle | null>(null);
   const resetRef = useRef<() => void>(null);
   const files = list.data ?? [];
@@ -75,7 +76,7 @@ export function AttachmentsTab({ fid, serviceId, editable, dateFormat, timeForma
     }
   };
 
-  const download = async (file: ServiceAttachment) => {
+  const download = async (file: ServiceAttachmentWire) => {
     setError(null);
     try {
       await downloadFile(`${attachmentsPath(fid, serviceId)}/${file.id}`, file.name);
@@ -97,7 +98,7 @@ export function AttachmentsTab({ fid, serviceId, editable, dateFormat, timeForma
           </FileButton>
           <Text size="sm" c="dimmed">
             {t('serviceEditor.attachLimits', {
-              files: MAX_ATTACHMENTS,
+              files: SERVICE_ATTACHMENTS_MAX,
               size: `32 ${unitLabel(i18n.language, 'megabyte', 32, 'narrow')}`,
             })}
           </Text>

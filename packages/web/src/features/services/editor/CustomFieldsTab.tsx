@@ -1,8 +1,8 @@
+import type { CustomFieldValue } from '@fleetkeep/core';
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useCustomFields } from '../../customfields/api.ts';
-import { CustomFieldsEditor } from '../../customfields/CustomFieldsEditor.tsx';
-import type { CustomValue } from '../../customfields/rules.ts';
+import { CustomFieldsEditor } from '../../../components/CustomFieldsEditor.tsx';
+import { useCustomFields } from '../../../lib/fleetData.ts';
 
 /**
  * Tab 4: the service's custom field values (spec §3 `cf`; the fleet's service fields, owner type `s`).
@@ -18,8 +18,8 @@ export function CustomFieldsTab({
   errors,
 }: {
   fid: number;
-  values: CustomValue[];
-  onChange(values: CustomValue[]): void;
+  values: CustomFieldValue[];
+  onChange(values: CustomFieldValue[]): void;
   readOnly: boolean;
   disabled: boolean;
   errors: Record<string, string>;

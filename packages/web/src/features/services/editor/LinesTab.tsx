@@ -1,11 +1,10 @@
+import { formatNumber, type LineItemWire } from '@fleetkeep/core';
 import { Button, Group, Paper, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CreatableSelect } from '../../../components/CreatableSelect.tsx';
 import { IconButton } from '../../../components/IconButton.tsx';
 import { NumericInput } from '../../../components/NumericInput.tsx';
-import type { LibraryItemWire as LibraryItem } from '../../../lib/fleetData.ts';
-import { formatNumber } from '../../../lib/format.ts';
 import {
   decimalText,
   emptyLine,
@@ -20,7 +19,7 @@ import {
 export interface LinesTabProps {
   lines: LineDraft[];
   onChange: (lines: LineDraft[]) => void;
-  library: readonly LibraryItem[];
+  library: readonly LineItemWire[];
   errors: Record<string, string>;
   editable: boolean;
   busy: boolean;

@@ -1,15 +1,23 @@
-import { Limits, type ServiceStatus } from '@fleetkeep/core';
+import {
+  COUNTER_MAX,
+  formatNumber,
+  Limits,
+  type ObjectType,
+  SERVICE_NOTIFY_DAYS_MAX,
+  type ServiceStatus,
+  type ServiceWire,
+  unitLabel,
+} from '@fleetkeep/core';
 import { Anchor, Button, Group, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DatePicker } from '../../../components/DatePicker.tsx';
 import { NumericInput } from '../../../components/NumericInput.tsx';
+import { integerDigits } from '../../../components/numeric.ts';
 import { RequiredInput } from '../../../components/RequiredInput.tsx';
 import { MultiSelect, Select } from '../../../components/Select.tsx';
-import { formatNumber, unitLabel } from '../../../lib/format.ts';
-import type { ObjectType, Service } from '../api.ts';
-import { STATUS_LABEL } from '../status.tsx';
+import { STATUS_LABEL } from '../../../components/ServiceStatus.tsx';
 import type { EditorObject } from './data.ts';
 import {
   allowedStatuses,
@@ -39,7 +47,7 @@ export interface MainTabProps {
   mode: EditMode;
   isNew: boolean;
   busy: boolean;
-  service: Service | null;
+  service: ServiceWire | null;
   objects: readonly EditorObject[];
   intervalName: string | null;
   miles: boolean;
@@ -206,7 +214,7 @@ export function MainTab(props: MainTabProps) {
               label={t('serviceEditor.notifyDays')}
               value={form.notifyDays}
               integerOnly
-              maxIntegerLength={3}
+              maxIntegerLength={integerDigits(SERVICE_NOTIFY_DAYS_MAX)}
               onChange={(notifyDays) => onChange({ notifyDays })}
               disabled={busy || !full}
               error={errors.notifyDays}
@@ -231,7 +239,7 @@ export function MainTab(props: MainTabProps) {
               label={t('serviceEditor.mileage', { unit: distanceUnit })}
               value={form.mileage}
               precision={3}
-              maxIntegerLength={10}
+              maxIntegerLength={integerDigits(COUNTER_MAX)}
               onChange={(mileage) => onChange({ mileage })}
               disabled={busy || !correctable}
               error={errors.mileage}
@@ -241,7 +249,7 @@ export function MainTab(props: MainTabProps) {
               label={t('serviceEditor.engineHours')}
               value={form.engineHours}
               precision={3}
-              maxIntegerLength={10}
+              maxIntegerLength={integerDigits(COUNTER_MAX)}
               onChange={(engineHours) => onChange({ engineHours })}
               disabled={busy || !correctable}
               error={errors.engineHours}

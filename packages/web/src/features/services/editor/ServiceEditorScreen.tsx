@@ -1,4 +1,4 @@
-import { statusOf } from '@fleetkeep/core';
+import { SERVICE_NOTIFY_DAYS_MAX, type ServiceWire, statusOf } from '@fleetkeep/core';
 import { Alert, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -6,21 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { Loading } from '../../../app/Loading.tsx';
 import { useSession } from '../../../app/session.ts';
+import { usePermissions } from '../../../app/useCan.ts';
 import { useLeaveWarning } from '../../../app/useLeaveWarning.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { ServiceStatusBadge } from '../../../components/ServiceStatus.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useLibrary } from '../../../lib/fleetData.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
-import {
-  type Service,
-  serviceKeys,
-  useCreateService,
-  useCreateServices,
-  useService,
-  useUpdateArchived,
-  useUpdateService,
-} from '../api.ts';
-import { ServiceStatusBadge } from '../status.tsx';
+import { serviceKeys, useService } from '../../../lib/services.ts';
+import { useCreateService, useCreateServices, useUpdateArchived, useUpdateService } from '../api.ts';
 import { AttachmentsTab } from './AttachmentsTab.tsx';
 import { CustomFieldsTab } from './CustomFieldsTab.tsx';
 import { useIntervalNames, useObjects } from './data.ts';
@@ -67,11 +61,12 @@ export default function ServiceEditorScreen() {
   return <Editor key={id ?? 'new'} fid={fid} service={isNew ? null : (service.data ?? null)} />;
 }
 
-function Editor({ fid, service }: { fid: number; service: Service | null }) {
+function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) {
   const { t } = useTranslation();
   const session = useSession();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
+  const can = usePermissions();
   const settings = auth?.model.s;
   const dateFormat = settings?.dateFormat ?? 'DD.MM.YYYY';
   const timeFormat = settings?.timeFormat ?? 'HH:mm';
@@ -79,7 +74,7 @@ function Editor({ fid, service }: { fid: number; service: Service | null }) {
   const tz = fleet?.tz ?? 0;
   const currency = fleet?.cur ?? '';
   const isNew = service === null;
-  const mode: EditMode = editMode(fleet?.acl ?? 0, service?.f ?? null);
+  const mode: EditMode = editMode(can, service?.f ?? null);
   const location = useLocation();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -140,7 +135,7 @@ function Editor({ fid, service }: { fid: number; service: Service | null }) {
   const problems = submitted ? validate(form, ctx) : {};
   const errors: Record<string, string> = { ...serverErrors };
   for (const [field, problem] of Object.entries(problems))
-    errors[field] = t(`serviceEditor.problem.${problem}`, { max: 365 });
+    errors[field] = t(`serviceEditor.problem.${problem}`, { max: SERVICE_NOTIFY_DAYS_MAX });
 
   const change = (patch: Partial<ServiceForm>) => {
     setSaved(false);
@@ -156,7 +151,7 @@ function Editor({ fid, service }: { fid: number; service: Service | null }) {
     });
   };
 
-  const accept = (next: Service) => {
+  const accept = (next: ServiceWire) => {
     client.setQueryData(serviceKeys.one(fid, next.id), next);
     seen.current = next.updated;
     const f = formFromService(next, tz, miles);
@@ -171,7 +166,9 @@ function Editor({ fid, service }: { fid: number; service: Service | null }) {
     const onFields: Record<string, string> = {};
     const loose: string[] = [];
     for (const e of mapped) {
-      const text = e.problem ? t(`serviceEditor.problem.${e.problem}`, { max: 365 }) : (e.text ?? '');
+      const text = e.problem
+        ? t(`serviceEditor.problem.${e.problem}`, { max: SERVICE_NOTIFY_DAYS_MAX })
+        : (e.text ?? '');
       if (e.field === 'form') loose.push(text);
       else onFields[e.field] = text;
     }

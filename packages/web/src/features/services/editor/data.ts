@@ -1,6 +1,6 @@
+import type { ObjectType, UnitWire } from '@fleetkeep/core';
 import { useMemo } from 'react';
 import { useDrivers, useIntervals, useTrailers, useUnits } from '../../../lib/fleetData.ts';
-import type { ObjectType } from '../api.ts';
 
 /**
  * The lists the editor reads besides the service: objects, intervals and the line-item library. Each is
@@ -8,14 +8,10 @@ import type { ObjectType } from '../api.ts';
  * cache and live events refresh them.
  */
 
-export interface EditorObject {
-  id: number;
-  t: ObjectType;
-  name: string;
-  /** Units only: current mileage (km) and engine hours. */
-  cnm?: number | null;
-  cneh?: number | null;
-}
+/** A unit, driver or trailer of the pickers; units also carry their current mileage (km) and engine hours. */
+export type EditorObject = { id: number; t: ObjectType; name: string } & Partial<
+  Pick<UnitWire, 'cnm' | 'cneh'>
+>;
 
 /** Units, drivers and trailers of the fleet as one list. */
 export function useObjects(fid: number | null) {

@@ -1,11 +1,16 @@
-import { STATUS_FLAG } from '@fleetkeep/core';
+import {
+  type LineItemLineInput,
+  type ServiceArchivePatch,
+  type ServiceCreateInput,
+  type ServiceUpdateInput,
+  STATUS_FLAG,
+} from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
-import { type CustomValue, sameValues } from '../../customfields/rules.ts';
-import type { ObjectType } from '../api.ts';
+import { sameValues } from '../../../lib/customFields.ts';
+import { serverIssues } from '../../../lib/fieldErrors.ts';
 import {
   displayToKm,
   type LineDraft,
-  type LineKind,
   linesSignature,
   type ObjectRef,
   parseObjectValue,
@@ -17,35 +22,11 @@ import {
 import type { Problem } from './validation.ts';
 
 /**
- * Form → wire of the service editor (server `schemas.ts`: createBody, updateBody, archivePatch; spec §7
- * "Services") and the server's field errors back onto the form. Pure.
+ * Form → wire of the service editor (the core contract's `serviceCreateBody`, `serviceUpdateBody`,
+ * `serviceArchivePatch`; spec §7 "Services") and the server's field errors back onto the form. Pure.
  */
 
-export interface LineWireIn {
-  n: string;
-  t: LineKind;
-  q: string;
-  c: string;
-}
-
-export type CreateBody = {
-  t: ObjectType;
-  uid: number;
-  f: 1 | 2 | 8;
-  n: string;
-  description: string;
-  limit_date?: string;
-  start_date?: string;
-  end_date?: string;
-  notify_days?: number;
-  mileage?: number;
-  engine_hours?: number;
-  li?: LineWireIn[];
-  manual_cost?: string;
-  cf?: CustomValue[];
-};
-
-const linesOut = (lines: readonly LineDraft[]): LineWireIn[] =>
+const linesOut = (lines: readonly LineDraft[]): LineItemLineInput[] =>
   lines.map((l) => ({ n: l.n.trim(), t: l.t, q: wireDecimal(l.q), c: wireDecimal(l.c) }));
 
 function counterOut(text: string, miles: boolean, distance: boolean): number | null {
@@ -55,12 +36,12 @@ function counterOut(text: string, miles: boolean, distance: boolean): number | n
 }
 
 /** One create call's body for one object (counters only for units, which have them). */
-export function createBody(form: ServiceForm, object: ObjectRef, miles: boolean): CreateBody {
+export function createBody(form: ServiceForm, object: ObjectRef, miles: boolean): ServiceCreateInput {
   const status = form.status === 'rejected' ? 'due' : form.status;
-  const body: CreateBody = {
+  const body: ServiceCreateInput = {
     t: object.t,
     uid: object.id,
-    f: STATUS_FLAG[status] as 1 | 2 | 8,
+    f: STATUS_FLAG[status] as ServiceCreateInput['f'],
     n: form.name.trim(),
     description: form.description,
   };
@@ -85,29 +66,17 @@ export function createBody(form: ServiceForm, object: ObjectRef, miles: boolean)
 }
 
 /** POST .../services/batch body: one service per chosen object, in one atomic call. */
-export function batchBody(form: ServiceForm, miles: boolean): { services: CreateBody[] } {
+export function batchBody(form: ServiceForm, miles: boolean): { services: ServiceCreateInput[] } {
   const objects = form.objects.map(parseObjectValue).filter((o): o is ObjectRef => o !== null);
   return { services: objects.map((o) => createBody(form, o, miles)) };
 }
 
-export type UpdateBody = {
-  f?: number;
-  n?: string;
-  description?: string;
-  limit_date?: string;
-  start_date?: string;
-  end_date?: string;
-  notify_days?: number | null;
-  mileage?: number | null;
-  engine_hours?: number | null;
-  li?: LineWireIn[];
-  manual_cost?: string | null;
-  cf?: CustomValue[];
-};
-
 /** The cost, counters and line-item part shared by the update and the archive correction. */
 function commonChanges(form: ServiceForm, initial: ServiceForm, miles: boolean, counters: boolean) {
-  const body: Pick<UpdateBody, 'description' | 'mileage' | 'engine_hours' | 'li' | 'manual_cost' | 'cf'> = {};
+  const body: Pick<
+    ServiceUpdateInput,
+    'description' | 'mileage' | 'engine_hours' | 'li' | 'manual_cost' | 'cf'
+  > = {};
   if (form.description !== initial.description) body.description = form.description;
   // Untouched counters are not sent back, so a miles ↔ km round trip cannot move them.
   if (counters && form.mileage !== initial.mileage) body.mileage = counterOut(form.mileage, miles, true);
@@ -123,9 +92,9 @@ function commonChanges(form: ServiceForm, initial: ServiceForm, miles: boolean, 
 }
 
 /** PUT .../services/{id} body: the status (if changed), its dates, and what changed. */
-export function updateBody(form: ServiceForm, initial: ServiceForm, miles: boolean): UpdateBody {
-  const body: UpdateBody = commonChanges(form, initial, miles, true);
-  if (form.status !== initial.status) body.f = STATUS_FLAG[form.status];
+export function updateBody(form: ServiceForm, initial: ServiceForm, miles: boolean): ServiceUpdateInput {
+  const body: ServiceUpdateInput = commonChanges(form, initial, miles, true);
+  if (form.status !== initial.status) body.f = STATUS_FLAG[form.status] as ServiceUpdateInput['f'];
   if (form.name.trim() !== initial.name) body.n = form.name.trim();
   if (form.status === 'due') {
     if (form.plannedDate && form.plannedDate !== initial.plannedDate) body.limit_date = form.plannedDate;
@@ -140,14 +109,9 @@ export function updateBody(form: ServiceForm, initial: ServiceForm, miles: boole
   return body;
 }
 
-export type ArchiveBody = Pick<
-  UpdateBody,
-  'description' | 'end_date' | 'mileage' | 'engine_hours' | 'li' | 'manual_cost' | 'cf'
->;
-
 /** PUT .../services/archived/{id} body (archiveEdit; the status stays frozen). */
-export function archiveBody(form: ServiceForm, initial: ServiceForm, miles: boolean): ArchiveBody {
-  const body: ArchiveBody = commonChanges(form, initial, miles, true);
+export function archiveBody(form: ServiceForm, initial: ServiceForm, miles: boolean): ServiceArchivePatch {
+  const body: ServiceArchivePatch = commonChanges(form, initial, miles, true);
   if (form.endDate && form.endDate !== initial.endDate) body.end_date = form.endDate;
   return body;
 }
@@ -183,27 +147,24 @@ export interface FieldError {
   text?: string;
 }
 
+/** The editor's field of a body path (`li.0.q` → `lines.0.q`, `cf.2.v` → `cf.2`); 'form' when not shown. */
+function editorField(path: readonly string[]): string {
+  const [head, index, sub] = path;
+  if (head === 'li' && index !== undefined && /^\d+$/.test(index) && sub !== undefined && /^[nqc]$/.test(sub))
+    return `lines.${index}.${sub}`;
+  // customfields: the index into the sent cf.
+  if (head === 'cf' && index !== undefined && /^\d+$/.test(index)) return `cf.${index}`;
+  return (path.length === 1 && head !== undefined && WIRE_FIELD[head]) || 'form';
+}
+
 /**
- * ApiError.details (`[{field: 'body.limit_date' | 'body.services.3.li.0.q', message}]`) onto form fields;
- * fields the form does not show land on 'form'.
+ * ApiError.details (`[{field: 'body.limit_date' | 'body.services.3.li.0.q', message}]`, parsed by
+ * lib/fieldErrors.ts) onto form fields; fields the form does not show land on 'form'.
  */
 export function fieldErrors(details: unknown): FieldError[] {
-  if (!Array.isArray(details)) return [];
-  return details.flatMap((d): FieldError[] => {
-    if (typeof d !== 'object' || d === null) return [];
-    const { field, message, reason } = d as { field?: unknown; message?: unknown; reason?: unknown };
-    const text = String(message ?? reason ?? '');
-    const path = String(field ?? '')
-      .replace(/^body\./, '')
-      .replace(/^services\.\d+\./, '');
-    const line = /^li\.(\d+)\.([nqc])$/.exec(path);
-    const custom = /^cf\.(\d+)(?:\.|$)/.exec(path); // customfields: index into the sent cf
-    const mapped = line
-      ? `lines.${line[1]}.${line[2]}`
-      : custom
-        ? `cf.${custom[1]}`
-        : (WIRE_FIELD[path] ?? 'form');
-    const problem = KNOWN_MESSAGES[text];
-    return [problem ? { field: mapped, problem } : { field: mapped, text }];
+  return serverIssues(details, 'services').map((issue) => {
+    const field = issue.source === 'body' ? editorField(issue.path) : 'form';
+    const problem = KNOWN_MESSAGES[issue.message];
+    return problem ? { field, problem } : { field, text: issue.message };
   });
 }

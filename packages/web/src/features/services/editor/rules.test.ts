@@ -1,5 +1,6 @@
-import { Acl } from '@fleetkeep/core';
+import { Acl, SERVICE_ATTACHMENT_BYTES_MAX } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
+import { canWith } from '../../../lib/permissions.ts';
 import {
   allowedStatuses,
   attachmentCapProblem,
@@ -12,7 +13,6 @@ import {
   kmToDisplay,
   linesTotal,
   lineTotal,
-  MAX_ATTACHMENT_BYTES,
   type ServiceForm,
   stateObjects,
   thousandthsToNumber,
@@ -21,6 +21,9 @@ import {
 } from './rules.ts';
 import { line, service, TODAY } from './testing.ts';
 import { tabOfField, type ValidateContext, validate } from './validation.ts';
+
+/** The permissions of a regular fleet user with this acl (core can()). */
+const may = (acl: number) => canWith({ su: false, admin: false }, acl);
 
 const ctx = (patch: Partial<ValidateContext> = {}): ValidateContext => ({
   today: TODAY,
@@ -47,13 +50,13 @@ describe('statuses', () => {
   });
 
   it('gives full, archive or read-only editing by acl (demo manager 1023, mechanic 194, viewer 66)', () => {
-    expect(editMode(1023, null)).toBe('full');
-    expect(editMode(1023, 8)).toBe('archive');
-    expect(editMode(194, 2)).toBe('full');
-    expect(editMode(194, 8)).toBe('readonly');
-    expect(editMode(194, 16)).toBe('readonly');
-    expect(editMode(66, 1)).toBe('readonly');
-    expect(editMode(Acl.viewService | Acl.viewInterval | Acl.archiveEdit, 8)).toBe('readonly');
+    expect(editMode(may(1023), null)).toBe('full');
+    expect(editMode(may(1023), 8)).toBe('archive');
+    expect(editMode(may(194), 2)).toBe('full');
+    expect(editMode(may(194), 8)).toBe('readonly');
+    expect(editMode(may(194), 16)).toBe('readonly');
+    expect(editMode(may(66), 1)).toBe('readonly');
+    expect(editMode(may(Acl.viewService | Acl.viewInterval | Acl.archiveEdit), 8)).toBe('readonly');
   });
 
   it('fills the dates a new status needs with today and drops notify days outside Due', () => {
@@ -182,8 +185,10 @@ describe('attachments and today', () => {
     const held = Array.from({ length: 19 }, () => ({ size: 10 }));
     expect(attachmentCapProblem(held, [{ size: 1 }])).toBeNull();
     expect(attachmentCapProblem(held, [{ size: 1 }, { size: 1 }])).toBe('tooMany');
-    expect(attachmentCapProblem([{ size: MAX_ATTACHMENT_BYTES - 5 }], [{ size: 6 }])).toBe('tooLarge');
-    expect(attachmentCapProblem([{ size: MAX_ATTACHMENT_BYTES - 5 }], [{ size: 5 }])).toBeNull();
+    expect(attachmentCapProblem([{ size: SERVICE_ATTACHMENT_BYTES_MAX - 5 }], [{ size: 6 }])).toBe(
+      'tooLarge',
+    );
+    expect(attachmentCapProblem([{ size: SERVICE_ATTACHMENT_BYTES_MAX - 5 }], [{ size: 5 }])).toBeNull();
   });
 
   it('takes today in the fleet zone', () => {

@@ -1,17 +1,21 @@
 import {
-  Acl,
+  type CustomFieldValue,
   canTransition,
   fromThousandths,
-  Limits,
+  LineItemKind,
   localDate,
   multiplyThousandths,
+  type ObjectType,
+  SERVICE_ATTACHMENT_BYTES_MAX,
+  SERVICE_ATTACHMENTS_MAX,
   SERVICE_STATUSES,
   type ServiceStatus,
+  type ServiceWire,
   statusOf,
   toThousandths,
 } from '@fleetkeep/core';
-import { type CustomValue, sameValues } from '../../customfields/rules.ts';
-import type { ObjectType, Service } from '../api.ts';
+import { sameValues } from '../../../lib/customFields.ts';
+import type { Can } from '../../../lib/permissions.ts';
 
 /**
  * The service editor's pure logic (spec §2 /service/{id}, §3 "Service", §4, §5; PRODUCT.md "Services"):
@@ -35,14 +39,14 @@ export function allowedStatuses(current: ServiceStatus | null): ServiceStatus[] 
 
 /**
  * What the user may change (spec §6, PRODUCT.md "Services"): everything on an open service with
- * manageService; on an archived one only the corrections, and only with archiveEdit; otherwise nothing.
+ * service.manage; on an archived one only the corrections, and only with archive.edit; otherwise nothing.
  */
 export type EditMode = 'full' | 'archive' | 'readonly';
 
-export function editMode(acl: number, f: number | null): EditMode {
-  if ((acl & Acl.manageService) === 0) return 'readonly';
+export function editMode(can: Can, f: number | null): EditMode {
+  if (!can('service.manage')) return 'readonly';
   if (f === null || !isArchivedStatus(statusOf(f))) return 'full';
-  return (acl & Acl.archiveEdit) !== 0 ? 'archive' : 'readonly';
+  return can('archive.edit') ? 'archive' : 'readonly';
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -109,8 +113,8 @@ export function wireDecimal(text: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Line items
 
-/** Line item kinds of a service (spec §3): labour 1, part 2. */
-export const LINE_KIND = { labour: 1, part: 2 } as const;
+/** Line item kinds of a service (spec §3; core `LineItemKind`): labour 1, part 2. */
+export const LINE_KIND = { labour: LineItemKind.task, part: LineItemKind.part } as const;
 export type LineKind = (typeof LINE_KIND)[keyof typeof LINE_KIND];
 
 export interface LineDraft {
@@ -170,7 +174,7 @@ export interface ServiceForm {
   manualCost: string;
   lines: LineDraft[];
   /** customfields: values of the fleet's service custom fields (empty ones left out). */
-  cf: CustomValue[];
+  cf: CustomFieldValue[];
 }
 
 /** Today in the fleet zone as YYYY-MM-DD (spec §5 "Time zone"; core timezone.ts). */
@@ -199,7 +203,7 @@ export function emptyForm(today: string, objects: readonly ObjectRef[] = []): Se
   };
 }
 
-export function formFromService(s: Service, tz: number, miles: boolean): ServiceForm {
+export function formFromService(s: ServiceWire, tz: number, miles: boolean): ServiceForm {
   return {
     status: statusOf(s.f),
     objectType: s.t,
@@ -261,19 +265,17 @@ export function countersText(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Attachments (PRODUCT.md "Services": any type, at most 20 files and 32 MB per service, error 2 beyond)
-
-export const MAX_ATTACHMENTS = 20;
-export const MAX_ATTACHMENT_BYTES = Limits.maxFileSize;
+// Attachments (PRODUCT.md "Services": any type, at most 20 files and 32 MB per service, error 2 beyond;
+// the limits are the contract's)
 
 /** Checks the caps before an upload, so the user hears it at once instead of after sending 32 MB. */
 export function attachmentCapProblem(
   held: readonly { size: number }[],
   adding: readonly { size: number }[],
 ): 'tooMany' | 'tooLarge' | null {
-  if (held.length + adding.length > MAX_ATTACHMENTS) return 'tooMany';
+  if (held.length + adding.length > SERVICE_ATTACHMENTS_MAX) return 'tooMany';
   const bytes = [...held, ...adding].reduce((sum, f) => sum + f.size, 0);
-  return bytes > MAX_ATTACHMENT_BYTES ? 'tooLarge' : null;
+  return bytes > SERVICE_ATTACHMENT_BYTES_MAX ? 'tooLarge' : null;
 }
 
 /** A byte count for the list: B, KB, MB with one decimal (number display through the caller). */

@@ -1,4 +1,4 @@
-import type { Service } from '../api.ts';
+import type { ServiceWire } from '@fleetkeep/core';
 import { serviceWire } from '../testing.ts';
 import { LINE_KIND, type LineDraft } from './rules.ts';
 
@@ -15,7 +15,7 @@ export const line = (q: string, c: string, n = 'Oil', t: 1 | 2 = LINE_KIND.part)
 });
 
 /** A Due unit service with counters recorded, planned for 2026-11-25 in the fleet zone UTC+3 (tz 180). */
-export const service = (patch: Partial<Service> = {}): Service =>
+export const service = (patch: Partial<ServiceWire> = {}): ServiceWire =>
   serviceWire(
     {
       id: 7,

@@ -1,5 +1,5 @@
+import type { ServiceAttachmentWire } from '@fleetkeep/core';
 import { ApiError, getSession } from '../../../lib/api.ts';
-import type { ServiceAttachment } from '../api.ts';
 
 /**
  * File transfer of service attachments. The server authenticates every `/api` call by the
@@ -9,7 +9,7 @@ import type { ServiceAttachment } from '../api.ts';
  */
 
 export interface UploadHandle {
-  promise: Promise<ServiceAttachment[]>;
+  promise: Promise<ServiceAttachmentWire[]>;
   abort: () => void;
 }
 
@@ -20,7 +20,7 @@ export function uploadFiles(
   onProgress: (ratio: number) => void,
 ): UploadHandle {
   const xhr = new XMLHttpRequest();
-  const promise = new Promise<ServiceAttachment[]>((resolve, reject) => {
+  const promise = new Promise<ServiceAttachmentWire[]>((resolve, reject) => {
     const form = new FormData();
     for (const file of files) form.append('file', file, file.name);
     xhr.open('POST', path);
@@ -32,7 +32,7 @@ export function uploadFiles(
     xhr.onerror = () => reject(new ApiError(-4, 'Network problems', 0));
     xhr.onabort = () => reject(new ApiError(-4, 'Aborted', 0));
     xhr.onload = () => {
-      let data: { error?: number; reason?: string; details?: unknown; attachments?: ServiceAttachment[] };
+      let data: { error?: number; reason?: string; details?: unknown; attachments?: ServiceAttachmentWire[] };
       try {
         data = xhr.responseText ? JSON.parse(xhr.responseText) : {};
       } catch {

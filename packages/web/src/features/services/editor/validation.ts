@@ -1,10 +1,11 @@
-import { KM_PER_MILE, Limits } from '@fleetkeep/core';
+import { COUNTER_MAX, DECIMAL_MAX, KM_PER_MILE, Limits, SERVICE_NOTIFY_DAYS_MAX } from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
 import { type EditMode, type ServiceForm, textThousandths } from './rules.ts';
 
 /**
  * The service editor's checks before a save (spec §5 "Required input", "Numeric input"; spec §4 date
- * rules per status), with the same limits as the server, so that errors show on their fields at once.
+ * rules per status), with the limits of the core contract (`serviceCreateBody`: COUNTER_MAX,
+ * DECIMAL_MAX, SERVICE_NOTIFY_DAYS_MAX), so that errors show on their fields at once.
  */
 
 export type Problem =
@@ -20,11 +21,6 @@ export type Problem =
 
 /** Field → problem; line fields are `lines.{i}.n|q|c`. */
 export type Problems = Record<string, Problem>;
-
-/** Counter maximum of the server schema (mileage, engine hours). */
-export const COUNTER_MAX = 1e9;
-/** Notify N days before: 0…365 (server schema). */
-export const NOTIFY_MAX = 365;
 
 export interface ValidateContext {
   today: string;
@@ -65,7 +61,8 @@ export function validate(form: ServiceForm, ctx: ValidateContext): Problems {
         p.plannedDate = 'notBeforeToday';
       if (form.notifyDays.trim() !== '') {
         const n = numericValue(form.notifyDays);
-        if (n === null || !Number.isInteger(n) || n < 0 || n > NOTIFY_MAX) p.notifyDays = 'notifyRange';
+        if (n === null || !Number.isInteger(n) || n < 0 || n > SERVICE_NOTIFY_DAYS_MAX)
+          p.notifyDays = 'notifyRange';
       }
     } else if (form.status === 'inProgress') {
       if (!form.startDate) p.startDate = 'required';
@@ -81,18 +78,18 @@ export function validate(form: ServiceForm, ctx: ValidateContext): Problems {
   if (form.description.length > Limits.descriptionMax) p.description = 'tooLong';
   checkNumber(p, 'mileage', form.mileage, ctx.miles ? COUNTER_MAX / KM_PER_MILE : COUNTER_MAX);
   checkNumber(p, 'engineHours', form.engineHours, COUNTER_MAX);
-  if (form.lines.length === 0) checkNumber(p, 'manualCost', form.manualCost, COUNTER_MAX);
+  if (form.lines.length === 0) checkNumber(p, 'manualCost', form.manualCost, DECIMAL_MAX);
   form.lines.forEach((l, i) => {
     if (!l.n.trim()) p[`lines.${i}.n`] = 'required';
     else if (l.n.trim().length > Limits.stringMax) p[`lines.${i}.n`] = 'tooLong';
     const q = textThousandths(l.q);
     if (q === undefined) p[`lines.${i}.q`] = l.q.trim() === '' ? 'required' : 'invalidNumber';
     else if (q <= 0) p[`lines.${i}.q`] = 'positive';
-    else if (q > COUNTER_MAX * 1000) p[`lines.${i}.q`] = 'tooLarge';
+    else if (q > DECIMAL_MAX * 1000) p[`lines.${i}.q`] = 'tooLarge';
     if (l.c.trim() !== '') {
       const c = textThousandths(l.c);
       if (c === undefined) p[`lines.${i}.c`] = 'invalidNumber';
-      else if (c > COUNTER_MAX * 1000) p[`lines.${i}.c`] = 'tooLarge';
+      else if (c > DECIMAL_MAX * 1000) p[`lines.${i}.c`] = 'tooLarge';
     }
   });
   return p;

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../app/session.ts';
 import { DatePicker } from '../../../components/DatePicker.tsx';
-import { MultiSelect, Select } from '../../../components/Select.tsx';
+import { Select } from '../../../components/Select.tsx';
+import { STATUS_LABEL } from '../../../components/ServiceStatus.tsx';
+import { UnitTypeFilter } from '../../../components/UnitTypeFilter.tsx';
 import { useUrlParams } from '../../../lib/urlParams.ts';
-import { MAX_UNIT_TYPES } from '../../intervals/rules.ts';
-import { STATUS_LABEL } from '../status.tsx';
 import {
   decodeFilters,
   encodeFilters,
@@ -41,7 +41,7 @@ export function ListToolbar({
   period: { from: string; to: string };
   dateFormat: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const session = useSession();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const [, patchParams] = useUrlParams();
@@ -54,10 +54,6 @@ export function ListToolbar({
       else p.delete(key);
       return p;
     });
-  const typeOptions = (auth?.unit_types ?? []).map((ut) => {
-    const key = `intervals.vehicle.${ut.n}`;
-    return { value: String(ut.id), label: i18n.exists(key) ? t(key) : ut.n };
-  });
   const statusOptions = statusChoices(tab).map((s) => ({ value: s, label: t(STATUS_LABEL[s]) }));
 
   return (
@@ -98,13 +94,11 @@ export function ListToolbar({
         data-testid="services-object-kind"
       />
       {(filters.object === null || filters.object === 'u') && (
-        <MultiSelect
+        <UnitTypeFilter
           label={t('intervals.unitType')}
-          options={typeOptions}
-          value={filters.unitTypes.map(String)}
-          maxValues={MAX_UNIT_TYPES}
-          clearable
-          onChange={(v) => setFilters({ unitTypes: v.map(Number) })}
+          types={auth?.unit_types ?? []}
+          value={filters.unitTypes}
+          onChange={(unitTypes) => setFilters({ unitTypes })}
           style={{ flex: '1 1 12rem', maxWidth: '20rem' }}
           data-testid="services-unit-types"
         />

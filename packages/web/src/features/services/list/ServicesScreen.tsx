@@ -1,23 +1,19 @@
-import { Acl } from '@fleetkeep/core';
+import { type ServiceWire, unitLabel } from '@fleetkeep/core';
 import { Alert, Box, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Loading } from '../../../app/Loading.tsx';
 import { useSession } from '../../../app/session.ts';
+import { usePermissions } from '../../../app/useCan.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../../components/DataTable/DataTable.tsx';
 import { dayjsLocale } from '../../../i18n/index.ts';
 import { ApiError } from '../../../lib/api.ts';
-import { unitLabel } from '../../../lib/format.ts';
+import { serverIssues } from '../../../lib/fieldErrors.ts';
+import { useArchivedServices, useOpenServices } from '../../../lib/services.ts';
 import { useUrlParams } from '../../../lib/urlParams.ts';
-import {
-  type Service,
-  useArchivedServices,
-  useBatchStatus,
-  useDeleteArchived,
-  useOpenServices,
-} from '../api.ts';
+import { useBatchStatus, useDeleteArchived } from '../api.ts';
 import { type ColumnContext, serviceColumns } from './columns.tsx';
 import { useLookups } from './data.ts';
 import { ListToolbar } from './ListToolbar.tsx';
@@ -53,7 +49,7 @@ const BULK_LABEL: Record<BulkAction, string> = {
 /** What a confirm dialog is about to do. */
 interface Pending {
   action: 'reject' | 'delete';
-  services: Service[];
+  services: ServiceWire[];
 }
 
 /** A failed action: the server's reason and the names of the services it refused. */
@@ -74,7 +70,7 @@ export default function ServicesScreen() {
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
-  const acl = auth?.su ? 0 : (fleet?.acl ?? 0);
+  const can = usePermissions();
   const tz = fleet?.tz ?? 0;
   const miles = fleet?.ms === 1;
   const [params, patchParams] = useUrlParams();
@@ -115,19 +111,19 @@ export default function ServicesScreen() {
     setTableKey((k) => k + 1);
   };
 
-  const fail = (err: unknown, services: Service[]) => {
+  const fail = (err: unknown, services: ServiceWire[]) => {
     const reason = err instanceof ApiError ? err.reason : String(err);
     const byId = new Map(services.map((s) => [s.id, s.n]));
-    const details = err instanceof ApiError && Array.isArray(err.details) ? err.details : [];
-    const items = details.flatMap((d: { id?: number; row?: number; reason?: string; message?: string }) => {
-      const id = d.id ?? (d.row !== undefined ? services[d.row]?.id : undefined);
-      const text = d.reason ?? d.message ?? '';
-      return id === undefined ? (text ? [text] : []) : [`${byId.get(id) ?? `#${id}`}: ${text}`];
+    // Refusals name a service by id or by its row in the request (lib/fieldErrors.ts).
+    const issues = err instanceof ApiError ? serverIssues(err.details, 'services') : [];
+    const items = issues.flatMap(({ id: named, row, message }) => {
+      const id = named ?? (row !== null ? services[row]?.id : undefined);
+      return id === undefined ? (message ? [message] : []) : [`${byId.get(id) ?? `#${id}`}: ${message}`];
     });
     setFailure({ reason, items });
   };
 
-  const setStatus = (f: 2 | 16, services: Service[]) => {
+  const setStatus = (f: 2 | 16, services: ServiceWire[]) => {
     setFailure(null);
     batch.mutate(
       { f, ids: services.map((s) => s.id) },
@@ -144,7 +140,7 @@ export default function ServicesScreen() {
     );
   };
 
-  const deleteArchived = (services: Service[]) => {
+  const deleteArchived = (services: ServiceWire[]) => {
     setFailure(null);
     remove.mutate(
       services.map((s) => s.id),
@@ -161,7 +157,7 @@ export default function ServicesScreen() {
     );
   };
 
-  const act = (action: BulkAction, services: Service[]) => {
+  const act = (action: BulkAction, services: ServiceWire[]) => {
     if (services.length === 0) return;
     const ids = services.map((s) => s.id);
     // The route guard reads `services` from the state (app/Guarded.tsx).
@@ -197,18 +193,18 @@ export default function ServicesScreen() {
         tab,
         tz,
         miles,
-        acl,
+        can,
         currency,
         dateFormat,
         locale,
         distanceUnit,
         lookups,
-        onQuick: (action: QuickAction, s: Service) => rowActions.current.act(action, [s]),
-        onDelete: (s: Service) => rowActions.current.setPending({ action: 'delete', services: [s] }),
+        onQuick: (action: QuickAction, s: ServiceWire) => rowActions.current.act(action, [s]),
+        onDelete: (s: ServiceWire) => rowActions.current.setPending({ action: 'delete', services: [s] }),
       } satisfies ColumnContext),
-    [t, tab, tz, miles, acl, currency, dateFormat, locale, distanceUnit, lookups],
+    [t, tab, tz, miles, can, currency, dateFormat, locale, distanceUnit, lookups],
   );
-  const bulk = bulkActions(tab, acl);
+  const bulk = bulkActions(tab, can);
   const busy = batch.isPending || remove.isPending;
 
   if (!auth || fid === null) return null;
@@ -267,7 +263,7 @@ export default function ServicesScreen() {
         <Title order={1} size="h2">
           {t('menu.services')}
         </Title>
-        {(acl & Acl.manageService) !== 0 && (
+        {can('service.manage') && (
           <Button component={Link} to="/service/new" data-testid="service-new">
             {t('services.new')}
           </Button>

@@ -1,13 +1,19 @@
-import { overdueKinds, type RuleKind, statusBadge } from '@fleetkeep/core';
+import {
+  formatMoney,
+  formatNumber,
+  overdueKinds,
+  type RuleKind,
+  type ServiceWire,
+  statusBadge,
+} from '@fleetkeep/core';
 import { Anchor, Menu, Stack, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import type { DataColumn } from '../../../components/DataTable/DataTable.tsx';
 import { IconButton } from '../../../components/IconButton.tsx';
-import { formatMoney, formatNumber } from '../../../lib/format.ts';
-import type { Service } from '../api.ts';
+import { ServiceStatusBadge, STATUS_LABEL } from '../../../components/ServiceStatus.tsx';
+import type { Can } from '../../../lib/permissions.ts';
 import { kmToDisplay } from '../close/rules.ts';
-import { ServiceStatusBadge, STATUS_LABEL } from '../status.tsx';
 import { type Lookups, objectPath } from './data.ts';
 import { formatDay } from './format.ts';
 import {
@@ -37,14 +43,15 @@ export interface ColumnContext {
   tab: Tab;
   tz: number;
   miles: boolean;
-  acl: number;
+  /** The user's permissions in the fleet (app/useCan.ts). */
+  can: Can;
   currency: string;
   dateFormat: string;
   locale: string;
   distanceUnit: string;
   lookups: Lookups;
-  onQuick: (action: QuickAction, service: Service) => void;
-  onDelete: (service: Service) => void;
+  onQuick: (action: QuickAction, service: ServiceWire) => void;
+  onDelete: (service: ServiceWire) => void;
 }
 
 /** "Overdue: mileage, time" from the flags (spec §4 overdue kinds). */
@@ -55,7 +62,7 @@ export function overdueText(t: TFunction, f: number): string {
 }
 
 /** Spec §9 remaining value: "In: 500 km · 20 e.h." or "Overdue: 12 km". */
-function remainingText(c: ColumnContext, s: Service): string {
+function remainingText(c: ColumnContext, s: ServiceWire): string {
   const r = remaining(s);
   const parts: string[] = [];
   const say = (value: number, unit: string) =>
@@ -67,9 +74,9 @@ function remainingText(c: ColumnContext, s: Service): string {
   return parts.join(' · ');
 }
 
-function RowMenu({ c, s }: { c: ColumnContext; s: Service }) {
-  const quick = quickActions(s.f, c.acl);
-  const archive = c.tab === 'archive' ? archiveActions(c.acl) : { edit: false, delete: false };
+function RowMenu({ c, s }: { c: ColumnContext; s: ServiceWire }) {
+  const quick = quickActions(s.f, c.can);
+  const archive = c.tab === 'archive' ? archiveActions(c.can) : { edit: false, delete: false };
   if (quick.length === 0 && !archive.edit && !archive.delete) return null;
   return (
     <Menu position="bottom-end" withinPortal>
@@ -100,11 +107,11 @@ function RowMenu({ c, s }: { c: ColumnContext; s: Service }) {
 }
 
 /** The columns of a tab of /services (spec §2). */
-export function serviceColumns(c: ColumnContext): DataColumn<Service>[] {
+export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
   const { t, tab } = c;
   const day = (v: number | null) => (v === null ? '' : formatDay(v, c.tz, c.dateFormat, c.locale));
-  const objectName = (s: Service) => c.lookups.objectName(s.t, s.uid) ?? `#${s.uid}`;
-  const columns: DataColumn<Service>[] = [
+  const objectName = (s: ServiceWire) => c.lookups.objectName(s.t, s.uid) ?? `#${s.uid}`;
+  const columns: DataColumn<ServiceWire>[] = [
     {
       id: 'name',
       header: t('services.name'),

@@ -1,6 +1,6 @@
+import type { ObjectType, UnitWire } from '@fleetkeep/core';
 import { useMemo } from 'react';
-import { type UnitWire, useDrivers, useIntervals, useTrailers, useUnits } from '../../../lib/fleetData.ts';
-import type { ObjectType } from '../api.ts';
+import { useDrivers, useIntervals, useTrailers, useUnits } from '../../../lib/fleetData.ts';
 
 /**
  * The objects and intervals the services screens name. Each query uses the same key and shape as the

@@ -1,6 +1,5 @@
-import { localDate } from '@fleetkeep/core';
+import { formatDate, localDate } from '@fleetkeep/core';
 import dayjs from 'dayjs';
-import { formatDate } from '../../../lib/format.ts';
 
 /** Display helpers of the services screens (spec §9 numbers; dates are fleet-zone calendar days). */
 

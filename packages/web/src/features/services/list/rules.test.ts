@@ -1,6 +1,6 @@
-import { Acl, ServiceFlag } from '@fleetkeep/core';
+import { Acl, ServiceFlag, type ServiceWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
-import type { Service } from '../api.ts';
+import { canWith } from '../../../lib/permissions.ts';
 import { serviceWire } from '../testing.ts';
 import {
   archiveActions,
@@ -20,10 +20,12 @@ import {
   remaining,
 } from './rules.ts';
 
-const service = (patch: Partial<Service> = {}) => serviceWire(patch);
+const service = (patch: Partial<ServiceWire> = {}) => serviceWire(patch);
 
 const OVERDUE_DAYS = ServiceFlag.upcoming | ServiceFlag.overdue | ServiceFlag.overdueByDays;
 const MANAGER = Acl.viewInterval | Acl.viewService | Acl.manageService;
+/** The permissions of a regular fleet user with this acl (core can()). */
+const may = (acl: number) => canWith({ su: false, admin: false }, acl);
 
 describe('tabs and filters', () => {
   it('parses the tab, Upcoming by default', () => {
@@ -116,20 +118,20 @@ describe('dates, sort keys and remaining values', () => {
 
 describe('actions by status and permission', () => {
   it('offers In progress, Close, Reject for Due and Close, Reject in progress, with manageService', () => {
-    expect(quickActions(ServiceFlag.upcoming, MANAGER)).toEqual(['inProgress', 'close', 'reject']);
-    expect(quickActions(OVERDUE_DAYS, MANAGER)).toEqual(['inProgress', 'close', 'reject']);
-    expect(quickActions(ServiceFlag.inProgress, MANAGER)).toEqual(['close', 'reject']);
-    expect(quickActions(ServiceFlag.closed, MANAGER)).toEqual([]);
-    expect(quickActions(ServiceFlag.upcoming, Acl.viewService | Acl.viewInterval)).toEqual([]);
+    expect(quickActions(ServiceFlag.upcoming, may(MANAGER))).toEqual(['inProgress', 'close', 'reject']);
+    expect(quickActions(OVERDUE_DAYS, may(MANAGER))).toEqual(['inProgress', 'close', 'reject']);
+    expect(quickActions(ServiceFlag.inProgress, may(MANAGER))).toEqual(['close', 'reject']);
+    expect(quickActions(ServiceFlag.closed, may(MANAGER))).toEqual([]);
+    expect(quickActions(ServiceFlag.upcoming, may(Acl.viewService | Acl.viewInterval))).toEqual([]);
   });
 
   it('gives bulk actions per tab; delete only in the archive with archiveDelete', () => {
-    expect(bulkActions('upcoming', MANAGER)).toEqual(['inProgress', 'close', 'reject']);
-    expect(bulkActions('inProgress', MANAGER)).toEqual(['close', 'reject']);
-    expect(bulkActions('archive', MANAGER)).toEqual([]);
-    expect(bulkActions('archive', MANAGER | Acl.archiveEdit | Acl.archiveDelete)).toEqual(['delete']);
-    expect(bulkActions('upcoming', Acl.viewService)).toEqual([]);
-    expect(archiveActions(MANAGER | Acl.archiveEdit)).toEqual({ edit: true, delete: false });
+    expect(bulkActions('upcoming', may(MANAGER))).toEqual(['inProgress', 'close', 'reject']);
+    expect(bulkActions('inProgress', may(MANAGER))).toEqual(['close', 'reject']);
+    expect(bulkActions('archive', may(MANAGER))).toEqual([]);
+    expect(bulkActions('archive', may(MANAGER | Acl.archiveEdit | Acl.archiveDelete))).toEqual(['delete']);
+    expect(bulkActions('upcoming', may(Acl.viewService))).toEqual([]);
+    expect(archiveActions(may(MANAGER | Acl.archiveEdit))).toEqual({ edit: true, delete: false });
   });
 
   it('keeps only selected ids still in the table', () => {

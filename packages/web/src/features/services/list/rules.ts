@@ -1,6 +1,18 @@
-import { Acl, localDate, type StatusBadge, statusBadge, statusOf } from '@fleetkeep/core';
-import { MAX_UNIT_TYPES } from '../../intervals/rules.ts';
-import type { ObjectType, Service } from '../api.ts';
+import {
+  localDate,
+  type ObjectType,
+  type ServiceWire,
+  type StatusBadge,
+  statusBadge,
+  statusOf,
+} from '@fleetkeep/core';
+import type { Can } from '../../../lib/permissions.ts';
+import {
+  decodeUnitTypes,
+  encodeUnitTypes,
+  matchesUnitTypes,
+  type UnitTypeFilter,
+} from '../../../lib/unitTypes.ts';
 
 /**
  * Pure rules of the services list (spec §2 /services, §4 status flags, §9 remaining value; PRODUCT.md
@@ -33,7 +45,7 @@ export const OBJECT_TYPES: readonly ObjectType[] = ['u', 'd', 't'];
 
 export interface ListFilters {
   object: ObjectType | null;
-  unitTypes: number[];
+  unitTypes: UnitTypeFilter[];
   status: StatusBadge | null;
 }
 
@@ -41,14 +53,7 @@ export interface ListFilters {
 export function decodeFilters(params: URLSearchParams, tab: Tab): ListFilters {
   const obj = params.get('obj');
   const object = OBJECT_TYPES.includes(obj as ObjectType) ? (obj as ObjectType) : null;
-  const unitTypes = [
-    ...new Set(
-      (params.get('ut') ?? '')
-        .split(',')
-        .filter((v) => /^\d+$/.test(v))
-        .map(Number),
-    ),
-  ].slice(0, MAX_UNIT_TYPES);
+  const unitTypes = decodeUnitTypes(params.get('ut'));
   const st = params.get('st') as StatusBadge | null;
   const status = st !== null && statusChoices(tab).includes(st) ? st : null;
   return { object, unitTypes, status };
@@ -59,7 +64,7 @@ export function encodeFilters(params: URLSearchParams, filters: ListFilters): UR
   const next = new URLSearchParams(params);
   const set = (key: string, value: string) => (value === '' ? next.delete(key) : next.set(key, value));
   set('obj', filters.object ?? '');
-  set('ut', filters.unitTypes.slice(0, MAX_UNIT_TYPES).join(','));
+  set('ut', encodeUnitTypes(filters.unitTypes));
   set('st', filters.status ?? '');
   return next;
 }
@@ -69,19 +74,19 @@ export function encodeFilters(params: URLSearchParams, filters: ListFilters): UR
  * and trailers drop out. `unitType` returns a unit's type id (undefined when unknown).
  */
 export function filterServices(
-  services: readonly Service[],
+  services: readonly ServiceWire[],
   tab: Tab,
   filters: ListFilters,
   unitType: (id: number) => number | null | undefined,
-): Service[] {
+): ServiceWire[] {
   return services.filter((s) => {
     if (!inTab(s.f, tab)) return false;
     if (filters.object !== null && s.t !== filters.object) return false;
-    if (filters.unitTypes.length > 0) {
-      if (s.t !== 'u') return false;
-      const type = unitType(s.uid);
-      if (type === null || type === undefined || !filters.unitTypes.includes(type)) return false;
-    }
+    if (
+      filters.unitTypes.length > 0 &&
+      (s.t !== 'u' || !matchesUnitTypes(filters.unitTypes, unitType(s.uid)))
+    )
+      return false;
     if (filters.status !== null && statusBadge(s.f) !== filters.status) return false;
     return true;
   });
@@ -91,14 +96,14 @@ export function filterServices(
  * The date column of a tab, also its sort key: the planned date (term of completion) while Due, the
  * start date while In progress (its planned date when it had none), the end date in the archive.
  */
-export function dateOf(s: Service, tab: Tab): number | null {
+export function dateOf(s: ServiceWire, tab: Tab): number | null {
   if (tab === 'archive') return s.end_date;
   if (tab === 'inProgress') return s.start_date ?? s.limit_date;
   return s.limit_date;
 }
 
 /** Sort key of the planned column: the planned date, else the "expected on" forecast. */
-export function plannedSortKey(s: Service): number | null {
+export function plannedSortKey(s: ServiceWire): number | null {
   return s.limit_date ?? s.forecast_date ?? null;
 }
 
@@ -106,7 +111,7 @@ export function plannedSortKey(s: Service): number | null {
  * Remaining mileage (km) and engine hours to the service's limit (spec §9: limit − current); null when
  * either is unknown. Negative values are overdue.
  */
-export function remaining(s: Service): { mileage: number | null; engineHours: number | null } {
+export function remaining(s: ServiceWire): { mileage: number | null; engineHours: number | null } {
   const round3 = (v: number) => Math.round(v * 1000) / 1000;
   return {
     mileage:
@@ -125,32 +130,32 @@ export type QuickAction = 'inProgress' | 'close' | 'reject';
 
 /**
  * Spec §4 / PRODUCT.md "The status engine": Due → In progress, Closed, Rejected; In progress → Closed,
- * Rejected. Only with manageService; archived services have none (their status is frozen).
+ * Rejected. Only with service.manage; archived services have none (their status is frozen).
  */
-export function quickActions(f: number, acl: number): QuickAction[] {
-  if ((acl & Acl.manageService) === 0) return [];
+export function quickActions(f: number, can: Can): QuickAction[] {
+  if (!can('service.manage')) return [];
   const status = statusOf(f);
   if (status === 'due') return ['inProgress', 'close', 'reject'];
   if (status === 'inProgress') return ['close', 'reject'];
   return [];
 }
 
-/** Row actions of the archive: correct (archiveEdit) and delete (archiveDelete). */
-export function archiveActions(acl: number): { edit: boolean; delete: boolean } {
-  return { edit: (acl & Acl.archiveEdit) !== 0, delete: (acl & Acl.archiveDelete) !== 0 };
+/** Row actions of the archive: correct (archive.edit) and delete (archive.delete). */
+export function archiveActions(can: Can): { edit: boolean; delete: boolean } {
+  return { edit: can('archive.edit'), delete: can('archive.delete') };
 }
 
 export type BulkAction = QuickAction | 'delete';
 
 /** Bulk actions of a tab (PRODUCT.md "Services" batch actions; delete only in the archive). */
-export function bulkActions(tab: Tab, acl: number): BulkAction[] {
-  if (tab === 'archive') return (acl & Acl.archiveDelete) !== 0 ? ['delete'] : [];
-  if ((acl & Acl.manageService) === 0) return [];
+export function bulkActions(tab: Tab, can: Can): BulkAction[] {
+  if (tab === 'archive') return can('archive.delete') ? ['delete'] : [];
+  if (!can('service.manage')) return [];
   return tab === 'upcoming' ? ['inProgress', 'close', 'reject'] : ['close', 'reject'];
 }
 
 /** The selected ids that are still rows of the table (rows leave after a live update or an action). */
-export function liveSelection(selected: readonly string[], rows: readonly Service[]): number[] {
+export function liveSelection(selected: readonly string[], rows: readonly ServiceWire[]): number[] {
   const present = new Set(rows.map((s) => s.id));
   return selected.map(Number).filter((id) => present.has(id));
 }

@@ -1,6 +1,6 @@
+import type { CustomFieldWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import {
-  type CustomField,
   errorsById,
   fieldsOf,
   fieldValue,
@@ -8,13 +8,13 @@ import {
   sameValues,
   valueProblem,
   withValue,
-} from './rules.ts';
+} from './customFields.ts';
 
-const fields: CustomField[] = [
+const fields: CustomFieldWire[] = [
   { id: 1, n: 'Zone 10', tp: 1, t: 's', s: {} },
   { id: 2, n: 'zone 9', tp: 2, t: 's', s: { options: ['Low', 'High'] } },
   { id: 3, n: 'Axle', tp: 1, t: 'u', s: {} },
-  { id: 4, n: 'axle load', tp: 1, t: 's' },
+  { id: 4, n: 'axle load', tp: 1, t: 's', s: {} },
 ];
 
 describe('custom field rules', () => {
@@ -27,7 +27,7 @@ describe('custom field rules', () => {
   it('reads options of list fields only', () => {
     expect(optionsOf(fields[1]!)).toEqual(['Low', 'High']);
     expect(optionsOf(fields[0]!)).toEqual([]);
-    expect(optionsOf({ id: 5, n: 'x', tp: 2, t: 's' })).toEqual([]);
+    expect(optionsOf({ id: 5, n: 'x', tp: 2, t: 's', s: {} })).toEqual([]);
   });
 
   it('sets a value: unknown and empty entries go, the empty string clears, ids stay sorted', () => {

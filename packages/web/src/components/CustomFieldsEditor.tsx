@@ -1,27 +1,24 @@
+import {
+  CUSTOM_VALUE_MAX,
+  type CustomFieldOwnerType,
+  CustomFieldType,
+  type CustomFieldValue,
+  type CustomFieldWire,
+} from '@fleetkeep/core';
 import { SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Select } from '../../components/Select.tsx';
-import {
-  type CustomField,
-  type CustomValue,
-  FIELD_TYPE,
-  fieldsOf,
-  fieldValue,
-  type OwnerType,
-  optionsOf,
-  TEXT_MAX,
-  withValue,
-} from './rules.ts';
+import { fieldsOf, fieldValue, optionsOf, withValue } from '../lib/customFields.ts';
+import { Select } from './Select.tsx';
 
 /** The select value of "no value"; not a string a user can type into an option (a control character). */
 const NOT_SET = '\u0000';
 
 export interface CustomFieldsEditorProps {
-  ownerType: OwnerType;
+  ownerType: CustomFieldOwnerType;
   /** The fleet's definitions (all owner types; those of `ownerType` are shown, sorted by name). */
-  fields: readonly CustomField[];
-  values: readonly CustomValue[];
-  onChange(values: CustomValue[]): void;
+  fields: readonly CustomFieldWire[];
+  values: readonly CustomFieldValue[];
+  onChange(values: CustomFieldValue[]): void;
   readOnly?: boolean;
   disabled?: boolean;
   /** Errors per field id (server details mapped with `errorsById`). */
@@ -66,7 +63,7 @@ export function CustomFieldsEditor({
               </Text>
             </Stack>
           );
-        if (field.tp === FIELD_TYPE.list) {
+        if (field.tp === CustomFieldType.list) {
           const options = optionsOf(field);
           // A value no longer among the options still shows, so that saving does not drop it unseen.
           const shown = value && !options.includes(value) ? [value, ...options] : options;
@@ -95,7 +92,7 @@ export function CustomFieldsEditor({
             key={field.id}
             label={field.n}
             value={value}
-            maxLength={TEXT_MAX}
+            maxLength={CUSTOM_VALUE_MAX}
             onChange={(e) => set(field.id, e.currentTarget.value)}
             disabled={disabled}
             error={errors[field.id]}

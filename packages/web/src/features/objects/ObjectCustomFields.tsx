@@ -1,13 +1,14 @@
+import type { CustomFieldValue, ObjectType } from '@fleetkeep/core';
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
+import { CustomFieldsEditor } from '../../components/CustomFieldsEditor.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { errorsById, sameValues } from '../../lib/customFields.ts';
+import { useCustomFields } from '../../lib/fleetData.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
-import { useCustomFields } from './api.ts';
-import { CustomFieldsEditor } from './CustomFieldsEditor.tsx';
-import { type CustomValue, errorsById, sameValues } from './rules.ts';
 
 const OBJECT = {
   u: { collection: 'avl_unit', path: (fid: number, id: number) => `/api/fleets/${fid}/units/${id}` },
@@ -17,10 +18,10 @@ const OBJECT = {
 
 export interface ObjectCustomFieldsProps {
   fid: number;
-  ownerType: 'u' | 'd' | 't';
+  ownerType: ObjectType;
   objectId: number;
   /** The object's `cf` as the server sent it. */
-  values: readonly CustomValue[];
+  values: readonly CustomFieldValue[];
   editable: boolean;
 }
 
@@ -33,8 +34,8 @@ export function ObjectCustomFields({ fid, ownerType, objectId, values, editable 
   const { t } = useTranslation();
   const client = useQueryClient();
   const fields = useCustomFields(fid);
-  const [draft, setDraft] = useState<CustomValue[]>(() => [...values]);
-  const [base, setBase] = useState<readonly CustomValue[]>(values);
+  const [draft, setDraft] = useState<CustomFieldValue[]>(() => [...values]);
+  const [base, setBase] = useState<readonly CustomFieldValue[]>(values);
   const [errors, setErrors] = useState<Record<number, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -49,7 +50,7 @@ export function ObjectCustomFields({ fid, ownerType, objectId, values, editable 
   }, [values, base, dirty]);
 
   const save = useMutation({
-    mutationFn: (cf: CustomValue[]) =>
+    mutationFn: (cf: CustomFieldValue[]) =>
       api(OBJECT[ownerType].path(fid, objectId), { method: 'PUT', body: { cf } }),
     onMutate: () => {
       setErrors({});
