@@ -40,16 +40,16 @@ export type FleetWire = z.infer<typeof fleetWire>;
 export const fleetListReply = z.object({ fleets: z.array(fleetWire) });
 export type FleetListReply = z.infer<typeof fleetListReply>;
 
+/** The settings of a fleet (PRODUCT.md "Administration"), as one shape for create and update. */
+const fleetSettingsFields = z.object({
+  n: z.string().trim().min(1).max(Limits.stringMax),
+  tz: z.number().int().min(FLEET_TZ_MIN).max(FLEET_TZ_MAX),
+  cur: z.string().max(FLEET_CURRENCY_MAX),
+  ms: flag,
+  fm: z.union([z.literal(1), z.literal(2)]),
+});
 /** What a fleet admin may change (PRODUCT.md "Administration"). */
-const fleetSettings = z
-  .object({
-    n: z.string().trim().min(1).max(Limits.stringMax),
-    tz: z.number().int().min(FLEET_TZ_MIN).max(FLEET_TZ_MAX),
-    cur: z.string().max(FLEET_CURRENCY_MAX),
-    ms: flag,
-    fm: z.union([z.literal(1), z.literal(2)]),
-  })
-  .partial();
+const fleetSettings = fleetSettingsFields.partial();
 
 /**
  * Read-only fields of a fleet as read: accepted and ignored, so the fleet as GET returns it can be sent
@@ -60,6 +60,17 @@ export const FLEET_READ_ONLY = ['id', 'acl', 'aid', 's'] as const;
 /** `PUT /api/fleets/{id}`: any of the settings; the fleet as read is accepted too. */
 export const fleetUpdateBody = acceptingReadOnly(fleetSettings, FLEET_READ_ONLY);
 export type FleetUpdateBody = z.output<typeof fleetUpdateBody>;
+
+/** Settings of a new fleet a body leaves out: UTC, no currency, km, litres. */
+export const FLEET_DEFAULTS = { tz: 0, cur: '', ms: 0, fm: 1 } as const;
+/**
+ * `POST /api/fleets` (issue 9 "Fleets"): the settings of `PUT /api/fleets/{id}` with the name required,
+ * and the owner account (`aid`, default the caller's), which must lie within the caller's subtree.
+ */
+export const fleetCreateBody = fleetSettings.required({ n: true }).extend({
+  aid: id.optional().describe("Owner account; the caller's own when left out"),
+});
+export type FleetCreateBody = z.output<typeof fleetCreateBody>;
 
 // --- access list ---
 
@@ -167,6 +178,11 @@ export const UNIT_READ_ONLY = [
   'pos',
   'ins',
 ] as const;
+/** Longest device identifier of a unit (`uid`), as the telematics readers accept it. */
+export const UNIT_DEVICE_ID_MAX = 128;
+/** A device identifier: unique across the installation (PRODUCT.md "Service objects and counters"). */
+const deviceId = z.string().trim().min(1).max(UNIT_DEVICE_ID_MAX).describe('Device identifier');
+
 /**
  * `PUT /api/fleets/{fid}/units/{id}`: name (fleet admins only), unit type, counter corrections (recorded),
  * custom fields; the unit as read is accepted too. Nothing to change is a no-op.
@@ -184,6 +200,33 @@ export const unitUpdateBody = acceptingReadOnly(
   UNIT_READ_ONLY,
 );
 export type UnitUpdateBody = z.output<typeof unitUpdateBody>;
+
+/**
+ * `POST /api/fleets/{id}/units` (issue 9 "Service objects"): a new unit of the fleet's account in the
+ * fleet. A starting mileage or engine hours is recorded as a hand correction from 0 and is the unit's
+ * counter at joining (its "actual" counters start at 0; PRODUCT.md "Service objects and counters").
+ */
+export const unitCreateBody = z.object({
+  nm: z.string().trim().min(1).max(Limits.stringMax),
+  uid: deviceId,
+  ut: id.nullable().default(null),
+  cnm: counter.optional().describe('Starting mileage, km'),
+  cneh: counter.optional().describe('Starting engine hours'),
+});
+export type UnitCreateBody = z.output<typeof unitCreateBody>;
+
+/**
+ * `DELETE` of a unit, driver or trailer: its interval assignments and open services go; its archived
+ * services stay unless `archive=delete` (PRODUCT.md "Service objects and counters").
+ */
+export const objectDeleteQuery = z.object({
+  archive: z.enum(['keep', 'delete']).default('keep').describe('delete: remove its archived services too'),
+});
+export type ObjectDeleteQuery = z.output<typeof objectDeleteQuery>;
+export const objectDeleteReply = okReply.extend({
+  services: z.number().int().min(0).describe('Services removed with the object'),
+});
+export type ObjectDeleteReply = z.infer<typeof objectDeleteReply>;
 
 /** A driver or a trailer (spec §3 "Driver and trailer"). */
 export const personWire = z.object({
@@ -214,3 +257,11 @@ export const personUpdateBody = acceptingReadOnly(
   PERSON_READ_ONLY,
 );
 export type PersonUpdateBody = z.output<typeof personUpdateBody>;
+
+/** `POST /api/fleets/{id}/drivers` and `/trailers` (issue 9 "Service objects"): a new one in the fleet. */
+export const personCreateBody = z.object({
+  n: z.string().trim().min(1).max(Limits.stringMax),
+  c: z.string().max(Limits.stringMax).default(''),
+  ds: z.string().max(Limits.descriptionMax).default(''),
+});
+export type PersonCreateBody = z.output<typeof personCreateBody>;

@@ -9,6 +9,7 @@ export * from './lineitems.js';
 export * from './platform.js';
 export * from './services.js';
 export * from './session.js';
+export * from './setup.js';
 export * from './statistics.js';
 export * from './telematics.js';
 export * from './user.js';

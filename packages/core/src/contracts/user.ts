@@ -119,3 +119,29 @@ export type UserSettings = z.infer<typeof userSettings>;
 
 /** `GET /api/user/units`: the units the user can see, of any fleet or none (for admins). */
 export const userUnitsReply = unitListReply;
+
+// --- own password (issue 9 point 3) ---
+
+/** Shortest password a user may choose (issue 9: "at least 10 characters"). */
+export const PASSWORD_MIN_LENGTH = 10;
+/** Longest password accepted (as core session.ts `LOGIN_PASSWORD_MAX`; not imported: session.ts imports this file). */
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/** A password being set (not a login attempt): first run, own change, an admin's set or reset. */
+export const userNewPassword = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `At least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH)
+  .describe(`Password, at least ${PASSWORD_MIN_LENGTH} characters`);
+
+/**
+ * `PUT /api/user/password`: the current password and the new one. A wrong `old` answers 400 error 4
+ * with a detail on `body.old` (and counts as a failed login attempt); a short `new` a detail on
+ * `body.new`. The caller's other sessions and API tokens end; the current session stays. A session
+ * opened with an API token may not change the password (403).
+ */
+export const userPasswordBody = z.object({
+  old: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  new: userNewPassword,
+});
+export type UserPasswordBody = z.infer<typeof userPasswordBody>;

@@ -39,9 +39,14 @@ function cacheOf(ctx: AppContext): TreeCache {
     ctx.bus.subscribe((event) => {
       if (event.s === 'fleet') forgetAccountTree(ctx);
     });
+    // An activation change wakes every instance, also when the account has no fleet (admin/service.ts).
+    ctx.bus.onWake(ACCOUNTS_TOPIC, () => forgetAccountTree(ctx));
   }
   return cache;
 }
+
+/** Bus wake-up topic of a change to `accounts`: every instance drops its cached tree. */
+export const ACCOUNTS_TOPIC = 'accounts';
 
 /** Drops the cached tree; call after writing to `accounts`. */
 export function forgetAccountTree(ctx: AppContext): void {
@@ -65,7 +70,11 @@ export async function loadAccountTree(ctx: AppContext, fresh = false): Promise<A
 
 /** Reads the whole account tree from the database (uncached). */
 async function readAccountTree(ctx: AppContext): Promise<AccountTree> {
-  const rows = await ctx.db.kysely.selectFrom('accounts').selectAll().execute();
+  return accountTreeOf(await ctx.db.kysely.selectFrom('accounts').selectAll().execute());
+}
+
+/** The account tree of the given rows (for a caller that read them in its own transaction). */
+export function accountTreeOf(rows: AccountRow[]): AccountTree {
   const byId = new Map(rows.map((r) => [r.id, r]));
   const walk = (accountId: number, visit: (a: AccountRow) => boolean): boolean => {
     let current = byId.get(accountId);
@@ -80,6 +89,21 @@ async function readAccountTree(ctx: AppContext): Promise<AccountTree> {
     isActive: (accountId) => byId.has(accountId) && !walk(accountId, (a) => a.active !== 1),
     isWithin: (rootId, accountId) => walk(accountId, (a) => a.id === rootId),
   };
+}
+
+/**
+ * True when the user's account or an ancestor is suspended (issue 9 point 2): such a user cannot log
+ * in and has no session. Super users are never shut out. `fresh` reads the tree again (login).
+ */
+export async function isShutOut(
+  ctx: AppContext,
+  user: { su: number; account_id: number },
+  fresh = false,
+): Promise<boolean> {
+  if (user.su === 1) return false;
+  let tree = await loadAccountTree(ctx, fresh);
+  if (!tree.byId.has(user.account_id)) tree = await loadAccountTree(ctx, true);
+  return !tree.isActive(user.account_id);
 }
 
 /**

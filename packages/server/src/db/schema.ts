@@ -24,6 +24,8 @@ export interface UserTable {
   /** Current fleet. */
   fid: number | null;
   created_at: number;
+  /** 010: 0 when deactivated (cannot log in; modules/admin/users.ts). */
+  active: Generated<number>;
 }
 
 export interface FleetTable {

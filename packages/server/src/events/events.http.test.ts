@@ -1,6 +1,7 @@
+import { ACL_ALL } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventsClient } from '../test/events-client.js';
-import { type Client, startTestServer, type TestServer } from '../test/harness.js';
+import { accountOf, type Client, createUser, startTestServer, type TestServer } from '../test/harness.js';
 
 describe('live events over /events (DESIGN §6)', () => {
   let t: TestServer;
@@ -52,20 +53,32 @@ describe('live events over /events (DESIGN §6)', () => {
     outsiderEvents.close();
   });
 
-  it('tells the members of a suspended account that they lost the fleet, and nothing after', async () => {
+  it('tells other accounts’ members of a suspended account’s fleet that they lost it; logs its own users out', async () => {
+    // A demo-account user with access to the Northwind fleet keeps its session (spec §4 fleet dialog).
+    await createUser(t, {
+      name: 'northwind-guest',
+      accountId: await accountOf(t, 'manager'),
+      memberships: [{ fleetId: t.demo.otherFleetId, acl: ACL_ALL }],
+    });
+    const guest = await t.login('northwind-guest');
+    const guestEvents = await EventsClient.connect(t.url, guest.ssid);
     const outsiderEvents = await EventsClient.connect(t.url, outsider.ssid);
     const accounts = await root.get('/api/admin/accounts');
     const northwind = accounts.body.accounts.find((a: { fleets: { id: number }[] }) =>
       a.fleets.some((f) => f.id === t.demo.otherFleetId),
     );
     expect((await root.put(`/api/admin/accounts/${northwind.id}`, { s: 0 })).status).toBe(200);
-    const lost = await outsiderEvents.next((e) => e.s === 'fleet' && e.t === 'd');
+    const lost = await guestEvents.next((e) => e.s === 'fleet' && e.t === 'd');
     expect(lost.fid).toBe(t.demo.otherFleetId);
+    // Northwind's own user is logged out (user event 32) and its socket closes.
+    await outsiderEvents.next((e) => e.s === 'user' && (e.d as { type?: number }).type === 32);
+    expect(await outsiderEvents.closed()).toBe(4001);
 
     expect((await root.put(`/api/admin/accounts/${northwind.id}`, { s: 1 })).status).toBe(200);
-    const back = await outsiderEvents.next((e) => e.s === 'fleet' && e.t === 'c');
+    const back = await guestEvents.next((e) => e.s === 'fleet' && e.t === 'c');
     expect(back.fid).toBe(t.demo.otherFleetId);
-    outsiderEvents.close();
+    guestEvents.close();
+    outsider = await t.login('outsider');
   });
 
   it('closes the sockets of a session that logs out, and only those', async () => {

@@ -111,7 +111,7 @@ describe(`server processes on ${TEST_DB}`, () => {
     events.close();
   });
 
-  it('a suspension made through one instance takes the rights on the other at once', async () => {
+  it('a suspension made through one instance ends the sessions on the other at once', async () => {
     const first = instances[0]!;
     const last = instances[instances.length - 1]!;
     const outsider = await signIn(last.url, 'outsider');
@@ -122,19 +122,48 @@ describe(`server processes on ${TEST_DB}`, () => {
     const root = await signIn(first.url, 'root');
     const accounts = (await root.get('/api/admin/accounts')).body.accounts as { id: number; n: string }[];
     const northwind = accounts.find((a) => a.n === 'Northwind Haulage')!.id;
+    const login = () =>
+      new Client(last.url).post('/api/login', { username: 'outsider', password: DEMO_PASSWORD });
     try {
       expect((await root.put(`/api/admin/accounts/${northwind}`, { s: 0 })).status).toBe(200);
-      await events.next((e) => e.s === 'fleet' && e.t === 'd' && e.fid === fleetId);
+      // The next call on the other instance: no session any more (issue 9), no waiting for the bus.
       const denied = await outsider.get(`/api/fleets/${fleetId}/units`);
-      expect(denied.status).toBe(403);
-      expect(denied.body.error).toBe(7);
+      expect(denied.status).toBe(401);
+      expect(denied.body.error).toBe(1);
+      const refused = await login();
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ error: 7, reason: 'Account is suspended' });
+      // Its socket on the other instance is logged out (user event 32) and closed.
+      await events.next((e) => e.s === 'user' && (e.d as { type?: number }).type === 32);
+      expect(await events.closed()).toBe(4001);
     } finally {
       expect((await root.put(`/api/admin/accounts/${northwind}`, { s: 1 })).status).toBe(200);
       events.close();
     }
-    await expect
-      .poll(async () => (await outsider.get(`/api/fleets/${fleetId}/units`)).status, { timeout: 5000 })
-      .toBe(200);
+    expect((await login()).status).toBe(200);
+    const back = await signIn(last.url, 'outsider');
+    expect((await back.get(`/api/fleets/${fleetId}/units`)).status).toBe(200);
+  });
+
+  it('a password change through one instance ends the user’s other sessions on the other', async () => {
+    const first = instances[0]!;
+    const last = instances[instances.length - 1]!;
+    const here = await signIn(first.url, 'viewer');
+    const there = await signIn(last.url, 'viewer');
+    const events = await EventsClient.connect(last.url, there.ssid);
+    const changed = await here.put('/api/user/password', { old: DEMO_PASSWORD, new: 'multi-instance-1' });
+    expect(changed.status).toBe(200);
+    try {
+      expect((await there.get('/api/fleets')).status).toBe(401);
+      await events.next((e) => e.s === 'user' && (e.d as { type?: number }).type === 32);
+      expect(await events.closed()).toBe(4001);
+      expect((await here.get('/api/fleets')).status).toBe(200);
+    } finally {
+      // The demo password back for the other cases.
+      const back = await here.put('/api/user/password', { old: 'multi-instance-1', new: DEMO_PASSWORD });
+      expect(back.status).toBe(200);
+      events.close();
+    }
   });
 
   it('seeded the demo exactly once', async () => {

@@ -40,11 +40,12 @@ export const eventsSocket =
       for (const client of clients) {
         if (event.s === 'user' && event.uid === client.actor.userId) {
           const d = event.d as { type?: number; sid?: number };
+          const logout = d.type === UserEventType.logout;
+          // A logout of another session of the user is not this one's business (the web logs out on any 32).
+          if (logout && d.sid !== undefined && d.sid !== client.actor.sessionId) continue;
           deliver(client, event);
           // A logout of this session (or of all the user's sessions) closes its sockets.
-          if (d.type === UserEventType.logout && (d.sid === undefined || d.sid === client.actor.sessionId)) {
-            client.socket.close(4001, 'Logged out');
-          }
+          if (logout) client.socket.close(4001, 'Logged out');
           continue;
         }
         if (event.s === 'fleet') {

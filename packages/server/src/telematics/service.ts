@@ -1,4 +1,4 @@
-import type { OsmandReply, TelematicsBatchReply } from '@fleetkeep/core';
+import { ErrorCode, type OsmandReply, type TelematicsBatchReply } from '@fleetkeep/core';
 import { requireFleet } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
 import { type AppContext, now } from '../context.js';
@@ -30,7 +30,7 @@ export function osmandInput(query: unknown, body: unknown): Record<string, unkno
 
 /**
  * One OsmAnd message from a device, authenticated by its identifier (DESIGN §3). Unparsable input is a
- * 400 and an unknown identifier a 404 (logged, nothing stored). A reading the counters rules refuse is
+ * 400, an unknown identifier a 404 and a unit of a suspended account a 403 (logged, nothing stored). A reading the counters rules refuse is
  * logged and still answered 200 `{ok: false, reason}`: devices resend whatever is not acknowledged.
  */
 export async function ingestOsmand(ctx: AppContext, input: Record<string, unknown>): Promise<OsmandReply> {
@@ -40,6 +40,9 @@ export async function ingestOsmand(ctx: AppContext, input: Record<string, unknow
   const outcome = await ingestReading(ctx, parsed.reading, t);
   if (outcome.status === 'accepted') return { ok: true };
   if (outcome.status === 'unknown') throw notFound(UNKNOWN_DEVICE);
+  // Refused and not stored while the unit's account is suspended (issue 9 point 2): like an unknown
+  // device the device is told with an error status, here 403 `{error: 7, reason}`.
+  if (outcome.status === 'suspended') throw new AppError(ErrorCode.accessDenied, outcome.reason);
   return { ok: false, reason: outcome.reason };
 }
 

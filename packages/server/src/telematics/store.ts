@@ -1,5 +1,6 @@
 import type { UnitMessageEvent } from '@fleetkeep/core';
 import type { Insertable } from 'kysely';
+import { accountTreeOf, loadAccountTree } from '../auth/access.js';
 import { type AppContext, now } from '../context.js';
 import type { IngestLogTable, PositionTable } from '../db/schema.js';
 import { countersChanged } from '../events/domain.js';
@@ -16,11 +17,14 @@ import { type CounterState, decide } from './rules.js';
 
 export const UNKNOWN_DEVICE = 'Unknown device';
 export const ACCESS_DENIED = 'Access denied';
+/** Readings of a unit whose fleet belongs to a suspended account are refused (issue 9 point 2). */
+export const ACCOUNT_SUSPENDED = 'Account is suspended';
 
 export type IngestOutcome =
   | { status: 'accepted'; unitId: number; countersChanged: boolean }
   | { status: 'rejected'; unitId: number; reason: string }
   | { status: 'denied'; unitId: number; reason: string }
+  | { status: 'suspended'; unitId: number; reason: string }
   | { status: 'unknown'; reason: string };
 
 export interface IngestOptions {
@@ -37,6 +41,8 @@ const INSERT_CHUNK = 500;
 interface LiveUnit {
   id: number;
   fleetId: number | null;
+  /** Account of the unit's fleet; null outside any fleet. */
+  fleetAccountId: number | null;
   state: CounterState;
   speed: number | null;
   course: number | null;
@@ -115,6 +121,9 @@ export async function storeReadings(
   const units = new Map<string, LiveUnit>();
   const changed = new Set<number>();
 
+  // Cached per instance and dropped on every instance by an activation change (auth/access.ts).
+  let tree = await loadAccountTree(ctx);
+
   await ctx.db.kysely.transaction().execute(async (trx) => {
     let select = trx
       .selectFrom('units')
@@ -138,6 +147,13 @@ export async function storeReadings(
         'counter_off_mileage',
         'counter_off_engine_hours',
       ])
+      .select((eb) =>
+        eb
+          .selectFrom('fleets')
+          .select('fleets.account_id')
+          .whereRef('fleets.id', '=', 'units.fleet_id')
+          .as('fleet_account_id'),
+      )
       .where('device_id', 'in', [...new Set(readings.map((r) => r.deviceId))])
       .orderBy('id');
     select = ctx.db.ops.forUpdate(select);
@@ -145,6 +161,7 @@ export async function storeReadings(
       units.set(row.device_id, {
         id: row.id,
         fleetId: row.fleet_id,
+        fleetAccountId: row.fleet_account_id ?? null,
         state: {
           lastTime: row.last_time,
           lat: row.lat,
@@ -163,6 +180,10 @@ export async function storeReadings(
         offset: { mileage: row.counter_off_mileage, engineHours: row.counter_off_engine_hours },
       });
     }
+
+    // An account made on another instance since the tree was read: read it again, in this transaction.
+    if ([...units.values()].some((u) => u.fleetAccountId !== null && !tree.byId.has(u.fleetAccountId)))
+      tree = accountTreeOf(await trx.selectFrom('accounts').selectAll().execute());
 
     const positions: Insertable<PositionTable>[] = [];
     // statistics: the daily counter history, written with the positions (modules/statistics).
@@ -183,6 +204,11 @@ export async function storeReadings(
       if (!unit) {
         logRow(reading, null, UNKNOWN_DEVICE);
         outcomes.push({ status: 'unknown', reason: UNKNOWN_DEVICE });
+        continue;
+      }
+      if (unit.fleetAccountId !== null && !tree.isActive(unit.fleetAccountId)) {
+        logRow(reading, unit.id, ACCOUNT_SUSPENDED);
+        outcomes.push({ status: 'suspended', unitId: unit.id, reason: ACCOUNT_SUSPENDED });
         continue;
       }
       if (options.allowFleet && !options.allowFleet(unit.fleetId)) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ADMIN_CASES } from './admin-cases.js';
 import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
 import type { TestServer } from './harness.js';
 import { MAINTENANCE_CASES } from './maintenance-cases.js';
@@ -14,6 +15,8 @@ import {
   type RouteCase,
   SUPER_USERS,
 } from './matrix.js';
+import { OBJECTS_ADMIN_CASES } from './objects-admin-cases.js';
+import { PASSWORD_CASES } from './password-cases.js';
 import { SERVICE_CASES } from './service-cases.js';
 import { STATISTICS_CASES } from './statistics-cases.js';
 
@@ -39,6 +42,11 @@ export const UNCATALOGUED_ROUTES: { route: string; why: string }[] = [
   { route: 'POST /api/login', why: 'public: login' },
   { route: 'GET /api/auth', why: 'public: opens a session from a token' },
   { route: 'GET /api/ping', why: 'public: liveness' },
+  { route: 'GET /api/setup', why: 'public: first-run state, asked before any login (setup suite)' },
+  {
+    route: 'POST /api/setup',
+    why: 'public: first run, only while no user exists (setup suite: 409 afterwards, race, validation)',
+  },
   {
     route: 'POST /api/client_errors',
     why: 'public: client fault reports, also before login (client-errors suite)',
@@ -171,11 +179,13 @@ export const ROUTE_CASES: RouteCase[] = [
   },
 
   ...MAINTENANCE_CASES,
+  ...OBJECTS_ADMIN_CASES, // creating fleets and service objects (objects-admin-cases.ts)
   // --- statistics (spec §7 "Fleet"; cases in statistics-cases.ts) ---
   ...STATISTICS_CASES,
   // --- custom fields (spec §7 "Custom fields"; cases in customfield-cases.ts) ---
   ...CUSTOM_FIELD_CASES,
   // --- admin (spec §7 "Admin") ---
+  ...ADMIN_CASES,
   {
     route: 'GET /api/admin/accounts',
     build: () => ({ method: 'GET', url: '/api/admin/accounts' }),
@@ -198,6 +208,7 @@ export const ROUTE_CASES: RouteCase[] = [
   },
 
   // --- user (spec §7 "User") ---
+  ...PASSWORD_CASES,
   {
     route: 'GET /api/user/tokens',
     build: () => ({ method: 'GET', url: '/api/user/tokens' }),

@@ -15,6 +15,7 @@ import { Loading } from './Loading.tsx';
 import { isExplicitLogout, rememberOrigin, useSession } from './session.ts';
 
 const Shell = lazy(() => import('./Shell.tsx'));
+const SetupScreen = lazy(() => import('../features/setup/SetupScreen.tsx'));
 const Placeholder = lazy(() => import('../screens/Placeholder.tsx'));
 const SettingsScreen = lazy(() => import('../screens/Settings.tsx'));
 const TokensScreen = lazy(() => import('../screens/Tokens.tsx'));
@@ -68,6 +69,14 @@ export const router = createBrowserRouter(
   createRoutesFromElements(
     <Route element={<Outlet />} errorElement={<ErrorScreen />}>
       <Route path="/login" element={<LoginScreen />} />
+      <Route
+        path="/setup"
+        element={
+          <Suspense fallback={<Loading />}>
+            <SetupScreen />
+          </Suspense>
+        }
+      />
       <Route element={<RequireAuth />}>
         <Route index element={<Guarded route="index">{null}</Guarded>} />
         <Route path="activation" element={screen('activation', 'menu.activation')} />

@@ -140,6 +140,8 @@ function loginErrorKey(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.code === 8) return 'login.errorCredentials';
     if (err.code === 9) return 'login.errorTooMany';
+    // Issue 9: the only refusal of a right password is a suspended account.
+    if (err.code === 7) return 'login.errorSuspended';
   }
   return 'login.errorFailed';
 }
@@ -177,6 +179,13 @@ export async function login(username: string, password: string): Promise<void> {
     setSession(null);
     set({ status: 'anonymous', loginError: loginErrorKey(err) });
   }
+}
+
+/** Signs in with a login token the server just issued (the first-run set-up replies with one). */
+export async function signInWithToken(token: string): Promise<void> {
+  explicitLogout = false;
+  writeStored(TOKEN_KEY, token);
+  await authenticate(token);
 }
 
 /** Logout removes the token, closes the socket and empties every cache (spec §4). */

@@ -20,7 +20,7 @@ const PLURAL = /_(zero|one|two|few|many|other)$/;
  */
 const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   '*': ['app.name', 'common.ok', 'settings.layerOsm'],
-  de: ['header.navigation', 'screen.migration', 'tokens.count_one', 'objects.status'],
+  de: ['header.navigation', 'screen.migration', 'tokens.count_one', 'objects.status', 'setup.organisation'],
   fr: [
     'header.navigation',
     'header.notifications',
@@ -32,6 +32,10 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'objects.description',
     'objects.code',
     'services.actions',
+    'setup.organisation',
+    'setup.distance',
+    'setup.miles',
+    'setup.litres',
   ],
   es: ['tokens.count_one', 'tokens.count_other'],
   it: ['login.password', 'tokens.count_one'],

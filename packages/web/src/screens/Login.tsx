@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { Loading } from '../app/Loading.tsx';
 import { guardUser, login, peekOrigin, useSession } from '../app/session.ts';
+import { useSetupNeeded } from '../features/setup/useSetupState.ts';
 
 /** Spec §2 /login: user name and password; an authenticated user goes to the remembered origin. */
 export function LoginScreen() {
@@ -13,8 +14,12 @@ export function LoginScreen() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const setupNeeded = useSetupNeeded(session.status === 'anonymous');
 
-  if (session.status === 'loading') return <Loading />;
+  if (session.status === 'loading' || (session.status === 'anonymous' && setupNeeded === undefined))
+    return <Loading />;
+  // Issue 9 point 1: on a database without users the set-up screen comes instead of the login.
+  if (session.status === 'anonymous' && setupNeeded) return <Navigate to="/setup" replace />;
   if (session.status === 'authenticated') {
     const decision = guardRoute(guardUser(session.auth), 'login', { origin: peekOrigin() });
     return <Navigate to={decision.kind === 'redirect' ? decision.to : '/'} replace />;

@@ -15,6 +15,7 @@ import { LAYER_LABEL, resolveLayer } from '../features/map/layers.ts';
 import { useMapLayers } from '../features/map/useMapLayers.ts';
 import { dayjsLocale } from '../i18n/index.ts';
 import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/languages.ts';
+import { ChangePassword } from './ChangePassword.tsx';
 
 /** The notification kinds of DESIGN §6, in their bit order. */
 const KINDS = [
@@ -152,9 +153,14 @@ function SettingsForm({ settings }: { settings: UserSettings }) {
   );
 }
 
-/** Spec §2 /settings: language, date and time formats, notification kinds and map layer. */
+/** Spec §2 /settings: language, date and time formats, notification kinds and map layer; the password. */
 export default function SettingsScreen() {
   const session = useSession();
   if (session.status !== 'authenticated') return null;
-  return <SettingsForm settings={session.auth.model.s} />;
+  return (
+    <Stack gap="xl">
+      <SettingsForm settings={session.auth.model.s} />
+      <ChangePassword />
+    </Stack>
+  );
 }

@@ -17,6 +17,8 @@ export const LOCKS = {
   outboxPublish: 0x464b4f31,
   /** Account activation: one change of the account tree at a time (domain events of suspensions). 'FKA1'. */
   accountState: 0x464b4131,
+  /** First run: one set-up (or create-superuser) checks for users and creates the first ones (modules/setup). 'FKS1'. */
+  setup: 0x464b5331,
 } as const;
 
 export type LockName = keyof typeof LOCKS;

@@ -8,6 +8,7 @@ import { servicesOpenIndex006 } from './006_services_open_index.js';
 import { customFields007 } from './007_custom_fields.js';
 import { counterDays008 } from './008_counter_days.js';
 import { domainEvents009 } from './009_domain_events.js';
+import { userActive010 } from './010_user_active.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -20,6 +21,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '007_custom_fields': customFields007(dialect),
     '008_counter_days': counterDays008(dialect),
     '009_domain_events': domainEvents009(dialect),
+    '010_user_active': userActive010(),
   };
   return { getMigrations: async () => list };
 }

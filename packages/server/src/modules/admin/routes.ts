@@ -3,7 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
-import { listAccounts, setAccountState } from './service.js';
+import { updateAccount } from './accounts.js';
+import { listAccounts } from './service.js';
 
 /** Accounts (spec §7 "Admin"); contracts in core contracts/admin.ts. */
 export const adminRoutes =
@@ -29,12 +30,12 @@ export const adminRoutes =
         config: { need: 'account.admin' },
         schema: {
           tags,
-          summary: 'Activate (s=1) or suspend (s=0) a subordinate account; the account as read is accepted',
+          summary: 'Activate (s=1), suspend (s=0) or rename (n) an account; the account as read is accepted',
           params: idParams,
           body: adminAccountBody,
           response: { 200: adminAccountState },
         },
       },
-      async (req) => setAccountState(ctx, actorOf(req), req.params.id, req.body.s),
+      async (req) => updateAccount(ctx, actorOf(req), req.params.id, req.body),
     );
   };

@@ -1,7 +1,16 @@
 import type { AdminAccountState, AdminAccountsReply } from '@fleetkeep/core';
-import { loadAccountTree, mayAdministerAccounts, requireAccountAdmin } from '../../auth/access.js';
+import type { Kysely } from 'kysely';
+import {
+  ACCOUNTS_TOPIC,
+  forgetAccountTree,
+  loadAccountTree,
+  mayAdministerAccounts,
+  requireAccountAdmin,
+} from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
+import { announceEndedSessions, type EndedSessions, endUserSessions } from '../../auth/sessions.js';
 import { type AppContext, now } from '../../context.js';
+import type { Database } from '../../db/schema.js';
 import { fleetSuspendedEvents } from '../../events/domain.js';
 import { recordDomainEvents } from '../../events/outbox.js';
 import { AppError, accessDenied } from '../../http/errors.js';
@@ -15,6 +24,29 @@ async function manageableAccounts(ctx: AppContext, actor: Actor) {
     actor.su ? a !== actor.accountId : a !== actor.accountId && tree.isWithin(actor.accountId, a),
   );
   return { tree, ids };
+}
+
+/** Users (super users and `except` left out) of `accountId` and every account below it, read in `trx`. */
+async function usersBelow(trx: Kysely<Database>, accountId: number, except: number): Promise<number[]> {
+  const accounts = await trx.selectFrom('accounts').select(['id', 'parent_id']).execute();
+  const below = new Set([accountId]);
+  // Walks down level by level; the tree is small and at most 64 deep (auth/access.ts).
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const a of accounts)
+      if (a.parent_id !== null && below.has(a.parent_id) && !below.has(a.id)) {
+        below.add(a.id);
+        grown = true;
+      }
+  }
+  const users = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('account_id', 'in', [...below])
+    .where('su', '=', 0)
+    .where('id', '!=', except)
+    .execute();
+  return users.map((u) => u.id);
 }
 
 /** GET /api/admin/accounts (spec §7 "Admin"). */
@@ -46,6 +78,13 @@ export async function listAccounts(ctx: AppContext, actor: Actor): Promise<Admin
 /**
  * PUT /api/admin/accounts/{id}: s = 1 activates, 0 suspends. The fleets below change visibility, so
  * each gets a fleet event: delete when suspended (the spec's "lost access" dialog), create when back.
+ *
+ * A suspension takes effect at once (issue 9 point 2): the sessions, login tokens and API tokens of the
+ * users of the account and of every account below it (super users excepted) are deleted in the same
+ * transaction, and their sockets get user event 32 on every instance (spec §4). While suspended they
+ * cannot log in (403 error 7 "Account is suspended", session/service.ts); a reactivation gives nothing
+ * back: they log in again with their password and make new API tokens. Users of other accounts whose
+ * fleet lies in the suspended account keep their session and get the fleet's delete event.
  */
 export async function setAccountState(
   ctx: AppContext,
@@ -56,14 +95,19 @@ export async function setAccountState(
   await requireAccountAdmin(ctx, actor, accountId);
   if (accountId === actor.accountId) throw new AppError(4, 'An account cannot change its own activation');
   const before = await loadAccountTree(ctx, true);
+  let ended: EndedSessions = { sessions: [] };
   await ctx.db.kysely.transaction().execute(async (trx) => {
     // One activation change at a time; each fleet a suspension hides gets a domain event (events/domain.ts).
     await ctx.db.ops.lockInTransaction(trx, 'accountState');
     const suspended = await fleetSuspendedEvents(trx, accountId, s, now(), actor.userId);
     await trx.updateTable('accounts').set({ active: s }).where('id', '=', accountId).execute();
     await recordDomainEvents(trx, suspended);
+    if (s === 0) ended = await endUserSessions(trx, await usersBelow(trx, accountId, actor.userId));
   });
   ctx.outbox.publish();
+  forgetAccountTree(ctx);
+  await ctx.bus.wake(ACCOUNTS_TOPIC);
+  await announceEndedSessions(ctx, ended);
   const after = await loadAccountTree(ctx, true);
   const affected = [...after.byId.keys()].filter((a) => after.isWithin(accountId, a));
   const fleets = await ctx.db.kysely

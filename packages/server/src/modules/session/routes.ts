@@ -25,7 +25,8 @@ export const sessionRoutes =
         config: { public: true },
         schema: {
           tags: ['session'],
-          summary: 'Log in with user name and password; returns a login token',
+          summary:
+            'Log in with user name and password; returns a login token. A wrong name or password is 401 error 8; a right password of a user whose account (or an account above it) is suspended is 403 `{error: 7, reason: "Account is suspended"}`',
           body: sessionLoginBody,
           response: { 200: sessionLoginReply },
         },

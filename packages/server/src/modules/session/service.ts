@@ -6,10 +6,12 @@ import {
   tokenAclMask,
   UserEventType,
 } from '@fleetkeep/core';
+import type { Kysely } from 'kysely';
+import { isShutOut } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../../auth/secrets.js';
 import { type AppContext, now } from '../../context.js';
-import type { UserRow } from '../../db/schema.js';
+import type { Database, UserRow } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 
 /** A login token lives until 30 days after its last use; a personal API token 10 days (PRODUCT.md). */
@@ -42,6 +44,11 @@ export function parseRights(text: string): TokenRights {
   };
 }
 
+/** Reason of the 403 `{error: 7}` a user of a suspended account gets at login (issue 9 point 2). */
+export const ACCOUNT_SUSPENDED = 'Account is suspended';
+/** Reason of the 403 `{error: 7}` a deactivated user gets at login (issue 9 point 3). */
+export const USER_DEACTIVATED = 'User is deactivated';
+
 let decoyHash: Promise<string> | undefined;
 
 /** A hash no password matches, checked for unknown names: they cost as long as a wrong password. */
@@ -67,12 +74,25 @@ export async function login(ctx: AppContext, username: string, password: string,
     throw new AppError(ErrorCode.wrongCredentials);
   }
   ctx.limiter.succeed(username, address);
+  // After the password check, so that the answer tells nothing to someone who does not know it. The
+  // tree is read afresh: a suspension made on another instance a moment ago counts.
+  if (await isShutOut(ctx, user, true)) throw new AppError(ErrorCode.accessDenied, ACCOUNT_SUSPENDED);
+  // A deactivated user (users.active, admin/users.ts) cannot log in.
+  if (user.active === 0) throw new AppError(ErrorCode.accessDenied, USER_DEACTIVATED);
+  return issueLoginToken(ctx.db.kysely, user.id);
+}
+
+/** A new login token for a user (login, first run); pass a transaction to issue it with other writes. */
+export async function issueLoginToken(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<{ access_token: string }> {
   const token = newToken();
   const t = now();
-  await ctx.db.kysely
+  await db
     .insertInto('access_tokens')
     .values({
-      user_id: user.id,
+      user_id: userId,
       kind: 'login',
       token_hash: tokenHash(token),
       description: '',
@@ -121,7 +141,9 @@ export async function openSession(
     .selectAll()
     .where('id', '=', tokenRow.user_id)
     .executeTakeFirst();
-  if (!user) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+  if (!user || (await isShutOut(ctx, user)))
+    throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+  if (user.active === 0) throw new AppError(ErrorCode.noSession, 'Session is not initialized'); // deactivated
   const ssid = newToken();
   const t = now();
   const { id } = await ctx.db.kysely
@@ -160,6 +182,9 @@ export async function resolveSession(ctx: AppContext, ssid: string): Promise<Act
   if (!row || row.last_seen_at + SESSION_IDLE_TTL < t) return undefined;
   const isApi = row.token_kind === 'api';
   if (isApi && row.token_expires !== null && row.token_expires < t) return undefined;
+  // A suspension ends the sessions (admin/service.ts); this also covers one opened in the meantime.
+  if (await isShutOut(ctx, row)) return undefined;
+  if (row.active === 0) return undefined; // deactivated user (admin/users.ts)
   if (t - row.last_seen_at >= TOUCH_EVERY) {
     await ctx.db.kysely
       .updateTable('sessions')
@@ -187,7 +212,9 @@ export async function resolveBearer(ctx: AppContext, token: string): Promise<Act
     .selectAll()
     .where('id', '=', row.user_id)
     .executeTakeFirst();
-  return user ? actorOf(user, null, maskOf(row), row.id) : undefined;
+  if (!user || (await isShutOut(ctx, user))) return undefined;
+  if (user.active === 0) return undefined; // deactivated user (admin/users.ts)
+  return actorOf(user, null, maskOf(row), row.id);
 }
 
 /** GET /api/logout: ends the session and revokes the login token behind it (DESIGN §4). */

@@ -4,6 +4,7 @@ import {
   okReply,
   userFleetBody,
   userFleetReply,
+  userPasswordBody,
   userSettings,
   userSettingsPatchBody,
   userTokenCreateBody,
@@ -15,6 +16,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
+import { changeOwnPassword } from './password.js';
 import { createToken, deleteToken, listTokens, patchSettings, switchFleet, userUnits } from './service.js';
 
 /** The user's own calls (spec §7 "User"); contracts in core contracts/user.ts. */
@@ -82,6 +84,23 @@ export const userRoutes =
         },
       },
       async (req) => patchSettings(ctx, actorOf(req), req.body),
+    );
+    app.put(
+      '/api/user/password',
+      {
+        config: { need: 'user.self' },
+        schema: {
+          tags,
+          summary:
+            'Change the own password (old one required; a wrong one is error 4 on body.old and counts as a failed login); ends the other sessions and API tokens; not with an API token (403)',
+          body: userPasswordBody,
+          response: { 200: okReply },
+        },
+      },
+      async (req) => {
+        await changeOwnPassword(ctx, actorOf(req), req.body.old, req.body.new, req.ip);
+        return { error: 0 } as const;
+      },
     );
     app.get(
       '/api/user/units',

@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, ROOT, SERVER_MAIN } from '../server.ts';
+import { expect, openUserMenu, screenshot, test } from './fixtures.ts';
+
+/**
+ * Issue 9 point 1: the first run. This journey needs an EMPTY database, so it starts its own server
+ * (`FLEETKEEP_DEMO=0`, fresh data directory) next to the suite's demo server and stops it after.
+ */
+
+let child: ChildProcess | undefined;
+let dataDir = '';
+let base = '';
+
+test.beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-e2e-setup-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
+  child = spawn(process.execPath, [SERVER_MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      FLEETKEEP_DEMO: '0',
+      OSMAND_PORT: '0',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', log, log],
+  });
+  fs.closeSync(log);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`set-up server exited with code ${child.exitCode}`);
+    const up = await fetch(`${base}/api/ping`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error('set-up server did not answer /api/ping within 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+});
+
+test.afterAll(async () => {
+  const running = child;
+  if (running && running.exitCode === null) {
+    const gone = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await gone;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('an empty database shows the set-up screen; it signs the super user in and is gone after', async ({
+  page,
+}) => {
+  await page.goto(`${base}/`);
+  // No session → /login → set-up needed → /setup.
+  await expect(page).toHaveURL(`${base}/setup`);
+  await expect(page.getByRole('heading', { name: 'Set up Fleetkeep' })).toBeVisible();
+  await screenshot(page, 'setup-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await screenshot(page, 'setup-375');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Client-side checks from the core contract: a short password is refused before any request.
+  await page.getByLabel('Organisation').fill('Baltic Haulage');
+  await page.getByLabel('Your full name').fill('Rita Root');
+  await page.getByLabel('User name').fill('rita');
+  await page
+    .getByLabel(/^Password/)
+    .and(page.locator('input'))
+    .fill('short');
+  await page.getByLabel('Repeat the password').fill('short');
+  await page.getByRole('button', { name: 'Create and sign in' }).click();
+  await expect(page.getByText('At least 10 characters').first()).toBeVisible();
+  await expect(page).toHaveURL(`${base}/setup`);
+
+  await page
+    .getByLabel(/^Password/)
+    .and(page.locator('input'))
+    .fill('first-run-password');
+  await page.getByLabel('Repeat the password').fill('first-run-password');
+  await page.getByText('Miles', { exact: true }).click();
+  await page.getByText('US gallons', { exact: true }).click();
+  await page.getByRole('combobox', { name: 'Time zone' }).click();
+  await page.getByRole('combobox', { name: 'Time zone' }).fill('Vilnius');
+  await page.getByRole('option', { name: /UTC\+02:00 Helsinki.*Vilnius/ }).click();
+  await page.getByLabel('Currency').fill('EUR');
+  await page.getByRole('button', { name: 'Create and sign in' }).click();
+
+  // Signed in at once: the super user lands on /activation (spec §2 index redirector).
+  await expect(page).toHaveURL(`${base}/activation`);
+  await page.reload();
+  await expect(page).toHaveURL(`${base}/activation`);
+  await expect(page.getByRole('heading', { name: 'Set up Fleetkeep' })).toHaveCount(0);
+
+  // The fleet carries the chosen settings.
+  const token = await page.evaluate(() => {
+    const raw = localStorage.getItem('fleetkeep.token');
+    return raw === null ? null : (JSON.parse(raw) as string);
+  });
+  expect(token).not.toBeNull();
+  const auth = await (await fetch(`${base}/api/auth?access_token=${encodeURIComponent(token!)}`)).json();
+  expect(auth.su).toBe(1);
+  expect(auth.fleets[0]).toMatchObject({
+    n: 'Baltic Haulage',
+    ms: 1,
+    fm: 2,
+    cur: 'EUR',
+    tz: 0x08000000 | 120,
+  });
+
+  // After logout the set-up is gone for good: /setup leads to the login.
+  await openUserMenu(page);
+  await page.getByRole('menuitem', { name: 'Exit' }).click();
+  await expect(page).toHaveURL(`${base}/login`);
+  await page.goto(`${base}/setup`);
+  await expect(page).toHaveURL(`${base}/login`);
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+});
+
+test('a browser that lost the race is told so and offered the login', async ({ page }) => {
+  // The database has its super user from the journey above; a second set-up screen still open
+  // elsewhere would get 409. Simulate it: the screen believes set-up is needed.
+  await page.route(`${base}/api/setup`, async (route) => {
+    if (route.request().method() === 'GET') await route.fulfill({ json: { needed: true } });
+    else await route.continue();
+  });
+  await page.goto(`${base}/setup`);
+  await page.getByLabel('Organisation').fill('Late Org');
+  await page.getByLabel('Your full name').fill('Late Comer');
+  await page.getByLabel('User name').fill('late');
+  await page
+    .getByLabel(/^Password/)
+    .and(page.locator('input'))
+    .fill('late-password-1');
+  await page.getByLabel('Repeat the password').fill('late-password-1');
+  await page.getByRole('button', { name: 'Create and sign in' }).click();
+  await expect(page.getByTestId('setup-taken')).toBeVisible();
+  await screenshot(page, 'setup-taken-1280');
+  await page.unroute(`${base}/api/setup`);
+  await page.getByRole('button', { name: 'Go to the login' }).click();
+  await expect(page).toHaveURL(`${base}/login`);
+});

@@ -1,0 +1,303 @@
+import {
+  type LiveEvent,
+  type ObjectDeleteReply,
+  type ObjectType,
+  type PersonCreateBody,
+  type PersonWire,
+  ServiceFlag,
+  type UnitCreateBody,
+  type UnitListReply,
+  type UnitWire,
+} from '@fleetkeep/core';
+import type { Kysely } from 'kysely';
+import { loadAccountTree, requireFleet } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import { type AppContext, now } from '../../context.js';
+import { isUniqueViolation } from '../../db/dialect/index.js';
+import type { Database } from '../../db/schema.js';
+import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
+import { dropAssignments, loadIntervals } from '../intervals/store.js';
+import { recordCorrection } from '../statistics/counter-days.js';
+import { personToWire, unitToWire } from './mappers.js';
+import type { PersonKind } from './objects.js';
+
+/**
+ * Creating and removing service objects (issue 9 "Service objects"; PRODUCT.md "Service objects and
+ * counters"): units, drivers and trailers of a fleet, made by its admin in the fleet's account.
+ */
+
+type Db = Kysely<Database>;
+type Event = LiveEvent;
+
+const COLLECTION = { drivers: 'driver', trailers: 'trailer' } as const;
+const PERSON_TYPE = { drivers: 'd', trailers: 't' } as const;
+
+const DUPLICATE_DEVICE = 'Device identifier is already in use';
+
+/** 409 error 10 naming the field, for a device identifier another unit of the installation has. */
+const duplicateDevice = () => conflict(DUPLICATE_DEVICE, [{ field: 'body.uid', message: DUPLICATE_DEVICE }]);
+
+/** Refuses (409) a device identifier some unit of the installation already has. */
+async function requireFreeDevice(ctx: AppContext, deviceId: string): Promise<void> {
+  const taken = await ctx.db.kysely
+    .selectFrom('units')
+    .select('id')
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+  if (taken) throw duplicateDevice();
+}
+
+/** Awaits a write that sets a device identifier: when two requests race for one, the unique index decides. */
+async function writeUnique<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateDevice();
+    throw err;
+  }
+}
+
+async function requireKnownUnitType(db: Db, unitType: number | null): Promise<void> {
+  if (unitType === null) return;
+  const known = await db.selectFrom('unit_types').select('id').where('id', '=', unitType).executeTakeFirst();
+  if (!known) throw invalidInput([{ field: 'body.ut', message: 'Unknown unit type' }]);
+}
+
+/**
+ * POST /api/fleets/{id}/units: a unit of the fleet's account in the fleet. The device identifier is
+ * unique across the installation (409 error 10). A starting mileage or engine hours is a hand correction
+ * from 0, recorded with who and when like `PUT .../units/{id}`, and is the unit's counter at joining, so
+ * its "actual" counters start at 0 until the history is pulled (PRODUCT.md "Service objects and counters").
+ */
+export async function createUnit(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  body: UnitCreateBody,
+): Promise<UnitWire> {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
+  await requireKnownUnitType(ctx.db.kysely, body.ut);
+  const mileage = body.cnm ?? 0;
+  const hours = body.cneh ?? 0;
+  const t = now();
+  await requireFreeDevice(ctx, body.uid);
+  const unitId = await writeUnique(
+    ctx.db.kysely.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('units')
+        .values({
+          account_id: fleet.account_id,
+          fleet_id: fleetId,
+          name: body.nm,
+          device_id: body.uid,
+          unit_type_id: body.ut,
+          mileage,
+          engine_hours: hours,
+          base_mileage: mileage,
+          base_engine_hours: hours,
+          pulled_mileage: 0,
+          pulled_engine_hours: 0,
+          joined_at: t,
+          last_time: null,
+          lat: null,
+          lon: null,
+          speed: null,
+          course: null,
+          altitude: null,
+          ignition: null,
+          props: '{}',
+          params: '{}',
+          cf: '[]',
+          ins: 0,
+          created_at: t,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const corrections = [
+        ...(mileage !== 0 ? [{ field: 'mileage', old_value: 0, new_value: mileage }] : []),
+        ...(hours !== 0 ? [{ field: 'engine_hours', old_value: 0, new_value: hours }] : []),
+      ];
+      if (corrections.length) {
+        await trx
+          .insertInto('counter_corrections')
+          .values(corrections.map((c) => ({ ...c, unit_id: row.id, user_id: actor.userId, tm: t })))
+          .execute();
+        // statistics: the starting counters are no distance driven (modules/statistics/counter-days.ts).
+        await recordCorrection(trx, row.id, { mileage, engineHours: hours });
+      }
+      return row.id;
+    }),
+  );
+  const created = await ctx.db.kysely
+    .selectFrom('units')
+    .selectAll()
+    .where('id', '=', unitId)
+    .executeTakeFirstOrThrow();
+  const wire = unitToWire(created);
+  await ctx.bus.publish({ t: 'c', s: 'avl_unit', fid: fleetId, d: wire });
+  return wire;
+}
+
+/** POST /api/fleets/{id}/drivers and /trailers: a driver or trailer of the fleet's account in the fleet. */
+export async function createPerson(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  kind: PersonKind,
+  body: PersonCreateBody,
+): Promise<PersonWire> {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
+  const row = await ctx.db.kysely
+    .insertInto(kind)
+    .values({
+      account_id: fleet.account_id,
+      fleet_id: fleetId,
+      name: body.n,
+      ds: body.ds,
+      c: body.c,
+      cf: '[]',
+      ins: 0,
+      created_at: now(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const wire = personToWire(row);
+  await ctx.bus.publish({ t: 'c', s: COLLECTION[kind], fid: fleetId, d: wire });
+  return wire;
+}
+
+const IN_PROGRESS = ServiceFlag.inProgress;
+const ARCHIVED = ServiceFlag.closed | ServiceFlag.rejected;
+
+/**
+ * The removal rule of PRODUCT.md "Service objects and counters", for an object that is deleted: its
+ * interval assignments go with their Due services (`dropAssignments`, as when it leaves the fleet), and
+ * so do its other open services, which nothing would ever close; its archived services stay unless
+ * `withArchive`. An object with a service in progress is refused (409): that work is finished or
+ * rejected first. Returns the intervals whose lists changed and the services removed.
+ */
+async function removeObjectServices(
+  trx: Db,
+  fleetId: number,
+  type: ObjectType,
+  objectId: number,
+  withArchive: boolean,
+): Promise<{ intervalIds: number[]; serviceIds: number[] }> {
+  const services = await trx
+    .selectFrom('services')
+    .select(['id', 'f'])
+    .where('fleet_id', '=', fleetId)
+    .where('object_type', '=', type)
+    .where('object_id', '=', objectId)
+    .execute();
+  if (services.some((s) => (s.f & IN_PROGRESS) !== 0 && (s.f & ARCHIVED) === 0))
+    throw conflict('A service of this object is in progress');
+  const dropped = await dropAssignments(trx, fleetId, type, [objectId]);
+  const droppedSet = new Set(dropped.serviceIds);
+  const more = services
+    .filter((s) => !droppedSet.has(s.id))
+    .filter((s) => withArchive || (s.f & ARCHIVED) === 0)
+    .map((s) => s.id);
+  if (more.length) {
+    await trx
+      .deleteFrom('attachments')
+      .where('owner_type', '=', 'service')
+      .where('owner_id', 'in', more)
+      .execute();
+    await trx.deleteFrom('services').where('id', 'in', more).execute();
+  }
+  return { intervalIds: dropped.intervalIds, serviceIds: [...dropped.serviceIds, ...more] };
+}
+
+/** Live events of a removal, after commit: the object, its removed services, the changed intervals. */
+async function announceRemoval(
+  ctx: AppContext,
+  fleetId: number,
+  object: Event,
+  removed: { intervalIds: number[]; serviceIds: number[] },
+): Promise<void> {
+  const events: Event[] = [object];
+  for (const id of removed.serviceIds) events.push({ t: 'd', s: 'service', fid: fleetId, d: { id } });
+  for (const d of await loadIntervals(ctx.db.kysely, fleetId, [...new Set(removed.intervalIds)]))
+    events.push({ t: 'u', s: 'interval', fid: fleetId, d });
+  for (const e of events) await ctx.bus.publish(e);
+}
+
+/** DELETE /api/fleets/{fid}/units/{id}: the unit, its readings and counter history, by the removal rule. */
+export async function deleteUnit(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  unitId: number,
+  withArchive: boolean,
+): Promise<ObjectDeleteReply> {
+  await requireFleet(ctx, actor, fleetId, 'fleet.admin');
+  const removed = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const unit = await trx
+      .selectFrom('units')
+      .select('id')
+      .where('id', '=', unitId)
+      .where('fleet_id', '=', fleetId)
+      .executeTakeFirst();
+    if (!unit) throw notFound('Unit not found');
+    const result = await removeObjectServices(trx, fleetId, 'u', unitId, withArchive);
+    // Positions, the ingest log, corrections and counter days go with the unit (foreign keys cascade).
+    await trx.deleteFrom('units').where('id', '=', unitId).execute();
+    return result;
+  });
+  await announceRemoval(ctx, fleetId, { t: 'd', s: 'avl_unit', fid: fleetId, d: { id: unitId } }, removed);
+  return { error: 0, services: removed.serviceIds.length };
+}
+
+/**
+ * DELETE /api/drivers/{id} and /api/trailers/{id}: the fleet comes from the record (DESIGN §5); one in no
+ * fleet, or of a fleet the caller cannot administer, answers like a foreign one (403).
+ */
+export async function deletePerson(
+  ctx: AppContext,
+  actor: Actor,
+  kind: PersonKind,
+  objectId: number,
+  withArchive: boolean,
+): Promise<ObjectDeleteReply> {
+  const row = await ctx.db.kysely
+    .selectFrom(kind)
+    .select('fleet_id')
+    .where('id', '=', objectId)
+    .executeTakeFirst();
+  if (!row || row.fleet_id === null) throw accessDenied();
+  const fleetId = row.fleet_id;
+  await requireFleet(ctx, actor, fleetId, 'fleet.admin');
+  const removed = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const result = await removeObjectServices(trx, fleetId, PERSON_TYPE[kind], objectId, withArchive);
+    const gone = await trx
+      .deleteFrom(kind)
+      .where('id', '=', objectId)
+      .where('fleet_id', '=', fleetId)
+      .executeTakeFirst();
+    // Moved out of the fleet meanwhile: nothing of another fleet is touched.
+    if (Number(gone.numDeletedRows) === 0) throw accessDenied();
+    return result;
+  });
+  const object: Event = { t: 'd', s: COLLECTION[kind], fid: fleetId, d: { id: objectId } };
+  await announceRemoval(ctx, fleetId, object, removed);
+  return { error: 0, services: removed.serviceIds.length };
+}
+
+/**
+ * GET /api/fleets/{id}/user/units: the units the admin can bind (the objects screen's "available" list):
+ * units of the fleet's account, or one below it, in this fleet or in none.
+ */
+export async function bindableUnits(ctx: AppContext, actor: Actor, fleetId: number): Promise<UnitListReply> {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
+  const tree = await loadAccountTree(ctx);
+  const accounts = [...tree.byId.keys()].filter((a) => tree.isWithin(fleet.account_id, a));
+  const rows = await ctx.db.kysely
+    .selectFrom('units')
+    .selectAll()
+    .where('account_id', 'in', accounts)
+    .where((eb) => eb.or([eb('fleet_id', '=', fleetId), eb('fleet_id', 'is', null)]))
+    .orderBy('id')
+    .execute();
+  return { units: rows.map(unitToWire) };
+}

@@ -1,0 +1,46 @@
+import { ErrorCode } from '@fleetkeep/core';
+import type { Actor } from '../../auth/actor.js';
+import { hashPassword, verifyPassword } from '../../auth/secrets.js';
+import { announceEndedSessions, endUserSessions } from '../../auth/sessions.js';
+import type { AppContext } from '../../context.js';
+import { AppError, accessDenied, invalidInput } from '../../http/errors.js';
+
+/** Detail of a wrong current password, on the form's field (core `userPasswordBody`). */
+export const WRONG_PASSWORD = 'Wrong password';
+
+/**
+ * PUT /api/user/password (issue 9 point 3): the user changes their own password, the current one
+ * required. Wrong current passwords count like failed logins (auth/rate-limit.ts, same name and address),
+ * so the route cannot be used to guess faster than the login. The other sessions, login tokens and API
+ * tokens of the user end (their sockets get user event 32, spec §4); the calling session stays.
+ */
+export async function changeOwnPassword(
+  ctx: AppContext,
+  actor: Actor,
+  oldPassword: string,
+  newPassword: string,
+  address: string,
+): Promise<void> {
+  // A token is a narrower credential than the password: it may not replace it.
+  if (actor.apiTokenId !== null || actor.sessionId === null) throw accessDenied();
+  const user = await ctx.db.kysely
+    .selectFrom('users')
+    .select(['id', 'name', 'password_hash'])
+    .where('id', '=', actor.userId)
+    .executeTakeFirst();
+  if (!user) throw accessDenied();
+  const wait = ctx.limiter.retryAfter(user.name, address);
+  if (wait > 0)
+    throw new AppError(ErrorCode.tooManyRequests, 'Too many login attempts', { retry_after: wait });
+  if (!(await verifyPassword(user.password_hash, oldPassword))) {
+    ctx.limiter.fail(user.name, address);
+    throw invalidInput([{ field: 'body.old', message: WRONG_PASSWORD }], WRONG_PASSWORD);
+  }
+  ctx.limiter.succeed(user.name, address);
+  const hash = await hashPassword(newPassword);
+  const ended = await ctx.db.kysely.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();
+    return endUserSessions(trx, [user.id], actor.sessionId);
+  });
+  await announceEndedSessions(ctx, ended);
+}
