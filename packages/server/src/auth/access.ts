@@ -250,7 +250,9 @@ export async function requireAccountAdmin(
   actor: Actor,
   accountId: number,
 ): Promise<AccountTree> {
-  const tree = await loadAccountTree(ctx);
+  let tree = await loadAccountTree(ctx);
+  // An account made a moment ago on another instance is missing from this one's cached tree: read again.
+  if (!tree.byId.has(accountId) || !tree.byId.has(actor.accountId)) tree = await loadAccountTree(ctx, true);
   if (!tree.byId.has(accountId)) throw accessDenied();
   if (actor.su || (mayAdministerAccounts(actor, tree) && tree.isWithin(actor.accountId, accountId)))
     return tree;

@@ -106,4 +106,17 @@ describe('admin accounts: create and rename', () => {
     expect(await listed(admin, a)).toMatchObject({ n: 'Sibling A' });
     expect(await listed(root, otherAccount)).toMatchObject({ n: expect.not.stringMatching('Mine now') });
   });
+
+  it('an account made elsewhere (another instance), unknown to the cached tree, is found on the next call', async () => {
+    await admin.get('/api/admin/accounts'); // the tree is cached now
+    // Written past this instance's cache, as another instance would.
+    const { id } = await t.server.ctx.db.kysely
+      .insertInto('accounts')
+      .values({ name: 'Made elsewhere', parent_id: demoAccount, active: 1, created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const activated = await admin.put(`/api/admin/accounts/${id}`, { s: 1 });
+    expect(activated.status, JSON.stringify(activated.body)).toBe(200);
+    expect(activated.body).toMatchObject({ id, n: 'Made elsewhere', s: 1 });
+  });
 });
