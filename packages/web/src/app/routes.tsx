@@ -28,6 +28,8 @@ const CloseServicesScreen = lazy(() => import('../features/services/close/CloseS
 const ServiceEditorScreen = lazy(() => import('../features/services/editor/ServiceEditorScreen.tsx'));
 const ItemsScreen = lazy(() => import('../features/objects/ItemsScreen.tsx'));
 const ObjectScreen = lazy(() => import('../features/objects/ObjectScreen.tsx'));
+const ActivationScreen = lazy(() => import('../features/activation/ActivationScreen.tsx'));
+const FleetAdminScreen = lazy(() => import('../features/fleetadmin/FleetAdminScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -79,9 +81,9 @@ export const router = createBrowserRouter(
       />
       <Route element={<RequireAuth />}>
         <Route index element={<Guarded route="index">{null}</Guarded>} />
-        <Route path="activation" element={screen('activation', 'menu.activation')} />
+        <Route path="activation" element={guarded('activation', <ActivationScreen />)} />
         <Route path="admin" element={screen('admin', 'menu.administration')} />
-        <Route path="fleet/:id" element={screen('fleet', 'screen.fleet')} />
+        <Route path="fleet/:id" element={guarded('fleet', <FleetAdminScreen />)} />
         <Route path="migration/:id" element={screen('migration', 'screen.migration')} />
         <Route path="dashboard" element={screen('dashboard', 'menu.dashboard', 'units', <FleetMap />)} />
         <Route path="items" element={guarded('items', <ItemsScreen />)} />

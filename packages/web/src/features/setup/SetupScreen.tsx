@@ -30,7 +30,7 @@ import { i18next, setLanguage } from '../../i18n/index.ts';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../i18n/languages.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
-import { browserTimeZone, TIME_ZONES, utcOffsetText } from './timeZones.ts';
+import { browserTimeZone, TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
 import { SETUP_QUERY_KEY, useSetupNeeded } from './useSetupState.ts';
 
 /**
