@@ -1,0 +1,95 @@
+import type { AdminAccountWire } from '@fleetkeep/core';
+import { Alert, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCan } from '../../app/useCan.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { AccountDialog, type AccountDialogMode } from './AccountDialog.tsx';
+import { AccountTree } from './AccountTree.tsx';
+import { useAccounts, useUpdateAccount } from './api.ts';
+import { UsersPanel } from './UsersPanel.tsx';
+
+/**
+ * Spec §2 /activation: top-level admins (core guards.ts) activate and suspend the accounts below them
+ * and manage their users (issue 9). The tree and the users list stand side by side, stacked at phone
+ * width.
+ */
+export default function ActivationScreen() {
+  const { t } = useTranslation();
+  const canManage = useCan('account.admin');
+  const accounts = useAccounts();
+  const update = useUpdateAccount();
+  const [selected, setSelected] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<AccountDialogMode | null>(null);
+  const [suspending, setSuspending] = useState<AdminAccountWire | null>(null);
+  const [toggleError, setToggleError] = useState<string | null>(null);
+
+  const list = accounts.data ?? [];
+  const current = list.find((a) => a.id === selected) ?? null;
+  const setState = (account: AdminAccountWire, s: 0 | 1) => {
+    setToggleError(null);
+    update.mutate(
+      { id: account.id, s },
+      { onSettled: () => setSuspending(null), onError: () => setToggleError(t('common.error')) },
+    );
+  };
+
+  return (
+    <Stack p="md" gap="md">
+      <Title order={1} size="h3">
+        {t('menu.activation')}
+      </Title>
+      {accounts.isPending && <Loader size="sm" />}
+      {accounts.isError && (
+        <Alert color="red" role="alert">
+          {t('activation.loadFailed')}
+        </Alert>
+      )}
+      {toggleError && (
+        <Alert color="red" role="alert" withCloseButton onClose={() => setToggleError(null)}>
+          {toggleError}
+        </Alert>
+      )}
+      {accounts.data && (
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+          <Paper withBorder p="sm" style={{ minWidth: 0 }}>
+            <AccountTree
+              accounts={list}
+              selected={selected}
+              onSelect={setSelected}
+              canManage={canManage}
+              actions={{
+                onCreate: (parent) => setDialog({ kind: 'create', parent }),
+                onRename: (account) => setDialog({ kind: 'rename', account }),
+                onToggle: (account) => (account.s === 1 ? setSuspending(account) : setState(account, 1)),
+              }}
+            />
+          </Paper>
+          <Paper withBorder p="sm" style={{ minWidth: 0 }}>
+            {current ? (
+              <UsersPanel key={current.id} account={current} canManage={canManage} />
+            ) : (
+              <Text c="dimmed">{t('activation.selectAccount')}</Text>
+            )}
+          </Paper>
+        </SimpleGrid>
+      )}
+      {dialog && (
+        <AccountDialog
+          mode={dialog}
+          accounts={list}
+          onClose={() => setDialog(null)}
+          onCreated={setSelected}
+        />
+      )}
+      <ConfirmDialog
+        opened={suspending !== null}
+        title={t('activation.suspendTitle')}
+        text={suspending ? t('activation.suspendText', { name: suspending.n }) : ''}
+        busy={update.isPending}
+        onCancel={() => setSuspending(null)}
+        onConfirm={() => suspending && setState(suspending, 0)}
+      />
+    </Stack>
+  );
+}

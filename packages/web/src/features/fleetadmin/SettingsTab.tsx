@@ -1,0 +1,177 @@
+import { FLEET_CURRENCY_MAX, type FleetWire, Limits, tzOffsetMinutes } from '@fleetkeep/core';
+import { Alert, Button, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { detailsToFields } from '../../lib/fieldErrors.ts';
+import { TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
+import { useUpdateFleet } from './api.ts';
+
+/** The editable settings of a fleet (PRODUCT.md "Administration"). */
+interface Form {
+  n: string;
+  tz: number;
+  cur: string;
+  ms: 0 | 1;
+  fm: 1 | 2;
+}
+const FIELDS = ['n', 'tz', 'cur', 'ms', 'fm'] as const;
+
+function formOf(fleet: FleetWire): Form {
+  return { n: fleet.n, tz: fleet.tz, cur: fleet.cur, ms: fleet.ms === 1 ? 1 : 0, fm: fleet.fm === 2 ? 2 : 1 };
+}
+
+/** Settings tab: name, time zone, currency, distance and fuel units; read-only without admin. */
+export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: boolean }) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState<Form>(() => formOf(fleet));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const update = useUpdateFleet(fleet.id);
+  const original = formOf(fleet);
+  const dirty = FIELDS.some((f) => form[f] !== original[f]);
+  const leaveWarning = useLeaveWarning(dirty && !readOnly);
+  const busy = update.isPending;
+  const disabled = readOnly || busy;
+
+  const zones = useMemo(() => {
+    const list = TIME_ZONES.map((z) => ({
+      value: String(z.tz),
+      label: `${utcOffsetText(z.offset)} ${z.cities}${z.rule === 'none' ? '' : ` (${t('setup.summerTime')})`}`,
+    }));
+    // A code the list does not name (set through the API) still shows, by its offset.
+    if (!TIME_ZONES.some((z) => z.tz === form.tz))
+      list.unshift({ value: String(form.tz), label: utcOffsetText(tzOffsetMinutes(form.tz, 0)) });
+    return list;
+  }, [t, form.tz]);
+
+  const change = <K extends keyof Form>(key: K, value: Form[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: '' }));
+    setSaved(false);
+  };
+
+  const nameError =
+    form.n.trim() === ''
+      ? t('fleetAdmin.nameRequired')
+      : form.n.length > Limits.stringMax
+        ? t('fleetAdmin.nameTooLong')
+        : null;
+
+  const save = async () => {
+    if (nameError) {
+      setErrors({ n: nameError });
+      return;
+    }
+    setFailure(null);
+    try {
+      await update.mutateAsync({ ...form, n: form.n.trim() });
+      setSaved(true);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 4) {
+        const mapped = detailsToFields(err.details, (path) =>
+          (FIELDS as readonly string[]).includes(path[0] ?? '') ? (path[0] as string) : null,
+        );
+        setErrors(mapped.fields);
+        setFailure(mapped.rest[0] ?? null);
+      } else {
+        setFailure(err instanceof ApiError ? err.reason : t('common.error'));
+      }
+    }
+  };
+
+  return (
+    <Stack maw={560}>
+      {leaveWarning}
+      {readOnly && (
+        <Text size="sm" c="dimmed" data-testid="fleet-settings-readonly">
+          {t('fleetAdmin.readOnly')}
+        </Text>
+      )}
+      <TextInput
+        label={t('fleetAdmin.name')}
+        required
+        maxLength={Limits.stringMax}
+        value={form.n}
+        onChange={(e) => change('n', e.currentTarget.value)}
+        error={errors.n || undefined}
+        disabled={disabled}
+        data-testid="fleet-name"
+      />
+      <Select
+        label={t('fleetAdmin.timeZone')}
+        data={zones}
+        value={String(form.tz)}
+        onChange={(v) => v !== null && change('tz', Number(v))}
+        allowDeselect={false}
+        searchable
+        error={errors.tz || undefined}
+        disabled={disabled}
+        data-testid="fleet-tz"
+      />
+      <TextInput
+        label={t('fleetAdmin.currency')}
+        maxLength={FLEET_CURRENCY_MAX}
+        value={form.cur}
+        onChange={(e) => change('cur', e.currentTarget.value)}
+        error={errors.cur || undefined}
+        disabled={disabled}
+        data-testid="fleet-currency"
+      />
+      <Stack gap={4}>
+        <Text size="sm" fw={500}>
+          {t('fleetAdmin.distanceUnit')}
+        </Text>
+        <SegmentedControl
+          value={String(form.ms)}
+          onChange={(v) => change('ms', v === '1' ? 1 : 0)}
+          data={[
+            { value: '0', label: t('fleetAdmin.km') },
+            { value: '1', label: t('fleetAdmin.miles') },
+          ]}
+          disabled={disabled}
+          data-testid="fleet-ms"
+        />
+      </Stack>
+      <Stack gap={4}>
+        <Text size="sm" fw={500}>
+          {t('fleetAdmin.fuelUnit')}
+        </Text>
+        <SegmentedControl
+          value={String(form.fm)}
+          onChange={(v) => change('fm', v === '2' ? 2 : 1)}
+          data={[
+            { value: '1', label: t('fleetAdmin.litres') },
+            { value: '2', label: t('fleetAdmin.gallons') },
+          ]}
+          disabled={disabled}
+          data-testid="fleet-fm"
+        />
+      </Stack>
+      {failure && (
+        <Alert color="red" role="alert">
+          {failure}
+        </Alert>
+      )}
+      {!readOnly && (
+        <Group gap="sm">
+          <Button
+            onClick={() => void save()}
+            loading={busy}
+            disabled={!dirty}
+            data-testid="fleet-settings-save"
+          >
+            {t('common.save')}
+          </Button>
+          {saved && !dirty && (
+            <Text size="sm" c="green" data-testid="fleet-settings-saved">
+              {t('fleetAdmin.saved')}
+            </Text>
+          )}
+        </Group>
+      )}
+    </Stack>
+  );
+}

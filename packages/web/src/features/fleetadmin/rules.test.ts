@@ -1,0 +1,47 @@
+import { Acl, isValidAcl } from '@fleetkeep/core';
+import { describe, expect, it } from 'vitest';
+import { ACL_GROUPS, boxVisible, tick, toggle, untick } from './rules.ts';
+
+const group = (key: string) => ACL_GROUPS.find((g) => g.key === key)!;
+const box = (g: string, b: string) => group(g).boxes.find((x) => x.key === b)!;
+
+describe('permission editor rules (spec §6)', () => {
+  it('ticking a right switches on what it requires', () => {
+    expect(tick(0, Acl.manageService)).toBe(Acl.manageService | Acl.viewService | Acl.viewInterval);
+    expect(tick(0, Acl.archiveDelete)).toBe(
+      Acl.archiveDelete | Acl.archiveEdit | Acl.manageService | Acl.viewService | Acl.viewInterval,
+    );
+    expect(tick(Acl.viewMap, Acl.viewNotification)).toBe(
+      Acl.viewMap | Acl.viewNotification | Acl.viewInterval | Acl.viewService,
+    );
+    expect(tick(0, Acl.admin)).toBe(Acl.admin);
+  });
+
+  it('unticking a right also unticks every right requiring it', () => {
+    const full = tick(tick(0, Acl.archiveDelete), Acl.viewNotification) | Acl.manageInterval;
+    expect(untick(full, Acl.viewInterval)).toBe(0);
+    expect(untick(full, Acl.manageService)).toBe(
+      Acl.viewInterval | Acl.viewService | Acl.viewNotification | Acl.manageInterval,
+    );
+    expect(untick(full, Acl.archiveDelete)).toBe(full & ~Acl.archiveDelete);
+  });
+
+  it('always yields a valid acl from a valid one', () => {
+    for (let acl = 0; acl <= 1023; acl++) {
+      if (!isValidAcl(acl)) continue;
+      for (const g of ACL_GROUPS)
+        for (const b of g.boxes) {
+          expect(isValidAcl(toggle(acl, b.bit, true))).toBe(true);
+          expect(isValidAcl(toggle(acl, b.bit, false))).toBe(true);
+        }
+    }
+  });
+
+  it('hides the View box of a group while its Manage box is ticked', () => {
+    const services = group('services');
+    expect(boxVisible(services, box('services', 'view'), Acl.viewService | Acl.viewInterval)).toBe(true);
+    expect(boxVisible(services, box('services', 'view'), tick(0, Acl.manageService))).toBe(false);
+    expect(boxVisible(services, box('services', 'manage'), tick(0, Acl.manageService))).toBe(true);
+    expect(boxVisible(group('geolocation'), box('geolocation', 'view'), Acl.viewMap)).toBe(true);
+  });
+});

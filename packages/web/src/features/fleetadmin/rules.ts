@@ -1,0 +1,84 @@
+import { ACL_REQUIRES, Acl, withDependencies } from '@fleetkeep/core';
+
+/**
+ * Rules of the permission editor (spec §6 "Permission editor groups and dependencies"), pure and built on
+ * core `ACL_REQUIRES`/`withDependencies`. Fuel fillings share the service bits and archiveDelete (spec §6),
+ * so they get no boxes of their own: the Users tab says so once. Ticking a right switches on what it requires, unticking one
+ * switches off what requires it, and granting a group's Manage right hides its View right (implied).
+ */
+
+/** One checkbox of the editor: its translation key and bit. */
+export interface AclBox {
+  key: string;
+  bit: number;
+}
+
+/** One group of the editor (spec §6), in display order. */
+export interface AclGroup {
+  key: string;
+  boxes: readonly AclBox[];
+}
+
+export const ACL_GROUPS: readonly AclGroup[] = [
+  {
+    key: 'intervals',
+    boxes: [
+      { key: 'view', bit: Acl.viewInterval },
+      { key: 'manage', bit: Acl.manageInterval },
+    ],
+  },
+  {
+    key: 'services',
+    boxes: [
+      { key: 'view', bit: Acl.viewService },
+      { key: 'manage', bit: Acl.manageService },
+    ],
+  },
+  {
+    key: 'archive',
+    boxes: [
+      { key: 'manage', bit: Acl.archiveEdit },
+      { key: 'delete', bit: Acl.archiveDelete },
+    ],
+  },
+  { key: 'geolocation', boxes: [{ key: 'view', bit: Acl.viewMap }] },
+  { key: 'notifications', boxes: [{ key: 'view', bit: Acl.viewNotification }] },
+  { key: 'admin', boxes: [{ key: 'admin', bit: Acl.admin }] },
+];
+
+/** The acl after ticking `bit`: the bit and everything it requires (core `withDependencies`). */
+export function tick(acl: number, bit: number): number {
+  return withDependencies(acl | bit);
+}
+
+/** The acl after unticking `bit`: the bit goes, and so does every right that requires it, transitively. */
+export function untick(acl: number, bit: number): number {
+  let out = acl & ~bit;
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const [bitText, required] of Object.entries(ACL_REQUIRES)) {
+      const dependent = Number(bitText);
+      if (out & dependent && (out & required) !== required) {
+        out &= ~dependent;
+        changed = true;
+      }
+    }
+  }
+  return out;
+}
+
+/** Sets or clears a box. */
+export function toggle(acl: number, bit: number, on: boolean): number {
+  return on ? tick(acl, bit) : untick(acl, bit);
+}
+
+/**
+ * Whether a group's box shows: "granting manage rights hides the lower ones" (spec §6), so a View box
+ * is hidden while the Manage box of its group is ticked.
+ */
+export function boxVisible(group: AclGroup, box: AclBox, acl: number): boolean {
+  if (box.key !== 'view') return true;
+  const manage = group.boxes.find((b) => b.key === 'manage');
+  return manage === undefined || (acl & manage.bit) === 0;
+}
