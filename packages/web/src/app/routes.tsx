@@ -29,6 +29,7 @@ const ServiceEditorScreen = lazy(() => import('../features/services/editor/Servi
 const ItemsScreen = lazy(() => import('../features/objects/ItemsScreen.tsx'));
 const ObjectScreen = lazy(() => import('../features/objects/ObjectScreen.tsx'));
 const ActivationScreen = lazy(() => import('../features/activation/ActivationScreen.tsx'));
+const AdminScreen = lazy(() => import('../features/admin/AdminScreen.tsx'));
 const FleetAdminScreen = lazy(() => import('../features/fleetadmin/FleetAdminScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
@@ -82,7 +83,7 @@ export const router = createBrowserRouter(
       <Route element={<RequireAuth />}>
         <Route index element={<Guarded route="index">{null}</Guarded>} />
         <Route path="activation" element={guarded('activation', <ActivationScreen />)} />
-        <Route path="admin" element={screen('admin', 'menu.administration')} />
+        <Route path="admin" element={guarded('admin', <AdminScreen />)} />
         <Route path="fleet/:id" element={guarded('fleet', <FleetAdminScreen />)} />
         <Route path="migration/:id" element={screen('migration', 'screen.migration')} />
         <Route path="dashboard" element={screen('dashboard', 'menu.dashboard', 'units', <FleetMap />)} />

@@ -6,16 +6,20 @@ import { useSession } from '../../app/session.ts';
 import { canWith } from '../../lib/permissions.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { useFleet } from './api.ts';
+import { CustomFieldsTab } from './CustomFieldsTab.tsx';
+import { NotificationsTab } from './NotificationsTab.tsx';
+import { ObjectsTab } from './ObjectsTab.tsx';
 import { SettingsTab } from './SettingsTab.tsx';
 import { UsersTab } from './UsersTab.tsx';
 
-const TABS = ['settings', 'users'] as const;
-type Tab = (typeof TABS)[number];
+const ADMIN_TABS = ['users', 'objects', 'customfields'] as const;
+type Tab = 'settings' | 'notifications' | (typeof ADMIN_TABS)[number];
 
 /**
  * Spec §2 /fleet/{fleetId}: fleet administration (the route guard admits admin or viewNotification on
- * that fleet). Settings for everyone admitted (read-only without admin); the access list for fleet
- * admins, whose calls need admin (spec §7 "Fleet").
+ * that fleet). Settings for everyone admitted (read-only without admin) and the notification set-up
+ * for those who may view notifications; the access list, the service objects and the custom-field
+ * definitions for fleet admins, whose calls need admin (spec §7 "Fleet", PRODUCT.md "Administration").
  */
 export default function FleetAdminScreen() {
   const { t } = useTranslation();
@@ -27,10 +31,16 @@ export default function FleetAdminScreen() {
   const auth = session.status === 'authenticated' ? session.auth : null;
   // Rights on the fleet of the URL, which need not be the current fleet.
   const acl = auth?.fleets.find((f) => f.id === fid)?.acl;
-  const isAdmin =
-    auth !== null && canWith({ su: Boolean(auth.su), admin: Boolean(auth.admin) }, acl)('fleet.admin');
+  const can = auth !== null ? canWith({ su: Boolean(auth.su), admin: Boolean(auth.admin) }, acl) : null;
+  const isAdmin = can?.('fleet.admin') ?? false;
+  const seesNotifications = can?.('notification.view') ?? false;
+  const tabs: Tab[] = [
+    'settings',
+    ...(isAdmin ? ADMIN_TABS : []),
+    ...(seesNotifications ? (['notifications'] as const) : []),
+  ];
   const param = search.get('tab');
-  const tab: Tab = isAdmin && (TABS as readonly string[]).includes(param ?? '') ? (param as Tab) : 'settings';
+  const tab: Tab = tabs.find((name) => name === param) ?? 'settings';
 
   if (fleet.isPending) return <Loading />;
   if (!fleet.data) return <Text c="dimmed">{t('fleetAdmin.notFound')}</Text>;
@@ -59,6 +69,9 @@ export default function FleetAdminScreen() {
         <Tabs.List>
           <Tabs.Tab value="settings">{t('fleetAdmin.tabSettings')}</Tabs.Tab>
           {isAdmin && <Tabs.Tab value="users">{t('fleetAdmin.tabUsers')}</Tabs.Tab>}
+          {isAdmin && <Tabs.Tab value="objects">{t('fleetAdmin.tabObjects')}</Tabs.Tab>}
+          {isAdmin && <Tabs.Tab value="customfields">{t('fleetAdmin.tabCustomFields')}</Tabs.Tab>}
+          {seesNotifications && <Tabs.Tab value="notifications">{t('fleetAdmin.tabNotifications')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="settings" pt="md">
           <SettingsTab fleet={fleet.data} readOnly={!isAdmin} />
@@ -66,6 +79,21 @@ export default function FleetAdminScreen() {
         {isAdmin && (
           <Tabs.Panel value="users" pt="md">
             <UsersTab fid={fid} />
+          </Tabs.Panel>
+        )}
+        {isAdmin && (
+          <Tabs.Panel value="objects" pt="md">
+            <ObjectsTab fid={fid} />
+          </Tabs.Panel>
+        )}
+        {isAdmin && (
+          <Tabs.Panel value="customfields" pt="md">
+            <CustomFieldsTab fid={fid} />
+          </Tabs.Panel>
+        )}
+        {seesNotifications && (
+          <Tabs.Panel value="notifications" pt="md">
+            <NotificationsTab fid={fid} />
           </Tabs.Panel>
         )}
       </Tabs>
