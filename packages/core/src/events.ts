@@ -23,6 +23,14 @@ export interface LiveEvent<D = unknown> {
   d: D;
   /** When set, only this user's sessions receive the event. */
   uid?: number;
+  /**
+   * Server side only: the session whose request caused the change. It is never sent; the sockets of
+   * that session receive `own: 1` instead, so that its page does not tell its user about their own
+   * change (issue 9: "other users of the fleet get the dialog").
+   */
+  by?: number | null;
+  /** On the wire: the receiving session made this change itself. */
+  own?: 1;
 }
 
 /** Payload of a unit message event (`t: "e"`, `s: "avl_unit"`). */

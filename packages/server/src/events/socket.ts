@@ -32,7 +32,8 @@ export const eventsSocket =
 
     const deliver = (client: Client, event: LiveEvent) => {
       if (client.socket.readyState !== client.socket.OPEN) return;
-      const { uid: _uid, ...wire } = event;
+      const { uid: _uid, by, ...wire } = event;
+      if (by != null && by === client.actor.sessionId) wire.own = 1;
       client.socket.send(JSON.stringify(wire));
     };
 

@@ -21,4 +21,12 @@ describe('fleet dialogs (spec §4)', () => {
     expect(fleetDialogFor(ev({ s: 'user', fid: null, d: { type: 64 } }), 1)).toBe('changed');
     expect(fleetDialogFor(ev({ s: 'user', fid: null, d: { type: 0, ready: true } }), 1)).toBeNull();
   });
+  it('a user event of type 64 about another fleet opens nothing', () => {
+    expect(fleetDialogFor(ev({ s: 'user', fid: null, d: { type: 64, fid: 2 } }), 1)).toBeNull();
+    expect(fleetDialogFor(ev({ s: 'user', fid: null, d: { type: 64, fid: 1 } }), 1)).toBe('changed');
+  });
+  it("the session's own change opens no dialog (only the other users are told)", () => {
+    expect(fleetDialogFor(ev({ t: 'u', own: 1 }), 1)).toBeNull();
+    expect(fleetDialogFor(ev({ s: 'user', fid: null, d: { type: 64, fid: 1 }, own: 1 }), 1)).toBeNull();
+  });
 });

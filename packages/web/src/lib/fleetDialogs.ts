@@ -11,11 +11,16 @@ export const FLEET_DIALOG_TEXT: Record<FleetDialog, string> = {
 
 /**
  * Which dialog a live event opens for a user whose current fleet is `fid`: a delete of the current fleet
- * means access was lost; an update of it, changed settings; a user event of type 64, a changed fleet.
+ * means access was lost; an update of it, changed settings; a user event of type 64 about the current
+ * fleet (or naming none), a changed fleet. A change this session made itself (`own`) opens none: only
+ * the other users are told (issue 9).
  */
 export function fleetDialogFor(event: LiveEvent, fid: number | null): FleetDialog | null {
+  if (event.own === 1) return null;
   if (event.s === 'user') {
-    return (event.d as { type?: number } | null)?.type === UserEventType.fleetChanged ? 'changed' : null;
+    const d = event.d as { type?: number; fid?: number } | null;
+    if (d?.type !== UserEventType.fleetChanged) return null;
+    return d.fid === undefined || d.fid === fid ? 'changed' : null;
   }
   if (event.s !== 'fleet' || fid === null || event.fid !== fid) return null;
   if (event.t === 'd') return 'lost';

@@ -1,5 +1,6 @@
 import { ACL_ALL, Acl, aclNames } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventsClient } from '../../test/events-client.js';
 import {
   accountOf,
   type Client,
@@ -232,6 +233,66 @@ describe('fleets', () => {
       const res = await put(withAcl('viewer', ACL_ALL), viewer);
       expect(res.status).toBe(403);
       expect((await viewer.get(`${fleetUrl}/users`)).status).toBe(403);
+    });
+  });
+
+  describe('who is told about a change (spec §4 fleet dialogs)', () => {
+    it('a settings change reaches the other users as an update and the saving session as its own', async () => {
+      const [mine, theirs] = await Promise.all([
+        EventsClient.connect(t.url, admin.ssid),
+        EventsClient.connect(t.url, manager.ssid),
+      ]);
+      try {
+        const res = await admin.put(fleetUrl, { cur: 'GBP' });
+        expect(res.status).toBe(200);
+        const isUpdate = (e: { s: string; t: string; fid: number | null }) =>
+          e.s === 'fleet' && e.t === 'u' && e.fid === t.demo.fleetId;
+        const other = await theirs.next(isUpdate);
+        expect(other.own).toBeUndefined();
+        expect(other).not.toHaveProperty('by');
+        const own = await mine.next(isUpdate);
+        expect(own.own).toBe(1);
+        expect(own).not.toHaveProperty('by');
+      } finally {
+        await admin.put(fleetUrl, { cur: 'EUR' });
+        mine.close();
+        theirs.close();
+      }
+    });
+
+    it('an access-list change sends user event 64 to the users whose rights changed, and to no one else', async () => {
+      const before = (await admin.get(`${fleetUrl}/users`)).body.users as {
+        id: number;
+        login: string;
+        acl: number;
+      }[];
+      const viewerRow = before.find((u) => u.login === 'viewer');
+      if (!viewerRow) throw new Error('demo data missing: the viewer is no member');
+      const [viewerEvents, managerEvents] = await Promise.all([
+        EventsClient.connect(t.url, viewer.ssid),
+        EventsClient.connect(t.url, manager.ssid),
+      ]);
+      try {
+        const changed = before.map((u) => ({
+          id: u.id,
+          acl: u.id === viewerRow.id ? Acl.viewInterval : u.acl,
+        }));
+        expect((await admin.put(`${fleetUrl}/users`, { users: changed })).status).toBe(200);
+        const event = await viewerEvents.next(
+          (e) => e.s === 'user' && (e.d as { type?: number }).type === 64,
+        );
+        expect(event.d).toEqual({ type: 64, fid: t.demo.fleetId });
+        // The manager's rights did not change: a marker event published afterwards arrives first.
+        await t.server.ctx.bus.publish({ t: 'u', s: 'fleet', fid: t.demo.fleetId, d: { marker: true } });
+        await managerEvents.next((e) => (e.d as { marker?: boolean }).marker === true);
+        expect(
+          managerEvents.received.some((e) => e.s === 'user' && (e.d as { type?: number }).type === 64),
+        ).toBe(false);
+      } finally {
+        await admin.put(`${fleetUrl}/users`, { users: before.map((u) => ({ id: u.id, acl: u.acl })) });
+        viewerEvents.close();
+        managerEvents.close();
+      }
     });
   });
 });

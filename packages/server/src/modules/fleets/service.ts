@@ -8,6 +8,7 @@ import {
   type FleetUsersReply,
   type FleetWire,
   isValidAcl,
+  UserEventType,
 } from '@fleetkeep/core';
 import { loadAccountTree, requireFleet, visibleFleets } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
@@ -59,7 +60,13 @@ export async function updateFleet(
   const tree = await loadAccountTree(ctx);
   const wire = fleetToWire(fleet, acl, tree.isActive(fleet.account_id));
   // Receivers compare the fleet with their current one and show "fleet settings changed" (spec §4).
-  await ctx.bus.publish({ t: 'u', s: 'fleet', fid: fleetId, d: { ...wire, acl: undefined } });
+  await ctx.bus.publish({
+    t: 'u',
+    s: 'fleet',
+    fid: fleetId,
+    d: { ...wire, acl: undefined },
+    by: actor.sessionId,
+  });
   return wire;
 }
 
@@ -133,7 +140,12 @@ export async function setFleetUsers(
     seen.add(u.id);
   });
   if (errors.length > 0) throw invalidInput(errors);
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  const before = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const old = await trx
+      .selectFrom('fleet_users')
+      .select(['user_id', 'acl'])
+      .where('fleet_id', '=', fleetId)
+      .execute();
     await trx.deleteFrom('fleet_users').where('fleet_id', '=', fleetId).execute();
     if (users.length > 0) {
       await trx
@@ -141,7 +153,22 @@ export async function setFleetUsers(
         .values(users.map((u) => ({ fleet_id: fleetId, user_id: u.id, acl: u.acl })))
         .execute();
     }
+    return new Map(old.map((o) => [o.user_id, o.acl]));
   });
-  await ctx.bus.publish({ t: 'u', s: 'fleet', fid: fleetId, d: { id: fleetId, users: users.length } });
+  // Spec §4 user event 64 ("Current fleet has been changed") to every user whose rights in the fleet
+  // changed, joined or left; the fleet's settings did not change, so no fleet update event.
+  const after = new Map(users.map((u) => [u.id, u.acl]));
+  const touched = new Set([...before.keys(), ...after.keys()]);
+  for (const userId of touched) {
+    if (before.get(userId) === after.get(userId)) continue;
+    await ctx.bus.publish({
+      t: 'e',
+      s: 'user',
+      fid: null,
+      uid: userId,
+      d: { type: UserEventType.fleetChanged, fid: fleetId },
+      by: actor.sessionId,
+    });
+  }
   return fleetUsers(ctx, actor, fleetId);
 }
