@@ -216,6 +216,14 @@ export const unitCreateBody = z.object({
 export type UnitCreateBody = z.output<typeof unitCreateBody>;
 
 /**
+ * `PUT /api/fleets/{fid}/units/{id}/device` (issue 9 "Service objects"): a new device identifier for a
+ * unit whose tracker was replaced; unique across the installation (409). Kept apart from the unit's
+ * update, which accepts the unit as read and so never changes its device.
+ */
+export const unitDeviceBody = z.object({ uid: deviceId });
+export type UnitDeviceBody = z.output<typeof unitDeviceBody>;
+
+/**
  * `DELETE` of a unit, driver or trailer: its interval assignments and open services go; its archived
  * services stay unless `archive=delete` (PRODUCT.md "Service objects and counters").
  */

@@ -74,6 +74,24 @@ export const OBJECTS_ADMIN_CASES: RouteCase[] = [
     restore: removeMade,
   },
   {
+    route: 'PUT /api/fleets/:fid/units/:id/device',
+    async build(env) {
+      await removeMade(env);
+      const id = await createUnit(env.t, {
+        accountId: env.fx.demoAccountId,
+        fleetId: env.fx.fleetId,
+        name: UNIT_NAME,
+      });
+      return {
+        method: 'PUT',
+        url: `/api/fleets/${env.fx.fleetId}/units/${id}/device`,
+        body: { uid: deviceId() },
+      };
+    },
+    expect: outcomes(FLEET_ADMINS),
+    restore: removeMade,
+  },
+  {
     route: 'GET /api/fleets/:id/user/units',
     build: ({ fx }) => ({ method: 'GET', url: `/api/fleets/${fx.fleetId}/user/units` }),
     expect: outcomes(FLEET_ADMINS),

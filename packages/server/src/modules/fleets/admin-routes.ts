@@ -8,6 +8,7 @@ import {
   personCreateBody,
   personWire,
   unitCreateBody,
+  unitDeviceBody,
   unitListReply,
   unitWire,
 } from '@fleetkeep/core';
@@ -16,7 +17,14 @@ import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
 import { createFleet } from './create.js';
-import { bindableUnits, createPerson, createUnit, deletePerson, deleteUnit } from './objects-admin.js';
+import {
+  bindableUnits,
+  changeUnitDevice,
+  createPerson,
+  createUnit,
+  deletePerson,
+  deleteUnit,
+} from './objects-admin.js';
 
 /**
  * Creating fleets and service objects, and removing objects (issue 9 "Fleets", "Service objects");
@@ -56,6 +64,21 @@ export const fleetAdminRoutes =
         },
       },
       async (req) => createUnit(ctx, actorOf(req), req.params.id, req.body),
+    );
+    app.put(
+      '/api/fleets/:fid/units/:id/device',
+      {
+        config: { need: 'fleet.admin' },
+        schema: {
+          tags,
+          summary:
+            "Change a unit's device identifier (admin), e.g. after its tracker was replaced; unique across the installation (409)",
+          params: fleetItemParams,
+          body: unitDeviceBody,
+          response: { 200: unitWire },
+        },
+      },
+      async (req) => changeUnitDevice(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
     );
     app.delete(
       '/api/fleets/:fid/units/:id',

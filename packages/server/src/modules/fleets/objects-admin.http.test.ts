@@ -132,6 +132,33 @@ describe('service objects: create and delete', () => {
       expect((await admin.get(`${base}/units`)).body.units.length).toBe(before);
     });
 
+    it('a new device identifier takes the readings; the old one is free; a taken one is refused', async () => {
+      const unit = await makeUnit('swap-old');
+      const url = `${base}/units/${unit.id}/device`;
+      expect((await admin.put(url, { uid: 'demo-001' })).status).toBe(409);
+      expect((await admin.put(url, { uid: '' })).status).toBe(400);
+      expect((await mechanic.put(url, { uid: 'swap-x' })).status).toBe(403);
+      const res = await admin.put(url, { uid: '  swap-new ' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: unit.id, uid: 'swap-new' });
+      // The same identifier again changes nothing.
+      expect((await admin.put(url, { uid: 'swap-new' })).body.uid).toBe('swap-new');
+      const reading = new URLSearchParams({
+        deviceid: 'swap-new',
+        timestamp: String(now() - 30),
+        lat: '52.1',
+        lon: '21.0',
+      });
+      const ingest = await fetch(`${t.url}/api/ingest/osmand`, { method: 'POST', body: reading });
+      expect(ingest.status).toBe(200);
+      expect(await unitIn(manager, unit.id)).toMatchObject({ uid: 'swap-new', pos: { y: 52.1, x: 21 } });
+      // The old identifier can be given to another unit at once.
+      expect((await makeUnit('swap-old')).uid).toBe('swap-old');
+      // Another fleet's unit is not reachable through this fleet.
+      const northwind = (await outsider.get(`/api/fleets/${t.demo.otherFleetId}/units`)).body.units[0];
+      expect((await admin.put(`${base}/units/${northwind.id}/device`, { uid: 'swap-z' })).status).toBe(404);
+    });
+
     it('validates the body', async () => {
       const cases: [Record<string, unknown>, string][] = [
         [{ uid: 'v-1' }, 'body.nm'],

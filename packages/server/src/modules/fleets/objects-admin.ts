@@ -6,6 +6,7 @@ import {
   type PersonWire,
   ServiceFlag,
   type UnitCreateBody,
+  type UnitDeviceBody,
   type UnitListReply,
   type UnitWire,
 } from '@fleetkeep/core';
@@ -61,6 +62,36 @@ async function requireKnownUnitType(db: Db, unitType: number | null): Promise<vo
   if (unitType === null) return;
   const known = await db.selectFrom('unit_types').select('id').where('id', '=', unitType).executeTakeFirst();
   if (!known) throw invalidInput([{ field: 'body.ut', message: 'Unknown unit type' }]);
+}
+
+/**
+ * PUT /api/fleets/{fid}/units/{id}/device: the unit's new device identifier (admin). Readings are matched
+ * to units by device identifier per batch (telematics/store.ts), so the next reading of the new tracker
+ * reaches the unit and the old identifier is free for another unit at once.
+ */
+export async function changeUnitDevice(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  unitId: number,
+  body: UnitDeviceBody,
+): Promise<UnitWire> {
+  await requireFleet(ctx, actor, fleetId, 'fleet.admin');
+  const unit = await ctx.db.kysely
+    .selectFrom('units')
+    .selectAll()
+    .where('id', '=', unitId)
+    .where('fleet_id', '=', fleetId)
+    .executeTakeFirst();
+  if (!unit) throw notFound('Unit not found');
+  if (unit.device_id === body.uid) return unitToWire(unit);
+  await requireFreeDevice(ctx, body.uid);
+  await writeUnique(
+    ctx.db.kysely.updateTable('units').set({ device_id: body.uid }).where('id', '=', unitId).execute(),
+  );
+  const wire = unitToWire({ ...unit, device_id: body.uid });
+  await ctx.bus.publish({ t: 'u', s: 'avl_unit', fid: fleetId, d: wire });
+  return wire;
 }
 
 /**
