@@ -260,6 +260,28 @@ describe('fleets', () => {
       }
     });
 
+    it('a save that changes nothing tells nobody', async () => {
+      const theirs = await EventsClient.connect(t.url, manager.ssid);
+      try {
+        const fleet = (await admin.get('/api/fleets')).body.fleets[0];
+        const res = await admin.put(fleetUrl, {
+          n: fleet.n,
+          cur: fleet.cur,
+          tz: fleet.tz,
+          ms: fleet.ms,
+          fm: fleet.fm,
+        });
+        expect(res.status).toBe(200);
+        await t.server.ctx.bus.publish({ t: 'u', s: 'fleet', fid: t.demo.fleetId, d: { marker: true } });
+        await theirs.next((e) => (e.d as { marker?: boolean }).marker === true);
+        expect(
+          theirs.received.filter((e) => e.s === 'fleet' && !(e.d as { marker?: boolean }).marker),
+        ).toEqual([]);
+      } finally {
+        theirs.close();
+      }
+    });
+
     it('an access-list change sends user event 64 to the users whose rights changed, and to no one else', async () => {
       const before = (await admin.get(`${fleetUrl}/users`)).body.users as {
         id: number;

@@ -41,15 +41,19 @@ export async function updateFleet(
   if (patch.cur !== undefined) set.cur = patch.cur;
   if (patch.ms !== undefined) set.ms = patch.ms;
   if (patch.fm !== undefined) set.fm = patch.fm;
+  let changed = false;
   if (Object.keys(set).length > 0) {
     // The change and its "fleet settings changed" domain event commit together (events/domain.ts).
-    await ctx.db.kysely.transaction().execute(async (trx) => {
+    changed = await ctx.db.kysely.transaction().execute(async (trx) => {
       const query = trx.selectFrom('fleets').selectAll().where('id', '=', fleetId);
       const before = await ctx.db.ops.forUpdate(query).executeTakeFirstOrThrow();
+      const events = fleetSettingsEvents(before, set, now(), actor.userId);
+      if (events.length === 0) return false;
       await trx.updateTable('fleets').set(set).where('id', '=', fleetId).execute();
-      await recordDomainEvents(trx, fleetSettingsEvents(before, set, now(), actor.userId));
+      await recordDomainEvents(trx, events);
+      return true;
     });
-    ctx.outbox.publish();
+    if (changed) ctx.outbox.publish();
   }
   const fleet = await ctx.db.kysely
     .selectFrom('fleets')
@@ -59,7 +63,9 @@ export async function updateFleet(
   // A suspended fleet stays editable by those above it; its wire state must still say suspended.
   const tree = await loadAccountTree(ctx);
   const wire = fleetToWire(fleet, acl, tree.isActive(fleet.account_id));
-  // Receivers compare the fleet with their current one and show "fleet settings changed" (spec §4).
+  // Receivers compare the fleet with their current one and show "fleet settings changed" (spec §4);
+  // a save that changed nothing tells nobody.
+  if (!changed) return wire;
   await ctx.bus.publish({
     t: 'u',
     s: 'fleet',
