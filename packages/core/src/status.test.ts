@@ -1,22 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Baseline, evaluate, forecastDate, type IntervalRule, OVERDUE_MASK } from './status.js';
+import {
+  type Baseline,
+  evaluate,
+  forecastDate,
+  INTERVAL_RULES_OFF,
+  type IntervalRule,
+  OVERDUE_MASK,
+} from './status.js';
 import { addCalendar, startOfDay } from './timezone.js';
 
 const utc = (iso: string) => Date.parse(`${iso}Z`) / 1000;
 const DAY = 86400;
-const OFF: IntervalRule = {
-  cnme: 0,
-  cnmd: 0,
-  cnmo: 0,
-  cnehe: 0,
-  cnehd: 0,
-  cneho: 0,
-  de: 0,
-  dd: 0,
-  du: 'd',
-  do: 0,
-};
+const OFF: IntervalRule = INTERVAL_RULES_OFF;
 const T0 = utc('2026-03-01T00:00:00');
 const base: Baseline = { lcnm: 1000, lceh: 100, ltm: T0 };
 const unit = (mileage: number, engineHours = 100) => ({ mileage, engineHours });

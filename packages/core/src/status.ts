@@ -29,6 +29,20 @@ export interface IntervalRule {
   do: number;
 }
 
+/** An interval with every rule switched off: the defaults of a new interval (spec §5). */
+export const INTERVAL_RULES_OFF: Readonly<IntervalRule> = Object.freeze({
+  cnme: 0,
+  cnmd: 0,
+  cnmo: 0,
+  cnehe: 0,
+  cnehd: 0,
+  cneho: 0,
+  de: 0,
+  dd: 0,
+  du: 'd',
+  do: 0,
+});
+
 /** An assignment's "last service" baseline. */
 export interface Baseline {
   lcnm: number;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { INTERVAL_RULES_OFF } from '../status.js';
 import {
   type IntervalRules,
   intervalCreateBody,
@@ -6,18 +7,7 @@ import {
   intervalUpdateBody,
 } from './intervals.js';
 
-const off: IntervalRules = {
-  cnme: 0,
-  cnmd: 0,
-  cnmo: 0,
-  cnehe: 0,
-  cnehd: 0,
-  cneho: 0,
-  de: 0,
-  dd: 0,
-  du: 'd',
-  do: 0,
-};
+const off: IntervalRules = INTERVAL_RULES_OFF;
 const fieldsOf = (v: Partial<IntervalRules>) =>
   intervalRuleIssues({ ...off, ...v }, 'body').map((i) => i.field);
 

@@ -1,4 +1,5 @@
 import {
+  INTERVAL_RULES_OFF,
   type IntervalAssignmentInput,
   type IntervalCreateBody,
   type IntervalRules,
@@ -23,19 +24,7 @@ import { dropDueServices, fleetObjects, loadIntervals, saveLines, syncAssignment
 export const DUPLICATE_NAME = 'An interval with this name exists';
 
 /** An interval's fields before the request fills them (every rule off). */
-export const DEFAULTS: IntervalRules & { description: string } = {
-  description: '',
-  cnme: 0,
-  cnmd: 0,
-  cnmo: 0,
-  cnehe: 0,
-  cnehd: 0,
-  cneho: 0,
-  de: 0,
-  dd: 0,
-  du: 'd',
-  do: 0,
-};
+export const DEFAULTS: IntervalRules & { description: string } = { description: '', ...INTERVAL_RULES_OFF };
 
 /** What a write leaves to publish after commit, then to recompute (DESIGN §6; engine/index.ts). */
 export interface Outcome {

@@ -1,4 +1,4 @@
-import type { IntervalAssignmentWire, IntervalWire } from '@fleetkeep/core';
+import { INTERVAL_RULES_OFF, type IntervalAssignmentWire, type IntervalWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import {
   decodeFilters,
@@ -22,16 +22,7 @@ function interval(patch: Partial<IntervalWire> = {}): IntervalWire {
     id: 1,
     n: 'Oil',
     description: '',
-    cnme: 0,
-    cnmd: 0,
-    cnmo: 0,
-    cnehe: 0,
-    cnehd: 0,
-    cneho: 0,
-    de: 0,
-    dd: 0,
-    du: 'd',
-    do: 0,
+    ...INTERVAL_RULES_OFF,
     u: [],
     li: [],
     c: null,

@@ -1,3 +1,4 @@
+import { INTERVAL_RULES_OFF } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import { MAX_UNIT_TYPES, UNKNOWN_TYPE } from '../../lib/unitTypes.ts';
 import {
@@ -29,16 +30,7 @@ const rule = (over: Partial<ObjectInterval> = {}): ObjectInterval => ({
   id: 1,
   n: 'Oil',
   u: [],
-  cnme: 0,
-  cnmd: 0,
-  cnmo: 0,
-  cnehe: 0,
-  cnehd: 0,
-  cneho: 0,
-  de: 0,
-  dd: 0,
-  du: 'd',
-  do: 0,
+  ...INTERVAL_RULES_OFF,
   ...over,
 });
 
