@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Starts and stops the built server (`packages/server/dist/main.js`) for the browser journeys. */
@@ -94,4 +95,44 @@ export async function stopServer(info: ServerInfo): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   process.kill(pid, 'SIGKILL');
+}
+
+/** A server of its own on an EMPTY database (no demo), for journeys that start from nothing. */
+export interface EmptyServer {
+  base: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server on a fresh data directory with `FLEETKEEP_DEMO=0`, beside the suite's demo server. */
+export async function startEmptyServer(prefix: string): Promise<EmptyServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fleetkeep-e2e-${prefix}-`));
+  const port = await freePort();
+  const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      FLEETKEEP_DEMO: '0',
+      OSMAND_PORT: '0',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', log, log],
+  });
+  fs.closeSync(log);
+  await waitUntilUp(port, child);
+  return {
+    base: `http://127.0.0.1:${port}`,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const gone = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await gone;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,8 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { freePort, ROOT, SERVER_MAIN } from '../server.ts';
+import { type EmptyServer, startEmptyServer } from '../server.ts';
 import { expect, openUserMenu, screenshot, test } from './fixtures.ts';
 
 /**
@@ -10,49 +6,16 @@ import { expect, openUserMenu, screenshot, test } from './fixtures.ts';
  * (`FLEETKEEP_DEMO=0`, fresh data directory) next to the suite's demo server and stops it after.
  */
 
-let child: ChildProcess | undefined;
-let dataDir = '';
+let server: EmptyServer | undefined;
 let base = '';
 
 test.beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-e2e-setup-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
-  child = spawn(process.execPath, [SERVER_MAIN], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      FLEETKEEP_DEMO: '0',
-      OSMAND_PORT: '0',
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', log, log],
-  });
-  fs.closeSync(log);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`set-up server exited with code ${child.exitCode}`);
-    const up = await fetch(`${base}/api/ping`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error('set-up server did not answer /api/ping within 30 s');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  server = await startEmptyServer('setup');
+  base = server.base;
 });
 
 test.afterAll(async () => {
-  const running = child;
-  if (running && running.exitCode === null) {
-    const gone = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGTERM');
-    await gone;
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 test('an empty database shows the set-up screen; it signs the super user in and is gone after', async ({

@@ -25,6 +25,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'header.navigation',
     'header.notifications',
     'settings.notifications',
+    'fleetAdmin.tabNotifications',
     'menu.activation',
     'menu.administration',
     'menu.docs',

@@ -2,6 +2,7 @@ import { PASSWORD_MIN_LENGTH, type UserPasswordBody } from '@fleetkeep/core';
 import { Alert, Button, Group, PasswordInput, Stack, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NewPasswordFields, newPasswordErrors } from '../components/NewPasswordFields.tsx';
 import { ApiError, api } from '../lib/api.ts';
 import { detailsToFields } from '../lib/fieldErrors.ts';
 
@@ -18,7 +19,7 @@ export function ChangePassword() {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [result, setResult] = useState<'saved' | string | null>(null);
   const [busy, setBusy] = useState(false);
-  const tooShort = t('settings.password.tooShort', { min: PASSWORD_MIN_LENGTH });
+  const tooShort = t('newPassword.tooShort', { min: PASSWORD_MIN_LENGTH });
 
   const change = (field: Field, value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
@@ -41,9 +42,10 @@ export function ChangePassword() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const pair = newPasswordErrors({ password: form.new, repeat: form.repeat }, t);
     const local: Partial<Record<Field, string>> = {};
-    if (form.new.length < PASSWORD_MIN_LENGTH) local.new = tooShort;
-    if (form.repeat !== form.new) local.repeat = t('settings.password.mismatch');
+    if (pair.password) local.new = pair.password;
+    if (pair.repeat) local.repeat = pair.repeat;
     setErrors(local);
     if (Object.keys(local).length > 0) return;
     setBusy(true);
@@ -76,24 +78,15 @@ export function ChangePassword() {
           required
           onChange={(e) => change('old', e.currentTarget.value)}
         />
-        <PasswordInput
-          label={t('settings.password.new')}
-          description={tooShort}
-          autoComplete="new-password"
-          value={form.new}
-          error={errors.new}
+        <NewPasswordFields
+          value={{ password: form.new, repeat: form.repeat }}
+          onChange={(next, changed) =>
+            changed === 'password' ? change('new', next.password) : change('repeat', next.repeat)
+          }
+          errors={{ password: errors.new, repeat: errors.repeat }}
+          passwordLabel={t('settings.password.new')}
+          repeatLabel={t('settings.password.repeat')}
           disabled={busy}
-          required
-          onChange={(e) => change('new', e.currentTarget.value)}
-        />
-        <PasswordInput
-          label={t('settings.password.repeat')}
-          autoComplete="new-password"
-          value={form.repeat}
-          error={errors.repeat}
-          disabled={busy}
-          required
-          onChange={(e) => change('repeat', e.currentTarget.value)}
         />
         {result && (
           <Alert color={result === 'saved' ? 'green' : 'red'} role="status">

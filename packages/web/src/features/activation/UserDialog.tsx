@@ -3,23 +3,17 @@ import {
   LANGUAGES,
   type Language,
   LOGIN_NAME_MAX,
-  PASSWORD_MIN_LENGTH,
   USER_FULL_NAME_MAX,
 } from '@fleetkeep/core';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  PasswordInput,
-  Select,
-  Stack,
-  TextInput,
-} from '@mantine/core';
-import type { TFunction } from 'i18next';
+import { Alert, Button, Checkbox, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  EMPTY_NEW_PASSWORD,
+  type NewPassword,
+  NewPasswordFields,
+  newPasswordErrors,
+} from '../../components/NewPasswordFields.tsx';
 import { LANGUAGE_NAMES } from '../../i18n/languages.ts';
 import { ApiError } from '../../lib/api.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
@@ -34,15 +28,6 @@ function serverErrors(err: unknown, fallback: string): { fields: Errors; rest: s
   const mapped = detailsToFields(err.details, (path) => (path[0] && FIELDS.has(path[0]) ? path[0] : null));
   const rest = mapped.rest[0] ?? (Object.keys(mapped.fields).length === 0 ? err.reason : null);
   return { fields: mapped.fields, rest };
-}
-
-/** Password ≥ PASSWORD_MIN_LENGTH with its repeat (spec §2; issue 9 "Passwords"). */
-function passwordErrors(password: string, repeat: string, t: TFunction): Errors {
-  const out: Errors = {};
-  if (password.length < PASSWORD_MIN_LENGTH)
-    out.password = t('activation.passwordShort', { min: PASSWORD_MIN_LENGTH });
-  else if (password !== repeat) out.repeat = t('activation.passwordMismatch');
-  return out;
 }
 
 /** New user of an account, or editing one (login, full name, language, admin, active). */
@@ -61,8 +46,7 @@ export function UserDialog({
   const [lang, setLang] = useState<Language>(user?.lang ?? 'en');
   const [admin, setAdmin] = useState(user?.admin === 1);
   const [active, setActive] = useState(user ? user.active === 1 : true);
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const [pw, setPw] = useState<NewPassword>(EMPTY_NEW_PASSWORD);
   const [errors, setErrors] = useState<Errors>({});
   const [rest, setRest] = useState<string | null>(null);
   const create = useCreateUser();
@@ -78,7 +62,7 @@ export function UserDialog({
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const local: Errors = user ? {} : passwordErrors(password, repeat, t);
+    const local: Errors = user ? {} : newPasswordErrors(pw, t);
     if (!nm.trim()) local.nm = t('controls.required');
     setErrors(local);
     setRest(null);
@@ -89,7 +73,11 @@ export function UserDialog({
         { id: user.id, body: { ...fields, active: active ? 1 : 0 } },
         { onSuccess: onClose, onError: fail },
       );
-    else create.mutate({ accountId, body: { ...fields, password } }, { onSuccess: onClose, onError: fail });
+    else
+      create.mutate(
+        { accountId, body: { ...fields, password: pw.password } },
+        { onSuccess: onClose, onError: fail },
+      );
   };
 
   return (
@@ -118,24 +106,16 @@ export function UserDialog({
           onChange={(e) => setN(e.currentTarget.value)}
         />
         {!user && (
-          <>
-            <PasswordInput
-              label={t('activation.password')}
-              required
-              autoComplete="new-password"
-              value={password}
-              error={errors.password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-            />
-            <PasswordInput
-              label={t('activation.passwordRepeat')}
-              required
-              autoComplete="new-password"
-              value={repeat}
-              error={errors.repeat}
-              onChange={(e) => setRepeat(e.currentTarget.value)}
-            />
-          </>
+          <NewPasswordFields
+            value={pw}
+            onChange={(next, changed) => {
+              setPw(next);
+              setErrors((e) => ({ ...e, [changed]: '' }));
+            }}
+            errors={errors}
+            passwordLabel={t('activation.password')}
+            repeatLabel={t('activation.passwordRepeat')}
+          />
         )}
         <Select
           label={t('activation.language')}
@@ -178,19 +158,18 @@ export function UserDialog({
 /** Sets a new password for a user; the server ends that user's sessions and API tokens. */
 export function PasswordDialog({ user, onClose }: { user: AdminUserWire; onClose: () => void }) {
   const { t } = useTranslation();
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const [pw, setPw] = useState<NewPassword>(EMPTY_NEW_PASSWORD);
   const [errors, setErrors] = useState<Errors>({});
   const [rest, setRest] = useState<string | null>(null);
   const save = useSetPassword();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const local = passwordErrors(password, repeat, t);
+    const local = newPasswordErrors(pw, t);
     setErrors(local);
     setRest(null);
     if (Object.keys(local).length > 0) return;
     save.mutate(
-      { id: user.id, password },
+      { id: user.id, password: pw.password },
       {
         onSuccess: onClose,
         onError: (err) => {
@@ -204,22 +183,16 @@ export function PasswordDialog({ user, onClose }: { user: AdminUserWire; onClose
   return (
     <Modal opened onClose={onClose} title={t('activation.setPasswordFor', { name: user.nm })} centered>
       <Stack component="form" onSubmit={submit} gap="sm">
-        <PasswordInput
-          label={t('activation.password')}
-          required
-          data-autofocus
-          autoComplete="new-password"
-          value={password}
-          error={errors.password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-        />
-        <PasswordInput
-          label={t('activation.passwordRepeat')}
-          required
-          autoComplete="new-password"
-          value={repeat}
-          error={errors.repeat}
-          onChange={(e) => setRepeat(e.currentTarget.value)}
+        <NewPasswordFields
+          value={pw}
+          onChange={(next, changed) => {
+            setPw(next);
+            setErrors((e) => ({ ...e, [changed]: '' }));
+          }}
+          errors={errors}
+          passwordLabel={t('activation.password')}
+          repeatLabel={t('activation.passwordRepeat')}
+          autoFocus
         />
         {rest && (
           <Alert color="red" role="alert">

@@ -33,7 +33,8 @@ export default function FleetAdminScreen() {
   const acl = auth?.fleets.find((f) => f.id === fid)?.acl;
   const can = auth !== null ? canWith({ su: Boolean(auth.su), admin: Boolean(auth.admin) }, acl) : null;
   const isAdmin = can?.('fleet.admin') ?? false;
-  const seesNotifications = can?.('notification.view') ?? false;
+  // Channel set-ups are for fleet admins and those who may view notifications (issue 11, spec §7).
+  const seesNotifications = isAdmin || (can?.('notification.view') ?? false);
   const tabs: Tab[] = [
     'settings',
     ...(isAdmin ? ADMIN_TABS : []),

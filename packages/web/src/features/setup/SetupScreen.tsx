@@ -1,17 +1,10 @@
-import {
-  type Language,
-  PASSWORD_MIN_LENGTH,
-  type SessionLoginReply,
-  type SetupBody,
-  setupBody,
-} from '@fleetkeep/core';
+import { type Language, type SessionLoginReply, type SetupBody, setupBody } from '@fleetkeep/core';
 import {
   Alert,
   Button,
   Center,
   Input,
   Paper,
-  PasswordInput,
   SegmentedControl,
   Select,
   SimpleGrid,
@@ -26,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { signInWithToken, useSession } from '../../app/session.ts';
+import { NewPasswordFields, newPasswordErrors } from '../../components/NewPasswordFields.tsx';
 import { i18next, setLanguage } from '../../i18n/index.ts';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../i18n/languages.ts';
 import { ApiError, api } from '../../lib/api.ts';
@@ -121,19 +115,14 @@ export default function SetupScreen() {
   /** Client-side checks from the core contract; messages in the user's language. */
   const check = (): SetupBody | null => {
     const parsed = setupBody.safeParse(bodyOf(form));
-    const found: Partial<Record<Field, string>> = {};
+    // The password pair by the one shared rule (components/NewPasswordFields), the rest by the contract.
+    const found: Partial<Record<Field, string>> = newPasswordErrors(form, t);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0]) as Field;
-        found[field] ??=
-          field === 'password'
-            ? t('setup.passwordHint', { count: PASSWORD_MIN_LENGTH })
-            : field === 'cur'
-              ? t('setup.errorTooLong')
-              : t('setup.errorRequired');
+        found[field] ??= field === 'cur' ? t('setup.errorTooLong') : t('setup.errorRequired');
       }
     }
-    if (form.repeat !== form.password) found.repeat = t('setup.errorRepeat');
     setErrors(found);
     return parsed.success && Object.keys(found).length === 0 ? parsed.data : null;
   };
@@ -225,23 +214,12 @@ export default function SetupScreen() {
             required
             disabled={busy}
           />
-          <PasswordInput
-            label={t('login.password')}
-            description={t('setup.passwordHint', { count: PASSWORD_MIN_LENGTH })}
-            autoComplete="new-password"
-            value={form.password}
-            onChange={(e) => change('password', e.currentTarget.value)}
-            error={errors.password}
-            required
-            disabled={busy}
-          />
-          <PasswordInput
-            label={t('setup.repeat')}
-            autoComplete="new-password"
-            value={form.repeat}
-            onChange={(e) => change('repeat', e.currentTarget.value)}
-            error={errors.repeat}
-            required
+          <NewPasswordFields
+            value={form}
+            onChange={(next, changed) => change(changed, next[changed])}
+            errors={errors}
+            passwordLabel={t('login.password')}
+            repeatLabel={t('setup.repeat')}
             disabled={busy}
           />
           <Select

@@ -1,0 +1,174 @@
+import {
+  CUSTOM_FIELD_OPTIONS_MAX,
+  CUSTOM_FIELD_OWNER_TYPES,
+  type CustomFieldBody,
+  type CustomFieldOwnerType,
+  CustomFieldType,
+  type CustomFieldUpdateBody,
+  type CustomFieldWire,
+  Limits,
+} from '@fleetkeep/core';
+
+/**
+ * Custom-field definitions as the fleet administration edits them (spec §3 "Custom field": n, tp 1 text /
+ * 2 list, s.options, t owner type; spec §7 "Custom fields"; PRODUCT.md "Administration"). The checks
+ * mirror the core contract (`customFieldBody`: name trimmed, 1–128 characters) and the server's option
+ * rules (a list needs 1–100 distinct, non-empty options of at most 128 characters, compared
+ * case-insensitively after trimming), so the dialog says what is wrong before it sends. Pure.
+ */
+
+export const OWNER_TYPES = CUSTOM_FIELD_OWNER_TYPES;
+/** The translation key naming each owner type (the record kinds' own names). */
+export const OWNER_LABEL: Record<CustomFieldOwnerType, string> = {
+  u: 'screen.unit',
+  d: 'screen.driver',
+  t: 'screen.trailer',
+  s: 'screen.service',
+  f: 'screen.fuelfilling',
+};
+export type FieldType = (typeof CustomFieldType)[keyof typeof CustomFieldType];
+
+/** One option row of the editor; `key` keeps React's rows apart while texts change. */
+export interface OptionRow {
+  key: number;
+  text: string;
+}
+
+export interface FieldDraft {
+  n: string;
+  tp: FieldType;
+  t: CustomFieldOwnerType;
+  options: OptionRow[];
+}
+
+let nextKey = 1;
+/** A new option row with a key no other row of this page has. */
+export const optionRow = (text = ''): OptionRow => ({ key: nextKey++, text });
+
+/** The draft of a new field (a list starts with one empty option row) or of an existing one. */
+export function draftOf(field: CustomFieldWire | null, ownerType: CustomFieldOwnerType = 'u'): FieldDraft {
+  if (!field) return { n: '', tp: CustomFieldType.text, t: ownerType, options: [optionRow()] };
+  const options = field.tp === CustomFieldType.list ? (field.s.options ?? []) : [];
+  return {
+    n: field.n,
+    tp: field.tp === CustomFieldType.list ? CustomFieldType.list : CustomFieldType.text,
+    t: field.t,
+    options: options.length > 0 ? options.map((o) => optionRow(o)) : [optionRow()],
+  };
+}
+
+/** The options a list field sends: trimmed, in the order given. A text field sends none. */
+export const sentOptions = (draft: FieldDraft): string[] =>
+  draft.tp === CustomFieldType.list ? draft.options.map((o) => o.text.trim()) : [];
+
+/** Whether the draft differs from where it started (a dirty dialog asks before closing). */
+export function draftChanged(draft: FieldDraft, start: FieldDraft): boolean {
+  return (
+    draft.n.trim() !== start.n.trim() ||
+    draft.tp !== start.tp ||
+    draft.t !== start.t ||
+    JSON.stringify(sentOptions(draft)) !== JSON.stringify(sentOptions(start))
+  );
+}
+
+export type NameProblem = 'required' | 'tooLong' | 'duplicate';
+export type OptionProblem = 'empty' | 'tooLong' | 'duplicate';
+export type OptionsProblem = 'needOne' | 'tooMany';
+
+export interface DraftProblems {
+  n?: NameProblem;
+  options?: OptionsProblem;
+  /** Per option row index. */
+  option: Record<number, OptionProblem>;
+}
+
+/** Name identity as the server keeps it: per owner type, trimmed, case-insensitive. */
+const nameKey = (name: string) => name.trim().toLowerCase();
+
+/**
+ * What is wrong with a draft, before sending. `fields` are the fleet's definitions (a name taken by
+ * another field of the same owner type is a duplicate, as the server answers error 10); `editingId` is
+ * the field being edited.
+ */
+export function draftProblems(
+  draft: FieldDraft,
+  fields: readonly CustomFieldWire[],
+  editingId: number | null,
+): DraftProblems {
+  const out: DraftProblems = { option: {} };
+  const name = draft.n.trim();
+  if (name === '') out.n = 'required';
+  else if (name.length > Limits.stringMax) out.n = 'tooLong';
+  else if (fields.some((f) => f.id !== editingId && f.t === draft.t && nameKey(f.n) === nameKey(name)))
+    out.n = 'duplicate';
+  if (draft.tp !== CustomFieldType.list) return out;
+  const options = sentOptions(draft);
+  if (options.length === 0) out.options = 'needOne';
+  else if (options.length > CUSTOM_FIELD_OPTIONS_MAX) out.options = 'tooMany';
+  const seen = new Set<string>();
+  options.forEach((o, i) => {
+    const key = o.toLowerCase();
+    if (o === '') out.option[i] = 'empty';
+    else if ([...o].length > Limits.stringMax) out.option[i] = 'tooLong';
+    else if (seen.has(key)) out.option[i] = 'duplicate';
+    seen.add(key);
+  });
+  return out;
+}
+
+export const hasProblems = (p: DraftProblems) =>
+  p.n !== undefined || p.options !== undefined || Object.keys(p.option).length > 0;
+
+/** `POST /fleets/{fid}/custom-fields` body. */
+export function createBody(draft: FieldDraft): CustomFieldBody {
+  const body: CustomFieldBody = { n: draft.n.trim(), tp: draft.tp, t: draft.t };
+  if (draft.tp === CustomFieldType.list) body.s = { options: sentOptions(draft) };
+  return body;
+}
+
+/** `PUT /custom-fields/{id}` body: name, type and options; the owner type cannot change (server rule). */
+export function updateBody(draft: FieldDraft): CustomFieldUpdateBody {
+  const body: CustomFieldUpdateBody = { n: draft.n.trim(), tp: draft.tp };
+  body.s = { options: sentOptions(draft) };
+  return body;
+}
+
+/** The options as the table shows them: "A, B, C"; a text field has none. */
+export const optionsSummary = (field: CustomFieldWire): string =>
+  field.tp === CustomFieldType.list ? (field.s.options ?? []).join(', ') : '';
+
+/**
+ * The number of values a refused safe delete names: the server answers error 10 with details
+ * `{values: N}` (server modules/customfields `deleteField`). Null for any other reply.
+ */
+export function valuesOfRefusal(code: number, details: unknown): number | null {
+  if (code !== 10 || typeof details !== 'object' || details === null || Array.isArray(details)) return null;
+  const values = (details as { values?: unknown }).values;
+  return typeof values === 'number' && Number.isInteger(values) && values > 0 ? values : null;
+}
+
+/**
+ * Values held outside the new options, from a refused update (error 10, details
+ * `[{field: 'body.s.options', value, count}]`): "value (count)" entries, empty for any other reply.
+ */
+export function valuesOutside(code: number, details: unknown): { value: string; count: number }[] {
+  if (code !== 10 || !Array.isArray(details)) return [];
+  return details.flatMap((d) => {
+    if (typeof d !== 'object' || d === null) return [];
+    const { field, value, count } = d as { field?: unknown; value?: unknown; count?: unknown };
+    return field === 'body.s.options' && typeof value === 'string' && typeof count === 'number'
+      ? [{ value, count }]
+      : [];
+  });
+}
+
+/**
+ * Server field errors of a create or update (error 4 `body.n`, `body.s.options.3`; a 409 names
+ * `body.n`) onto the dialog: the name, the options as a whole, or one option row.
+ */
+export function serverFieldOf(path: readonly string[]): 'n' | 'options' | `option.${number}` | null {
+  if (path[0] === 'n') return 'n';
+  if (path[0] === 's' && path[1] === 'options')
+    return path[2] !== undefined && /^\d+$/.test(path[2]) ? `option.${Number(path[2])}` : 'options';
+  return null;
+}
