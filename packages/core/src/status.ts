@@ -30,7 +30,7 @@ export interface IntervalRule {
 }
 
 /** An interval with every rule switched off: the defaults of a new interval (spec §5). */
-export const INTERVAL_RULES_OFF: Readonly<IntervalRule> = Object.freeze({
+export const INTERVAL_RULES_OFF = Object.freeze({
   cnme: 0,
   cnmd: 0,
   cnmo: 0,
@@ -41,7 +41,7 @@ export const INTERVAL_RULES_OFF: Readonly<IntervalRule> = Object.freeze({
   dd: 0,
   du: 'd',
   do: 0,
-});
+} as const satisfies IntervalRule);
 
 /** An assignment's "last service" baseline. */
 export interface Baseline {

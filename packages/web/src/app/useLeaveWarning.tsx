@@ -7,15 +7,19 @@ import { getSessionState } from './session.ts';
 /**
  * Leave-page warning of spec §2: while `dirty`, leaving the page asks 'Warning!' with Leave and Stay.
  * Returns the dialog to render; closing or reloading the tab gets the browser's own question.
+ * `tabParam` names the search parameter of the screen's tabs when the dirty form lives in one tab that
+ * unmounts on a switch: then switching tabs is leaving too.
  */
-export function useLeaveWarning(dirty: boolean): ReactNode {
+export function useLeaveWarning(dirty: boolean, options: { tabParam?: string } = {}): ReactNode {
   const { t } = useTranslation();
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirty &&
-      getSessionState().status === 'authenticated' &&
-      currentLocation.pathname !== nextLocation.pathname,
-  );
+  const { tabParam } = options;
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    if (!dirty || getSessionState().status !== 'authenticated') return false;
+    if (currentLocation.pathname !== nextLocation.pathname) return true;
+    if (tabParam === undefined) return false;
+    const tabOf = (search: string) => new URLSearchParams(search).get(tabParam);
+    return tabOf(currentLocation.search) !== tabOf(nextLocation.search);
+  });
 
   useEffect(() => {
     if (!dirty) return;

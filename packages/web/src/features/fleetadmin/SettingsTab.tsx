@@ -32,7 +32,7 @@ export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: b
   const update = useUpdateFleet(fleet.id);
   const original = formOf(fleet);
   const dirty = FIELDS.some((f) => form[f] !== original[f]);
-  const leaveWarning = useLeaveWarning(dirty && !readOnly);
+  const leaveWarning = useLeaveWarning(dirty && !readOnly, { tabParam: 'tab' });
   const busy = update.isPending;
   const disabled = readOnly || busy;
 

@@ -69,7 +69,7 @@ export function UsersTab({ fid }: { fid: number }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [dirty, setDirty] = useState(false);
-  const leaveWarning = useLeaveWarning(dirty);
+  const leaveWarning = useLeaveWarning(dirty, { tabParam: 'tab' });
 
   // The list as read, until the admin edits it; a save reloads it.
   useEffect(() => {

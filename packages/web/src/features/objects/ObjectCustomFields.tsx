@@ -40,7 +40,7 @@ export function ObjectCustomFields({ fid, ownerType, objectId, values, editable 
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const dirty = !sameValues(draft, base);
-  const leaveWarning = useLeaveWarning(dirty);
+  const leaveWarning = useLeaveWarning(dirty, { tabParam: 'tab' });
 
   // New values from the server (a live event) replace the draft unless the user is editing it.
   useEffect(() => {

@@ -1,0 +1,159 @@
+import { COUNTER_MAX, Limits, UNIT_DEVICE_ID_MAX, type UnitWire, unitLabel } from '@fleetkeep/core';
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../../app/session.ts';
+import { NumericInput } from '../../../components/NumericInput.tsx';
+import { integerDigits } from '../../../components/numeric.ts';
+import { Select } from '../../../components/Select.tsx';
+import { useUnitTypeName } from '../../../components/UnitTypeFilter.tsx';
+import { UNKNOWN_TYPE } from '../../../lib/unitTypes.ts';
+import { useCreateUnit, useUpdateUnit } from './api.ts';
+import { problemTexts, serverProblems } from './problems.ts';
+import { EMPTY_UNIT_FORM, type UnitForm, unitCreateBodyOf, unitFormProblems } from './rules.ts';
+
+const FIELDS = ['nm', 'uid', 'ut', 'cnm', 'cneh'] as const;
+const COUNTER_DIGITS = integerDigits(COUNTER_MAX);
+
+/**
+ * New unit of the fleet (issue 9 "Service objects": name, device identifier unique across the
+ * installation, unit type, optional starting mileage in the fleet's distance unit and engine hours, which
+ * the server records as a hand correction), or editing one (name, type, and the device identifier when the
+ * tracker was replaced).
+ */
+export function UnitDialog({
+  fid,
+  ms,
+  unit,
+  onClose,
+}: {
+  fid: number;
+  /** The fleet's distance unit (1 miles). */
+  ms: number;
+  unit: Pick<UnitWire, 'id' | 'nm' | 'uid' | 'ut'> | null;
+  onClose: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const session = useSession();
+  const types = session.status === 'authenticated' ? session.auth.unit_types : [];
+  const typeName = useUnitTypeName();
+  const create = useCreateUnit(fid);
+  const update = useUpdateUnit(fid);
+  const [form, setForm] = useState<UnitForm>(() =>
+    unit ? { ...EMPTY_UNIT_FORM, nm: unit.nm, uid: unit.uid, ut: unit.ut } : EMPTY_UNIT_FORM,
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [rest, setRest] = useState<string | null>(null);
+  const busy = create.isPending || update.isPending;
+  const distanceUnit = unitLabel(i18n.language, ms === 1 ? 'mile' : 'kilometer', 2);
+
+  const change = <K extends keyof UnitForm>(key: K, value: UnitForm[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: '' }));
+  };
+  const fail = (err: unknown) => {
+    const mapped = serverProblems(err, FIELDS, t);
+    setErrors(mapped.fields);
+    setRest(mapped.rest);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const local = problemTexts(unitFormProblems(form, ms, unit === null), t);
+    setErrors(local);
+    setRest(null);
+    if (Object.keys(local).length > 0) return;
+    if (unit)
+      update.mutate(
+        {
+          id: unit.id,
+          body: { nm: form.nm.trim(), ut: form.ut },
+          ...(form.uid.trim() !== unit.uid && { uid: form.uid.trim() }),
+        },
+        { onSuccess: onClose, onError: fail },
+      );
+    else create.mutate(unitCreateBodyOf(form, ms), { onSuccess: onClose, onError: fail });
+  };
+
+  const typeOptions = [
+    ...types.map((ut) => ({ value: String(ut.id), label: typeName(ut.n) })),
+    { value: UNKNOWN_TYPE, label: t('objects.typeUnknown') },
+  ];
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={unit ? t('fleetAdmin.objects.editUnit') : t('fleetAdmin.objects.newUnit')}
+      centered
+    >
+      <Stack component="form" onSubmit={submit} gap="sm" data-testid="unit-dialog">
+        <TextInput
+          label={t('objects.name')}
+          withAsterisk
+          data-autofocus
+          autoComplete="off"
+          value={form.nm}
+          maxLength={Limits.stringMax}
+          error={errors.nm || undefined}
+          onChange={(e) => change('nm', e.currentTarget.value)}
+          data-testid="unit-name"
+        />
+        <TextInput
+          label={t('objects.deviceId')}
+          withAsterisk
+          autoComplete="off"
+          value={form.uid}
+          maxLength={UNIT_DEVICE_ID_MAX}
+          error={errors.uid || undefined}
+          onChange={(e) => change('uid', e.currentTarget.value)}
+          data-testid="unit-device-id"
+        />
+        <Select
+          label={t('objects.unitType')}
+          options={typeOptions}
+          value={form.ut === null ? UNKNOWN_TYPE : String(form.ut)}
+          allowDeselect={false}
+          error={errors.ut || undefined}
+          onChange={(v) => v !== null && change('ut', v === UNKNOWN_TYPE ? null : Number(v))}
+          data-testid="unit-type"
+        />
+        {unit === null && (
+          <>
+            <NumericInput
+              label={t('fleetAdmin.objects.startMileage', { unit: distanceUnit })}
+              value={form.cnm}
+              maxIntegerLength={COUNTER_DIGITS}
+              error={errors.cnm || undefined}
+              onChange={(v) => change('cnm', v)}
+              data-testid="unit-start-mileage"
+            />
+            <NumericInput
+              label={t('fleetAdmin.objects.startEngineHours')}
+              value={form.cneh}
+              maxIntegerLength={COUNTER_DIGITS}
+              error={errors.cneh || undefined}
+              onChange={(v) => change('cneh', v)}
+              data-testid="unit-start-engine-hours"
+            />
+            <Text size="xs" c="dimmed">
+              {t('fleetAdmin.objects.startHint')}
+            </Text>
+          </>
+        )}
+        {rest && (
+          <Alert color="red" role="alert">
+            {rest}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={busy} data-testid="unit-dialog-save">
+            {t('common.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
