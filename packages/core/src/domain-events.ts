@@ -31,6 +31,12 @@ export const DomainEventType = {
   fleetSettingsChanged: 'fleet.settings',
   /** The fleet lost visibility because its account, or one above it, was suspended. */
   fleetSuspended: 'fleet.suspended',
+  /** A person recorded a fuel filling (PRODUCT.md "Fuel fillings"). */
+  fuelCreated: 'fuel.created',
+  /** A fuel filling changed; `before` holds the figures it had. */
+  fuelUpdated: 'fuel.updated',
+  /** A fuel filling was deleted; the event carries the figures it had. */
+  fuelDeleted: 'fuel.deleted',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -90,6 +96,30 @@ export type FleetSuspendedEvent = DomainEventBase<'fleet.suspended'> & {
   accountId: number;
 };
 
+/**
+ * The figures of a fuel filling that period statistics add up (issue 10 "Statistics": fuel cost,
+ * consumption per unit and per day). Volume and cost are integer thousandths, so sums are exact.
+ */
+export interface FuelFigures {
+  unitId: number;
+  /** When the tank was filled, Unix seconds. */
+  filledAt: number;
+  /** Integer thousandths of `volumeUnit` (spec §3 fuel volume units: 1 litres, 2 US gallons). */
+  volume: number;
+  volumeUnit: number;
+  /** Integer thousandths of the fleet currency. */
+  cost: number;
+  /** Mileage at the filling, km; null when unknown. */
+  mileage: number | null;
+  full: boolean;
+}
+
+export type FuelSubject = FuelFigures & { fillingId: number };
+export type FuelCreatedEvent = DomainEventBase<'fuel.created'> & FuelSubject;
+export type FuelUpdatedEvent = DomainEventBase<'fuel.updated'> & FuelSubject & { before: FuelFigures };
+export type FuelDeletedEvent = DomainEventBase<'fuel.deleted'> & FuelSubject;
+export type FuelDomainEvent = FuelCreatedEvent | FuelUpdatedEvent | FuelDeletedEvent;
+
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
   | ServiceDueEvent
@@ -103,7 +133,8 @@ export type DomainEvent =
   | ServiceDomainEvent
   | CountersChangedEvent
   | FleetSettingsChangedEvent
-  | FleetSuspendedEvent;
+  | FleetSuspendedEvent
+  | FuelDomainEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

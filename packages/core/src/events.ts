@@ -11,6 +11,7 @@ export type Collection =
   | 'lineitem'
   | 'notification'
   | 'customfield'
+  | 'fuelfilling'
   | 'user';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';

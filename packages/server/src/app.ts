@@ -24,6 +24,7 @@ import { customFieldRoutes } from './modules/customfields/routes.js';
 import { fleetAdminRoutes } from './modules/fleets/admin-routes.js';
 import { objectRoutes } from './modules/fleets/object-routes.js';
 import { fleetRoutes } from './modules/fleets/routes.js';
+import { fuelRoutes } from './modules/fuel/routes.js';
 import { intervalRoutes } from './modules/intervals/routes.js';
 import { lineItemRoutes } from './modules/lineitems/routes.js';
 import { platformRoutes } from './modules/platform/routes.js';
@@ -116,6 +117,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(lineItemRoutes(ctx));
   await app.register(intervalRoutes(ctx));
   await app.register(serviceRoutes(ctx));
+  await app.register(fuelRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(customFieldRoutes(ctx));
   await app.register(ingestRoutes(ctx));

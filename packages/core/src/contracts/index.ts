@@ -4,6 +4,7 @@ export * from './admin.js';
 export * from './common.js';
 export * from './customfields.js';
 export * from './fleets.js';
+export * from './fuel.js';
 export * from './intervals.js';
 export * from './lineitems.js';
 export * from './platform.js';

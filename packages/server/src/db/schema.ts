@@ -335,6 +335,33 @@ export interface ServiceReminderTable {
   day: number;
 }
 
+/** A fuel filling (migration 011; modules/fuel). Volume, price and costs in integer thousandths. */
+export interface FuelFillingTable {
+  id: Generated<number>;
+  fleet_id: number;
+  unit_id: number;
+  filled_at: number;
+  fuel_type: string;
+  /** Thousandths of `volume_unit` (1 litres, 2 US gallons: the fleet's `fm` when written). */
+  volume: number;
+  volume_unit: number;
+  /** Thousandths of money per `volume_unit`. */
+  price: number | null;
+  /** The total entered by hand, thousandths of money. */
+  manual_cost: number | null;
+  /** `manual_cost`, else volume × price, thousandths of money. */
+  total_cost: number;
+  /** km. */
+  mileage: number | null;
+  full_tank: number;
+  station: string;
+  description: string;
+  cf: string;
+  creator_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   users: UserTable;
@@ -362,6 +389,7 @@ export interface Database {
   domain_events: DomainEventTable;
   event_consumers: EventConsumerTable;
   service_reminders: ServiceReminderTable;
+  fuel_fillings: FuelFillingTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -378,3 +406,4 @@ export type AssignmentRow = Selectable<AssignmentTable>;
 export type ServiceRow = Selectable<ServiceTable>;
 export type LineItemRow = Selectable<LineItemTable>;
 export type CustomFieldRow = Selectable<CustomFieldTable>;
+export type FuelFillingRow = Selectable<FuelFillingTable>;

@@ -11,6 +11,7 @@ export const COLLECTION_NEEDS: Record<Collection, FleetNeedName> = {
   service: 'service.view',
   notification: 'service.view',
   lineitem: 'lineitem.view',
+  fuelfilling: 'fuel.view',
   user: 'fleet.member',
 };
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_CASES } from './admin-cases.js';
 import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
+import { FUEL_CASES } from './fuel-cases.js';
 import type { TestServer } from './harness.js';
 import { MAINTENANCE_CASES } from './maintenance-cases.js';
 import {
@@ -71,6 +72,7 @@ export function isUncatalogued(method: string, path: string): boolean {
 export const ROUTE_CASES: RouteCase[] = [
   // --- services (spec §7 "Services"; cases in service-cases.ts) ---
   ...SERVICE_CASES,
+  ...FUEL_CASES, // fuel fillings (spec §7 "Fuel fillings"; fuel-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

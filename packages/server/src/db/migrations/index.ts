@@ -9,6 +9,7 @@ import { customFields007 } from './007_custom_fields.js';
 import { counterDays008 } from './008_counter_days.js';
 import { domainEvents009 } from './009_domain_events.js';
 import { userActive010 } from './010_user_active.js';
+import { fuelFillings011 } from './011_fuel_fillings.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -22,6 +23,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '008_counter_days': counterDays008(dialect),
     '009_domain_events': domainEvents009(dialect),
     '010_user_active': userActive010(),
+    '011_fuel_fillings': fuelFillings011(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -17,6 +17,7 @@ import { dialectOps } from '../../db/dialect/index.js';
 import type { CustomFieldRow, Database } from '../../db/schema.js';
 import { AppError, accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { personToWire, unitToWire } from '../fleets/mappers.js';
+import { fuelWiresOfFleet } from '../fuel/load.js';
 import { byName, type Issue, isUniqueViolation } from '../lineitems/library.js';
 import { byIds, loadWires } from '../services/load.js';
 import {
@@ -48,6 +49,7 @@ const HOLDERS = [
   { table: 'drivers', collection: 'driver' },
   { table: 'trailers', collection: 'trailer' },
   { table: 'services', collection: 'service' },
+  { table: 'fuel_fillings', collection: 'fuelfilling' },
 ] as const;
 type HolderTable = (typeof HOLDERS)[number]['table'];
 const CHUNK = 1000;
@@ -310,6 +312,7 @@ async function ownerEvents(ctx: AppContext, fleetId: number, changed: Map<Holder
       const part = ids.slice(i, i + CHUNK);
       let wires: unknown[];
       if (table === 'services') wires = await loadWires(db, fleetId, byIds(fleetId, part));
+      else if (table === 'fuel_fillings') wires = await fuelWiresOfFleet(db, fleetId, part);
       else if (table === 'units')
         wires = (await db.selectFrom('units').selectAll().where('id', 'in', part).execute()).map(unitToWire);
       else
