@@ -17,23 +17,26 @@ test('a change of the current fleet elsewhere opens the fleet dialog (spec §4)'
   await expect(page).toHaveURL('/dashboard');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
 
-  // Another session of an admin of that fleet saves the fleet settings unchanged.
+  // Another session of an admin of that fleet changes the fleet's currency (a save that changes
+  // nothing tells nobody; the saving session itself gets no dialog either).
   const { access_token } = await (
     await request.post('/api/login', { data: { username: 'outsider', password: DEMO_PASSWORD } })
   ).json();
   const auth = await (await request.get(`/api/auth?access_token=${access_token}`)).json();
   const fleet = auth.fleets.find((f: { id: number }) => f.id === auth.fid);
-  const res = await request.put(`/api/fleets/${auth.fid}`, {
-    headers: { Authorization: `SSID ${auth.session}` },
-    data: { cur: fleet.cur },
-  });
-  expect(res.ok()).toBe(true);
+  const headers = { Authorization: `SSID ${auth.session}` };
+  try {
+    const res = await request.put(`/api/fleets/${auth.fid}`, { headers, data: { cur: `${fleet.cur}x` } });
+    expect(res.ok()).toBe(true);
 
-  const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText(
-    'Current fleet settings have been changed. Please reload the page to continue.',
-  );
-  await dialog.getByRole('button', { name: 'Reload' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(
+      'Current fleet settings have been changed. Please reload the page to continue.',
+    );
+    await dialog.getByRole('button', { name: 'Reload' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  } finally {
+    await request.put(`/api/fleets/${auth.fid}`, { headers, data: { cur: fleet.cur } });
+  }
 });

@@ -1,4 +1,5 @@
 import {
+  type FleetListReply,
   type GuardUser,
   type LiveEvent,
   type SessionAuthReply,
@@ -97,16 +98,46 @@ export function peekOrigin(): string | null {
 }
 
 function onLiveEvent(event: LiveEvent): void {
-  const dialog = fleetDialogFor(event, state.status === 'authenticated' ? state.auth.fid : null);
-  if (dialog !== null && fleetDialog === null) {
-    fleetDialog = dialog;
-    emit();
-  }
+  const fid = state.status === 'authenticated' ? state.auth.fid : null;
+  const dialog = fleetDialogFor(event, fid);
+  if (dialog === 'lost') void confirmLost(fid);
+  else if (dialog !== null) openFleetDialog(dialog);
   if (event.s === 'user') {
     if ((event.d as { type?: number } | null)?.type === UserEventType.logout) void logout();
     return;
   }
+  // A fleet made (or visible again) elsewhere joins the session's fleet list (issue 9 "Fleets").
+  if (event.s === 'fleet' && event.t === 'c') void refreshFleets().catch(() => undefined);
   for (const key of keysForEvent(event.s, event.fid)) void queryClient.invalidateQueries({ queryKey: key });
+}
+
+function openFleetDialog(dialog: FleetDialog): void {
+  if (fleetDialog !== null) return;
+  fleetDialog = dialog;
+  emit();
+}
+
+/**
+ * A delete event of the current fleet means access to it was lost (spec §4), unless the user still sees
+ * the fleet with the same rights: a super user, or an account admin above a suspended account, keeps the
+ * administrative view (server access.ts) and has lost nothing, so the fleets are read again to tell. A
+ * loss keeps the old list until the reload the dialog asks for.
+ */
+async function confirmLost(fid: number | null): Promise<void> {
+  const known = state.status === 'authenticated' ? state.auth.fleets : [];
+  const before = known.find((f) => f.id === fid);
+  const fleets = await api<FleetListReply>('/api/fleets').then(
+    (reply) => reply.fleets,
+    () => null,
+  );
+  // A session that ended meanwhile (a refused read logs out) keeps no dialog for the next sign-in.
+  if (state.status !== 'authenticated') return;
+  const after = fleets?.find((f) => f.id === fid);
+  if (fleets && before && after && after.acl === before.acl) {
+    set({ status: 'authenticated', auth: { ...state.auth, fleets } });
+    return;
+  }
+  openFleetDialog('lost');
 }
 
 function onLiveState(next: LiveState): void {
@@ -218,6 +249,15 @@ export async function saveSettings(patch: UserSettingsPatch): Promise<UserSettin
   }
   if (isLanguage(merged.lang)) await setLanguage(merged.lang);
   return merged;
+}
+
+/**
+ * Re-reads the user's fleets (GET /api/fleets) into the auth reply, so that a fleet created after sign-in
+ * is in the header's fleet switcher and passes the route guards without a reload (issue 9 "Fleets").
+ */
+export async function refreshFleets(): Promise<void> {
+  const { fleets } = await api<FleetListReply>('/api/fleets');
+  if (state.status === 'authenticated') set({ status: 'authenticated', auth: { ...state.auth, fleets } });
 }
 
 /** PUT /api/user/fleet, then every fleet query reloads (spec §4 "Switching the current fleet"). */

@@ -1,0 +1,48 @@
+import type { AdminAccountsReply, FleetCreateBody, FleetListReply, FleetWire } from '@fleetkeep/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { refreshFleets } from '../../app/session.ts';
+import { api } from '../../lib/api.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+
+/** Server data of /admin (spec §7 "Fleet", "Admin"); types from core contracts. */
+
+/** The account list's key: the same as the activation screen's, so both share one cached reply. */
+const accountsKey = () => [...queryKeys.all, 'admin', 'accounts'] as const;
+
+/** GET /api/fleets: every fleet the user sees, with the user's acl on it. */
+export function useFleets() {
+  return useQuery({
+    queryKey: queryKeys.fleets(),
+    queryFn: ({ signal }) => api<FleetListReply>('/api/fleets', { signal }),
+  });
+}
+
+/** GET /api/admin/accounts (need account.admin): account names for the list and the create form. */
+export function useAccounts(enabled: boolean) {
+  return useQuery({
+    queryKey: accountsKey(),
+    queryFn: async ({ signal }) =>
+      (await api<AdminAccountsReply>('/api/admin/accounts', { signal })).accounts,
+    enabled,
+  });
+}
+
+/**
+ * POST /api/fleets. The session's fleet list (auth reply) learns of the new fleet before the mutation
+ * resolves, so that the header's fleet switcher and the /fleet/{id} guard know it at once.
+ */
+export function useCreateFleet() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: FleetCreateBody) => {
+      const fleet = await api<FleetWire>('/api/fleets', { method: 'POST', body });
+      await refreshFleets();
+      return fleet;
+    },
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.fleets() }),
+        client.invalidateQueries({ queryKey: accountsKey() }),
+      ]),
+  });
+}
