@@ -22,7 +22,14 @@ export const adminAccountWire = adminAccountState.extend({
 });
 export type AdminAccountWire = z.infer<typeof adminAccountWire>;
 
-export const adminAccountsReply = z.object({ accounts: z.array(adminAccountWire) });
+export const adminAccountsReply = z.object({
+  accounts: z.array(adminAccountWire),
+  own: z
+    .object({ id, n: z.string().describe('Name') })
+    .describe(
+      "The caller's own account: not in the list (it cannot suspend itself), its users are the caller's to manage",
+    ),
+});
 export type AdminAccountsReply = z.infer<typeof adminAccountsReply>;
 
 /** Longest account name. */

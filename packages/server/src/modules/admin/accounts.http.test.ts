@@ -52,6 +52,8 @@ describe('admin accounts', () => {
       active: 1,
       fleets: [{ id: subFleet, n: 'Subsidiary fleet' }],
     });
+    // Its own account comes apart, to manage its users (it cannot suspend itself).
+    expect(res.body.own).toEqual({ id: demoAccount, n: 'Demo Logistics' });
   });
 
   it('the super user sees every account but its own', async () => {
@@ -61,6 +63,7 @@ describe('admin accounts', () => {
       [demoAccount, otherAccount, subAccount, subSubAccount].sort((a, b) => a - b),
     );
     expect(ids(res.body)).not.toContain(topAccount);
+    expect(res.body.own.id).toBe(topAccount);
   });
 
   it('refuses users who are no account admin, fleet admins included', async () => {

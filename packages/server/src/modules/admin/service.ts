@@ -72,6 +72,7 @@ export async function listAccounts(ctx: AppContext, actor: Actor): Promise<Admin
         fleets: fleets.filter((f) => f.account_id === a.id).map((f) => ({ id: f.id, n: f.name })),
       };
     }),
+    own: { id: actor.accountId, n: tree.byId.get(actor.accountId)?.name ?? '' },
   };
 }
 

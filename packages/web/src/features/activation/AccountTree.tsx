@@ -78,7 +78,9 @@ export function AccountTree({
           </Button>
         )}
       </Group>
-      {rows.length === 0 && <Text c="dimmed">{t('controls.noMatches')}</Text>}
+      {rows.length === 0 && (
+        <Text c="dimmed">{accounts.length === 0 ? t('activation.noAccounts') : t('controls.noMatches')}</Text>
+      )}
       <Stack gap={2} role="tree" aria-label={t('activation.accounts')}>
         {rows.map((node) => (
           <AccountRow

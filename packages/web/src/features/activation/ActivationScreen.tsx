@@ -1,5 +1,5 @@
 import type { AdminAccountWire } from '@fleetkeep/core';
-import { Alert, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Loader, NavLink, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../app/useCan.ts';
@@ -24,8 +24,15 @@ export default function ActivationScreen() {
   const [suspending, setSuspending] = useState<AdminAccountWire | null>(null);
   const [toggleError, setToggleError] = useState<string | null>(null);
 
-  const list = accounts.data ?? [];
-  const current = list.find((a) => a.id === selected) ?? null;
+  const list = accounts.data?.accounts ?? [];
+  const own = accounts.data?.own ?? null;
+  // The caller's own account is not in the tree (it cannot suspend itself) but its users are theirs to
+  // manage: a self-hoster's colleagues live in the organisation's top account (issue 9 "Users").
+  const ownAccount: AdminAccountWire | null = own
+    ? { id: own.id, n: own.n, parent: null, s: 1, active: 1, fleets: [] }
+    : null;
+  const current =
+    (selected !== null && selected === own?.id ? ownAccount : list.find((a) => a.id === selected)) ?? null;
   const setState = (account: AdminAccountWire, s: 0 | 1) => {
     setToggleError(null);
     update.mutate(
@@ -53,13 +60,25 @@ export default function ActivationScreen() {
       {accounts.data && (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
           <Paper withBorder p="sm" style={{ minWidth: 0 }}>
+            {own && (
+              <NavLink
+                component="button"
+                label={t('activation.ownAccount', { name: own.n })}
+                active={selected === own.id}
+                onClick={() => setSelected(own.id)}
+                data-testid="activation-own-account"
+                mb="xs"
+              />
+            )}
             <AccountTree
               accounts={list}
               selected={selected}
               onSelect={setSelected}
               canManage={canManage}
               actions={{
-                onCreate: (parent) => setDialog({ kind: 'create', parent }),
+                // Below the own account is the server's default (no parent sent).
+                onCreate: (parent) =>
+                  setDialog({ kind: 'create', parent: parent === own?.id ? null : parent }),
                 onRename: (account) => setDialog({ kind: 'rename', account }),
                 onToggle: (account) => (account.s === 1 ? setSuspending(account) : setState(account, 1)),
               }}

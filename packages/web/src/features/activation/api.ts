@@ -23,8 +23,7 @@ export const activationKeys = {
 export function useAccounts() {
   return useQuery({
     queryKey: activationKeys.all(),
-    queryFn: async ({ signal }) =>
-      (await api<AdminAccountsReply>('/api/admin/accounts', { signal })).accounts,
+    queryFn: ({ signal }) => api<AdminAccountsReply>('/api/admin/accounts', { signal }),
   });
 }
 
