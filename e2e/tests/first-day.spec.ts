@@ -74,6 +74,15 @@ test('from an empty database to a tracked unit seen by a colleague with view rig
   await page.getByTestId('person-dialog-save').click();
   await expect(inFleet.getByRole('listitem').filter({ hasText: 'Dana Driver' })).toBeVisible();
 
+  // The truck had 245 km before it joined: the admin counts them into its actual mileage.
+  await page.goto(`${base}${fleetUrl}`);
+  await page.getByTestId('fleet-pull-start').click();
+  await page
+    .getByRole('dialog', { name: 'Pull earlier counter values' })
+    .getByRole('button', { name: 'OK' })
+    .click();
+  await expect(page.getByTestId('fleet-pull-done')).toHaveText('Units updated: 1');
+
   // 4. A colleague in the organisation's own account.
   await page.goto(`${base}/activation`);
   await page.getByTestId('activation-own-account').click();

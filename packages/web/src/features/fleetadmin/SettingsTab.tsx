@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/api.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
 import { TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
 import { useUpdateFleet } from './api.ts';
+import { PullCounters } from './PullCounters.tsx';
 
 /** The editable settings of a fleet (PRODUCT.md "Administration"). */
 interface Form {
@@ -172,6 +173,7 @@ export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: b
           )}
         </Group>
       )}
+      {!readOnly && <PullCounters fid={fleet.id} />}
     </Stack>
   );
 }
