@@ -10,7 +10,10 @@ import { assign, createInterval } from './engine-fixtures.js';
 
 type ObjectType = 'u' | 'd' | 't';
 
-/** A service of an object in a fleet: `f` 1 Due, 129 manual Due, 2 in progress, 8 closed. */
+/**
+ * A service of an object in a fleet, written directly: `f` 1 Due, 129 manual Due, 2 in progress, 8
+ * closed. Also the matrix cases' service (service-cases.ts), with its name and a planned date.
+ */
 export async function seedService(
   db: Kysely<Database>,
   fleetId: number,
@@ -18,6 +21,7 @@ export async function seedService(
   objectId: number,
   f: number,
   assignmentId: number | null,
+  options: { name?: string; plannedDate?: number | null } = {},
 ): Promise<number> {
   const t0 = now();
   const row = await db
@@ -29,14 +33,14 @@ export async function seedService(
       interval_id: null,
       assignment_id: assignmentId,
       f,
-      name: `service f${f}`,
+      name: options.name ?? `service f${f}`,
       description: '',
       creator_id: null,
       created_at: t0,
       updated_at: t0,
       start_date: f & 8 ? t0 - 86400 : null,
       end_date: f & 8 ? t0 - 86400 : null,
-      planned_date: null,
+      planned_date: options.plannedDate ?? null,
       forecast_date: null,
       limit_mileage: null,
       limit_engine_hours: null,

@@ -1,3 +1,5 @@
+import { now } from '../context.js';
+import { seedService } from './removal-fixture.js';
 import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
 
 /**
@@ -19,40 +21,12 @@ const ARCHIVISTS: MatrixUser[] = ['manager'];
 const NAME = 'matrix service';
 
 /** A service of the demo fleet's first unit, written directly: Due (129) unless `f` says otherwise. */
-async function seed({ t, fx }: CaseEnv, f = 129): Promise<number> {
-  const now = Math.floor(Date.now() / 1000);
-  const row = await t.server.ctx.db.kysely
-    .insertInto('services')
-    .values({
-      fleet_id: fx.fleetId,
-      object_type: 'u',
-      object_id: fx.unit.id,
-      interval_id: null,
-      assignment_id: null,
-      f,
-      name: NAME,
-      description: '',
-      creator_id: null,
-      created_at: now,
-      updated_at: now,
-      start_date: f === 8 ? now - 86400 : null,
-      end_date: f === 8 ? now - 86400 : null,
-      planned_date: f === 129 ? now + 86400 : null,
-      forecast_date: null,
-      limit_mileage: null,
-      limit_engine_hours: null,
-      last_date: null,
-      last_mileage: null,
-      last_engine_hours: null,
-      mileage: null,
-      engine_hours: null,
-      manual_cost: null,
-      notify_days: null,
-      cf: '[]',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+function seed({ t, fx }: CaseEnv, f = 129): Promise<number> {
+  const plannedDate = f === 129 ? now() + 86400 : null;
+  return seedService(t.server.ctx.db.kysely, fx.fleetId, 'u', fx.unit.id, f, null, {
+    name: NAME,
+    plannedDate,
+  });
 }
 
 async function seedAttachment(env: CaseEnv, serviceId: number): Promise<number> {
