@@ -3,7 +3,9 @@ import { formatNumber, type NumberFormat } from './number.js';
 
 /**
  * Distances and fuel volumes in the fleet's units (spec §3 fleet `ms` and `fm`, §9 "Mileage shows in the
- * account's measure unit"). The API and the database keep km and litres; conversion happens at display.
+ * account's measure unit"). Distances: the API and the database keep km, converted at display. Fuel
+ * volumes are NOT litres on the wire: fuel fillings carry `volume` and `price` in the fleet's own fuel
+ * unit `fm` (contracts/fuel.ts), shown as they come; the litre helpers below serve values that are litres.
  */
 
 /** One US gallon in litres (exact by definition: 231 cubic inches). */

@@ -31,6 +31,8 @@ const ObjectScreen = lazy(() => import('../features/objects/ObjectScreen.tsx'));
 const ActivationScreen = lazy(() => import('../features/activation/ActivationScreen.tsx'));
 const AdminScreen = lazy(() => import('../features/admin/AdminScreen.tsx'));
 const FleetAdminScreen = lazy(() => import('../features/fleetadmin/FleetAdminScreen.tsx'));
+const FuelFillingsScreen = lazy(() => import('../features/fuel/FuelFillingsScreen.tsx'));
+const FuelEditorScreen = lazy(() => import('../features/fuel/FuelEditorScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -101,12 +103,12 @@ export const router = createBrowserRouter(
         <Route path="services/close" element={guarded('servicesClose', <CloseServicesScreen />)} />
         <Route path="services/import" element={screen('servicesImport', 'screen.servicesImport')} />
         <Route path="service/:id" element={guarded('service', <ServiceEditorScreen />)} />
-        <Route path="fuelfillings" element={screen('fuelfillings', 'menu.fuelfillings')} />
+        <Route path="fuelfillings" element={guarded('fuelfillings', <FuelFillingsScreen />)} />
         <Route
           path="fuelfillings/import"
           element={screen('fuelfillingsImport', 'screen.fuelfillingsImport')}
         />
-        <Route path="fuelfilling/:id" element={screen('fuelfilling', 'screen.fuelfilling')} />
+        <Route path="fuelfilling/:id" element={guarded('fuelfilling', <FuelEditorScreen />)} />
         <Route path="reports" element={screen('reports', 'menu.reports')} />
         <Route path="lineitems" element={guarded('lineitems', <LineItemsScreen />)} />
         <Route path="lineitems/import" element={screen('lineitemsImport', 'screen.lineitemsImport')} />

@@ -12,6 +12,12 @@ describe('live events invalidate per collection', () => {
       ['fleetkeep', 'fleet', 3, 'avl_unit', 'statistics'],
     ]);
   });
+  it('a fuel filling event makes the fuel lists and the period statistics stale (they hold fuel costs)', () => {
+    expect(keysForEvent('fuelfilling', 3)).toEqual([
+      ['fleetkeep', 'fleet', 3, 'fuelfilling'],
+      ['fleetkeep', 'fleet', 3, 'avl_unit', 'statistics'],
+    ]);
+  });
   it('a fleet event makes the fleet list and that fleet stale', () => {
     expect(keysForEvent('fleet', 2)).toEqual([queryKeys.fleets(), queryKeys.fleet(2)]);
   });

@@ -16,7 +16,8 @@ export const queryKeys = {
 export function keysForEvent(collection: Collection, fid: number | null): readonly (readonly unknown[])[] {
   if (collection === 'fleet') return [queryKeys.fleets(), ...(fid === null ? [] : [queryKeys.fleet(fid)])];
   if (fid === null) return [queryKeys.all];
-  // Statistics hold the costs of closed services too.
-  if (collection === 'service') return [queryKeys.collection(fid, 'service'), queryKeys.statistics(fid)];
+  // Statistics hold the costs of closed services and of fuel fillings too.
+  if (collection === 'service' || collection === 'fuelfilling')
+    return [queryKeys.collection(fid, collection), queryKeys.statistics(fid)];
   return [queryKeys.collection(fid, collection)];
 }

@@ -71,6 +71,8 @@ export interface DataTableProps<T> {
   minWidth?: number;
   /** Extra controls beside the search (bulk actions, a create button). */
   toolbar?: ReactNode;
+  /** A line under the table about the rows that pass search and filters (e.g. their totals). */
+  summary?: (rows: readonly T[]) => ReactNode;
   'data-testid'?: string;
 }
 
@@ -97,6 +99,7 @@ export function DataTable<T>({
   maxHeight = 'min(70vh, 720px)',
   minWidth = 640,
   toolbar,
+  summary,
   'data-testid': testId,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
@@ -376,6 +379,7 @@ export function DataTable<T>({
             : t('controls.rows', { count: rows.length })}
         </Text>
       )}
+      {summary && data.length > 0 && summary(rows.map((r) => r.original))}
     </Box>
   );
 }

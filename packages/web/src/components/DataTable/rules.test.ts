@@ -3,6 +3,7 @@ import {
   compareValues,
   csvFileName,
   csvRows,
+  csvSafe,
   decodeTableState,
   encodeTableState,
   nextSort,
@@ -82,6 +83,15 @@ describe('CSV rows', () => {
       ['Name', 'Value', 'W'],
       ['A', '1', ''],
       ['B, "b"', '2.5', 'x'],
+    ]);
+  });
+  it('neutralises cells a spreadsheet would run as formulas (CSV injection), keeps plain numbers', () => {
+    for (const evil of ['=HYPERLINK("http://x")', '+1+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx'])
+      expect(csvSafe(evil)).toBe(`'${evil}`);
+    for (const plain of ['-12', '+3', '-1 234.5', 'Diesel', 'a=b', '']) expect(csvSafe(plain)).toBe(plain);
+    expect(csvRows([{ header: 'Station', value: (r: { s: string }) => r.s }], [{ s: '=1+1' }])).toEqual([
+      ['Station'],
+      ["'=1+1"],
     ]);
   });
   it('makes safe file names', () => {

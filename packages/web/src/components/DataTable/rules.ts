@@ -87,14 +87,27 @@ export interface CsvColumn<T> {
   value: (row: T) => string | number | null | undefined;
 }
 
-/** The header row, then one row per visible table row, every cell as text. */
+/** A plain number as the table shows it ('-12', '1 234.5'): safe in a spreadsheet, left as it is. */
+const PLAIN_NUMBER = /^[+-]?[\d ]+(?:\.\d+)?$/;
+
+/**
+ * A cell a spreadsheet would run as a formula (text from users starting with =, +, -, @, a tab or a
+ * carriage return) gets a leading apostrophe, so that it opens as the text it is (CSV formula
+ * injection); plain numbers stay as they are.
+ */
+export function csvSafe(text: string): string {
+  if (!/^[=+\-@\t\r]/.test(text) || PLAIN_NUMBER.test(text)) return text;
+  return `'${text}`;
+}
+
+/** The header row, then one row per visible table row, every cell as text (formulas neutralised). */
 export function csvRows<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): string[][] {
   return [
-    columns.map((c) => c.header),
+    columns.map((c) => csvSafe(c.header)),
     ...rows.map((row) =>
       columns.map((c) => {
         const v = c.value(row);
-        return v === null || v === undefined ? '' : String(v);
+        return v === null || v === undefined ? '' : csvSafe(String(v));
       }),
     ),
   ];

@@ -8,6 +8,7 @@ import { useSession } from '../../app/session.ts';
 import { useCan } from '../../app/useCan.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { usePeople, useUnits } from './api.ts';
+import { FuelTab } from './FuelTab.tsx';
 import { GeneralTab } from './GeneralTab.tsx';
 import { IntervalsTab } from './IntervalsTab.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
@@ -70,11 +71,12 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const fid = auth?.fid ?? null;
   const canService = useCan('service.manage');
   const canFuel = useCan('fuel.manage') && kind === 'unit';
+  // Spec §2/§6: the unit page's fuel fillings tab needs viewFuelFilling.
+  const seesFuel = useCan('fuel.view') && kind === 'unit';
   const { pending, records } = useObjects(fid, kind);
   const id = Number(params.id);
   const tabParam = search.get('tab');
-  const known =
-    (TABS as readonly string[]).includes(tabParam ?? '') && (kind === 'unit' || tabParam !== 'fuel');
+  const known = (TABS as readonly string[]).includes(tabParam ?? '') && (seesFuel || tabParam !== 'fuel');
   const tab: Tab = known ? (tabParam as Tab) : 'general';
   const period = decodePeriod(search.get('period'));
 
@@ -127,7 +129,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
           {canFuel && (
             <Button
               variant="light"
-              onClick={() => navigate('/fuelfilling/new', { state: { unit: object.id } })}
+              onClick={() => navigate(`/fuelfilling/new?unit=${object.id}`)}
               data-testid="object-create-fuel"
             >
               {t('objects.createFuelFilling')}
@@ -141,7 +143,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
           <Tabs.Tab value="profile">{t('objects.tabProfile')}</Tabs.Tab>
           <Tabs.Tab value="intervals">{t('objects.tabIntervals')}</Tabs.Tab>
           <Tabs.Tab value="services">{t('objects.tabServices')}</Tabs.Tab>
-          {kind === 'unit' && <Tabs.Tab value="fuel">{t('objects.tabFuel')}</Tabs.Tab>}
+          {seesFuel && <Tabs.Tab value="fuel">{t('objects.tabFuel')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <GeneralTab
@@ -160,11 +162,9 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
         <Tabs.Panel value="services" pt="md">
           <ServicesTab object={object} period={period} onPeriod={(p) => setParam('period', p, 'year')} />
         </Tabs.Panel>
-        {kind === 'unit' && (
+        {seesFuel && (
           <Tabs.Panel value="fuel" pt="md">
-            <Text c="dimmed" data-testid="object-fuel-empty">
-              {t('objects.fuelEmpty')}
-            </Text>
+            <FuelTab object={object} period={period} onPeriod={(p) => setParam('period', p, 'year')} />
           </Tabs.Panel>
         )}
       </Tabs>

@@ -1,0 +1,553 @@
+import {
+  COUNTER_MAX,
+  DECIMAL_MAX,
+  FUEL_TEXT_MAX,
+  type FuelFillingWire,
+  formatMoney,
+  formatNumber,
+  fromThousandths,
+  Limits,
+  LineItemKind,
+  unitLabel,
+} from '@fleetkeep/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Loading } from '../../app/Loading.tsx';
+import { useSession } from '../../app/session.ts';
+import { usePermissions } from '../../app/useCan.ts';
+import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { CreatableSelect } from '../../components/CreatableSelect.tsx';
+import { CustomFieldsEditor } from '../../components/CustomFieldsEditor.tsx';
+import { DatePicker } from '../../components/DatePicker.tsx';
+import { NumericInput } from '../../components/NumericInput.tsx';
+import { integerDigits } from '../../components/numeric.ts';
+import { Select } from '../../components/Select.tsx';
+import { TimePicker } from '../../components/TimePicker.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { errorsById } from '../../lib/customFields.ts';
+import { detailsToFields } from '../../lib/fieldErrors.ts';
+import { useCustomFields, useLibrary, useUnits } from '../../lib/fleetData.ts';
+import { consumptionLabel, fuelKeys, useFuelFilling, volumeLabel } from '../../lib/fuel.ts';
+import { naturalCollator } from '../../lib/naturalSort.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import { useCreateFilling, useDeleteFilling, useFuelPresets, useUpdateFilling } from './api.ts';
+import { FuelAttachments } from './FuelAttachments.tsx';
+import {
+  computedTotal,
+  createBody,
+  decodeUnit,
+  emptyForm,
+  type FuelForm,
+  fieldOfPath,
+  fleetClock,
+  fleetToday,
+  formFromFilling,
+  isDirty,
+  mileageText,
+  type Problem,
+  updateBody,
+  validate,
+  withFuelType,
+} from './rules.ts';
+
+/**
+ * Spec §2 /fuelfilling/{id}: the fuel filling editor. 'new' creates (the route guard asks
+ * manageFuelFilling); any other id is loaded, and a missing one goes to / (spec §8 "Fuel filling load
+ * failure"). Without manageFuelFilling the filling is shown read-only.
+ */
+export default function FuelEditorScreen() {
+  const params = useParams();
+  const session = useSession();
+  const fid = session.status === 'authenticated' ? session.auth.fid : null;
+  const isNew = params.id === 'new';
+  const id = !isNew && /^\d+$/.test(params.id ?? '') ? Number(params.id) : null;
+  const filling = useFuelFilling(fid, id);
+  // Where the editor went after deleting the filling (its query then fails: that is no load failure).
+  const [gone, setGone] = useState<string | null>(null);
+  if (fid === null) return null;
+  if (gone !== null) return <Navigate to={gone} replace />;
+  if (!isNew && (id === null || filling.isError)) {
+    if (filling.isError) console.warn('Fuel filling load failed', filling.error);
+    return <Navigate to="/" replace />;
+  }
+  if (!isNew && filling.isPending) return <Loading />;
+  return (
+    <Editor key={id ?? 'new'} fid={fid} filling={isNew ? null : (filling.data ?? null)} onDeleted={setGone} />
+  );
+}
+
+const PROBLEM_KEY: Record<Problem, string> = {
+  required: 'serviceEditor.problem.required',
+  invalidNumber: 'serviceEditor.problem.invalidNumber',
+  positive: 'serviceEditor.problem.positive',
+  tooLarge: 'serviceEditor.problem.tooLarge',
+  tooLong: 'serviceEditor.problem.tooLong',
+  notAfterToday: 'serviceEditor.problem.notAfterToday',
+  priceOrTotal: 'fuel.problemPriceOrTotal',
+};
+
+function Editor({
+  fid,
+  filling,
+  onDeleted,
+}: {
+  fid: number;
+  filling: FuelFillingWire | null;
+  onDeleted: (to: string) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fleet = auth?.fleets.find((f) => f.id === fid);
+  const can = usePermissions();
+  const editable = can('fuel.manage');
+  const canDelete = can('fuel.delete');
+  const miles = fleet?.ms === 1;
+  const tz = fleet?.tz ?? 0;
+  const currency = fleet?.cur ?? '';
+  const dateFormat = auth?.model.s.dateFormat || 'DD.MM.YYYY';
+  const timeFormat = auth?.model.s.timeFormat || 'HH:mm';
+  const lang = i18n.language;
+  const isNew = filling === null;
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const client = useQueryClient();
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const today = fleetToday(tz, nowSeconds);
+
+  const units = useUnits(fid);
+  const library = useLibrary(fid);
+  const presets = useFuelPresets(fid);
+  const fields = useCustomFields(fid);
+  const create = useCreateFilling(fid);
+  const update = useUpdateFilling(fid);
+  const remove = useDeleteFilling(fid);
+
+  const stateUnit = decodeUnit(search);
+  const fromUnit = search.get('from') === 'unit' || stateUnit !== null;
+  const [initial, setInitial] = useState<FuelForm>(() =>
+    filling
+      ? formFromFilling(filling, tz, miles)
+      : emptyForm(fleetClock(tz, nowSeconds), stateUnit === null ? null : { id: stateUnit }, miles),
+  );
+  const [form, setForm] = useState<FuelForm>(initial);
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [cfErrors, setCfErrors] = useState<Record<number, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [leaveTo, setLeaveTo] = useState<string | null>(null);
+  const seen = useRef(filling?.updated);
+  const dirty = isDirty(form, initial);
+  const leaveWarning = useLeaveWarning(dirty && editable && leaveTo === null);
+
+  const unitById = useMemo(() => new Map((units.data ?? []).map((u) => [u.id, u])), [units.data]);
+  const unitOptions = useMemo(() => {
+    const list = [...(units.data ?? [])].sort((a, b) => naturalCollator.compare(a.nm, b.nm));
+    const options = list.map((u) => ({ value: String(u.id), label: u.nm }));
+    if (form.uid !== null && !unitById.has(Number(form.uid)) && units.data)
+      options.unshift({ value: form.uid, label: `#${form.uid}` });
+    return options;
+  }, [units.data, unitById, form.uid]);
+
+  // A new filling of a unit named in the URL takes the unit's counter once the units are in (PRODUCT.md).
+  useEffect(() => {
+    if (!isNew || !units.data) return;
+    const fill = (f: FuelForm) => {
+      if (f.uid === null || f.mileage !== '') return f;
+      const unit = unitById.get(Number(f.uid));
+      if (!unit) return { ...f, uid: null };
+      return { ...f, mileage: mileageText(unit.cnm, miles) };
+    };
+    setInitial(fill);
+    setForm(fill);
+  }, [isNew, units.data, unitById, miles]);
+
+  // A change made elsewhere (a live event's refetch) replaces the form unless the user is editing it.
+  useEffect(() => {
+    if (!filling || filling.updated === seen.current) return;
+    seen.current = filling.updated;
+    if (!dirty) {
+      const next = formFromFilling(filling, tz, miles);
+      setInitial(next);
+      setForm(next);
+    }
+  }, [filling, dirty, tz, miles]);
+
+  // Navigate only once the form counts as saved, so that the leave-page warning does not ask.
+  useEffect(() => {
+    if (leaveTo !== null) navigate(leaveTo, { replace: leaveTo.startsWith('/fuelfilling/') });
+  }, [leaveTo, navigate]);
+
+  const fuelItems = useMemo(
+    () => (library.data ?? []).filter((i) => i.t === LineItemKind.fuel),
+    [library.data],
+  );
+  const fuelOptions = useMemo(() => {
+    const seen = new Map<string, string>();
+    for (const i of fuelItems) if (!seen.has(i.n.toLowerCase())) seen.set(i.n.toLowerCase(), i.n);
+    for (const p of presets.data ?? []) if (!seen.has(p.n.toLowerCase())) seen.set(p.n.toLowerCase(), p.n);
+    const typed = form.fuelType.trim();
+    if (typed && !seen.has(typed.toLowerCase())) seen.set(typed.toLowerCase(), typed);
+    return [...seen]
+      .map(([value, label]) => ({ value, label }))
+      .sort((a, b) => naturalCollator.compare(a.label, b.label));
+  }, [fuelItems, presets.data, form.fuelType]);
+
+  const problems = submitted && editable ? validate(form, { today, miles }) : {};
+  const errors: Record<string, string> = { ...serverErrors };
+  for (const [field, problem] of Object.entries(problems)) errors[field] = t(PROBLEM_KEY[problem]);
+
+  const change = (patch: Partial<FuelForm>) => {
+    setSaved(false);
+    setForm((f) => ({ ...f, ...patch }));
+    setServerErrors((e) => {
+      const keys = Object.keys(patch);
+      if (!Object.keys(e).some((k) => keys.includes(k) || (keys.includes('cf') && k.startsWith('cf'))))
+        return e;
+      return Object.fromEntries(
+        Object.entries(e).filter(([k]) => !keys.includes(k) && !(keys.includes('cf') && k.startsWith('cf'))),
+      );
+    });
+    if ('cf' in patch) setCfErrors({});
+  };
+
+  const back = fromUnit && form.uid !== null ? `/unit/${form.uid}?tab=fuel` : '/fuelfillings';
+
+  const showServerError = (err: unknown) => {
+    const details = err instanceof ApiError ? err.details : undefined;
+    const mapped = detailsToFields(details, (path) => fieldOfPath(path));
+    const onFields = Object.fromEntries(
+      Object.entries(mapped.fields).filter(([k]) => !k.startsWith('cf')),
+    ) as Record<string, string>;
+    setServerErrors(onFields);
+    setCfErrors(errorsById(form.cf, details));
+    const reason = err instanceof ApiError ? err.reason : String(err);
+    const loose = mapped.rest.join('; ');
+    setFormError(
+      loose || Object.keys(mapped.fields).length === 0
+        ? t('serviceEditor.saveFailed', { reason: loose || reason })
+        : null,
+    );
+  };
+
+  const save = async () => {
+    setSubmitted(true);
+    setSaved(false);
+    setFormError(null);
+    if (Object.keys(validate(form, { today, miles })).length > 0) return;
+    setBusy(true);
+    setServerErrors({});
+    setCfErrors({});
+    try {
+      if (isNew) {
+        const created = await create.mutateAsync(createBody(form, miles));
+        client.setQueryData(fuelKeys.one(fid, created.id), created);
+        setInitial(form);
+        setLeaveTo(`/fuelfilling/${created.id}${fromUnit ? '?from=unit' : ''}`);
+      } else {
+        const next = await update.mutateAsync({ id: filling.id, body: updateBody(form, initial, miles) });
+        client.setQueryData(fuelKeys.one(fid, next.id), next);
+        seen.current = next.updated;
+        const f = formFromFilling(next, tz, miles);
+        setInitial(f);
+        setForm(f);
+        setSubmitted(false);
+        setSaved(true);
+      }
+      // A fuel type typed in joins the library's fuel tab (server addFuelTypes).
+      void client.invalidateQueries({ queryKey: queryKeys.collection(fid, 'lineitem') });
+    } catch (err) {
+      showServerError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const deleteFilling = () => {
+    if (!filling) return;
+    remove.mutate(filling.id, {
+      onSuccess: () => onDeleted(back),
+      onError: (err) => {
+        setConfirmDelete(false);
+        setFormError(t('fuel.deleteFailed', { reason: err instanceof ApiError ? err.reason : String(err) }));
+      },
+    });
+  };
+
+  const volumeUnit = volumeLabel(lang, fleet?.fm);
+  const distanceUnit = unitLabel(lang, miles ? 'mile' : 'kilometer');
+  const computed = computedTotal(form.volume, form.price);
+  const computedText = computed === undefined ? '' : formatNumber(fromThousandths(computed));
+  const manual = form.manualCost.trim() !== '';
+  const disabled = busy || !editable;
+  const unit = form.uid === null ? undefined : unitById.get(Number(form.uid));
+  const counter = unit ? mileageText(unit.cnm, miles) : '';
+
+  return (
+    <Stack gap="md" pb={80}>
+      <Title order={1} size="h2">
+        {isNew ? t('fuel.new') : t('screen.fuelfilling')}
+      </Title>
+      {!editable && (
+        <Alert color="gray" py="xs" data-testid="fuel-readonly">
+          {t('fuel.readonly')}
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
+        <Select
+          label={t('objects.kindUnit')}
+          options={unitOptions}
+          value={form.uid}
+          allowDeselect={false}
+          withAsterisk={editable}
+          disabled={disabled}
+          onChange={(v) => {
+            if (v === null) return;
+            const next = unitById.get(Number(v));
+            // A new filling takes the chosen unit's counter (PRODUCT.md "Fuel fillings").
+            change(isNew && next ? { uid: v, mileage: mileageText(next.cnm, miles) } : { uid: v });
+          }}
+          error={errors.uid}
+          data-testid="fuel-unit"
+        />
+        <CreatableSelect
+          label={t('fuel.fuelType')}
+          options={fuelOptions}
+          value={form.fuelType.trim() ? form.fuelType.trim().toLowerCase() : null}
+          onChange={(v) => {
+            if (v === null) return;
+            const item = fuelItems.find((i) => i.n.toLowerCase() === v);
+            const label = fuelOptions.find((o) => o.value === v)?.label ?? v;
+            const next = withFuelType(form, item, label);
+            change({ fuelType: next.fuelType, price: next.price });
+          }}
+          onCreate={(text) => change({ fuelType: text.slice(0, FUEL_TEXT_MAX) })}
+          placeholder={t('fuel.fuelTypePlaceholder')}
+          disabled={disabled}
+          error={errors.fuelType}
+          data-testid="fuel-type"
+        />
+        <DatePicker
+          label={t('fuel.fillDate')}
+          value={form.date}
+          onChange={(date) => change({ date })}
+          dateFormat={dateFormat}
+          withAsterisk={editable}
+          disabled={disabled}
+          error={errors.date}
+          data-testid="fuel-date"
+        />
+        <TimePicker
+          label={t('fuel.time')}
+          value={form.time}
+          onChange={(time) => change({ time })}
+          stepMinutes={15}
+          withAsterisk={editable}
+          disabled={disabled}
+          error={errors.time}
+          data-testid="fuel-time"
+        />
+        <NumericInput
+          label={t('fuel.volumeIn', { unit: volumeUnit })}
+          value={form.volume}
+          precision={3}
+          maxIntegerLength={integerDigits(DECIMAL_MAX)}
+          onChange={(volume) => change({ volume })}
+          withAsterisk={editable}
+          disabled={disabled}
+          error={errors.volume}
+          data-testid="fuel-volume"
+        />
+        <NumericInput
+          label={t('fuel.priceIn', { unit: `${currency ? `${currency}/` : ''}${volumeUnit}` })}
+          value={form.price}
+          precision={3}
+          maxIntegerLength={integerDigits(DECIMAL_MAX)}
+          onChange={(price) => change({ price })}
+          disabled={disabled}
+          error={errors.price}
+          data-testid="fuel-price"
+        />
+        <NumericInput
+          label={t('objects.totalCost')}
+          value={form.manualCost}
+          placeholder={computedText}
+          precision={3}
+          maxIntegerLength={integerDigits(DECIMAL_MAX)}
+          onChange={(manualCost) => change({ manualCost })}
+          disabled={disabled}
+          error={errors.manualCost}
+          description={
+            manual
+              ? t('fuel.totalManual', { computed: computedText || '-' })
+              : t('fuel.totalComputed', { total: formatMoney(fromThousandths(computed ?? 0), currency) })
+          }
+          rightSection={
+            <Text size="sm" c="dimmed">
+              {currency}
+            </Text>
+          }
+          rightSectionWidth={currency ? 56 : undefined}
+          data-testid="fuel-total"
+        />
+        <NumericInput
+          label={t('fuel.mileageIn', { unit: distanceUnit })}
+          value={form.mileage}
+          precision={3}
+          maxIntegerLength={integerDigits(COUNTER_MAX)}
+          onChange={(mileage) => change({ mileage })}
+          disabled={disabled}
+          error={errors.mileage}
+          description={
+            counter
+              ? t('fuel.counterNow', { value: `${formatNumber(Number(counter))} ${distanceUnit}` })
+              : undefined
+          }
+          data-testid="fuel-mileage"
+        />
+      </SimpleGrid>
+      <Checkbox
+        label={t('fuel.fullTank')}
+        checked={form.full}
+        onChange={(e) => change({ full: e.currentTarget.checked })}
+        disabled={disabled}
+        data-testid="fuel-full"
+      />
+      {filling && filling.consumption !== null && (
+        <Text size="sm" data-testid="fuel-consumption">
+          {t('fuel.consumption')}: {formatNumber(filling.consumption)}{' '}
+          {consumptionLabel(lang, fleet?.ms, fleet?.fm)}
+        </Text>
+      )}
+      <TextInput
+        label={t('fuel.station')}
+        value={form.station}
+        maxLength={FUEL_TEXT_MAX}
+        onChange={(e) => change({ station: e.currentTarget.value })}
+        disabled={disabled}
+        error={errors.station}
+        data-testid="fuel-station"
+      />
+      <Textarea
+        label={t('objects.description')}
+        value={form.description}
+        maxLength={Limits.descriptionMax}
+        autosize
+        minRows={2}
+        maxRows={8}
+        onChange={(e) => change({ description: e.currentTarget.value })}
+        disabled={disabled}
+        error={errors.description}
+        data-testid="fuel-description"
+      />
+      <Title order={2} size="h4">
+        {t('customFields.title')}
+      </Title>
+      {fields.isPending ? (
+        <Text c="dimmed">{t('common.loading')}</Text>
+      ) : fields.isError ? (
+        <Text c="red">{t('customFields.loadFailed')}</Text>
+      ) : (
+        <CustomFieldsEditor
+          ownerType="f"
+          fields={fields.data}
+          values={form.cf}
+          onChange={(cf) => change({ cf })}
+          readOnly={!editable}
+          disabled={busy}
+          errors={cfErrors}
+        />
+      )}
+      <Title order={2} size="h4">
+        {t('fuel.attachments')}
+      </Title>
+      {filling ? (
+        <FuelAttachments
+          fid={fid}
+          fillingId={filling.id}
+          editable={editable}
+          dateFormat={dateFormat}
+          timeFormat={timeFormat}
+        />
+      ) : (
+        <Text c="dimmed" size="sm">
+          {t('fuel.attachAfterSave')}
+        </Text>
+      )}
+      {formError && (
+        <Alert color="red" role="alert" py="xs" data-testid="fuel-error">
+          {formError}
+        </Alert>
+      )}
+      <Group
+        gap="sm"
+        py="sm"
+        wrap="wrap"
+        style={{
+          position: 'sticky',
+          bottom: 0,
+          background: 'var(--mantine-color-body)',
+          borderTop: '1px solid var(--mantine-color-default-border)',
+          zIndex: 2,
+        }}
+      >
+        {editable && (
+          <Button
+            onClick={() => void save()}
+            loading={busy}
+            disabled={!isNew && !dirty}
+            data-testid="fuel-save"
+          >
+            {t('common.save')}
+          </Button>
+        )}
+        <Button variant="default" onClick={() => navigate(back)} disabled={busy} data-testid="fuel-back">
+          {editable ? t('common.cancel') : t('fuel.back')}
+        </Button>
+        {filling && canDelete && (
+          <Button
+            variant="light"
+            color="red"
+            onClick={() => setConfirmDelete(true)}
+            disabled={busy}
+            data-testid="fuel-delete"
+          >
+            {t('common.delete')}
+          </Button>
+        )}
+        {saved && !dirty && (
+          <Text size="sm" c="teal" role="status" data-testid="fuel-saved">
+            {t('serviceEditor.saved')}
+          </Text>
+        )}
+      </Group>
+      <ConfirmDialog
+        opened={confirmDelete}
+        title={t('fuel.deleteTitle')}
+        text={t('fuel.deleteConfirm')}
+        busy={remove.isPending}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={deleteFilling}
+      />
+      {leaveWarning}
+    </Stack>
+  );
+}

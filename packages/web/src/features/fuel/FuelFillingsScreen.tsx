@@ -1,0 +1,363 @@
+import {
+  type FuelFillingWire,
+  formatFleetDateTime,
+  formatMoney,
+  formatNumber,
+  unitLabel,
+} from '@fleetkeep/core';
+import { Alert, Anchor, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Loading } from '../../app/Loading.tsx';
+import { useSession } from '../../app/session.ts';
+import { usePermissions } from '../../app/useCan.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
+import { DatePicker } from '../../components/DatePicker.tsx';
+import { IconButton } from '../../components/IconButton.tsx';
+import { Select } from '../../components/Select.tsx';
+import { dayjsLocale } from '../../i18n/index.ts';
+import { ApiError } from '../../lib/api.ts';
+import { kmToDisplay } from '../../lib/distance.ts';
+import { useUnits } from '../../lib/fleetData.ts';
+import { consumptionLabel, fuelTotals, useFuelFillings, volumeLabel } from '../../lib/fuel.ts';
+import { naturalCollator } from '../../lib/naturalSort.ts';
+import { useUrlParams } from '../../lib/urlParams.ts';
+import { useDeleteFilling } from './api.ts';
+import {
+  decodePeriod,
+  decodeUnit,
+  encodePeriod,
+  filterByUnit,
+  fleetToday,
+  PERIOD_KINDS,
+  type PeriodKind,
+  periodError,
+  periodRange,
+} from './rules.ts';
+
+const PERIOD_LABEL: Record<PeriodKind, string> = {
+  week: 'objects.period_week',
+  month: 'objects.period_month',
+  quarter: 'objects.period_quarter',
+  year: 'objects.period_year',
+  m3: 'fuel.period_m3',
+  m6: 'fuel.period_m6',
+  m12: 'fuel.period_m12',
+  custom: 'fuel.period_custom',
+};
+
+/**
+ * Spec §2 /fuelfillings: the fleet's fuel fillings of a period (spec §9 time ranges, ending today in the
+ * fleet zone, or chosen by hand) for all units or one, in the one virtualised DataTable with sortable
+ * columns, search, CSV export and the totals of volume and cost of the rows shown (exact sums). "New fuel
+ * filling" needs manageFuelFilling; a row's delete needs deleteFuelfilling (spec §6) and asks first.
+ */
+export default function FuelFillingsScreen() {
+  const { t, i18n } = useTranslation();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fid = auth?.fid ?? null;
+  const fleet = auth?.fleets.find((f) => f.id === fid);
+  const can = usePermissions();
+  const tz = fleet?.tz ?? 0;
+  const miles = fleet?.ms === 1;
+  const currency = fleet?.cur ?? '';
+  const dateFormat = auth?.model.s.dateFormat || 'DD.MM.YYYY';
+  const timeFormat = auth?.model.s.timeFormat || 'HH:mm';
+  const lang = i18n.language;
+  const [params, patchParams] = useUrlParams();
+  const today = fleetToday(tz, Math.floor(Date.now() / 1000));
+  const period = decodePeriod(params, today);
+  const badPeriod = periodError(period.from, period.to);
+  const unitFilter = decodeUnit(params);
+
+  const fillings = useFuelFillings(badPeriod ? null : fid, period.from, period.to);
+  const units = useUnits(fid);
+  const remove = useDeleteFilling(fid);
+  const [pending, setPending] = useState<FuelFillingWire | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const unitName = useMemo(() => new Map((units.data ?? []).map((u) => [u.id, u.nm])), [units.data]);
+  const unitOptions = useMemo(
+    () =>
+      [...(units.data ?? [])]
+        .sort((a, b) => naturalCollator.compare(a.nm, b.nm))
+        .map((u) => ({ value: String(u.id), label: u.nm })),
+    [units.data],
+  );
+  const rows = useMemo(() => filterByUnit(fillings.data ?? [], unitFilter), [fillings.data, unitFilter]);
+
+  // The row menu reads the latest state through a ref, so the columns stay one object between renders.
+  const onDelete = useRef((f: FuelFillingWire) => setPending(f));
+  const canManage = can('fuel.manage');
+  const canDelete = can('fuel.delete');
+  const locale = dayjsLocale();
+  const volumeUnit = volumeLabel(lang, fleet?.fm);
+  const distanceUnit = unitLabel(lang, miles ? 'mile' : 'kilometer');
+  const perUnit = consumptionLabel(lang, fleet?.ms, fleet?.fm);
+
+  const columns = useMemo((): DataColumn<FuelFillingWire>[] => {
+    const name = (f: FuelFillingWire) => unitName.get(f.uid) ?? `#${f.uid}`;
+    const num = (v: number | null) => (v === null ? '' : formatNumber(v));
+    return [
+      {
+        id: 'date',
+        header: t('fuel.date'),
+        value: (f) => f.date,
+        text: (f) => formatFleetDateTime(f.date, tz, dateFormat, timeFormat, locale),
+        cell: (f) => (
+          <Anchor component={Link} to={`/fuelfilling/${f.id}`} style={{ whiteSpace: 'nowrap' }}>
+            {formatFleetDateTime(f.date, tz, dateFormat, timeFormat, locale)}
+          </Anchor>
+        ),
+      },
+      {
+        id: 'unit',
+        header: t('objects.kindUnit'),
+        value: name,
+        cell: (f) => (
+          <Anchor component={Link} to={`/unit/${f.uid}?tab=fuel`} style={{ whiteSpace: 'nowrap' }}>
+            {name(f)}
+          </Anchor>
+        ),
+      },
+      { id: 'fuelType', header: t('fuel.fuelType'), value: (f) => f.fuel_type },
+      {
+        id: 'volume',
+        header: `${t('fuel.volume')}, ${volumeUnit}`,
+        value: (f) => f.volume,
+        text: (f) => num(f.volume),
+      },
+      {
+        id: 'price',
+        header: `${t('fuel.price')}${currency ? `, ${currency}` : ''}`,
+        value: (f) => f.price,
+        text: (f) => num(f.price),
+      },
+      {
+        id: 'total',
+        header: `${t('fuel.total')}${currency ? `, ${currency}` : ''}`,
+        value: (f) => f.total_cost,
+        text: (f) => num(f.total_cost),
+      },
+      {
+        id: 'mileage',
+        header: `${t('fuel.mileage')}, ${distanceUnit}`,
+        value: (f) => f.mileage,
+        text: (f) => (f.mileage === null ? '' : formatNumber(kmToDisplay(f.mileage, miles), { decimals: 0 })),
+      },
+      {
+        id: 'full',
+        header: t('fuel.fullTank'),
+        value: (f) => f.full,
+        text: (f) => (f.full === 1 ? t('fuel.full') : t('fuel.partial')),
+      },
+      {
+        id: 'consumption',
+        header: `${t('fuel.consumption')}, ${perUnit}`,
+        value: (f) => f.consumption,
+        text: (f) => num(f.consumption),
+      },
+      { id: 'station', header: t('fuel.station'), value: (f) => f.station },
+      {
+        id: 'actions',
+        header: t('services.actions'),
+        hiddenHeader: true,
+        value: () => null,
+        sortable: false,
+        searchable: false,
+        exported: false,
+        cell: (f) =>
+          canManage || canDelete ? (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <IconButton
+                  aria-label={t('fuel.rowMenu', { name: name(f) })}
+                  data-testid={`fuel-menu-${f.id}`}
+                >
+                  <span aria-hidden="true">⋯</span>
+                </IconButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item component={Link} to={`/fuelfilling/${f.id}`}>
+                  {canManage ? t('services.actionEdit') : t('serviceEditor.open')}
+                </Menu.Item>
+                {canDelete && (
+                  <Menu.Item color="red" onClick={() => onDelete.current(f)}>
+                    {t('common.delete')}
+                  </Menu.Item>
+                )}
+              </Menu.Dropdown>
+            </Menu>
+          ) : null,
+      },
+    ];
+  }, [
+    t,
+    tz,
+    dateFormat,
+    timeFormat,
+    locale,
+    unitName,
+    volumeUnit,
+    currency,
+    distanceUnit,
+    miles,
+    perUnit,
+    canManage,
+    canDelete,
+  ]);
+
+  if (!auth || fid === null) return null;
+
+  const setPeriod = (kind: PeriodKind) =>
+    patchParams((p) =>
+      encodePeriod(p, kind === 'custom' ? { ...period, kind } : { kind, ...periodRange(kind, today) }),
+    );
+  const setDay = (key: 'from' | 'to', value: string | null) =>
+    value && patchParams((p) => encodePeriod(p, { ...period, kind: 'custom', [key]: value }));
+  const setUnit = (value: string | null) =>
+    patchParams((p) => {
+      if (value) p.set('unit', value);
+      else p.delete('unit');
+      return p;
+    });
+
+  const toolbar = (
+    <>
+      <Select
+        label={t('objects.period')}
+        options={PERIOD_KINDS.map((k) => ({ value: k, label: t(PERIOD_LABEL[k]) }))}
+        value={period.kind}
+        searchable={false}
+        allowDeselect={false}
+        onChange={(v) => v && setPeriod(v as PeriodKind)}
+        style={{ flex: '0 1 11rem' }}
+        data-testid="fuel-period"
+      />
+      {period.kind === 'custom' && (
+        <>
+          <DatePicker
+            label={t('services.from')}
+            value={period.from}
+            onChange={(v) => setDay('from', v)}
+            dateFormat={dateFormat}
+            style={{ flex: '0 1 10rem' }}
+            data-testid="fuel-from"
+          />
+          <DatePicker
+            label={t('services.to')}
+            value={period.to}
+            onChange={(v) => setDay('to', v)}
+            dateFormat={dateFormat}
+            error={
+              badPeriod
+                ? t(badPeriod === 'order' ? 'services.periodOrder' : 'services.periodTooLong')
+                : undefined
+            }
+            style={{ flex: '0 1 10rem' }}
+            data-testid="fuel-to"
+          />
+        </>
+      )}
+      <Select
+        label={t('objects.kindUnit')}
+        placeholder={t('fuel.allUnits')}
+        options={unitOptions}
+        value={unitFilter === null ? null : String(unitFilter)}
+        clearable
+        onChange={setUnit}
+        style={{ flex: '1 1 12rem', maxWidth: '18rem' }}
+        data-testid="fuel-unit-filter"
+      />
+    </>
+  );
+
+  const summary = (shown: readonly FuelFillingWire[]) => {
+    const totals = fuelTotals(shown);
+    return (
+      <Group gap="lg" mt={4} wrap="wrap" data-testid="fuel-totals">
+        <Text size="sm" fw={600}>
+          {t('fuel.totalVolume')}:{' '}
+          <span data-testid="fuel-total-volume">{`${formatNumber(totals.volume)} ${volumeUnit}`}</span>
+        </Text>
+        <Text size="sm" fw={600}>
+          {t('objects.totalCost')}:{' '}
+          <span data-testid="fuel-total-cost">{formatMoney(totals.cost, currency)}</span>
+        </Text>
+      </Group>
+    );
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="center" wrap="wrap">
+        <Title order={1} size="h2">
+          {t('menu.fuelfillings')}
+        </Title>
+        {canManage && (
+          <Button
+            component={Link}
+            to={unitFilter === null ? '/fuelfilling/new' : `/fuelfilling/new?unit=${unitFilter}`}
+            data-testid="fuel-new"
+          >
+            {t('fuel.new')}
+          </Button>
+        )}
+      </Group>
+      {failure && (
+        <Alert
+          color="red"
+          role="alert"
+          withCloseButton
+          closeButtonLabel={t('controls.clear')}
+          onClose={() => setFailure(null)}
+          data-testid="fuel-list-error"
+        >
+          {failure}
+        </Alert>
+      )}
+      {fillings.isError ? (
+        <Alert color="red" role="alert">
+          {fillings.error instanceof ApiError ? fillings.error.reason : t('fuel.loadFailed')}
+        </Alert>
+      ) : fillings.isPending && !badPeriod ? (
+        <Loading />
+      ) : (
+        <DataTable
+          data={badPeriod ? [] : rows}
+          columns={columns}
+          getRowId={(f) => String(f.id)}
+          csvName={`fuel-fillings-${period.from}-${period.to}`}
+          emptyText={t('fuel.empty')}
+          minWidth={1100}
+          toolbar={toolbar}
+          summary={summary}
+          data-testid="fuel-fillings"
+        />
+      )}
+      <ConfirmDialog
+        opened={pending !== null}
+        title={t('fuel.deleteTitle')}
+        text={t('fuel.deleteConfirm')}
+        busy={remove.isPending}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (!pending) return;
+          setFailure(null);
+          remove.mutate(pending.id, {
+            onSuccess: () => setPending(null),
+            onError: (err) => {
+              setPending(null);
+              setFailure(
+                t('fuel.deleteFailed', { reason: err instanceof ApiError ? err.reason : String(err) }),
+              );
+            },
+          });
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,281 @@
+import {
+  COUNTER_MAX,
+  DECIMAL_MAX,
+  FUEL_TEXT_MAX,
+  type FuelFillingWire,
+  fuelFillingCreateBody,
+  fuelFillingUpdateBody,
+  KM_PER_MILE,
+  Limits,
+} from '@fleetkeep/core';
+import { describe, expect, it } from 'vitest';
+import { fuelTotals } from '../../lib/fuel.ts';
+import { attachmentCapProblem, sizeParts } from './attachments.ts';
+import {
+  computedTotal,
+  createBody,
+  decodePeriod,
+  decodeUnit,
+  emptyForm,
+  encodePeriod,
+  type FuelForm,
+  fieldOfPath,
+  filterByUnit,
+  fleetClock,
+  formFromFilling,
+  formTotal,
+  isDirty,
+  mileageKm,
+  mileageText,
+  periodError,
+  periodRange,
+  updateBody,
+  validate,
+  withFuelType,
+} from './rules.ts';
+
+const NOW = { date: '2026-03-10', time: '08:30:00' };
+const ctx = { today: '2026-03-10', miles: false };
+
+function form(patch: Partial<FuelForm> = {}): FuelForm {
+  return { ...emptyForm(NOW, { id: 7, cnm: 1234.5 }), volume: '40', price: '1.5', ...patch };
+}
+
+function wire(patch: Partial<FuelFillingWire> = {}): FuelFillingWire {
+  return {
+    id: 3,
+    uid: 7,
+    date: Date.UTC(2026, 2, 9, 5, 15) / 1000,
+    fuel_type: 'Diesel',
+    volume: 40.5,
+    price: 1.799,
+    manual_cost: null,
+    total_cost: 72.86,
+    mileage: 160934.4,
+    full: 1,
+    station: 'Shell',
+    description: '',
+    consumption: null,
+    fm: 1,
+    ats: 0,
+    cid: 1,
+    tm: 0,
+    updated: 0,
+    cf: [],
+    ...patch,
+  };
+}
+
+describe('totals of the list (exact, no float drift)', () => {
+  it('sums volume and cost in thousandths', () => {
+    const rows = Array.from({ length: 10 }, () => ({ volume: 0.1, total_cost: 0.2 }));
+    expect(fuelTotals(rows)).toEqual({ volume: 1, cost: 2, count: 10 });
+    expect(
+      fuelTotals([
+        { volume: 12.345, total_cost: 1000.001 },
+        { volume: 0.005, total_cost: 0.999 },
+      ]),
+    ).toEqual({
+      volume: 12.35,
+      cost: 1001,
+      count: 2,
+    });
+    expect(fuelTotals([])).toEqual({ volume: 0, cost: 0, count: 0 });
+  });
+});
+
+describe('the computed total (volume × price unless entered)', () => {
+  it('multiplies exactly and rounds half away from zero to 3 decimals', () => {
+    expect(computedTotal('40.5', '1.799')).toBe(72_860); // 72.8595 → 72.86
+    expect(computedTotal('0.1', '0.3')).toBe(30);
+    expect(computedTotal('', '1.5')).toBeUndefined();
+    expect(computedTotal('3', '')).toBeUndefined();
+  });
+  it('takes the total entered by hand before the computed one; clearing it returns to computed', () => {
+    expect(formTotal({ volume: '40', price: '1.5', manualCost: '55.5' })).toBe(55_500);
+    expect(formTotal({ volume: '40', price: '1.5', manualCost: '' })).toBe(60_000);
+  });
+});
+
+describe('mileage in the fleet unit, km on the wire', () => {
+  it('converts miles both ways to 3 decimals, km as they are', () => {
+    expect(mileageText(160934.4, true)).toBe('100000');
+    expect(mileageKm('100000', true)).toBe(160934.4);
+    expect(mileageKm('1', true)).toBe(Math.round(KM_PER_MILE * 1000) / 1000);
+    expect(mileageText(1234.5, false)).toBe('1234.5');
+    expect(mileageKm('1234.5', false)).toBe(1234.5);
+    expect(mileageKm('', true)).toBeNull();
+    expect(mileageText(null, true)).toBe('');
+  });
+});
+
+describe('the form', () => {
+  it('a new filling is a full tank now, of the unit named, at its counter', () => {
+    const f = emptyForm(NOW, { id: 7, cnm: 1609.344 }, true);
+    expect(f).toMatchObject({ uid: '7', date: '2026-03-10', time: '08:30:00', full: true, mileage: '1000' });
+    expect(emptyForm(NOW).uid).toBeNull();
+  });
+  it('reads a filling in the fleet zone (UTC+3) and units', () => {
+    const f = formFromFilling(wire(), 180, true);
+    expect(f).toMatchObject({
+      uid: '7',
+      date: '2026-03-09',
+      time: '08:15:00',
+      volume: '40.5',
+      price: '1.799',
+      manualCost: '',
+      mileage: '100000',
+      fuelType: 'Diesel',
+    });
+    expect(isDirty(f, formFromFilling(wire(), 180, true))).toBe(false);
+    expect(isDirty({ ...f, station: 'BP' }, f)).toBe(true);
+  });
+  it('the fleet clock crosses midnight with the zone', () => {
+    expect(fleetClock(180, Date.UTC(2026, 0, 1, 22, 0) / 1000)).toEqual({
+      date: '2026-01-02',
+      time: '01:00:00',
+    });
+    expect(fleetClock(0, Date.UTC(2026, 0, 1, 2, 7, 45) / 1000)).toEqual({
+      date: '2026-01-01',
+      time: '02:07:00',
+    });
+  });
+  it('picking a library fuel type prefills its price; a typed one keeps the price', () => {
+    const f = form({ price: '' });
+    expect(withFuelType(f, { n: 'Diesel', c: 1.659 }, 'diesel')).toMatchObject({
+      fuelType: 'Diesel',
+      price: '1.659',
+    });
+    expect(withFuelType(form({ price: '2' }), { n: 'AdBlue', c: 0 }, 'adblue').price).toBe('2');
+    expect(withFuelType(form({ price: '2' }), undefined, 'LPG')).toMatchObject({
+      fuelType: 'LPG',
+      price: '2',
+    });
+  });
+});
+
+describe('checks before a save mirror the contract', () => {
+  it('a complete form passes', () => {
+    expect(validate(form(), ctx)).toEqual({});
+  });
+  it('needs a unit, a date, a time and a positive volume', () => {
+    expect(validate(form({ uid: null, date: null, time: null, volume: '' }), ctx)).toMatchObject({
+      uid: 'required',
+      date: 'required',
+      time: 'required',
+      volume: 'required',
+    });
+    expect(validate(form({ volume: '0' }), ctx).volume).toBe('positive');
+  });
+  it('needs a price or a total, and refuses a day after today', () => {
+    expect(validate(form({ price: '', manualCost: '' }), ctx).price).toBe('priceOrTotal');
+    expect(validate(form({ price: '', manualCost: '80' }), ctx)).toEqual({});
+    expect(validate(form({ date: '2026-03-11' }), ctx).date).toBe('notAfterToday');
+  });
+  it('applies the limits of the contract (DECIMAL_MAX, COUNTER_MAX in the fleet unit, text lengths)', () => {
+    expect(validate(form({ volume: String(DECIMAL_MAX + 1) }), ctx).volume).toBe('tooLarge');
+    expect(validate(form({ price: String(DECIMAL_MAX + 1) }), ctx).price).toBe('tooLarge');
+    expect(validate(form({ volume: '100000', price: '100000' }), ctx).price).toBe('tooLarge');
+    expect(validate(form({ mileage: String(COUNTER_MAX) }), ctx).mileage).toBeUndefined();
+    expect(validate(form({ mileage: String(COUNTER_MAX) }), { ...ctx, miles: true }).mileage).toBe(
+      'tooLarge',
+    );
+    expect(validate(form({ station: 'x'.repeat(FUEL_TEXT_MAX + 1) }), ctx).station).toBe('tooLong');
+    expect(validate(form({ fuelType: 'x'.repeat(FUEL_TEXT_MAX + 1) }), ctx).fuelType).toBe('tooLong');
+    expect(validate(form({ description: 'x'.repeat(Limits.descriptionMax + 1) }), ctx).description).toBe(
+      'tooLong',
+    );
+  });
+});
+
+describe('bodies', () => {
+  it('a create body the contract accepts: fleet-zone text time, exact decimals, km', () => {
+    const body = createBody(form({ fuelType: ' Diesel ', mileage: '100', manualCost: '' }), true);
+    expect(body).toMatchObject({
+      uid: 7,
+      date: '2026-03-10 08:30:00',
+      fuel_type: 'Diesel',
+      volume: '40',
+      price: '1.5',
+      manual_cost: null,
+      mileage: 160.934,
+      full: 1,
+    });
+    expect(fuelFillingCreateBody.safeParse(body).success).toBe(true);
+    // Left empty, the server takes the unit's counter.
+    expect('mileage' in createBody(form({ mileage: '' }), false)).toBe(false);
+  });
+  it('an update sends only what changed; clearing the total sends null (back to computed)', () => {
+    const initial = formFromFilling(wire({ manual_cost: 70 }), 0, false);
+    expect(updateBody(initial, initial, false)).toEqual({});
+    const body = updateBody({ ...initial, manualCost: '', full: false, time: '06:00:00' }, initial, false);
+    expect(body).toEqual({ manual_cost: null, full: 0, date: '2026-03-09 06:00:00' });
+    expect(fuelFillingUpdateBody.safeParse(body).success).toBe(true);
+    expect(updateBody({ ...initial, manualCost: '80.125' }, initial, false)).toEqual({
+      manual_cost: '80.125',
+    });
+  });
+  it('server error paths land on the form fields', () => {
+    expect(fieldOfPath(['manual_cost'])).toBe('manualCost');
+    expect(fieldOfPath(['fuel_type'])).toBe('fuelType');
+    expect(fieldOfPath(['cf', '2', 'v'])).toBe('cf.2');
+    expect(fieldOfPath(['nope'])).toBeNull();
+  });
+});
+
+describe('the period of the list (spec §9 time ranges, ending today)', () => {
+  it('counts days back for week, month, quarter and year', () => {
+    expect(periodRange('week', '2026-03-10')).toEqual({ from: '2026-03-04', to: '2026-03-10' });
+    expect(periodRange('month', '2026-03-10')).toEqual({ from: '2026-02-09', to: '2026-03-10' });
+    expect(periodRange('year', '2026-03-10')).toEqual({ from: '2025-03-11', to: '2026-03-10' });
+  });
+  it('counts calendar months for 3, 6 and 12 months, within the server limit', () => {
+    expect(periodRange('m3', '2026-05-31')).toEqual({ from: '2026-03-01', to: '2026-05-31' });
+    expect(periodRange('m12', '2024-02-29')).toEqual({ from: '2023-03-01', to: '2024-02-29' });
+    const r = periodRange('m12', '2026-03-10');
+    expect(periodError(r.from, r.to)).toBeNull();
+  });
+  it('reads and writes the URL; a custom period keeps its days, bad ones fall back', () => {
+    const p = decodePeriod(new URLSearchParams('period=custom&from=2026-01-01&to=2026-01-31'), '2026-03-10');
+    expect(p).toEqual({ kind: 'custom', from: '2026-01-01', to: '2026-01-31' });
+    expect(encodePeriod(new URLSearchParams('unit=4'), p).toString()).toBe(
+      'unit=4&period=custom&from=2026-01-01&to=2026-01-31',
+    );
+    expect(decodePeriod(new URLSearchParams('period=bogus'), '2026-03-10').kind).toBe('month');
+    expect(decodePeriod(new URLSearchParams('period=custom&from=2026-02-30'), '2026-03-10').from).toBe(
+      '2026-02-09',
+    );
+    expect(
+      encodePeriod(new URLSearchParams('period=week'), { kind: 'month', from: '', to: '' }).toString(),
+    ).toBe('');
+  });
+  it('refuses a period backwards or longer than 366 days', () => {
+    expect(periodError('2026-02-01', '2026-01-01')).toBe('order');
+    expect(periodError('2025-01-01', '2026-01-03')).toBe('tooLong');
+    expect(periodError('2025-01-01', '2026-01-02')).toBeNull();
+  });
+});
+
+describe('the unit filter', () => {
+  it('reads a unit id and keeps its fillings', () => {
+    expect(decodeUnit(new URLSearchParams('unit=12'))).toBe(12);
+    expect(decodeUnit(new URLSearchParams('unit=x'))).toBeNull();
+    const rows = [{ uid: 1 }, { uid: 2 }, { uid: 1 }];
+    expect(filterByUnit(rows, 1)).toHaveLength(2);
+    expect(filterByUnit(rows, null)).toHaveLength(3);
+  });
+});
+
+describe('attachment caps (the service caps: 20 files, 32 MB)', () => {
+  it('refuses too many or too large before sending', () => {
+    expect(attachmentCapProblem([], [{ size: 10 }])).toBeNull();
+    expect(
+      attachmentCapProblem(
+        Array.from({ length: 20 }, () => ({ size: 1 })),
+        [{ size: 1 }],
+      ),
+    ).toBe('tooMany');
+    expect(attachmentCapProblem([{ size: 32 * 1024 * 1024 }], [{ size: 1 }])).toBe('tooLarge');
+    expect(sizeParts(1536)).toEqual({ value: 1.5, unit: 'kilobyte' });
+  });
+});

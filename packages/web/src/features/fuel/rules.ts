@@ -1,0 +1,378 @@
+import {
+  COUNTER_MAX,
+  type CustomFieldValue,
+  DECIMAL_MAX,
+  FUEL_RANGE_DAYS,
+  FUEL_TEXT_MAX,
+  type FuelFillingCreateInput,
+  type FuelFillingUpdateInput,
+  type FuelFillingWire,
+  fromThousandths,
+  KM_PER_MILE,
+  Limits,
+  localDate,
+  multiplyThousandths,
+  toThousandths,
+  tzOffsetMinutes,
+} from '@fleetkeep/core';
+import { sameValues } from '../../lib/customFields.ts';
+import { displayToKm, kmToDisplay, round3 } from '../../lib/distance.ts';
+
+/**
+ * Pure rules of the fuel screens (spec §2 /fuelfillings, /fuelfilling/{id}; §5 numeric input; §9 time
+ * ranges; PRODUCT.md "Fuel fillings"; the core contract contracts/fuel.ts): the period of the list, the
+ * unit filter, the editor's form with its exact total (volume × price unless entered), the checks that
+ * mirror the contract's limits, and the bodies sent. Volumes and money are summed and multiplied as
+ * integer thousandths (core decimal.ts), never as floats.
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// The period of the list (spec §9 "Time ranges": week 7 days, month 30, quarter 90, year 365; longer
+// ranges 3, 6, 12 months; or chosen by hand), every one ending today in the fleet's zone.
+
+export const PERIOD_KINDS = ['week', 'month', 'quarter', 'year', 'm3', 'm6', 'm12', 'custom'] as const;
+export type PeriodKind = (typeof PERIOD_KINDS)[number];
+const DAYS: Partial<Record<PeriodKind, number>> = { week: 7, month: 30, quarter: 90, year: 365 };
+const MONTHS: Partial<Record<PeriodKind, number>> = { m3: 3, m6: 6, m12: 12 };
+export const DEFAULT_PERIOD: Exclude<PeriodKind, 'custom'> = 'month';
+
+export interface Period {
+  kind: PeriodKind;
+  /** First and last fleet day, YYYY-MM-DD, both included. */
+  from: string;
+  to: string;
+}
+
+const DAY_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Days since 1970-01-01 of a YYYY-MM-DD text; null when it names no real day. */
+export function dayNumber(text: string): number | null {
+  const m = DAY_TEXT.exec(text);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  return date.getTime() / 86_400_000;
+}
+
+const dayText = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The days of a period kind ending `today`: N days back for week … year; for N months, the day after the
+ * same day N months earlier (the last day of a shorter month when it has no such day).
+ */
+export function periodRange(
+  kind: Exclude<PeriodKind, 'custom'>,
+  today: string,
+): { from: string; to: string } {
+  const end = dayNumber(today) ?? 0;
+  const days = DAYS[kind];
+  if (days !== undefined) return { from: dayText(end - days + 1), to: today };
+  const months = MONTHS[kind] ?? 1;
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const back = new Date(Date.UTC(y, m - 1 - months, 1));
+  const last = new Date(Date.UTC(back.getUTCFullYear(), back.getUTCMonth() + 1, 0)).getUTCDate();
+  back.setUTCDate(Math.min(d, last));
+  return { from: dayText(back.getTime() / 86_400_000 + 1), to: today };
+}
+
+/** The period of the URL (`period=week|…|custom`, `from`, `to` for a custom one); the default month. */
+export function decodePeriod(params: URLSearchParams, today: string): Period {
+  const raw = params.get('period');
+  const kind = (PERIOD_KINDS as readonly string[]).includes(raw ?? '') ? (raw as PeriodKind) : DEFAULT_PERIOD;
+  if (kind !== 'custom') return { kind, ...periodRange(kind, today) };
+  const fallback = periodRange(DEFAULT_PERIOD, today);
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  return {
+    kind,
+    from: dayNumber(from) === null ? fallback.from : from,
+    to: dayNumber(to) === null ? fallback.to : to,
+  };
+}
+
+/** Writes a period into a copy of the query (a named one drops `from`/`to`; the default drops all). */
+export function encodePeriod(params: URLSearchParams, period: Period): URLSearchParams {
+  const next = new URLSearchParams(params);
+  next.delete('from');
+  next.delete('to');
+  if (period.kind === DEFAULT_PERIOD) next.delete('period');
+  else next.set('period', period.kind);
+  if (period.kind === 'custom') {
+    next.set('from', period.from);
+    next.set('to', period.to);
+  }
+  return next;
+}
+
+export type PeriodError = 'order' | 'tooLong';
+
+/** The server takes whole fleet days, first ≤ last, at most FUEL_RANGE_DAYS (366) after the first. */
+export function periodError(from: string, to: string): PeriodError | null {
+  const a = dayNumber(from);
+  const b = dayNumber(to);
+  if (a === null || b === null) return null;
+  if (a > b) return 'order';
+  if (b - a > FUEL_RANGE_DAYS) return 'tooLong';
+  return null;
+}
+
+/** The unit filter of the URL (`unit=12`), or null for every unit. */
+export function decodeUnit(params: URLSearchParams): number | null {
+  const raw = params.get('unit') ?? '';
+  return /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+}
+
+/** The fillings of one unit, or all when `uid` is null. */
+export function filterByUnit<T extends { uid: number }>(rows: readonly T[], uid: number | null): T[] {
+  return uid === null ? [...rows] : rows.filter((r) => r.uid === uid);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Exact decimals of the form (spec §5: at most 3 fraction digits; core decimal.ts)
+
+/** Thousandths of a NumericInput text; undefined when empty or not a number. */
+export function textThousandths(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed === '.') return undefined;
+  return toThousandths(trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed);
+}
+
+/** NumericInput text of a wire number ('' for null). */
+export function decimalText(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  const th = toThousandths(round3(value));
+  return th === undefined ? '' : String(fromThousandths(th));
+}
+
+/** volume × price in thousandths of money, rounded half away from zero; undefined without both. */
+export function computedTotal(volume: string, price: string): number | undefined {
+  const v = textThousandths(volume);
+  const p = textThousandths(price);
+  if (v === undefined || p === undefined) return undefined;
+  return multiplyThousandths(v, p);
+}
+
+/** The total of the form: the one entered by hand, else volume × price (thousandths). */
+export function formTotal(form: Pick<FuelForm, 'volume' | 'price' | 'manualCost'>): number | undefined {
+  return textThousandths(form.manualCost) ?? computedTotal(form.volume, form.price);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Mileage in the fleet's distance unit (spec §9; the wire is km)
+
+/** A wire mileage (km) as form text in the fleet's unit. */
+export const mileageText = (km: number | null | undefined, miles: boolean): string =>
+  km === null || km === undefined ? '' : decimalText(kmToDisplay(km, miles));
+
+/** Form text in the fleet's unit back to km for the wire; null when empty. */
+export function mileageKm(text: string, miles: boolean): number | null {
+  const th = textThousandths(text);
+  return th === undefined ? null : displayToKm(fromThousandths(th), miles);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The editor's form
+
+export interface FuelForm {
+  /** Unit id as the select's value, or null. */
+  uid: string | null;
+  /** Fleet-zone day YYYY-MM-DD and time HH:mm:ss. */
+  date: string | null;
+  time: string | null;
+  fuelType: string;
+  /** In the fleet's fuel unit, NumericInput text. */
+  volume: string;
+  /** Per fuel unit. */
+  price: string;
+  /** The total entered by hand; '' means volume × price. */
+  manualCost: string;
+  /** In the fleet's distance unit. */
+  mileage: string;
+  full: boolean;
+  station: string;
+  description: string;
+  cf: CustomFieldValue[];
+}
+
+/** The fleet-zone day and minute of a Unix time (spec §5 "Time zone"): YYYY-MM-DD, HH:mm:00. */
+export function fleetClock(tz: number, unix: number): { date: string; time: string } {
+  const local = new Date((unix + tzOffsetMinutes(tz, unix) * 60) * 1000).toISOString();
+  return { date: local.slice(0, 10), time: `${local.slice(11, 16)}:00` };
+}
+
+/** A new filling: now in the fleet zone, a full tank, the unit and its counter when known. */
+export function emptyForm(
+  now: { date: string; time: string },
+  unit?: { id: number; cnm?: number | null } | null,
+  miles = false,
+): FuelForm {
+  return {
+    uid: unit ? String(unit.id) : null,
+    date: now.date,
+    time: now.time,
+    fuelType: '',
+    volume: '',
+    price: '',
+    manualCost: '',
+    mileage: unit ? mileageText(unit.cnm, miles) : '',
+    full: true,
+    station: '',
+    description: '',
+    cf: [],
+  };
+}
+
+export function formFromFilling(f: FuelFillingWire, tz: number, miles: boolean): FuelForm {
+  const at = fleetClock(tz, f.date);
+  return {
+    uid: String(f.uid),
+    date: at.date,
+    time: at.time,
+    fuelType: f.fuel_type,
+    volume: decimalText(f.volume),
+    price: decimalText(f.price),
+    manualCost: decimalText(f.manual_cost),
+    mileage: mileageText(f.mileage, miles),
+    full: f.full === 1,
+    station: f.station,
+    description: f.description,
+    cf: (f.cf ?? []).filter((x) => x.v !== ''),
+  };
+}
+
+/** Whether the form differs from what was loaded (drives the leave-page warning, spec §2). */
+export function isDirty(form: FuelForm, initial: FuelForm): boolean {
+  const { cf: a, ...restA } = form;
+  const { cf: b, ...restB } = initial;
+  return JSON.stringify(restA) !== JSON.stringify(restB) || !sameValues(a, b);
+}
+
+/** The fuel type picked from the library: its name, and its price per unit unless it has none. */
+export function withFuelType(
+  form: FuelForm,
+  item: { n: string; c: number } | undefined,
+  typed: string,
+): FuelForm {
+  if (!item) return { ...form, fuelType: typed };
+  return { ...form, fuelType: item.n, price: item.c > 0 ? decimalText(item.c) : form.price };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Checks before a save: the limits of the contract (`fuelFillingCreateBody`: decimal3 up to DECIMAL_MAX,
+// volume > 0, counter up to COUNTER_MAX km, texts up to FUEL_TEXT_MAX, description up to
+// Limits.descriptionMax) and the server's rules (a price or a total; not after today).
+
+export type Problem =
+  | 'required'
+  | 'invalidNumber'
+  | 'positive'
+  | 'tooLarge'
+  | 'tooLong'
+  | 'notAfterToday'
+  | 'priceOrTotal';
+
+export type Problems = Partial<Record<keyof FuelForm | 'time', Problem>>;
+
+function checkDecimal(problems: Problems, field: keyof FuelForm, text: string, max = DECIMAL_MAX) {
+  if (text.trim() === '') return;
+  const th = textThousandths(text);
+  if (th === undefined) problems[field] = 'invalidNumber';
+  else if (th > max * 1000) problems[field] = 'tooLarge';
+}
+
+export function validate(form: FuelForm, ctx: { today: string; miles: boolean }): Problems {
+  const p: Problems = {};
+  if (form.uid === null) p.uid = 'required';
+  if (!form.date) p.date = 'required';
+  else if (dayNumber(form.date) === null) p.date = 'invalidNumber';
+  else if (form.date > ctx.today) p.date = 'notAfterToday';
+  if (!form.time) p.time = 'required';
+  if (form.fuelType.trim().length > FUEL_TEXT_MAX) p.fuelType = 'tooLong';
+  const volume = textThousandths(form.volume);
+  if (form.volume.trim() === '') p.volume = 'required';
+  else if (volume === undefined) p.volume = 'invalidNumber';
+  else if (volume <= 0) p.volume = 'positive';
+  else if (volume > DECIMAL_MAX * 1000) p.volume = 'tooLarge';
+  checkDecimal(p, 'price', form.price);
+  checkDecimal(p, 'manualCost', form.manualCost);
+  if (!p.price && !p.manualCost) {
+    if (form.price.trim() === '' && form.manualCost.trim() === '') p.price = 'priceOrTotal';
+    else if (
+      form.manualCost.trim() === '' &&
+      (computedTotal(form.volume, form.price) ?? 0) > DECIMAL_MAX * 1000
+    )
+      p.price = 'tooLarge';
+  }
+  checkDecimal(p, 'mileage', form.mileage, ctx.miles ? COUNTER_MAX / KM_PER_MILE : COUNTER_MAX);
+  if (form.station.trim().length > FUEL_TEXT_MAX) p.station = 'tooLong';
+  if (form.description.length > Limits.descriptionMax) p.description = 'tooLong';
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bodies (spec §5 "Requests use YYYY-MM-DD and HH:mm:ss"; decimals as exact text)
+
+const wireDecimal = (text: string): string | null => {
+  const th = textThousandths(text);
+  return th === undefined ? null : String(fromThousandths(th));
+};
+const timeText = (form: FuelForm) => `${form.date} ${form.time ?? '00:00:00'}`;
+
+export function createBody(form: FuelForm, miles: boolean): FuelFillingCreateInput {
+  const mileage = mileageKm(form.mileage, miles);
+  return {
+    uid: Number(form.uid),
+    date: timeText(form),
+    fuel_type: form.fuelType.trim(),
+    volume: wireDecimal(form.volume) ?? '0',
+    price: wireDecimal(form.price),
+    manual_cost: wireDecimal(form.manualCost),
+    // Left empty, the server takes the unit's counter (PRODUCT.md).
+    ...(mileage !== null && { mileage }),
+    full: form.full ? 1 : 0,
+    station: form.station.trim(),
+    description: form.description,
+    cf: form.cf,
+  };
+}
+
+/** The fields that changed since the form was loaded (the server keeps the rest as stored). */
+export function updateBody(form: FuelForm, initial: FuelForm, miles: boolean): FuelFillingUpdateInput {
+  const body: FuelFillingUpdateInput = {};
+  if (form.uid !== initial.uid) body.uid = Number(form.uid);
+  if (form.date !== initial.date || form.time !== initial.time) body.date = timeText(form);
+  if (form.fuelType !== initial.fuelType) body.fuel_type = form.fuelType.trim();
+  if (form.volume !== initial.volume) body.volume = wireDecimal(form.volume) ?? '0';
+  if (form.price !== initial.price) body.price = wireDecimal(form.price);
+  if (form.manualCost !== initial.manualCost) body.manual_cost = wireDecimal(form.manualCost);
+  if (form.mileage !== initial.mileage) body.mileage = mileageKm(form.mileage, miles);
+  if (form.full !== initial.full) body.full = form.full ? 1 : 0;
+  if (form.station !== initial.station) body.station = form.station.trim();
+  if (form.description !== initial.description) body.description = form.description;
+  if (!sameValues(form.cf, initial.cf)) body.cf = form.cf;
+  return body;
+}
+
+/** The form field of a server error's body path (`volume`, `manual_cost`, `cf.2`); null for none. */
+export function fieldOfPath(path: readonly string[]): string | null {
+  const map: Record<string, keyof FuelForm> = {
+    uid: 'uid',
+    date: 'date',
+    fuel_type: 'fuelType',
+    volume: 'volume',
+    price: 'price',
+    manual_cost: 'manualCost',
+    total_cost: 'manualCost',
+    mileage: 'mileage',
+    full: 'full',
+    station: 'station',
+    description: 'description',
+  };
+  const [head, index] = path;
+  if (head === 'cf') return index !== undefined ? `cf.${index}` : 'cf';
+  return head !== undefined ? (map[head] ?? null) : null;
+}
+
+/** Today in the fleet zone as YYYY-MM-DD. */
+export const fleetToday = (tz: number, nowSeconds: number) => localDate(tz, nowSeconds);
