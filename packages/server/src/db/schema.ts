@@ -304,6 +304,33 @@ export interface CounterDayTable {
   last_engine_hours: number;
 }
 
+/**
+ * What closed services and fuel fillings add up to per fleet, fleet-local day and object (`u`/`d`/`t`
+ * and its id, or `*` and 0 for the whole fleet); integer thousandths and counts (migration 012;
+ * modules/statistics/cost-days.ts).
+ */
+export interface CostDayTable {
+  fleet_id: number;
+  /** Start of the fleet-local calendar day, Unix seconds (a service's `end_date`). */
+  day: number;
+  object_type: string;
+  object_id: number;
+  services_cost: number;
+  services_count: number;
+  fuel_cost: number;
+  fuel_count: number;
+  /** Fuel volume written in litres, integer thousandths. */
+  fuel_l: number;
+  /** Fuel volume written in US gallons, integer thousandths. */
+  fuel_gal: number;
+}
+
+/** Counts the writes that change a fleet's statistics (migration 012), for the statistics cache. */
+export interface StatisticsVersionTable {
+  fleet_id: number;
+  version: number;
+}
+
 /** The domain-event outbox (migration 009; events/outbox.ts). */
 export interface DomainEventTable {
   id: Generated<number>;
@@ -390,6 +417,8 @@ export interface Database {
   event_consumers: EventConsumerTable;
   service_reminders: ServiceReminderTable;
   fuel_fillings: FuelFillingTable;
+  cost_days: CostDayTable;
+  statistics_versions: StatisticsVersionTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

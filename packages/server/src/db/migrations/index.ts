@@ -10,6 +10,7 @@ import { counterDays008 } from './008_counter_days.js';
 import { domainEvents009 } from './009_domain_events.js';
 import { userActive010 } from './010_user_active.js';
 import { fuelFillings011 } from './011_fuel_fillings.js';
+import { costDays012 } from './012_cost_days.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -24,6 +25,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '009_domain_events': domainEvents009(dialect),
     '010_user_active': userActive010(),
     '011_fuel_fillings': fuelFillings011(dialect),
+    '012_cost_days': costDays012(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -18,6 +18,7 @@ import { isUniqueViolation } from '../../db/dialect/index.js';
 import type { Database } from '../../db/schema.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
+import { trackServices } from '../statistics/cost-days.js';
 import { recordCorrection } from '../statistics/counter-days.js';
 import { personToWire, unitToWire } from './mappers.js';
 import type { PersonKind } from './objects.js';
@@ -230,12 +231,14 @@ async function removeObjectServices(
     .filter((s) => withArchive || (s.f & ARCHIVED) === 0)
     .map((s) => s.id);
   if (more.length) {
+    const costs = await trackServices(trx, more); // statistics: deleted closed services (issue 10)
     await trx
       .deleteFrom('attachments')
       .where('owner_type', '=', 'service')
       .where('owner_id', 'in', more)
       .execute();
     await trx.deleteFrom('services').where('id', 'in', more).execute();
+    await costs.done(); // statistics
   }
   return { intervalIds: dropped.intervalIds, serviceIds: [...dropped.serviceIds, ...more] };
 }

@@ -16,6 +16,7 @@ import { type AppContext, now } from '../../context.js';
 import { fleetSettingsEvents } from '../../events/domain.js';
 import { recordDomainEvents } from '../../events/outbox.js';
 import { invalidInput } from '../../http/errors.js';
+import { moveFuelDays } from '../statistics/cost-days.js';
 import { fleetToWire } from './mappers.js';
 
 /** GET /api/fleets: the fleets the user can see, each with its effective acl. */
@@ -50,6 +51,8 @@ export async function updateFleet(
       const events = fleetSettingsEvents(before, set, now(), actor.userId);
       if (events.length === 0) return false;
       await trx.updateTable('fleets').set(set).where('id', '=', fleetId).execute();
+      // statistics: fuel fillings count on the fleet days of the new zone (modules/statistics).
+      if (set.tz !== undefined) await moveFuelDays(trx, fleetId, before.tz, set.tz);
       await recordDomainEvents(trx, events);
       return true;
     });

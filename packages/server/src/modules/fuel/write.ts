@@ -7,6 +7,7 @@ import { recordDomainEvents } from '../../events/outbox.js';
 import { invalidInput, notFound } from '../../http/errors.js';
 import { ensureLibraryItems, type Issue } from '../lineitems/library.js';
 import { libraryItemToWire } from '../maintenance-wire.js';
+import { applyCostDelta, fuelContribution } from '../statistics/cost-days.js';
 import { ATTACHMENT_OWNER, type FleetUnits, wiresByIds } from './load.js';
 import { type FuelContext, type FuelInsert, figuresOf, type UnitState } from './rules.js';
 
@@ -90,6 +91,8 @@ export async function insertFilling(
   await recordDomainEvents(trx, [
     { type: 'fuel.created', ...eventBase(fc), fillingId: id, ...figuresOf(row) },
   ]);
+  // statistics: the daily cost aggregates, in this transaction (modules/statistics/cost-days.ts).
+  await applyCostDelta(trx, null, fuelContribution(fc.fleetId, fc.tz, figuresOf(row)));
   return id;
 }
 
@@ -111,6 +114,12 @@ export async function updateFilling(
     before: figuresOf(existing),
   };
   await recordDomainEvents(trx, [event]);
+  // statistics: the daily cost aggregates, in this transaction (modules/statistics/cost-days.ts).
+  await applyCostDelta(
+    trx,
+    fuelContribution(fc.fleetId, fc.tz, figuresOf(existing)),
+    fuelContribution(fc.fleetId, fc.tz, figuresOf(after)),
+  );
 }
 
 export async function deleteFillingRow(
@@ -130,6 +139,8 @@ export async function deleteFillingRow(
   await recordDomainEvents(trx, [
     { type: 'fuel.deleted', ...eventBase(fc), fillingId: existing.id, ...figuresOf(existing) },
   ]);
+  // statistics: the daily cost aggregates, in this transaction (modules/statistics/cost-days.ts).
+  await applyCostDelta(trx, fuelContribution(fc.fleetId, fc.tz, figuresOf(existing)), null);
 }
 
 /**

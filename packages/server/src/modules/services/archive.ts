@@ -14,6 +14,7 @@ import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { thousandths } from '../lineitems/library.js';
+import { trackServices } from '../statistics/cost-days.js';
 import { type Changes, replaceLines, runChange } from './effects.js';
 import { loadWires } from './load.js';
 import { dayOf, isArchived, statusOf } from './rules.js';
@@ -81,6 +82,7 @@ export async function updateArchived(
     // customfields: values must be service fields of this fleet.
     issues.push(...(await validateCustomValues(trx, ctx.db.dialect, fleetId, 's', patch.cf)));
     if (issues.length) throw invalidInput(issues);
+    const costs = await trackServices(trx, [id]); // statistics: end date and cost corrections
     await trx
       .updateTable('services')
       .set({
@@ -99,6 +101,7 @@ export async function updateArchived(
       .execute();
     if (patch.li !== undefined) await replaceLines(trx, fleetId, id, patch.li, ch);
     await followBaseline(trx, row, { end, mileage: patch.mileage, engineHours: patch.engine_hours }, ch);
+    await costs.done(); // statistics
     ch.updated.add(id);
   });
   return wires[0]!;
@@ -134,12 +137,14 @@ export async function deleteArchived(
     });
     if (refused.length) throw conflict('Some services cannot be deleted', refused);
     if (wanted.length === 0) return;
+    const costs = await trackServices(trx, wanted); // statistics: deleted closed services
     await trx
       .deleteFrom('attachments')
       .where('owner_type', '=', 'service')
       .where('owner_id', 'in', wanted)
       .execute();
     await trx.deleteFrom('services').where('fleet_id', '=', fleetId).where('id', 'in', wanted).execute();
+    await costs.done(); // statistics
     for (const id of wanted) ch.deleted.add(id);
   });
   return { error: 0, deleted: wanted.length };

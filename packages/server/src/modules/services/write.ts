@@ -6,9 +6,11 @@ import type { Database, FleetRow, ServiceRow, ServiceTable } from '../../db/sche
 import { recordServiceWrite } from '../../events/domain.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import type { Issue } from '../lineitems/library.js';
+import { trackServices } from '../statistics/cost-days.js';
 import { type Changes, closeBaseline, rejectBaseline, replaceLines } from './effects.js';
 import { objectKey } from './load.js';
 import type { Plan, PlanContext, ServiceTableInsert } from './plan.js';
+import { statusOf } from './rules.js';
 
 /** Acl needs of the services API (spec §2 `/service/{id}` guard, §6 groups and dependencies). */
 
@@ -40,6 +42,12 @@ export async function insertService(
   if (plan.lines?.length) await replaceLines(trx, plan.row.fleet_id, id, plan.lines, ch);
   if (plan.to === 'closed' && plan.row.assignment_id !== null)
     await closeBaseline(trx, plan.row.assignment_id, plan.row, ch);
+  // statistics: a service created closed adds to the daily cost aggregates (modules/statistics).
+  if (plan.to === 'closed') {
+    const costs = await trackServices(trx, []);
+    costs.add(id);
+    await costs.done();
+  }
   ch.created.add(id);
   ch.objects.add(objectKey(plan.row.object_type, plan.row.object_id));
   return id;
@@ -52,6 +60,11 @@ export async function updateService(
   existing: ServiceRow,
   plan: Plan<Updateable<ServiceTable>>,
 ) {
+  // statistics: closing (or editing a closed service) changes the daily cost aggregates.
+  const costs = await trackServices(
+    trx,
+    statusOf(existing.f) === 'closed' || plan.to === 'closed' ? [existing.id] : [],
+  );
   await trx.updateTable('services').set(plan.row).where('id', '=', existing.id).execute();
   // Domain event of a status change (in progress, closed, rejected, back to due), in this transaction.
   if (plan.row.f !== undefined)
@@ -65,6 +78,7 @@ export async function updateService(
       await rejectBaseline(trx, existing.assignment_id, plan.object, pc.now, ch);
     }
   }
+  await costs.done(); // statistics
   ch.updated.add(existing.id);
   ch.objects.add(objectKey(existing.object_type, existing.object_id));
 }

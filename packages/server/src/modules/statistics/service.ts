@@ -1,5 +1,10 @@
 import {
+  consumptionOf,
+  convertVolume,
+  FuelMeasure,
   fromThousandths,
+  localDate,
+  type StatisticsDay,
   type StatisticsFleetWire,
   type StatisticsUnitRow,
   type StatisticsUnitWire,
@@ -8,33 +13,56 @@ import { type Kysely, sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, FleetRow } from '../../db/schema.js';
 import { invalidInput, notFound } from '../../http/errors.js';
 import { round3 } from '../fleets/mappers.js';
+import { StatisticsCache } from './cache.js';
 import { costPerKm, driven, type Period, parsePeriod, periodText } from './rules.js';
 
 /**
  * GET /api/fleets/{id}/statistics and /api/fleets/{id}/units/{uid}/statistics (spec §7 "Fleet"):
- * distance, engine hours and costs of a period (PRODUCT.md "Service objects and counters", "Dashboard").
+ * distance, engine hours, costs and fuel of a period (PRODUCT.md "Service objects and counters",
+ * "Dashboard"; issue 10 "Statistics").
  *
  * Who may read: the figures are service costs, so the services' read permission applies — viewService,
  * which requires viewInterval (spec §6 "Permission editor groups": Services View requires viewInterval;
  * "Users with viewService get the Services, Reports and Dashboard areas"), as for the archive.
  *
- * Cost: three queries whatever the fleet's size and the period's length — the fleet's units with index
- * seeks into `counter_days`, one grouped query over the closed services with their line items, and
- * (fleet call) the fleet's unit ids; no query per unit.
+ * Read from the daily aggregates only, never from services or fuel fillings: distance and engine hours
+ * from `counter_days` with index seeks per unit, costs and fuel from `cost_days` (kept exact on write by
+ * cost-days.ts) with one range of its key. A reply is kept in memory (cache.ts) while the fleet's
+ * statistics version, bumped by every cost write in its transaction, and its units are unchanged.
  */
 
-interface UnitFigures {
-  mileage: number;
-  engineHours: number;
-  /** Integer thousandths. */
+/** Sums of `cost_days` rows: integer thousandths and counts. */
+interface CostSums {
   servicesCost: number;
+  servicesCount: number;
+  fuelCost: number;
+  fuelCount: number;
+  fuelL: number;
+  fuelGal: number;
 }
 
-/** Closed (not rejected) services: status flags of spec §4, rejected taking precedence (core statusOf). */
-const CLOSED = sql<boolean>`(${sql.ref('s.f')} & 24) = 8`;
+const NO_COSTS: CostSums = {
+  servicesCost: 0,
+  servicesCount: 0,
+  fuelCost: 0,
+  fuelCount: 0,
+  fuelL: 0,
+  fuelGal: 0,
+};
+
+interface UnitFigures extends CostSums {
+  mileage: number;
+  engineHours: number;
+}
+
+/** How the fleet reads: its fuel unit and measure system. */
+interface Units {
+  fm: number;
+  ms: number;
+}
 
 /**
  * Distance and engine hours of the units of a fleet (or of one unit) over a period, from the daily
@@ -108,60 +136,116 @@ async function periodCounters(ctx: AppContext, fleetId: number, p: Period, unitI
   return out;
 }
 
+/** Sums of the `cost_days` columns, as integers in both dialects (PostgreSQL sums bigint as numeric). */
+const sumOf = <K extends keyof SumRow>(column: K) =>
+  sql<number>`cast(sum(${sql.ref(column)}) as bigint)`.as(column);
+const sumColumns = [
+  sumOf('services_cost'),
+  sumOf('services_count'),
+  sumOf('fuel_cost'),
+  sumOf('fuel_count'),
+  sumOf('fuel_l'),
+  sumOf('fuel_gal'),
+];
+
+interface SumRow {
+  services_cost: number | string | null;
+  services_count: number | string | null;
+  fuel_cost: number | string | null;
+  fuel_count: number | string | null;
+  fuel_l: number | string | null;
+  fuel_gal: number | string | null;
+}
+
+const costsOf = (r: SumRow): CostSums => ({
+  servicesCost: Number(r.services_cost ?? 0),
+  servicesCount: Number(r.services_count ?? 0),
+  fuelCost: Number(r.fuel_cost ?? 0),
+  fuelCount: Number(r.fuel_count ?? 0),
+  fuelL: Number(r.fuel_l ?? 0),
+  fuelGal: Number(r.fuel_gal ?? 0),
+});
+
+function addCosts(a: CostSums, b: CostSums): CostSums {
+  return {
+    servicesCost: a.servicesCost + b.servicesCost,
+    servicesCount: a.servicesCount + b.servicesCount,
+    fuelCost: a.fuelCost + b.fuelCost,
+    fuelCount: a.fuelCount + b.fuelCount,
+    fuelL: a.fuelL + b.fuelL,
+    fuelGal: a.fuelGal + b.fuelGal,
+  };
+}
+
+/** Thousandths of the fleet's fuel unit: each written unit's exact sum converted once (core fuel.ts). */
+const volumeIn = (c: CostSums, fm: number) =>
+  convertVolume(c.fuelL, FuelMeasure.liter, fm) + convertVolume(c.fuelGal, FuelMeasure.gallon, fm);
+
 /**
- * Total cost (integer thousandths) of the closed services ended in the period, per object: the sum of
- * the line items (quantity × cost, each rounded half away from zero to thousandths, as
- * maintenance-wire.ts `serviceToWire` computes `total_cost`), or the hand-entered total of a service
- * without line items (PRODUCT.md "Services").
+ * The days of an object (`u` and a unit id) or of the whole fleet (`*`, 0) in a period, in order:
+ * at most one row per day, read on the key.
  */
-async function periodServiceCosts(
+async function periodDays(
   db: Kysely<Database>,
   fleetId: number,
   p: Period,
-  unitId?: number,
-): Promise<{ type: string; id: number; cost: number }[]> {
-  let services = db
-    .selectFrom('services as s')
-    .where('s.fleet_id', '=', fleetId)
-    .where(CLOSED)
-    .where('s.end_date', '>=', p.first)
-    .where('s.end_date', '<=', p.last);
-  if (unitId !== undefined)
-    services = services.where('s.object_type', '=', 'u').where('s.object_id', '=', unitId);
-  const product = sql<number>`(${sql.ref('qty')} * ${sql.ref('cost')})`;
-  const lineTotals = db
-    .selectFrom('service_line_items')
-    .select([
-      'service_id',
-      sql<number>`sum(case when ${product} >= 0 then (${product} + 500) / 1000 else -((500 - ${product}) / 1000) end)`.as(
-        'total',
-      ),
-    ])
-    .where('service_id', 'in', services.select('s.id'))
-    .groupBy('service_id')
-    .as('li');
-  const rows = await services
-    .leftJoin(lineTotals, 'li.service_id', 's.id')
-    .select([
-      's.object_type',
-      's.object_id',
-      sql<number>`cast(sum(coalesce(${sql.ref('li.total')}, ${sql.ref('s.manual_cost')}, 0)) as bigint)`.as(
-        'cost',
-      ),
-    ])
-    .groupBy(['s.object_type', 's.object_id'])
+  objectType: string,
+  objectId: number,
+): Promise<{ day: number; costs: CostSums }[]> {
+  const rows = await db
+    .selectFrom('cost_days')
+    .select(['day', 'services_cost', 'services_count', 'fuel_cost', 'fuel_count', 'fuel_l', 'fuel_gal'])
+    .where('object_type', '=', objectType)
+    .where('object_id', '=', objectId)
+    .where('fleet_id', '=', fleetId)
+    .where('day', '>=', p.first)
+    .where('day', '<=', p.last)
+    .orderBy('day')
     .execute();
-  return rows.map((r) => ({ type: r.object_type, id: r.object_id, cost: Number(r.cost) }));
+  return rows
+    .map((r) => ({ day: Number(r.day), costs: costsOf(r) }))
+    .filter((d) => d.costs.servicesCount !== 0 || d.costs.fuelCount !== 0 || d.costs.servicesCost !== 0);
 }
 
-function figuresToWire(f: UnitFigures): Omit<StatisticsUnitWire, 'from' | 'to'> {
+/** Per unit of the fleet: what its `cost_days` rows of the period add up to (one grouped range). */
+async function periodUnitCosts(db: Kysely<Database>, fleetId: number, p: Period) {
+  const rows = await db
+    .selectFrom('cost_days')
+    .select(['object_id', ...sumColumns])
+    .where('fleet_id', '=', fleetId)
+    .where('day', '>=', p.first)
+    .where('day', '<=', p.last)
+    .where('object_type', '=', 'u')
+    .groupBy('object_id')
+    .execute();
+  return new Map(rows.map((r) => [r.object_id, costsOf(r)]));
+}
+
+function figuresToWire(f: UnitFigures, u: Units): Omit<StatisticsUnitRow, 'uid'> {
+  const total = f.servicesCost + f.fuelCost;
+  const volume = volumeIn(f, u.fm);
   return {
     mileage: round3(f.mileage),
     engine_hours: round3(f.engineHours),
     services_cost: fromThousandths(f.servicesCost),
-    // Fuel fillings come later (PRODUCT.md "Fuel fillings"); the field is kept so the screens need no change.
-    fuel_cost: 0,
-    cost_per_km: costPerKm(f.servicesCost, f.mileage),
+    cost_per_km: costPerKm(total, f.mileage),
+    fuel_cost: fromThousandths(f.fuelCost),
+    total_cost: fromThousandths(total),
+    services_count: f.servicesCount,
+    fuel_count: f.fuelCount,
+    fuel_volume: fromThousandths(volume),
+    consumption: consumptionOf(volume, f.mileage, u.ms),
+  };
+}
+
+function dayToWire(tz: number, fm: number, d: { day: number; costs: CostSums }): StatisticsDay {
+  return {
+    day: localDate(tz, d.day),
+    services_cost: fromThousandths(d.costs.servicesCost),
+    services_count: d.costs.servicesCount,
+    fuel_cost: fromThousandths(d.costs.fuelCost),
+    fuel_count: d.costs.fuelCount,
+    fuel_volume: fromThousandths(volumeIn(d.costs, fm)),
   };
 }
 
@@ -169,8 +253,13 @@ async function openPeriod(ctx: AppContext, actor: Actor, fleetId: number, from: 
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.view');
   const period = parsePeriod(fleet.tz, from, to);
   if (Array.isArray(period)) throw invalidInput(period);
-  return { tz: fleet.tz, period };
+  return { fleet, period };
 }
+
+const unitsOf = (fleet: FleetRow): Units => ({
+  fm: fleet.fm === FuelMeasure.gallon ? FuelMeasure.gallon : FuelMeasure.liter,
+  ms: fleet.ms,
+});
 
 /** GET /api/fleets/{fid}/units/{uid}/statistics?from&to. A unit outside the fleet answers like an unknown one. */
 export async function unitStatistics(
@@ -181,7 +270,7 @@ export async function unitStatistics(
   from: string,
   to: string,
 ): Promise<StatisticsUnitWire> {
-  const { tz, period } = await openPeriod(ctx, actor, fleetId, from, to);
+  const { fleet, period } = await openPeriod(ctx, actor, fleetId, from, to);
   const db = ctx.db.kysely;
   const unit = await db
     .selectFrom('units')
@@ -191,22 +280,31 @@ export async function unitStatistics(
     .executeTakeFirst();
   if (!unit) throw notFound('Unit not found');
   const counters = (await periodCounters(ctx, fleetId, period, unitId)).get(unitId);
-  const costs = await periodServiceCosts(db, fleetId, period, unitId);
+  const days = await periodDays(db, fleetId, period, 'u', unitId);
+  const u = unitsOf(fleet);
   return {
-    ...periodText(tz, period),
-    ...figuresToWire({
-      mileage: counters?.mileage ?? 0,
-      engineHours: counters?.engineHours ?? 0,
-      servicesCost: costs.reduce((sum, c) => sum + c.cost, 0),
-    }),
+    ...periodText(fleet.tz, period),
+    fm: u.fm,
+    ...figuresToWire(
+      {
+        mileage: counters?.mileage ?? 0,
+        engineHours: counters?.engineHours ?? 0,
+        ...days.reduce((sum, d) => addCosts(sum, d.costs), NO_COSTS),
+      },
+      u,
+    ),
+    days: days.map((d) => dayToWire(fleet.tz, u.fm, d)),
   };
 }
 
 /**
  * GET /api/fleets/{fid}/statistics?from&to: the fleet's totals — distance and engine hours of its units,
- * the cost of every closed service of the fleet (units, drivers and trailers alike) — and one row per
- * unit of the fleet with any distance, engine time or service cost in the period (others are all zero
- * and left out), ordered by id, for the dashboard's top units.
+ * the costs of every closed service (units, drivers and trailers alike) and fuel filling of the fleet —
+ * its days, and one row per unit of the fleet with any distance, engine time, service or filling in the
+ * period (others are all zero and left out), ordered by id, for the dashboard's top units.
+ *
+ * Answers the reply as JSON bytes: with 10,000 units it is 2 MB, and serialising (and encoding) it
+ * again for every request would cost more than everything else a cached reply needs (cache.ts).
  */
 export async function fleetStatistics(
   ctx: AppContext,
@@ -214,39 +312,61 @@ export async function fleetStatistics(
   fleetId: number,
   from: string,
   to: string,
+): Promise<Buffer> {
+  const { fleet, period } = await openPeriod(ctx, actor, fleetId, from, to);
+  const u = unitsOf(fleet);
+  const cache = StatisticsCache.of(ctx);
+  const key = `${fleetId}:${period.first}:${period.last}:${fleet.tz}:${u.fm}:${u.ms}`;
+  return cache.read(fleetId, key, async () =>
+    Buffer.from(JSON.stringify(await computeFleet(ctx, fleet, period, u))),
+  );
+}
+
+async function computeFleet(
+  ctx: AppContext,
+  fleet: FleetRow,
+  period: Period,
+  u: Units,
 ): Promise<StatisticsFleetWire> {
-  const { tz, period } = await openPeriod(ctx, actor, fleetId, from, to);
   const db = ctx.db.kysely;
+  const fleetId = fleet.id;
   const unitIds = (
     await db.selectFrom('units').select('id').where('fleet_id', '=', fleetId).orderBy('id').execute()
-  ).map((u) => u.id);
+  ).map((r) => r.id);
   const counters = await periodCounters(ctx, fleetId, period);
-  const costs = await periodServiceCosts(db, fleetId, period);
-  const unitCost = new Map<number, number>();
-  let servicesCost = 0;
-  for (const c of costs) {
-    servicesCost += c.cost;
-    if (c.type === 'u') unitCost.set(c.id, c.cost);
-  }
+  const unitCosts = await periodUnitCosts(db, fleetId, period);
+  const days = await periodDays(db, fleetId, period, '*', 0);
   let mileage = 0;
   let engineHours = 0;
   const units: StatisticsUnitRow[] = [];
   for (const uid of unitIds) {
     const counter = counters.get(uid);
+    const costs = unitCosts.get(uid) ?? NO_COSTS;
     const f: UnitFigures = {
       mileage: counter?.mileage ?? 0,
       engineHours: counter?.engineHours ?? 0,
-      servicesCost: unitCost.get(uid) ?? 0,
+      ...costs,
     };
     mileage += f.mileage;
     engineHours += f.engineHours;
-    if (f.mileage === 0 && f.engineHours === 0 && f.servicesCost === 0) continue;
-    const { fuel_cost: _fuel, ...row } = figuresToWire(f);
-    units.push({ uid, ...row });
+    if (
+      f.mileage === 0 &&
+      f.engineHours === 0 &&
+      costs.servicesCount === 0 &&
+      costs.fuelCount === 0 &&
+      costs.servicesCost === 0
+    )
+      continue;
+    units.push({ uid, ...figuresToWire(f, u) });
   }
   return {
-    ...periodText(tz, period),
-    ...figuresToWire({ mileage, engineHours, servicesCost }),
+    ...periodText(fleet.tz, period),
+    fm: u.fm,
+    ...figuresToWire(
+      { mileage, engineHours, ...days.reduce((sum, d) => addCosts(sum, d.costs), NO_COSTS) },
+      u,
+    ),
+    days: days.map((d) => dayToWire(fleet.tz, u.fm, d)),
     units,
   };
 }

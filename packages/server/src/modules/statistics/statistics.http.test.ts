@@ -100,11 +100,18 @@ describe('statistics', () => {
     expect(one.body).toEqual({
       from: fx.iso(-4),
       to: fx.iso(-4),
+      fm: expect.any(Number),
       mileage: 80,
       engine_hours: 3,
       services_cost: 0,
       fuel_cost: 0,
+      total_cost: 0,
+      services_count: 0,
+      fuel_count: 0,
+      fuel_volume: 0,
+      consumption: null,
       cost_per_km: 0,
+      days: [],
     });
     expect((await unitStats(fx.iso(-4), fx.iso(-2))).body).toMatchObject({ mileage: 150, engine_hours: 5 });
     // Nothing recorded before: from the first counter of the first day in the period.
@@ -194,6 +201,12 @@ describe('statistics', () => {
       engine_hours: 5,
       services_cost: 180.52,
       cost_per_km: 1.203,
+      fuel_cost: 0,
+      total_cost: 180.52,
+      services_count: 2,
+      fuel_count: 0,
+      fuel_volume: 0,
+      consumption: null,
     });
     expect(rows.find((r) => r.uid === other)).toEqual({
       uid: other,
@@ -201,6 +214,12 @@ describe('statistics', () => {
       engine_hours: 0,
       services_cost: 7,
       cost_per_km: null,
+      fuel_cost: 0,
+      total_cost: 7,
+      services_count: 1,
+      fuel_count: 0,
+      fuel_volume: 0,
+      consumption: null,
     });
     // Totals: every unit's distance; every closed service of the fleet (the driver's too).
     const km = rows.reduce((sum, r) => sum + r.mileage, 0);
