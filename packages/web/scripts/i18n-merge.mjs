@@ -33,7 +33,7 @@ function sorted(value) {
   return Object.fromEntries(entries);
 }
 
-function setPath(tree, key, text) {
+function setPath(tree, key, text, lang) {
   const parts = key.split('.');
   let node = tree;
   for (const part of parts.slice(0, -1)) {
@@ -44,7 +44,12 @@ function setPath(tree, key, text) {
   const last = parts.at(-1);
   if (text === null) delete node[last];
   else if (typeof node[last] === 'object') throw new Error(`${key} is a group, not a text`);
-  else node[last] = text;
+  else {
+    // Changing a text that exists can break its other users: say so (once, on English).
+    if (typeof node[last] === 'string' && node[last] !== text && lang === 'en')
+      console.warn(`changed existing key ${key}: "${node[last]}" → "${text}" (grep its other uses)`);
+    node[last] = text;
+  }
 }
 
 function lock() {
@@ -85,7 +90,7 @@ try {
     const file = fileOf(lang);
     const tree = JSON.parse(fs.readFileSync(file, 'utf8'));
     for (const [key, texts] of Object.entries(additions))
-      setPath(tree, key, texts === null ? null : texts[lang]);
+      setPath(tree, key, texts === null ? null : texts[lang], lang);
     const tmp = `${file}.tmp`;
     fs.writeFileSync(tmp, `${JSON.stringify(sorted(tree), null, 2)}\n`);
     fs.renameSync(tmp, file);

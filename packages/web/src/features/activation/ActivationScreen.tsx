@@ -63,7 +63,7 @@ export default function ActivationScreen() {
             {own && (
               <NavLink
                 component="button"
-                label={t('activation.ownAccount', { name: own.n })}
+                label={t('activation.ownAccountNamed', { name: own.n })}
                 active={selected === own.id}
                 onClick={() => setSelected(own.id)}
                 data-testid="activation-own-account"
