@@ -21,8 +21,9 @@ export function useFleets() {
 export function useAccounts(enabled: boolean) {
   return useQuery({
     queryKey: accountsKey(),
-    queryFn: async ({ signal }) =>
-      (await api<AdminAccountsReply>('/api/admin/accounts', { signal })).accounts,
+    // The cached value is the whole reply, as the activation screen caches it under the same key.
+    queryFn: ({ signal }) => api<AdminAccountsReply>('/api/admin/accounts', { signal }),
+    select: (reply) => reply.accounts,
     enabled,
   });
 }
