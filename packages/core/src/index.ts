@@ -10,6 +10,7 @@ export * from './geo.js';
 export * from './guards.js';
 export * from './map-keys.js';
 export * from './needs.js';
+export * from './notifications.js';
 export * from './permissions.js';
 export * from './service-status.js';
 export * from './status.js';

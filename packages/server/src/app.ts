@@ -27,6 +27,7 @@ import { fleetRoutes } from './modules/fleets/routes.js';
 import { fuelRoutes } from './modules/fuel/routes.js';
 import { intervalRoutes } from './modules/intervals/routes.js';
 import { lineItemRoutes } from './modules/lineitems/routes.js';
+import { notificationRoutes } from './modules/notifications/routes.js';
 import { platformRoutes } from './modules/platform/routes.js';
 import { serviceRoutes } from './modules/services/routes.js';
 import { sessionRoutes } from './modules/session/routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(fuelRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(customFieldRoutes(ctx));
+  await app.register(notificationRoutes(ctx));
   await app.register(ingestRoutes(ctx));
   await app.register(platformRoutes(ctx));
   await app.register(clientErrorRoutes(ctx));

@@ -10,6 +10,7 @@ import { engineCountersListener } from './engine/index.js';
 import { type EventBus, MemoryBus } from './events/bus.js';
 import { Outbox } from './events/outbox.js';
 import { PgBus } from './events/pg-bus.js';
+import { notificationConsumer } from './modules/notifications/consumer.js';
 
 export interface Server {
   app: FastifyInstance;
@@ -43,6 +44,7 @@ export async function createServer(config: Config, options: CreateOptions = {}):
   };
   ctx.outbox = new Outbox(ctx);
   ctx.countersListeners.push(engineCountersListener(ctx));
+  ctx.outbox.register(notificationConsumer(ctx));
   const app = await buildApp(ctx, { logger: options.logger });
   let closed = false;
   return {

@@ -7,6 +7,7 @@ export * from './fleets.js';
 export * from './fuel.js';
 export * from './intervals.js';
 export * from './lineitems.js';
+export * from './notifications.js';
 export * from './platform.js';
 export * from './services.js';
 export * from './session.js';

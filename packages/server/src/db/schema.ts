@@ -389,6 +389,41 @@ export interface FuelFillingTable {
   updated_at: number;
 }
 
+/** A fleet's in-app notification set-up (migration 013; modules/notifications). */
+export interface NotificationSetupTable {
+  id: Generated<number>;
+  fleet_id: number;
+  name: string;
+  enabled: number;
+  /** Notification kinds, bit mask 1..31 (DESIGN §6). */
+  kinds: number;
+  /** JSON list of the user ids it addresses; empty: every member. */
+  users: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An in-app notification of one user (migration 013; spec §3 "Notification"). */
+export interface NotificationTable {
+  id: Generated<number>;
+  fleet_id: number;
+  user_id: number;
+  /** The domain event's UUID; unique per user. */
+  event_id: string;
+  setup_id: number | null;
+  kind: number;
+  service_id: number | null;
+  object_type: string | null;
+  object_id: number | null;
+  interval_id: number | null;
+  /** JSON: `{f, n, o}` service flags, service name, object name. */
+  data: string;
+  tm: number;
+  /** Read time; null while unread. */
+  stm: number | null;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   users: UserTable;
@@ -419,6 +454,8 @@ export interface Database {
   fuel_fillings: FuelFillingTable;
   cost_days: CostDayTable;
   statistics_versions: StatisticsVersionTable;
+  notification_setups: NotificationSetupTable;
+  notifications: NotificationTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

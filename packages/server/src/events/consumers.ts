@@ -34,10 +34,15 @@ export interface DomainEventConsumer {
    * Handles a batch in publication order inside the consumer's transaction. Write through `trx` only
    * (SQLite has one connection, held by this transaction); anything sent outside the database should be
    * recorded here and sent after, so that a retry does not send it twice. Throwing rolls back the
-   * batch and the cursor.
+   * batch and the cursor. It may return a function to run once the batch committed (live events of
+   * what it wrote); a failure there is logged, the batch stays handled.
    */
-  handle(trx: Kysely<Database>, events: PublishedDomainEvent[]): Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a consumer with nothing to do after the commit returns nothing
+  handle(trx: Kysely<Database>, events: PublishedDomainEvent[]): Promise<void | AfterCommit>;
 }
+
+/** What a consumer does after its batch committed. */
+export type AfterCommit = () => unknown;
 
 const DEFAULT_BATCH = 100;
 /** After finding the cursor taken by another instance, look again this much later. */
@@ -161,9 +166,10 @@ export class Consumers {
   }
 
   /** One batch in one transaction; the number of events the cursor moved over, or LOCKED. */
-  private batch(r: Runner, size: number): Promise<number> {
+  private async batch(r: Runner, size: number): Promise<number> {
     const { db } = this.ctx;
-    return db.kysely.transaction().execute(async (trx) => {
+    let after: AfterCommit | undefined;
+    const n = await db.kysely.transaction().execute(async (trx) => {
       const cursor = await db.ops
         .forUpdateSkipLocked(
           trx.selectFrom('event_consumers').select('last_seq').where('name', '=', r.consumer.name),
@@ -181,7 +187,7 @@ export class Consumers {
       if (rows.length === 0) return 0;
       const all = toPublished(rows);
       const events = all.filter(r.wanted);
-      if (events.length > 0) await r.consumer.handle(trx, events);
+      if (events.length > 0) after = (await r.consumer.handle(trx, events)) ?? undefined;
       await trx
         .updateTable('event_consumers')
         .set({ last_seq: all[all.length - 1]!.seq, updated_at: now() })
@@ -189,6 +195,14 @@ export class Consumers {
         .execute();
       return rows.length;
     });
+    if (after) {
+      try {
+        await after();
+      } catch (err) {
+        this.ctx.log.warn({ err, consumer: r.consumer.name }, 'after-commit work of a consumer failed');
+      }
+    }
+    return n;
   }
 
   /** Stops retries and waits for the runs in flight. */

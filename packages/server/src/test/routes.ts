@@ -14,6 +14,7 @@ import {
   outcomes,
   type RouteCase,
 } from './matrix.js';
+import { NOTIFICATION_CASES } from './notification-cases.js';
 import { OBJECTS_ADMIN_CASES } from './objects-admin-cases.js';
 import { SERVICE_CASES } from './service-cases.js';
 import { STATISTICS_CASES } from './statistics-cases.js';
@@ -184,6 +185,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...STATISTICS_CASES,
   // --- custom fields (spec §7 "Custom fields"; cases in customfield-cases.ts) ---
   ...CUSTOM_FIELD_CASES,
+  ...NOTIFICATION_CASES, // in-app notifications and set-ups (notification-cases.ts)
   // --- admin (spec §7 "Admin") ---
   ...ADMIN_CASES,
   {

@@ -11,6 +11,7 @@ import { domainEvents009 } from './009_domain_events.js';
 import { userActive010 } from './010_user_active.js';
 import { fuelFillings011 } from './011_fuel_fillings.js';
 import { costDays012 } from './012_cost_days.js';
+import { notifications013 } from './013_notifications.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -26,6 +27,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '010_user_active': userActive010(),
     '011_fuel_fillings': fuelFillings011(dialect),
     '012_cost_days': costDays012(dialect),
+    '013_notifications': notifications013(dialect),
   };
   return { getMigrations: async () => list };
 }
