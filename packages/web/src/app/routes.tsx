@@ -20,6 +20,7 @@ const Placeholder = lazy(() => import('../screens/Placeholder.tsx'));
 const SettingsScreen = lazy(() => import('../screens/Settings.tsx'));
 const TokensScreen = lazy(() => import('../screens/Tokens.tsx'));
 const FleetMap = lazy(() => import('../features/map/FleetMap.tsx'));
+const DashboardScreen = lazy(() => import('../features/dashboard/DashboardScreen.tsx'));
 const IntervalsScreen = lazy(() => import('../features/intervals/IntervalsScreen.tsx'));
 const IntervalEditorScreen = lazy(() => import('../features/intervals/editor/IntervalEditorScreen.tsx'));
 const LineItemsScreen = lazy(() => import('../features/lineitems/LineItemsScreen.tsx'));
@@ -88,7 +89,7 @@ export const router = createBrowserRouter(
         <Route path="admin" element={guarded('admin', <AdminScreen />)} />
         <Route path="fleet/:id" element={guarded('fleet', <FleetAdminScreen />)} />
         <Route path="migration/:id" element={screen('migration', 'screen.migration')} />
-        <Route path="dashboard" element={screen('dashboard', 'menu.dashboard', 'units', <FleetMap />)} />
+        <Route path="dashboard" element={guarded('dashboard', <DashboardScreen map={<FleetMap />} />)} />
         <Route path="items" element={guarded('items', <ItemsScreen />)} />
         <Route
           path="unit/:id"

@@ -1,0 +1,243 @@
+import { localDate, type PersonWire, type ServiceWire, type UnitWire } from '@fleetkeep/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { type ReactNode, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Loading } from '../../app/Loading.tsx';
+import { useSession } from '../../app/session.ts';
+import { useCan } from '../../app/useCan.ts';
+import { DatePicker } from '../../components/DatePicker.tsx';
+import { Select } from '../../components/Select.tsx';
+import { useDrivers, useIntervals, useTrailers, useUnits } from '../../lib/fleetData.ts';
+import { useOpenServices } from '../../lib/services.ts';
+import { useUrlParams } from '../../lib/urlParams.ts';
+import { CustomizeDialog } from './Customize.tsx';
+import classes from './Dashboard.module.css';
+import {
+  decodePeriod,
+  encodePeriod,
+  PERIOD_KINDS,
+  type PeriodKind,
+  periodError,
+  periodRange,
+  type SectionId,
+  statusCounts,
+  visibleSections,
+} from './rules.ts';
+import {
+  AttentionSection,
+  CostChartSection,
+  CostsSection,
+  IntervalsSection,
+  ObjectsSection,
+  PerDistanceSection,
+  StatusSection,
+  TopUnitsSection,
+} from './Sections.tsx';
+import { useFleetFormat, useFleetStatistics, useLayout } from './useDashboard.ts';
+
+const PERIOD_LABEL: Record<PeriodKind, string> = {
+  week: 'objects.period_week',
+  month: 'objects.period_month',
+  quarter: 'objects.period_quarter',
+  year: 'objects.period_year',
+  m3: 'fuel.period_m3',
+  m6: 'fuel.period_m6',
+  m12: 'fuel.period_m12',
+  custom: 'fuel.period_custom',
+};
+
+/** Sections spanning the whole width on wide screens. */
+const WIDE: ReadonlySet<SectionId> = new Set(['costChart', 'attention', 'map']);
+/** Sections that read the period's statistics. */
+const PERIOD_SECTIONS: ReadonlySet<SectionId> = new Set(['costs', 'perDistance', 'costChart', 'topUnits']);
+
+type UnitPart = Pick<UnitWire, 'id' | 'nm' | 'ins' | 'lmsg'>;
+type PersonPart = Pick<PersonWire, 'id' | 'n' | 'ins'>;
+
+/**
+ * Spec §2 /dashboard, PRODUCT.md "Dashboard", issue 10 item 3: the period selector (spec §9 time ranges)
+ * and the sections — services by status, objects active vs in service, interval count, costs split into
+ * services and fuel, cost per 1 km/mile, costs over time, top units, needs attention and the fleet map
+ * (given by the route: features do not import each other). Waits for the unit, driver, trailer, service
+ * and interval lists with the loading indicator (spec §2); the fleet is in the auth reply. The sections'
+ * order and the hidden ones are kept per user.
+ */
+export default function DashboardScreen({ map }: { map?: ReactNode }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fmt = useFleetFormat();
+  const fid = fmt.fid;
+  const [params, patchParams] = useUrlParams();
+  const [layout, setLayout, saveFailed] = useLayout();
+  const [customizing, setCustomizing] = useState(false);
+  const canMap = useCan('map.view');
+
+  const units = useUnits<UnitPart>(fid);
+  const drivers = useDrivers<PersonPart>(fid);
+  const trailers = useTrailers<PersonPart>(fid);
+  const intervals = useIntervals<{ id: number }>(fid);
+  const services = useOpenServices(fid);
+
+  const today = localDate(fmt.tz, Math.floor(Date.now() / 1000));
+  const period = decodePeriod(params, today);
+  const badPeriod = periodError(period.from, period.to);
+  const shown = visibleSections(layout);
+  const needsStats = shown.some((id) => PERIOD_SECTIONS.has(id));
+  const stats = useFleetStatistics(fid, period.from, period.to, badPeriod === null && needsStats);
+
+  if (!auth || fid === null) return null;
+  // Spec §2: the dashboard waits for the fleet's lists, showing the loading indicator meanwhile.
+  if ([units, drivers, trailers, intervals, services].some((q) => q.isPending && q.fetchStatus !== 'idle')) {
+    return <Loading />;
+  }
+
+  const unitList = units.data ?? [];
+  const unitNames = new Map(unitList.map((u) => [u.id, u.nm]));
+  const unitName = (uid: number) => unitNames.get(uid) ?? `#${uid}`;
+  const people = { d: drivers.data ?? [], t: trailers.data ?? [] };
+  const objectName = (s: Pick<ServiceWire, 't' | 'uid'>) =>
+    s.t === 'u' ? unitName(s.uid) : (people[s.t].find((p) => p.id === s.uid)?.n ?? `#${s.uid}`);
+
+  const setPeriod = (kind: PeriodKind) =>
+    patchParams((p) =>
+      encodePeriod(p, kind === 'custom' ? { ...period, kind } : { kind, ...periodRange(kind, today) }),
+    );
+  const setDay = (key: 'from' | 'to', value: string | null) =>
+    value && patchParams((p) => encodePeriod(p, { ...period, kind: 'custom', [key]: value }));
+
+  const failed = (
+    <Text c="red" role="alert">
+      {t('dashboard.loadFailed')}
+    </Text>
+  );
+  const periodBody = (render: (s: NonNullable<typeof stats.data>) => ReactNode) => {
+    if (badPeriod) return <Text c="dimmed">-</Text>;
+    if (stats.isError) return failed;
+    if (!stats.data) return <Loading />;
+    return render(stats.data);
+  };
+
+  const body = (id: SectionId): ReactNode => {
+    switch (id) {
+      case 'status':
+        return services.isError ? (
+          failed
+        ) : (
+          <StatusSection counts={statusCounts(services.data ?? [])} fmt={fmt} />
+        );
+      case 'objects':
+        return <ObjectsSection units={unitList} drivers={people.d} trailers={people.t} fmt={fmt} />;
+      case 'intervals':
+        return intervals.isError ? (
+          failed
+        ) : (
+          <IntervalsSection count={intervals.data?.length ?? 0} fmt={fmt} />
+        );
+      case 'costs':
+        return periodBody((s) => <CostsSection stats={s} fmt={fmt} />);
+      case 'perDistance':
+        return periodBody((s) => <PerDistanceSection stats={s} unitName={unitName} fmt={fmt} />);
+      case 'costChart':
+        return periodBody((s) => <CostChartSection stats={s} fmt={fmt} />);
+      case 'topUnits':
+        return periodBody((s) => <TopUnitsSection stats={s} unitName={unitName} fmt={fmt} />);
+      case 'attention':
+        return (
+          <AttentionSection
+            services={services.data ?? []}
+            units={unitList}
+            objectName={objectName}
+            fmt={fmt}
+          />
+        );
+      case 'map':
+        return map && canMap ? <Suspense fallback={<Loading />}>{map}</Suspense> : null;
+    }
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Title order={1} size="h2">
+          {t('menu.dashboard')}
+        </Title>
+        <Button variant="default" onClick={() => setCustomizing(true)} data-testid="dash-customize">
+          {t('dashboard.customize')}
+        </Button>
+      </Group>
+      <Group gap="sm" align="flex-start" className={classes.toolbar}>
+        <Select
+          label={t('objects.period')}
+          options={PERIOD_KINDS.map((k) => ({ value: k, label: t(PERIOD_LABEL[k]) }))}
+          value={period.kind}
+          searchable={false}
+          allowDeselect={false}
+          onChange={(v) => v && setPeriod(v as PeriodKind)}
+          style={{ flex: '0 1 11rem' }}
+          data-testid="dash-period"
+        />
+        {period.kind === 'custom' && (
+          <>
+            <DatePicker
+              label={t('services.from')}
+              value={period.from}
+              onChange={(v) => setDay('from', v)}
+              dateFormat={auth.model.s.dateFormat}
+              style={{ flex: '0 1 10rem' }}
+              data-testid="dash-from"
+            />
+            <DatePicker
+              label={t('services.to')}
+              value={period.to}
+              onChange={(v) => setDay('to', v)}
+              dateFormat={auth.model.s.dateFormat}
+              error={
+                badPeriod
+                  ? t(badPeriod === 'order' ? 'services.periodOrder' : 'services.periodTooLong')
+                  : undefined
+              }
+              style={{ flex: '0 1 10rem' }}
+              data-testid="dash-to"
+            />
+          </>
+        )}
+        {!badPeriod && (
+          <Text size="sm" c="dimmed" className={classes.range} data-testid="dash-range">
+            {fmt.day(period.from)} – {fmt.day(period.to)}
+          </Text>
+        )}
+      </Group>
+      <div className={classes.grid}>
+        {shown.map((id) => {
+          const content = body(id);
+          if (content === null) return null;
+          return (
+            <Paper
+              key={id}
+              withBorder
+              p="md"
+              radius="md"
+              component="section"
+              aria-label={t(`dashboard.section_${id}`)}
+              data-testid={`dash-section-${id}`}
+              className={WIDE.has(id) ? `${classes.section} ${classes.wide}` : classes.section}
+            >
+              <Title order={2} size="h5" mb="sm">
+                {t(`dashboard.section_${id}`)}
+              </Title>
+              {content}
+            </Paper>
+          );
+        })}
+      </div>
+      <CustomizeDialog
+        opened={customizing}
+        onClose={() => setCustomizing(false)}
+        layout={layout}
+        onChange={setLayout}
+        failed={saveFailed}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,318 @@
+import {
+  kmToFleetDistance,
+  MeasureSystem,
+  SERVICE_ARCHIVE_RANGE_DAYS,
+  ServiceFlag,
+  type ServiceWire,
+  type StatisticsDay,
+  type StatisticsUnitRow,
+  statusOf,
+  type UnitWire,
+} from '@fleetkeep/core';
+
+/**
+ * Pure rules of the dashboard (spec §2 /dashboard; §9 "Time ranges"; PRODUCT.md "Dashboard"; issue 10
+ * item 3): the period, the layout of the sections (order and hidden ones, kept per user), the counts of
+ * services and objects, the costs per distance, the top units, the chart series and the "needs
+ * attention" lists. Money is summed as integer thousandths (the wire's exact decimals, spec §5).
+ */
+
+// --- period (spec §9 "Time ranges": week 7 days, month 30, quarter 90, year 365; 3, 6, 12 months) ---
+
+export const PERIOD_KINDS = ['week', 'month', 'quarter', 'year', 'm3', 'm6', 'm12', 'custom'] as const;
+export type PeriodKind = (typeof PERIOD_KINDS)[number];
+export const DEFAULT_PERIOD: Exclude<PeriodKind, 'custom'> = 'month';
+const DAYS: Partial<Record<PeriodKind, number>> = { week: 7, month: 30, quarter: 90, year: 365 };
+const MONTHS: Partial<Record<PeriodKind, number>> = { m3: 3, m6: 6, m12: 12 };
+
+export interface Period {
+  kind: PeriodKind;
+  /** First and last fleet day, YYYY-MM-DD, both included. */
+  from: string;
+  to: string;
+}
+
+const DAY_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+/** Days since 1970-01-01 of a YYYY-MM-DD text; null when it names no real day. */
+export function dayNumber(text: string): number | null {
+  const m = DAY_TEXT.exec(text);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  return date.getTime() / DAY_MS;
+}
+
+export const dayText = (n: number): string => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The days of a named period ending `today` (a fleet day): N days back for week … year (today counts);
+ * for N months, from the day after the same day N months earlier (the month's last day when it is shorter).
+ */
+export function periodRange(
+  kind: Exclude<PeriodKind, 'custom'>,
+  today: string,
+): { from: string; to: string } {
+  const end = dayNumber(today) ?? 0;
+  const days = DAYS[kind];
+  if (days !== undefined) return { from: dayText(end - days + 1), to: today };
+  const months = MONTHS[kind] ?? 1;
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const back = new Date(Date.UTC(y, m - 1 - months, 1));
+  const last = new Date(Date.UTC(back.getUTCFullYear(), back.getUTCMonth() + 1, 0)).getUTCDate();
+  back.setUTCDate(Math.min(d, last));
+  return { from: dayText(back.getTime() / DAY_MS + 1), to: today };
+}
+
+/** The period of the URL (`period=week|…|custom`, `from`, `to` for a custom one); default a month. */
+export function decodePeriod(params: URLSearchParams, today: string): Period {
+  const raw = params.get('period') ?? '';
+  const kind = (PERIOD_KINDS as readonly string[]).includes(raw) ? (raw as PeriodKind) : DEFAULT_PERIOD;
+  if (kind !== 'custom') return { kind, ...periodRange(kind, today) };
+  const fallback = periodRange(DEFAULT_PERIOD, today);
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  return {
+    kind,
+    from: dayNumber(from) === null ? fallback.from : from,
+    to: dayNumber(to) === null ? fallback.to : to,
+  };
+}
+
+/** Writes a period into a copy of the query (the default period leaves no trace). */
+export function encodePeriod(params: URLSearchParams, period: Period): URLSearchParams {
+  const next = new URLSearchParams(params);
+  next.delete('from');
+  next.delete('to');
+  if (period.kind === DEFAULT_PERIOD) next.delete('period');
+  else next.set('period', period.kind);
+  if (period.kind === 'custom') {
+    next.set('from', period.from);
+    next.set('to', period.to);
+  }
+  return next;
+}
+
+/** The statistics call takes first ≤ last and at most SERVICE_ARCHIVE_RANGE_DAYS (366) after the first. */
+export function periodError(from: string, to: string): 'order' | 'tooLong' | null {
+  const a = dayNumber(from);
+  const b = dayNumber(to);
+  if (a === null || b === null) return null;
+  if (a > b) return 'order';
+  if (b - a > SERVICE_ARCHIVE_RANGE_DAYS) return 'tooLong';
+  return null;
+}
+
+// --- layout (PRODUCT.md: sections can be shown or hidden and reordered, remembered per user) ---
+
+export const SECTION_IDS = [
+  'status',
+  'objects',
+  'intervals',
+  'costs',
+  'perDistance',
+  'costChart',
+  'topUnits',
+  'attention',
+  'map',
+] as const;
+export type SectionId = (typeof SECTION_IDS)[number];
+
+/** The user setting's key (PATCH /api/user/settings) holding the layout. */
+export const LAYOUT_SETTING = 'dashboard';
+
+export interface Layout {
+  order: SectionId[];
+  hidden: SectionId[];
+}
+
+export const DEFAULT_LAYOUT: Layout = { order: [...SECTION_IDS], hidden: [] };
+
+const isSection = (v: unknown): v is SectionId => (SECTION_IDS as readonly unknown[]).includes(v);
+
+/**
+ * The layout of a saved setting, whatever it holds: known ids in the saved order (duplicates and unknown
+ * ids dropped), sections the setting does not name (added later) appended in their default order.
+ */
+export function normalizeLayout(saved: unknown): Layout {
+  const value = (typeof saved === 'object' && saved !== null ? saved : {}) as {
+    order?: unknown;
+    hidden?: unknown;
+  };
+  const order: SectionId[] = [];
+  for (const id of Array.isArray(value.order) ? value.order : []) {
+    if (isSection(id) && !order.includes(id)) order.push(id);
+  }
+  for (const id of SECTION_IDS) if (!order.includes(id)) order.push(id);
+  const hidden = SECTION_IDS.filter((id) => Array.isArray(value.hidden) && value.hidden.includes(id));
+  return { order, hidden };
+}
+
+/** Moves a section one place up (-1) or down (+1); unchanged at either end. */
+export function moveSection(layout: Layout, id: SectionId, step: -1 | 1): Layout {
+  const at = layout.order.indexOf(id);
+  const to = at + step;
+  if (at < 0 || to < 0 || to >= layout.order.length) return layout;
+  const order = [...layout.order];
+  [order[at], order[to]] = [order[to] as SectionId, order[at] as SectionId];
+  return { ...layout, order };
+}
+
+/** Shows a hidden section or hides a shown one. */
+export function toggleSection(layout: Layout, id: SectionId): Layout {
+  const hidden = layout.hidden.includes(id)
+    ? layout.hidden.filter((h) => h !== id)
+    : SECTION_IDS.filter((s) => s === id || layout.hidden.includes(s));
+  return { ...layout, hidden };
+}
+
+/** The sections shown, in order. */
+export const visibleSections = (layout: Layout): SectionId[] =>
+  layout.order.filter((id) => !layout.hidden.includes(id));
+
+export const sameLayout = (a: Layout, b: Layout): boolean =>
+  a.order.join() === b.order.join() && a.hidden.join() === b.hidden.join();
+
+// --- counts ---
+
+export interface StatusCounts {
+  due: number;
+  overdue: number;
+  inProgress: number;
+  total: number;
+}
+
+/**
+ * Open services by status (spec §4): Due without an overdue flag, overdue (a flag of a Due service), In
+ * progress. Closed and rejected ones are not counted.
+ */
+export function statusCounts(services: readonly Pick<ServiceWire, 'f'>[]): StatusCounts {
+  const out = { due: 0, overdue: 0, inProgress: 0, total: 0 };
+  for (const { f } of services) {
+    const status = statusOf(f);
+    if (status === 'inProgress') out.inProgress++;
+    else if (status !== 'due') continue;
+    else if (f & ServiceFlag.overdue) out.overdue++;
+    else out.due++;
+    out.total++;
+  }
+  return out;
+}
+
+/** Objects active vs in service (spec §4: `ins` is 1 while a service of the object is in progress). */
+export function objectCounts(objects: readonly { ins: number }[]): { active: number; inService: number } {
+  const inService = objects.filter((o) => o.ins !== 0).length;
+  return { active: objects.length - inService, inService };
+}
+
+// --- costs ---
+
+const thousandths = (v: number) => Math.round(v * 1000);
+
+/**
+ * PRODUCT.md: cost per 1 km (or mile) = cost ÷ distance driven in the fleet's unit; null (shown '-') when
+ * nothing was driven.
+ */
+export function costPerDistance(cost: number, distanceKm: number, miles: boolean): number | null {
+  if (!(distanceKm > 0)) return null;
+  const distance = kmToFleetDistance(distanceKm, miles ? MeasureSystem.miles : MeasureSystem.meters);
+  return distance > 0 ? cost / distance : null;
+}
+
+/** A cost per distance for display: '-' when there is none. */
+export const perDistanceText = (value: number | null, money: (v: number) => string): string =>
+  value === null ? '-' : money(value);
+
+export interface UnitCost {
+  uid: number;
+  services: number;
+  fuel: number;
+  total: number;
+  distanceKm: number;
+  perDistance: number | null;
+}
+
+/** The units of the period with the highest total cost (services + fuel), at most `limit`; ties by id. */
+export function topUnits(rows: readonly StatisticsUnitRow[], miles: boolean, limit = 5): UnitCost[] {
+  return rows
+    .filter((r) => r.total_cost > 0)
+    .map((r) => ({
+      uid: r.uid,
+      services: r.services_cost,
+      fuel: r.fuel_cost,
+      total: r.total_cost,
+      distanceKm: r.mileage,
+      perDistance: costPerDistance(r.total_cost, r.mileage, miles),
+    }))
+    .sort((a, b) => b.total - a.total || a.uid - b.uid)
+    .slice(0, limit);
+}
+
+/** Longest period charted per day; longer ones are charted per week. */
+export const DAILY_CHART_MAX_DAYS = 92;
+
+export interface CostSeries {
+  step: 'day' | 'week';
+  /** First day of each bucket, YYYY-MM-DD. */
+  starts: string[];
+  services: number[];
+  fuel: number[];
+}
+
+/**
+ * The service and fuel cost over the period, every day (or every 7 days from the first one for periods
+ * longer than DAILY_CHART_MAX_DAYS) with a bucket, empty ones at 0.
+ */
+export function costSeries(days: readonly StatisticsDay[], from: string, to: string): CostSeries {
+  const first = dayNumber(from);
+  const last = dayNumber(to);
+  if (first === null || last === null || last < first)
+    return { step: 'day', starts: [], services: [], fuel: [] };
+  const step = last - first + 1 > DAILY_CHART_MAX_DAYS ? 'week' : 'day';
+  const size = step === 'week' ? 7 : 1;
+  const count = Math.floor((last - first) / size) + 1;
+  const services = new Array<number>(count).fill(0);
+  const fuel = new Array<number>(count).fill(0);
+  for (const d of days) {
+    const n = dayNumber(d.day);
+    if (n === null || n < first || n > last) continue;
+    const i = Math.floor((n - first) / size);
+    services[i] = (services[i] ?? 0) + thousandths(d.services_cost);
+    fuel[i] = (fuel[i] ?? 0) + thousandths(d.fuel_cost);
+  }
+  return {
+    step,
+    starts: Array.from({ length: count }, (_, i) => dayText(first + i * size)),
+    services: services.map((v) => v / 1000),
+    fuel: fuel.map((v) => v / 1000),
+  };
+}
+
+// --- needs attention ---
+
+/** Overdue services (a flag of a Due service, spec §4), the longest overdue (earliest planned date) first. */
+export function overdueServices<T extends Pick<ServiceWire, 'id' | 'f' | 'limit_date'>>(
+  services: readonly T[],
+): T[] {
+  return services
+    .filter((s) => statusOf(s.f) === 'due' && (s.f & ServiceFlag.overdue) !== 0)
+    .sort(
+      (a, b) =>
+        (a.limit_date ?? Number.MAX_SAFE_INTEGER) - (b.limit_date ?? Number.MAX_SAFE_INTEGER) || a.id - b.id,
+    );
+}
+
+/** How long a unit may stay silent before its counters count as stopped. */
+export const STALE_AFTER_SECONDS = 24 * 3600;
+
+/**
+ * Units whose counters stopped: a last message older than STALE_AFTER_SECONDS. Units that never sent one
+ * (no telematics) are not listed. The longest silent first.
+ */
+export function staleUnits<T extends Pick<UnitWire, 'id' | 'lmsg'>>(units: readonly T[], now: number): T[] {
+  return units
+    .filter((u) => u.lmsg !== null && now - u.lmsg.t > STALE_AFTER_SECONDS)
+    .sort((a, b) => (a.lmsg?.t ?? 0) - (b.lmsg?.t ?? 0) || a.id - b.id);
+}
