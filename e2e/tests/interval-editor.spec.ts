@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apiSession, expect, login, screenshot, test } from './fixtures.ts';
+import { apiSession, cpuThrottle, expect, login, screenshot, test } from './fixtures.ts';
 
 interface UnitWire {
   id: number;
@@ -30,6 +30,9 @@ test('manager creates an interval with an assignment, a baseline and line items;
   page,
   request,
 }) => {
+  // One long journey (create, reload, four tabs at two widths, a duplicate name): about 30 s on a busy
+  // 2-core machine, so it gets the longer limit the other long journeys have.
+  test.setTimeout(60_000 * cpuThrottle());
   const { fid, headers } = await apiSession(request, 'manager');
   const tag = `ie${Date.now().toString(36)}`;
   const name = `${tag} Oil change`;

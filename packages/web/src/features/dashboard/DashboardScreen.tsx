@@ -5,24 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
 import { useCan } from '../../app/useCan.ts';
-import { DatePicker } from '../../components/DatePicker.tsx';
-import { Select } from '../../components/Select.tsx';
+import { PeriodFields } from '../../components/PeriodFields.tsx';
 import { useDrivers, useIntervals, useTrailers, useUnits } from '../../lib/fleetData.ts';
+import { decodePeriod, encodePeriod, type Period, periodError } from '../../lib/periods.ts';
 import { useOpenServices } from '../../lib/services.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { CustomizeDialog } from './Customize.tsx';
 import classes from './Dashboard.module.css';
-import {
-  decodePeriod,
-  encodePeriod,
-  PERIOD_KINDS,
-  type PeriodKind,
-  periodError,
-  periodRange,
-  type SectionId,
-  statusCounts,
-  visibleSections,
-} from './rules.ts';
+import { type SectionId, statusCounts, visibleSections } from './rules.ts';
 import {
   AttentionSection,
   CostChartSection,
@@ -34,17 +24,6 @@ import {
   TopUnitsSection,
 } from './Sections.tsx';
 import { useFleetFormat, useFleetStatistics, useLayout } from './useDashboard.ts';
-
-const PERIOD_LABEL: Record<PeriodKind, string> = {
-  week: 'objects.period_week',
-  month: 'objects.period_month',
-  quarter: 'objects.period_quarter',
-  year: 'objects.period_year',
-  m3: 'fuel.period_m3',
-  m6: 'fuel.period_m6',
-  m12: 'fuel.period_m12',
-  custom: 'fuel.period_custom',
-};
 
 /** Sections spanning the whole width on wide screens. */
 const WIDE: ReadonlySet<SectionId> = new Set(['costChart', 'attention', 'map']);
@@ -99,12 +78,7 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
   const objectName = (s: Pick<ServiceWire, 't' | 'uid'>) =>
     s.t === 'u' ? unitName(s.uid) : (people[s.t].find((p) => p.id === s.uid)?.n ?? `#${s.uid}`);
 
-  const setPeriod = (kind: PeriodKind) =>
-    patchParams((p) =>
-      encodePeriod(p, kind === 'custom' ? { ...period, kind } : { kind, ...periodRange(kind, today) }),
-    );
-  const setDay = (key: 'from' | 'to', value: string | null) =>
-    value && patchParams((p) => encodePeriod(p, { ...period, kind: 'custom', [key]: value }));
+  const setPeriod = (next: Period) => patchParams((p) => encodePeriod(p, next));
 
   const failed = (
     <Text c="red" role="alert">
@@ -167,41 +141,13 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
         </Button>
       </Group>
       <Group gap="sm" align="flex-start" className={classes.toolbar}>
-        <Select
-          label={t('objects.period')}
-          options={PERIOD_KINDS.map((k) => ({ value: k, label: t(PERIOD_LABEL[k]) }))}
-          value={period.kind}
-          searchable={false}
-          allowDeselect={false}
-          onChange={(v) => v && setPeriod(v as PeriodKind)}
-          style={{ flex: '0 1 11rem' }}
-          data-testid="dash-period"
+        <PeriodFields
+          period={period}
+          today={today}
+          dateFormat={auth.model.s.dateFormat}
+          onChange={setPeriod}
+          testIdPrefix="dash"
         />
-        {period.kind === 'custom' && (
-          <>
-            <DatePicker
-              label={t('services.from')}
-              value={period.from}
-              onChange={(v) => setDay('from', v)}
-              dateFormat={auth.model.s.dateFormat}
-              style={{ flex: '0 1 10rem' }}
-              data-testid="dash-from"
-            />
-            <DatePicker
-              label={t('services.to')}
-              value={period.to}
-              onChange={(v) => setDay('to', v)}
-              dateFormat={auth.model.s.dateFormat}
-              error={
-                badPeriod
-                  ? t(badPeriod === 'order' ? 'services.periodOrder' : 'services.periodTooLong')
-                  : undefined
-              }
-              style={{ flex: '0 1 10rem' }}
-              data-testid="dash-to"
-            />
-          </>
-        )}
         {!badPeriod && (
           <Text size="sm" c="dimmed" className={classes.range} data-testid="dash-range">
             {fmt.day(period.from)} – {fmt.day(period.to)}

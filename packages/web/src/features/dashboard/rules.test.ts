@@ -4,15 +4,11 @@ import {
   costPerDistance,
   costSeries,
   DEFAULT_LAYOUT,
-  decodePeriod,
-  encodePeriod,
   moveSection,
   normalizeLayout,
   objectCounts,
   overdueServices,
   perDistanceText,
-  periodError,
-  periodRange,
   SECTION_IDS,
   STALE_AFTER_SECONDS,
   staleUnits,
@@ -21,67 +17,6 @@ import {
   topUnits,
   visibleSections,
 } from './rules.ts';
-
-describe('period (spec §9 time ranges)', () => {
-  it('counts week, month, quarter and year in days ending today', () => {
-    expect(periodRange('week', '2026-03-10')).toEqual({ from: '2026-03-04', to: '2026-03-10' });
-    expect(periodRange('month', '2026-03-10')).toEqual({ from: '2026-02-09', to: '2026-03-10' });
-    expect(periodRange('quarter', '2026-03-10')).toEqual({ from: '2025-12-11', to: '2026-03-10' });
-    expect(periodRange('year', '2026-03-10')).toEqual({ from: '2025-03-11', to: '2026-03-10' });
-  });
-
-  it('counts 3, 6 and 12 months by calendar months, clamped to shorter months', () => {
-    expect(periodRange('m3', '2026-05-31')).toEqual({ from: '2026-03-01', to: '2026-05-31' });
-    expect(periodRange('m6', '2026-08-31')).toEqual({ from: '2026-03-01', to: '2026-08-31' });
-    expect(periodRange('m12', '2026-03-10')).toEqual({ from: '2025-03-11', to: '2026-03-10' });
-    expect(periodRange('m3', '2026-05-15')).toEqual({ from: '2026-02-16', to: '2026-05-15' });
-  });
-
-  it('reads the URL, with a month by default and custom days kept', () => {
-    const today = '2026-03-10';
-    expect(decodePeriod(new URLSearchParams(''), today)).toEqual({
-      kind: 'month',
-      ...periodRange('month', today),
-    });
-    expect(decodePeriod(new URLSearchParams('period=bogus'), today).kind).toBe('month');
-    expect(decodePeriod(new URLSearchParams('period=year'), today)).toEqual({
-      kind: 'year',
-      from: '2025-03-11',
-      to: today,
-    });
-    expect(decodePeriod(new URLSearchParams('period=custom&from=2026-01-01&to=2026-01-31'), today)).toEqual({
-      kind: 'custom',
-      from: '2026-01-01',
-      to: '2026-01-31',
-    });
-    // A broken custom day falls back to the month's.
-    expect(decodePeriod(new URLSearchParams('period=custom&from=2026-02-30&to=x'), today)).toEqual({
-      kind: 'custom',
-      ...periodRange('month', today),
-    });
-  });
-
-  it('writes the URL back: the default leaves no trace, custom keeps its days', () => {
-    expect(
-      encodePeriod(new URLSearchParams('period=year&x=1'), { kind: 'month', from: 'a', to: 'b' }).toString(),
-    ).toBe('x=1');
-    expect(
-      encodePeriod(new URLSearchParams(''), {
-        kind: 'custom',
-        from: '2026-01-01',
-        to: '2026-01-02',
-      }).toString(),
-    ).toBe('period=custom&from=2026-01-01&to=2026-01-02');
-  });
-
-  it('refuses a reversed or too long custom period', () => {
-    expect(periodError('2026-01-02', '2026-01-01')).toBe('order');
-    expect(periodError('2025-01-01', '2026-01-03')).toBe('tooLong');
-    expect(periodError('2025-01-01', '2026-01-02')).toBeNull();
-    expect(periodError('2025-01-01', '2026-01-01')).toBeNull();
-    expect(periodError('', '2026-01-01')).toBeNull();
-  });
-});
 
 describe('layout', () => {
   it('is the default for nothing or rubbish', () => {

@@ -1,7 +1,6 @@
 import {
   kmToFleetDistance,
   MeasureSystem,
-  SERVICE_ARCHIVE_RANGE_DAYS,
   ServiceFlag,
   type ServiceWire,
   type StatisticsDay,
@@ -9,6 +8,7 @@ import {
   statusOf,
   type UnitWire,
 } from '@fleetkeep/core';
+import { dayNumber, dayText } from '../../lib/periods.ts';
 
 /**
  * Pure rules of the dashboard (spec §2 /dashboard; §9 "Time ranges"; PRODUCT.md "Dashboard"; issue 10
@@ -17,93 +17,7 @@ import {
  * attention" lists. Money is summed as integer thousandths (the wire's exact decimals, spec §5).
  */
 
-// --- period (spec §9 "Time ranges": week 7 days, month 30, quarter 90, year 365; 3, 6, 12 months) ---
-
-export const PERIOD_KINDS = ['week', 'month', 'quarter', 'year', 'm3', 'm6', 'm12', 'custom'] as const;
-export type PeriodKind = (typeof PERIOD_KINDS)[number];
-export const DEFAULT_PERIOD: Exclude<PeriodKind, 'custom'> = 'month';
-const DAYS: Partial<Record<PeriodKind, number>> = { week: 7, month: 30, quarter: 90, year: 365 };
-const MONTHS: Partial<Record<PeriodKind, number>> = { m3: 3, m6: 6, m12: 12 };
-
-export interface Period {
-  kind: PeriodKind;
-  /** First and last fleet day, YYYY-MM-DD, both included. */
-  from: string;
-  to: string;
-}
-
-const DAY_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 86_400_000;
-
-/** Days since 1970-01-01 of a YYYY-MM-DD text; null when it names no real day. */
-export function dayNumber(text: string): number | null {
-  const m = DAY_TEXT.exec(text);
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return date.getTime() / DAY_MS;
-}
-
-export const dayText = (n: number): string => new Date(n * DAY_MS).toISOString().slice(0, 10);
-
-/**
- * The days of a named period ending `today` (a fleet day): N days back for week … year (today counts);
- * for N months, from the day after the same day N months earlier (the month's last day when it is shorter).
- */
-export function periodRange(
-  kind: Exclude<PeriodKind, 'custom'>,
-  today: string,
-): { from: string; to: string } {
-  const end = dayNumber(today) ?? 0;
-  const days = DAYS[kind];
-  if (days !== undefined) return { from: dayText(end - days + 1), to: today };
-  const months = MONTHS[kind] ?? 1;
-  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
-  const back = new Date(Date.UTC(y, m - 1 - months, 1));
-  const last = new Date(Date.UTC(back.getUTCFullYear(), back.getUTCMonth() + 1, 0)).getUTCDate();
-  back.setUTCDate(Math.min(d, last));
-  return { from: dayText(back.getTime() / DAY_MS + 1), to: today };
-}
-
-/** The period of the URL (`period=week|…|custom`, `from`, `to` for a custom one); default a month. */
-export function decodePeriod(params: URLSearchParams, today: string): Period {
-  const raw = params.get('period') ?? '';
-  const kind = (PERIOD_KINDS as readonly string[]).includes(raw) ? (raw as PeriodKind) : DEFAULT_PERIOD;
-  if (kind !== 'custom') return { kind, ...periodRange(kind, today) };
-  const fallback = periodRange(DEFAULT_PERIOD, today);
-  const from = params.get('from') ?? '';
-  const to = params.get('to') ?? '';
-  return {
-    kind,
-    from: dayNumber(from) === null ? fallback.from : from,
-    to: dayNumber(to) === null ? fallback.to : to,
-  };
-}
-
-/** Writes a period into a copy of the query (the default period leaves no trace). */
-export function encodePeriod(params: URLSearchParams, period: Period): URLSearchParams {
-  const next = new URLSearchParams(params);
-  next.delete('from');
-  next.delete('to');
-  if (period.kind === DEFAULT_PERIOD) next.delete('period');
-  else next.set('period', period.kind);
-  if (period.kind === 'custom') {
-    next.set('from', period.from);
-    next.set('to', period.to);
-  }
-  return next;
-}
-
-/** The statistics call takes first ≤ last and at most SERVICE_ARCHIVE_RANGE_DAYS (366) after the first. */
-export function periodError(from: string, to: string): 'order' | 'tooLong' | null {
-  const a = dayNumber(from);
-  const b = dayNumber(to);
-  if (a === null || b === null) return null;
-  if (a > b) return 'order';
-  if (b - a > SERVICE_ARCHIVE_RANGE_DAYS) return 'tooLong';
-  return null;
-}
+// The period (spec §9 "Time ranges") is lib/periods.ts, shared with the fuel list.
 
 // --- layout (PRODUCT.md: sections can be shown or hidden and reordered, remembered per user) ---
 

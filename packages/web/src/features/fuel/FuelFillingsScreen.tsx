@@ -14,8 +14,8 @@ import { useSession } from '../../app/session.ts';
 import { usePermissions } from '../../app/useCan.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
-import { DatePicker } from '../../components/DatePicker.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
+import { PeriodFields } from '../../components/PeriodFields.tsx';
 import { Select } from '../../components/Select.tsx';
 import { dayjsLocale } from '../../i18n/index.ts';
 import { ApiError } from '../../lib/api.ts';
@@ -23,30 +23,10 @@ import { kmToDisplay } from '../../lib/distance.ts';
 import { useUnits } from '../../lib/fleetData.ts';
 import { consumptionLabel, fuelTotals, useFuelFillings, volumeLabel } from '../../lib/fuel.ts';
 import { naturalCollator } from '../../lib/naturalSort.ts';
+import { decodePeriod, encodePeriod, type Period, periodError } from '../../lib/periods.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { useDeleteFilling } from './api.ts';
-import {
-  decodePeriod,
-  decodeUnit,
-  encodePeriod,
-  filterByUnit,
-  fleetToday,
-  PERIOD_KINDS,
-  type PeriodKind,
-  periodError,
-  periodRange,
-} from './rules.ts';
-
-const PERIOD_LABEL: Record<PeriodKind, string> = {
-  week: 'objects.period_week',
-  month: 'objects.period_month',
-  quarter: 'objects.period_quarter',
-  year: 'objects.period_year',
-  m3: 'fuel.period_m3',
-  m6: 'fuel.period_m6',
-  m12: 'fuel.period_m12',
-  custom: 'fuel.period_custom',
-};
+import { decodeUnit, filterByUnit, fleetToday } from './rules.ts';
 
 /**
  * Spec §2 /fuelfillings: the fleet's fuel fillings of a period (spec §9 time ranges, ending today in the
@@ -212,12 +192,7 @@ export default function FuelFillingsScreen() {
 
   if (!auth || fid === null) return null;
 
-  const setPeriod = (kind: PeriodKind) =>
-    patchParams((p) =>
-      encodePeriod(p, kind === 'custom' ? { ...period, kind } : { kind, ...periodRange(kind, today) }),
-    );
-  const setDay = (key: 'from' | 'to', value: string | null) =>
-    value && patchParams((p) => encodePeriod(p, { ...period, kind: 'custom', [key]: value }));
+  const setPeriod = (next: Period) => patchParams((p) => encodePeriod(p, next));
   const setUnit = (value: string | null) =>
     patchParams((p) => {
       if (value) p.set('unit', value);
@@ -227,41 +202,13 @@ export default function FuelFillingsScreen() {
 
   const toolbar = (
     <>
-      <Select
-        label={t('objects.period')}
-        options={PERIOD_KINDS.map((k) => ({ value: k, label: t(PERIOD_LABEL[k]) }))}
-        value={period.kind}
-        searchable={false}
-        allowDeselect={false}
-        onChange={(v) => v && setPeriod(v as PeriodKind)}
-        style={{ flex: '0 1 11rem' }}
-        data-testid="fuel-period"
+      <PeriodFields
+        period={period}
+        today={today}
+        dateFormat={dateFormat}
+        onChange={setPeriod}
+        testIdPrefix="fuel"
       />
-      {period.kind === 'custom' && (
-        <>
-          <DatePicker
-            label={t('services.from')}
-            value={period.from}
-            onChange={(v) => setDay('from', v)}
-            dateFormat={dateFormat}
-            style={{ flex: '0 1 10rem' }}
-            data-testid="fuel-from"
-          />
-          <DatePicker
-            label={t('services.to')}
-            value={period.to}
-            onChange={(v) => setDay('to', v)}
-            dateFormat={dateFormat}
-            error={
-              badPeriod
-                ? t(badPeriod === 'order' ? 'services.periodOrder' : 'services.periodTooLong')
-                : undefined
-            }
-            style={{ flex: '0 1 10rem' }}
-            data-testid="fuel-to"
-          />
-        </>
-      )}
       <Select
         label={t('objects.kindUnit')}
         placeholder={t('fuel.allUnits')}

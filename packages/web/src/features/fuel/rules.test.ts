@@ -10,14 +10,11 @@ import {
 } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import { fuelTotals } from '../../lib/fuel.ts';
-import { attachmentCapProblem, sizeParts } from './attachments.ts';
 import {
   computedTotal,
   createBody,
-  decodePeriod,
   decodeUnit,
   emptyForm,
-  encodePeriod,
   type FuelForm,
   fieldOfPath,
   filterByUnit,
@@ -27,8 +24,6 @@ import {
   isDirty,
   mileageKm,
   mileageText,
-  periodError,
-  periodRange,
   updateBody,
   validate,
   withFuelType,
@@ -223,39 +218,6 @@ describe('bodies', () => {
   });
 });
 
-describe('the period of the list (spec §9 time ranges, ending today)', () => {
-  it('counts days back for week, month, quarter and year', () => {
-    expect(periodRange('week', '2026-03-10')).toEqual({ from: '2026-03-04', to: '2026-03-10' });
-    expect(periodRange('month', '2026-03-10')).toEqual({ from: '2026-02-09', to: '2026-03-10' });
-    expect(periodRange('year', '2026-03-10')).toEqual({ from: '2025-03-11', to: '2026-03-10' });
-  });
-  it('counts calendar months for 3, 6 and 12 months, within the server limit', () => {
-    expect(periodRange('m3', '2026-05-31')).toEqual({ from: '2026-03-01', to: '2026-05-31' });
-    expect(periodRange('m12', '2024-02-29')).toEqual({ from: '2023-03-01', to: '2024-02-29' });
-    const r = periodRange('m12', '2026-03-10');
-    expect(periodError(r.from, r.to)).toBeNull();
-  });
-  it('reads and writes the URL; a custom period keeps its days, bad ones fall back', () => {
-    const p = decodePeriod(new URLSearchParams('period=custom&from=2026-01-01&to=2026-01-31'), '2026-03-10');
-    expect(p).toEqual({ kind: 'custom', from: '2026-01-01', to: '2026-01-31' });
-    expect(encodePeriod(new URLSearchParams('unit=4'), p).toString()).toBe(
-      'unit=4&period=custom&from=2026-01-01&to=2026-01-31',
-    );
-    expect(decodePeriod(new URLSearchParams('period=bogus'), '2026-03-10').kind).toBe('month');
-    expect(decodePeriod(new URLSearchParams('period=custom&from=2026-02-30'), '2026-03-10').from).toBe(
-      '2026-02-09',
-    );
-    expect(
-      encodePeriod(new URLSearchParams('period=week'), { kind: 'month', from: '', to: '' }).toString(),
-    ).toBe('');
-  });
-  it('refuses a period backwards or longer than 366 days', () => {
-    expect(periodError('2026-02-01', '2026-01-01')).toBe('order');
-    expect(periodError('2025-01-01', '2026-01-03')).toBe('tooLong');
-    expect(periodError('2025-01-01', '2026-01-02')).toBeNull();
-  });
-});
-
 describe('the unit filter', () => {
   it('reads a unit id and keeps its fillings', () => {
     expect(decodeUnit(new URLSearchParams('unit=12'))).toBe(12);
@@ -263,19 +225,5 @@ describe('the unit filter', () => {
     const rows = [{ uid: 1 }, { uid: 2 }, { uid: 1 }];
     expect(filterByUnit(rows, 1)).toHaveLength(2);
     expect(filterByUnit(rows, null)).toHaveLength(3);
-  });
-});
-
-describe('attachment caps (the service caps: 20 files, 32 MB)', () => {
-  it('refuses too many or too large before sending', () => {
-    expect(attachmentCapProblem([], [{ size: 10 }])).toBeNull();
-    expect(
-      attachmentCapProblem(
-        Array.from({ length: 20 }, () => ({ size: 1 })),
-        [{ size: 1 }],
-      ),
-    ).toBe('tooMany');
-    expect(attachmentCapProblem([{ size: 32 * 1024 * 1024 }], [{ size: 1 }])).toBe('tooLarge');
-    expect(sizeParts(1536)).toEqual({ value: 1.5, unit: 'kilobyte' });
   });
 });

@@ -2,7 +2,6 @@ import {
   COUNTER_MAX,
   type CustomFieldValue,
   DECIMAL_MAX,
-  FUEL_RANGE_DAYS,
   FUEL_TEXT_MAX,
   type FuelFillingCreateInput,
   type FuelFillingUpdateInput,
@@ -17,105 +16,18 @@ import {
 } from '@fleetkeep/core';
 import { sameValues } from '../../lib/customFields.ts';
 import { displayToKm, kmToDisplay, round3 } from '../../lib/distance.ts';
+import { dayNumber } from '../../lib/periods.ts';
 
 /**
  * Pure rules of the fuel screens (spec §2 /fuelfillings, /fuelfilling/{id}; §5 numeric input; §9 time
- * ranges; PRODUCT.md "Fuel fillings"; the core contract contracts/fuel.ts): the period of the list, the
- * unit filter, the editor's form with its exact total (volume × price unless entered), the checks that
- * mirror the contract's limits, and the bodies sent. Volumes and money are summed and multiplied as
+ * ranges, the period itself in lib/periods.ts; PRODUCT.md "Fuel fillings"; the core contract
+ * contracts/fuel.ts): the unit filter, the editor's form with its exact total (volume × price unless
+ * entered), the checks that mirror the contract's limits, and the bodies sent. Volumes and money are summed and multiplied as
  * integer thousandths (core decimal.ts), never as floats.
  */
 
 // ---------------------------------------------------------------------------------------------------
-// The period of the list (spec §9 "Time ranges": week 7 days, month 30, quarter 90, year 365; longer
-// ranges 3, 6, 12 months; or chosen by hand), every one ending today in the fleet's zone.
-
-export const PERIOD_KINDS = ['week', 'month', 'quarter', 'year', 'm3', 'm6', 'm12', 'custom'] as const;
-export type PeriodKind = (typeof PERIOD_KINDS)[number];
-const DAYS: Partial<Record<PeriodKind, number>> = { week: 7, month: 30, quarter: 90, year: 365 };
-const MONTHS: Partial<Record<PeriodKind, number>> = { m3: 3, m6: 6, m12: 12 };
-export const DEFAULT_PERIOD: Exclude<PeriodKind, 'custom'> = 'month';
-
-export interface Period {
-  kind: PeriodKind;
-  /** First and last fleet day, YYYY-MM-DD, both included. */
-  from: string;
-  to: string;
-}
-
-const DAY_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Days since 1970-01-01 of a YYYY-MM-DD text; null when it names no real day. */
-export function dayNumber(text: string): number | null {
-  const m = DAY_TEXT.exec(text);
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return date.getTime() / 86_400_000;
-}
-
-const dayText = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
-
-/**
- * The days of a period kind ending `today`: N days back for week … year; for N months, the day after the
- * same day N months earlier (the last day of a shorter month when it has no such day).
- */
-export function periodRange(
-  kind: Exclude<PeriodKind, 'custom'>,
-  today: string,
-): { from: string; to: string } {
-  const end = dayNumber(today) ?? 0;
-  const days = DAYS[kind];
-  if (days !== undefined) return { from: dayText(end - days + 1), to: today };
-  const months = MONTHS[kind] ?? 1;
-  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
-  const back = new Date(Date.UTC(y, m - 1 - months, 1));
-  const last = new Date(Date.UTC(back.getUTCFullYear(), back.getUTCMonth() + 1, 0)).getUTCDate();
-  back.setUTCDate(Math.min(d, last));
-  return { from: dayText(back.getTime() / 86_400_000 + 1), to: today };
-}
-
-/** The period of the URL (`period=week|…|custom`, `from`, `to` for a custom one); the default month. */
-export function decodePeriod(params: URLSearchParams, today: string): Period {
-  const raw = params.get('period');
-  const kind = (PERIOD_KINDS as readonly string[]).includes(raw ?? '') ? (raw as PeriodKind) : DEFAULT_PERIOD;
-  if (kind !== 'custom') return { kind, ...periodRange(kind, today) };
-  const fallback = periodRange(DEFAULT_PERIOD, today);
-  const from = params.get('from') ?? '';
-  const to = params.get('to') ?? '';
-  return {
-    kind,
-    from: dayNumber(from) === null ? fallback.from : from,
-    to: dayNumber(to) === null ? fallback.to : to,
-  };
-}
-
-/** Writes a period into a copy of the query (a named one drops `from`/`to`; the default drops all). */
-export function encodePeriod(params: URLSearchParams, period: Period): URLSearchParams {
-  const next = new URLSearchParams(params);
-  next.delete('from');
-  next.delete('to');
-  if (period.kind === DEFAULT_PERIOD) next.delete('period');
-  else next.set('period', period.kind);
-  if (period.kind === 'custom') {
-    next.set('from', period.from);
-    next.set('to', period.to);
-  }
-  return next;
-}
-
-export type PeriodError = 'order' | 'tooLong';
-
-/** The server takes whole fleet days, first ≤ last, at most FUEL_RANGE_DAYS (366) after the first. */
-export function periodError(from: string, to: string): PeriodError | null {
-  const a = dayNumber(from);
-  const b = dayNumber(to);
-  if (a === null || b === null) return null;
-  if (a > b) return 'order';
-  if (b - a > FUEL_RANGE_DAYS) return 'tooLong';
-  return null;
-}
+// The unit filter of the list (its period, spec §9 "Time ranges", is lib/periods.ts)
 
 /** The unit filter of the URL (`unit=12`), or null for every unit. */
 export function decodeUnit(params: URLSearchParams): number | null {

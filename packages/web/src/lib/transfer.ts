@@ -1,26 +1,26 @@
-import type { ServiceAttachmentWire } from '@fleetkeep/core';
-import { ApiError, getSession } from '../../../lib/api.ts';
+import { ApiError, getSession } from './api.ts';
 
 /**
- * File transfer of service attachments. The server authenticates every `/api` call by the
- * `Authorization: SSID` header only (no cookie, no `?sid=`), so a plain link cannot download: files are
- * fetched and handed to the browser as a blob. Uploads go through XMLHttpRequest for upload progress
- * (spec §7 "Uploads": multipart with the SSID header).
+ * File transfer of attachments (services and fuel fillings, spec §5 "Attachments"). The server
+ * authenticates every `/api` call by the `Authorization: SSID` header only (no cookie, no `?sid=`), so a
+ * plain link cannot download: files are fetched and handed to the browser as a blob. Uploads go through
+ * XMLHttpRequest for upload progress (spec §7 "Uploads": multipart with the SSID header).
  */
 
-export interface UploadHandle {
-  promise: Promise<ServiceAttachmentWire[]>;
+export interface UploadHandle<T> {
+  /** The record's attachments after the upload (the reply's `attachments`). */
+  promise: Promise<T[]>;
   abort: () => void;
 }
 
 /** POST multipart/form-data with one `file` part per file; `onProgress` gets 0…1. */
-export function uploadFiles(
+export function uploadFiles<T>(
   path: string,
   files: readonly File[],
   onProgress: (ratio: number) => void,
-): UploadHandle {
+): UploadHandle<T> {
   const xhr = new XMLHttpRequest();
-  const promise = new Promise<ServiceAttachmentWire[]>((resolve, reject) => {
+  const promise = new Promise<T[]>((resolve, reject) => {
     const form = new FormData();
     for (const file of files) form.append('file', file, file.name);
     xhr.open('POST', path);
@@ -32,7 +32,7 @@ export function uploadFiles(
     xhr.onerror = () => reject(new ApiError(-4, 'Network problems', 0));
     xhr.onabort = () => reject(new ApiError(-4, 'Aborted', 0));
     xhr.onload = () => {
-      let data: { error?: number; reason?: string; details?: unknown; attachments?: ServiceAttachmentWire[] };
+      let data: { error?: number; reason?: string; details?: unknown; attachments?: T[] };
       try {
         data = xhr.responseText ? JSON.parse(xhr.responseText) : {};
       } catch {

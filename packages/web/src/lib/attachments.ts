@@ -1,18 +1,24 @@
-import { FUEL_ATTACHMENT_BYTES_MAX, FUEL_ATTACHMENTS_MAX } from '@fleetkeep/core';
+import { SERVICE_ATTACHMENT_BYTES_MAX, SERVICE_ATTACHMENTS_MAX } from '@fleetkeep/core';
 
 /**
- * The caps of fuel filling attachments (spec §5 "Attachments": the caps and error 2 of service
- * attachments; the contract's FUEL_ATTACHMENTS_MAX files and FUEL_ATTACHMENT_BYTES_MAX bytes). Pure.
+ * The caps of attachments (spec §5 "Attachments": SERVICE_ATTACHMENTS_MAX files and
+ * SERVICE_ATTACHMENT_BYTES_MAX bytes per record; fuel fillings take the same caps, core FUEL_ATTACHMENTS_MAX
+ * and FUEL_ATTACHMENT_BYTES_MAX) and the size of a file as a user reads it. Pure.
  */
+
+export const ATTACHMENTS_MAX = SERVICE_ATTACHMENTS_MAX;
+export const ATTACHMENT_BYTES_MAX = SERVICE_ATTACHMENT_BYTES_MAX;
+
+export type AttachmentCapProblem = 'tooMany' | 'tooLarge';
 
 /** Checked before an upload, so that the user hears it at once instead of after sending 32 MB. */
 export function attachmentCapProblem(
   held: readonly { size: number }[],
   adding: readonly { size: number }[],
-): 'tooMany' | 'tooLarge' | null {
-  if (held.length + adding.length > FUEL_ATTACHMENTS_MAX) return 'tooMany';
+): AttachmentCapProblem | null {
+  if (held.length + adding.length > ATTACHMENTS_MAX) return 'tooMany';
   const bytes = [...held, ...adding].reduce((sum, f) => sum + f.size, 0);
-  return bytes > FUEL_ATTACHMENT_BYTES_MAX ? 'tooLarge' : null;
+  return bytes > ATTACHMENT_BYTES_MAX ? 'tooLarge' : null;
 }
 
 /** A byte count as B, KB or MB with one decimal (the number is formatted by the caller, spec §9). */
