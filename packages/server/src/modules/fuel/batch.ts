@@ -2,6 +2,7 @@ import { fuelFillingImportRow as importRow } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import { parseRows } from '../../http/batch-rows.js';
 import { customValueChecker } from '../customfields/service.js';
 import { planCreate } from './rules.js';
 import { addFuelTypes, fuelContext, insertFilling, runFuelChange, throwIssues, unitsOf } from './write.js';
@@ -14,17 +15,7 @@ import { addFuelTypes, fuelContext, insertFilling, runFuelChange, throwIssues, u
 export async function createMany(ctx: AppContext, actor: Actor, fleetId: number, input: unknown[]) {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fuel.manage');
   const fc = fuelContext(fleet, actor);
-  const parsed = input.map((raw) => importRow.safeParse(raw));
-  const shapeIssues = parsed.flatMap((p, row) =>
-    p.success
-      ? []
-      : p.error.issues.map((i) => ({
-          row,
-          field: ['body', 'fuel_fillings', row, ...i.path].join('.'),
-          message: i.message,
-        })),
-  );
-  const rows = parsed.flatMap((p, row) => (p.success ? [{ row, data: p.data }] : []));
+  const { rows, issues: shapeIssues } = parseRows(importRow, input, 'fuel_fillings');
   const { wires } = await runFuelChange(ctx, fleet, async (trx, ch) => {
     const checkCustom = await customValueChecker(
       trx,

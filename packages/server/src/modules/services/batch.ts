@@ -7,6 +7,7 @@ import {
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import { parseRows } from '../../http/batch-rows.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import { customValueChecker } from '../customfields/service.js';
 import { runChange } from './effects.js';
@@ -25,18 +26,10 @@ export async function createMany(ctx: AppContext, actor: Actor, fleetId: number,
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.manage');
   const pc = planContext(fleet, actor);
   // Rows are checked one by one so that the reply lists the failures of every row at once.
-  const parsed = input.map((raw) => importRow.safeParse(raw));
-  const shapeIssues = parsed.flatMap((p, row) =>
-    p.success
-      ? []
-      : p.error.issues.map((i) => ({
-          row,
-          field: ['body', 'services', row, ...i.path].join('.'),
-          message: i.message,
-        })),
-  );
-  const rows = parsed.flatMap((p) => (p.success ? [p.data] : []));
-  const rowIndex = parsed.flatMap((p, i) => (p.success ? [i] : []));
+  const parsed = parseRows(importRow, input, 'services');
+  const shapeIssues = parsed.issues;
+  const rows = parsed.rows.map((r) => r.data);
+  const rowIndex = parsed.rows.map((r) => r.row);
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const lk = await lookup(trx, fleetId, rows);
     const checkCustom = await customValueChecker(
