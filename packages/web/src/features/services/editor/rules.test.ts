@@ -1,9 +1,8 @@
-import { Acl, SERVICE_ATTACHMENT_BYTES_MAX } from '@fleetkeep/core';
+import { Acl } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import { canWith } from '../../../lib/permissions.ts';
 import {
   allowedStatuses,
-  attachmentCapProblem,
   countersText,
   displayToKm,
   editMode,
@@ -180,17 +179,7 @@ describe('validation', () => {
   });
 });
 
-describe('attachments and today', () => {
-  it('pre-checks 20 files and 32 MB per service', () => {
-    const held = Array.from({ length: 19 }, () => ({ size: 10 }));
-    expect(attachmentCapProblem(held, [{ size: 1 }])).toBeNull();
-    expect(attachmentCapProblem(held, [{ size: 1 }, { size: 1 }])).toBe('tooMany');
-    expect(attachmentCapProblem([{ size: SERVICE_ATTACHMENT_BYTES_MAX - 5 }], [{ size: 6 }])).toBe(
-      'tooLarge',
-    );
-    expect(attachmentCapProblem([{ size: SERVICE_ATTACHMENT_BYTES_MAX - 5 }], [{ size: 5 }])).toBeNull();
-  });
-
+describe('today', () => {
   it('takes today in the fleet zone', () => {
     // 2026-11-21 22:30 UTC is already the 22nd in UTC+3.
     const at = Date.UTC(2026, 10, 21, 22, 30) / 1000;

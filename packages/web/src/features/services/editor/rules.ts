@@ -6,8 +6,6 @@ import {
   localDate,
   multiplyThousandths,
   type ObjectType,
-  SERVICE_ATTACHMENT_BYTES_MAX,
-  SERVICE_ATTACHMENTS_MAX,
   SERVICE_STATUSES,
   type ServiceStatus,
   type ServiceWire,
@@ -262,25 +260,4 @@ export function countersText(
     mileage: unit.cnm == null ? '' : decimalText(kmToDisplay(unit.cnm, miles)),
     engineHours: unit.cneh == null ? '' : decimalText(unit.cneh),
   };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Attachments (PRODUCT.md "Services": any type, at most 20 files and 32 MB per service, error 2 beyond;
-// the limits are the contract's)
-
-/** Checks the caps before an upload, so the user hears it at once instead of after sending 32 MB. */
-export function attachmentCapProblem(
-  held: readonly { size: number }[],
-  adding: readonly { size: number }[],
-): 'tooMany' | 'tooLarge' | null {
-  if (held.length + adding.length > SERVICE_ATTACHMENTS_MAX) return 'tooMany';
-  const bytes = [...held, ...adding].reduce((sum, f) => sum + f.size, 0);
-  return bytes > SERVICE_ATTACHMENT_BYTES_MAX ? 'tooLarge' : null;
-}
-
-/** A byte count for the list: B, KB, MB with one decimal (number display through the caller). */
-export function sizeParts(bytes: number): { value: number; unit: 'B' | 'KB' | 'MB' } {
-  if (bytes < 1024) return { value: bytes, unit: 'B' };
-  if (bytes < 1024 * 1024) return { value: Math.round((bytes / 1024) * 10) / 10, unit: 'KB' };
-  return { value: Math.round((bytes / (1024 * 1024)) * 10) / 10, unit: 'MB' };
 }
