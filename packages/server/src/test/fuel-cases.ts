@@ -1,4 +1,5 @@
-import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
+import { attachmentCases, outcomes } from './attachment-cases.js';
+import type { CaseEnv, MatrixUser, RouteCase } from './routes.js';
 
 /**
  * Permission-matrix cases of the fuel fillings API (spec §6: viewFuelFilling 64, manageFuelFilling 128,
@@ -7,12 +8,6 @@ import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
  * admin bit only; the outsider is no member.
  */
 
-const USERS: MatrixUser[] = ['root', 'admin', 'manager', 'mechanic', 'viewer', 'outsider'];
-const outcomes = (ok: MatrixUser[], allowed: Outcome = 'ok') =>
-  Object.fromEntries(USERS.map((u) => [u, ok.includes(u) ? allowed : 'denied'])) as Record<
-    MatrixUser,
-    Outcome
-  >;
 const READERS: MatrixUser[] = ['manager', 'mechanic', 'viewer'];
 const MANAGERS: MatrixUser[] = ['manager', 'mechanic'];
 const DELETERS: MatrixUser[] = ['manager'];
@@ -41,25 +36,6 @@ async function seed({ t, fx }: CaseEnv): Promise<number> {
       creator_id: null,
       created_at: now,
       updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-async function seedAttachment(env: CaseEnv, fillingId: number): Promise<number> {
-  const row = await env.t.server.ctx.db.kysely
-    .insertInto('attachments')
-    .values({
-      fleet_id: env.fx.fleetId,
-      owner_type: 'fuel',
-      owner_id: fillingId,
-      name: 'receipt.txt',
-      content_type: 'text/plain',
-      size: 2,
-      data: Buffer.from('ok'),
-      created_at: 0,
-      creator_id: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -134,39 +110,13 @@ export const FUEL_CASES: RouteCase[] = [
     expect: outcomes(DELETERS),
     restore,
   },
-  {
-    route: 'GET /api/fleets/:fid/fuel-fillings/:id/attachments',
-    build: async (env) => ({ method: 'GET', url: `${base(env)}/${await seed(env)}/attachments` }),
-    expect: outcomes(READERS),
+  ...attachmentCases({
+    route: '/api/fleets/:fid/fuel-fillings',
+    base,
+    ownerType: 'fuel',
+    seed: (env) => seed(env),
     restore,
-  },
-  {
-    route: 'POST /api/fleets/:fid/fuel-fillings/:id/attachments',
-    label: 'a JSON body: the check comes first, then "not a file list" (error 4)',
-    build: async (env) => ({
-      method: 'POST',
-      url: `${base(env)}/${await seed(env)}/attachments`,
-      body: { files: [] },
-    }),
-    expect: outcomes(MANAGERS, { status: 400, error: 4 }),
-    restore,
-  },
-  {
-    route: 'GET /api/fleets/:fid/fuel-fillings/:id/attachments/:aid',
-    build: async (env) => {
-      const id = await seed(env);
-      return { method: 'GET', url: `${base(env)}/${id}/attachments/${await seedAttachment(env, id)}` };
-    },
-    expect: outcomes(READERS),
-    restore,
-  },
-  {
-    route: 'DELETE /api/fleets/:fid/fuel-fillings/:id/attachments/:aid',
-    build: async (env) => {
-      const id = await seed(env);
-      return { method: 'DELETE', url: `${base(env)}/${id}/attachments/${await seedAttachment(env, id)}` };
-    },
-    expect: outcomes(MANAGERS),
-    restore,
-  },
+    readers: READERS,
+    managers: MANAGERS,
+  }),
 ];

@@ -1,6 +1,7 @@
 import { now } from '../context.js';
+import { attachmentCases, outcomes } from './attachment-cases.js';
 import { seedService } from './removal-fixture.js';
-import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
+import type { CaseEnv, MatrixUser, RouteCase } from './routes.js';
 
 /**
  * Permission-matrix cases of the services API (spec §6), spread into ROUTE_CASES of routes.ts.
@@ -9,12 +10,6 @@ import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
  * bit only, which grants no service rights; the outsider is no member.
  */
 
-const USERS: MatrixUser[] = ['root', 'admin', 'manager', 'mechanic', 'viewer', 'outsider'];
-const outcomes = (ok: MatrixUser[], allowed: Outcome = 'ok') =>
-  Object.fromEntries(USERS.map((u) => [u, ok.includes(u) ? allowed : 'denied'])) as Record<
-    MatrixUser,
-    Outcome
-  >;
 const READERS: MatrixUser[] = ['manager', 'mechanic', 'viewer'];
 const MANAGERS: MatrixUser[] = ['manager', 'mechanic'];
 const ARCHIVISTS: MatrixUser[] = ['manager'];
@@ -27,25 +22,6 @@ function seed({ t, fx }: CaseEnv, f = 129): Promise<number> {
     name: NAME,
     plannedDate,
   });
-}
-
-async function seedAttachment(env: CaseEnv, serviceId: number): Promise<number> {
-  const row = await env.t.server.ctx.db.kysely
-    .insertInto('attachments')
-    .values({
-      fleet_id: env.fx.fleetId,
-      owner_type: 'service',
-      owner_id: serviceId,
-      name: 'matrix.txt',
-      content_type: 'text/plain',
-      size: 2,
-      data: Buffer.from('ok'),
-      created_at: 0,
-      creator_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
 }
 
 /** Removes what the cases made, and the in-progress marker a confirmation set on the unit. */
@@ -181,39 +157,13 @@ export const SERVICE_CASES: RouteCase[] = [
     expect: outcomes(MANAGERS),
     restore,
   },
-  {
-    route: 'GET /api/fleets/:fid/services/:id/attachments',
-    build: async (env) => ({ method: 'GET', url: `${base(env)}/${await seed(env)}/attachments` }),
-    expect: outcomes(READERS),
+  ...attachmentCases({
+    route: '/api/fleets/:fid/services',
+    base,
+    ownerType: 'service',
+    seed: (env) => seed(env),
     restore,
-  },
-  {
-    route: 'POST /api/fleets/:fid/services/:id/attachments',
-    label: 'a JSON body: the check comes first, then "not a file list" (error 4)',
-    build: async (env) => ({
-      method: 'POST',
-      url: `${base(env)}/${await seed(env)}/attachments`,
-      body: { files: [] },
-    }),
-    expect: outcomes(MANAGERS, { status: 400, error: 4 }),
-    restore,
-  },
-  {
-    route: 'GET /api/fleets/:fid/services/:id/attachments/:aid',
-    build: async (env) => {
-      const id = await seed(env);
-      return { method: 'GET', url: `${base(env)}/${id}/attachments/${await seedAttachment(env, id)}` };
-    },
-    expect: outcomes(READERS),
-    restore,
-  },
-  {
-    route: 'DELETE /api/fleets/:fid/services/:id/attachments/:aid',
-    build: async (env) => {
-      const id = await seed(env);
-      return { method: 'DELETE', url: `${base(env)}/${id}/attachments/${await seedAttachment(env, id)}` };
-    },
-    expect: outcomes(MANAGERS),
-    restore,
-  },
+    readers: READERS,
+    managers: MANAGERS,
+  }),
 ];
