@@ -3,6 +3,7 @@ import {
   SERVICE_ATTACHMENT_BYTES_MAX as MAX_TOTAL_BYTES,
 } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachmentsTester } from '../../test/attachments.js';
 import { EventsClient } from '../../test/events-client.js';
 import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
 import { servicesFixture } from '../../test/services-fixtures.js';
@@ -14,10 +15,12 @@ describe('service attachments', () => {
   let manager: Client;
   let mechanic: Client;
   let viewer: Client;
+  let files: ReturnType<typeof attachmentsTester>;
 
   beforeAll(async () => {
     t = await startTestServer();
     fx = await servicesFixture(t);
+    files = attachmentsTester(t, fx.base, 'service');
     manager = await t.login('manager');
     mechanic = await t.login('mechanic');
     viewer = await t.login('viewer');
@@ -29,42 +32,13 @@ describe('service attachments', () => {
     const res = await manager.post(fx.base, { n: 'With files', t: 'u', uid, f });
     return res.body.id as number;
   };
-  const url = (id: number) => `${fx.base}/${id}/attachments`;
-
-  async function upload(
-    client: Client,
-    id: number,
-    files: { name: string; type?: string; data: Uint8Array }[],
-    fields: Record<string, string> = {},
-  ) {
-    const form = new FormData();
-    for (const f of files) form.append('file', new Blob([f.data], { type: f.type ?? '' }), f.name);
-    for (const [k, v] of Object.entries(fields)) form.append(k, v);
-    const res = await fetch(t.url + url(id), {
-      method: 'POST',
-      headers: { authorization: `SSID ${client.ssid}` },
-      body: form,
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  }
-  const stored = async (id: number) =>
-    Number(
-      (
-        await fx.db
-          .selectFrom('attachments')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('owner_type', '=', 'service')
-          .where('owner_id', '=', id)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
 
   it('uploads files, lists them, and downloads identical bytes with the original name and a safe type', async () => {
     const id = await service();
     const events = await EventsClient.connect(t.url, viewer.ssid);
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
     const html = new TextEncoder().encode('<script>alert(1)</script>');
-    const up = await upload(mechanic, id, [
+    const up = await files.upload(mechanic, id, [
       { name: 'Rechnung März "1".png', type: 'image/png', data: png },
       { name: 'page.html', type: 'text/html', data: html },
     ]);
@@ -77,7 +51,7 @@ describe('service attachments', () => {
       (e) => e.s === 'service' && e.t === 'u' && (e.d as any).id === id && (e.d as any).ats === 2,
     );
     events.close();
-    const list = await viewer.get(url(id));
+    const list = await viewer.get(files.url(id));
     expect(list.body.attachments).toHaveLength(2);
     expect(list.body.attachments[0]).toEqual({
       id: up.body.attachments[0].id,
@@ -87,7 +61,7 @@ describe('service attachments', () => {
       created: expect.any(Number),
     });
     const [first, second] = up.body.attachments;
-    const res = await fetch(`${t.url}${url(id)}/${first.id}`, {
+    const res = await fetch(`${t.url}${files.url(id)}/${first.id}`, {
       headers: { authorization: `SSID ${viewer.ssid}` },
     });
     expect(res.status).toBe(200);
@@ -97,7 +71,7 @@ describe('service attachments', () => {
     expect(res.headers.get('content-disposition')).toBe(
       `attachment; filename="Rechnung M_rz _1_.png"; filename*=UTF-8''Rechnung%20M%C3%A4rz%20%221%22.png`,
     );
-    const risky = await fetch(`${t.url}${url(id)}/${second.id}`, {
+    const risky = await fetch(`${t.url}${files.url(id)}/${second.id}`, {
       headers: { authorization: `SSID ${viewer.ssid}` },
     });
     expect(risky.headers.get('content-type')).toBe('application/octet-stream');
@@ -114,36 +88,37 @@ describe('service attachments', () => {
     });
     expect(
       (
-        await upload(
+        await files.upload(
           manager,
           id,
           Array.from({ length: 19 }, (_, i) => small(i)),
         )
       ).status,
     ).toBe(200);
-    const over = await upload(manager, id, [small(19), small(20)]);
+    const over = await files.upload(manager, id, [small(19), small(20)]);
     expect(over.status).toBe(413);
     expect(over.body.error).toBe(2);
-    expect(await stored(id)).toBe(19);
-    expect((await upload(manager, id, [small(19)])).status).toBe(200);
-    expect((await upload(manager, id, [small(20)])).status).toBe(413);
-    expect(await stored(id)).toBe(MAX_FILES);
+    expect(await files.stored(id)).toBe(19);
+    expect((await files.upload(manager, id, [small(19)])).status).toBe(200);
+    expect((await files.upload(manager, id, [small(20)])).status).toBe(413);
+    expect(await files.stored(id)).toBe(MAX_FILES);
 
     const big = await service();
     const half = new Uint8Array(MAX_TOTAL_BYTES / 2);
-    const tooBig = await upload(manager, big, [
+    const tooBig = await files.upload(manager, big, [
       { name: 'a.bin', data: half },
       { name: 'b.bin', data: new Uint8Array(MAX_TOTAL_BYTES / 2 + 1) },
     ]);
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.error).toBe(2);
-    expect(await stored(big)).toBe(0);
-    const fits = await upload(manager, big, [{ name: 'a.bin', data: half }]);
+    expect(await files.stored(big)).toBe(0);
+    const fits = await files.upload(manager, big, [{ name: 'a.bin', data: half }]);
     expect(fits.status, JSON.stringify(fits.body)).toBe(200);
     expect(
-      (await upload(manager, big, [{ name: 'c.bin', data: new Uint8Array(MAX_TOTAL_BYTES / 2 + 1) }])).status,
+      (await files.upload(manager, big, [{ name: 'c.bin', data: new Uint8Array(MAX_TOTAL_BYTES / 2 + 1) }]))
+        .status,
     ).toBe(413);
-    expect(await stored(big)).toBe(1);
+    expect(await files.stored(big)).toBe(1);
   });
 
   it('two uploads at once cannot together pass the cap: one is stored, the other refused whole', async () => {
@@ -153,40 +128,49 @@ describe('service attachments', () => {
         name: `${tag}-${i}.txt`,
         data: new TextEncoder().encode(tag),
       }));
-    const replies = await Promise.all([upload(manager, id, batch('a')), upload(manager, id, batch('b'))]);
+    const replies = await Promise.all([
+      files.upload(manager, id, batch('a')),
+      files.upload(manager, id, batch('b')),
+    ]);
     expect(replies.map((r) => r.status).sort()).toEqual([200, 413]);
     expect(replies.find((r) => r.status === 413)?.body.error).toBe(2);
-    expect(await stored(id)).toBe(15);
+    expect(await files.stored(id)).toBe(15);
   });
 
   it('refuses non-file parts, empty uploads and bodies that are not multipart with error 4', async () => {
     const id = await service();
-    const field = await upload(manager, id, [{ name: 'a.txt', data: new Uint8Array([1]) }], { note: 'x' });
+    const field = await files.upload(manager, id, [{ name: 'a.txt', data: new Uint8Array([1]) }], {
+      note: 'x',
+    });
     expect(field.status).toBe(400);
     expect(field.body).toMatchObject({ error: 4, reason: 'Invalid input' });
-    expect((await upload(manager, id, [])).body.error).toBe(4);
-    const json = await manager.post(url(id), { files: [] });
+    expect((await files.upload(manager, id, [])).body.error).toBe(4);
+    const json = await manager.post(files.url(id), { files: [] });
     expect(json.status).toBe(400);
     expect(json.body.error).toBe(4);
-    expect(await stored(id)).toBe(0);
+    expect(await files.stored(id)).toBe(0);
   });
 
   it('deletes; viewers only read; archived services need archiveEdit', async () => {
     const id = await service();
-    const up = await upload(manager, id, [{ name: 'a.txt', data: new Uint8Array([1, 2]) }]);
+    const up = await files.upload(manager, id, [{ name: 'a.txt', data: new Uint8Array([1, 2]) }]);
     const aid = up.body.attachments[0].id;
-    expect((await upload(viewer, id, [{ name: 'b.txt', data: new Uint8Array([1]) }])).status).toBe(403);
-    expect((await viewer.delete(`${url(id)}/${aid}`)).status).toBe(403);
+    expect((await files.upload(viewer, id, [{ name: 'b.txt', data: new Uint8Array([1]) }])).status).toBe(403);
+    expect((await viewer.delete(`${files.url(id)}/${aid}`)).status).toBe(403);
     await manager.put(`${fx.base}/${id}`, { f: 8 });
-    expect((await upload(mechanic, id, [{ name: 'b.txt', data: new Uint8Array([1]) }])).status).toBe(403);
-    expect((await mechanic.delete(`${url(id)}/${aid}`)).status).toBe(403);
-    expect((await upload(manager, id, [{ name: 'b.txt', data: new Uint8Array([1]) }])).status).toBe(200);
-    expect((await manager.delete(`${url(id)}/${aid}`)).status).toBe(200);
-    expect((await manager.delete(`${url(id)}/${aid}`)).status).toBe(404);
-    expect((await viewer.get(`${url(id)}/${aid}`)).status).toBe(404);
-    expect(await stored(id)).toBe(1);
+    expect((await files.upload(mechanic, id, [{ name: 'b.txt', data: new Uint8Array([1]) }])).status).toBe(
+      403,
+    );
+    expect((await mechanic.delete(`${files.url(id)}/${aid}`)).status).toBe(403);
+    expect((await files.upload(manager, id, [{ name: 'b.txt', data: new Uint8Array([1]) }])).status).toBe(
+      200,
+    );
+    expect((await manager.delete(`${files.url(id)}/${aid}`)).status).toBe(200);
+    expect((await manager.delete(`${files.url(id)}/${aid}`)).status).toBe(404);
+    expect((await viewer.get(`${files.url(id)}/${aid}`)).status).toBe(404);
+    expect(await files.stored(id)).toBe(1);
     const outsider = await t.login('outsider');
-    expect((await outsider.get(url(id))).status).toBe(403);
+    expect((await outsider.get(files.url(id))).status).toBe(403);
     expect((await outsider.get(`/api/fleets/${t.demo.otherFleetId}/services/${id}/attachments`)).status).toBe(
       404,
     );
