@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { now } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { assign, createInterval } from './engine-fixtures.js';
+import { accountOf, startTestServer } from './harness.js';
 
 /**
  * Maintenance of one service object, written directly, for the removal tests of
@@ -82,4 +83,24 @@ export async function withMaintenance(
   const manual = await seedService(db, fleetId, type, objectId, 129, null);
   const archived = await seedService(db, fleetId, type, objectId, 8, null);
   return { intervalId, assignmentId, due, manual, archived };
+}
+
+/** The server and the demo users the service-object administration tests act as. */
+export async function startObjectsAdmin() {
+  const t = await startTestServer();
+  const [admin, manager, mechanic, outsider] = await Promise.all([
+    t.login('admin'),
+    t.login('manager'),
+    t.login('mechanic'),
+    t.login('outsider'),
+  ]);
+  return {
+    t,
+    admin,
+    manager,
+    mechanic,
+    outsider,
+    base: `/api/fleets/${t.demo.fleetId}`,
+    demoAccount: await accountOf(t, 'admin'),
+  };
 }

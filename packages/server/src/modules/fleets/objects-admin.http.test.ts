@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../../context.js';
 import { EventsClient } from '../../test/events-client.js';
-import { accountOf, type Client, startTestServer, type TestServer } from '../../test/harness.js';
+import { accountOf, type Client, type TestServer } from '../../test/harness.js';
 import * as fixture from '../../test/removal-fixture.js';
 
 /**
@@ -19,15 +19,7 @@ describe('service objects: create and delete', () => {
   let demoAccount: number;
 
   beforeAll(async () => {
-    t = await startTestServer();
-    [admin, manager, mechanic, outsider] = await Promise.all([
-      t.login('admin'),
-      t.login('manager'),
-      t.login('mechanic'),
-      t.login('outsider'),
-    ]);
-    base = `/api/fleets/${t.demo.fleetId}`;
-    demoAccount = await accountOf(t, 'admin');
+    ({ t, admin, manager, mechanic, outsider, base, demoAccount } = await fixture.startObjectsAdmin());
   });
   afterAll(() => t.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountOf, type Client, startTestServer, type TestServer } from '../../test/harness.js';
+import type { Client, TestServer } from '../../test/harness.js';
 import * as fixture from '../../test/removal-fixture.js';
 
 /**
@@ -16,15 +16,7 @@ describe('drivers and trailers: create and delete', () => {
   let demoAccount: number;
 
   beforeAll(async () => {
-    t = await startTestServer();
-    [admin, manager, mechanic, outsider] = await Promise.all([
-      t.login('admin'),
-      t.login('manager'),
-      t.login('mechanic'),
-      t.login('outsider'),
-    ]);
-    base = `/api/fleets/${t.demo.fleetId}`;
-    demoAccount = await accountOf(t, 'admin');
+    ({ t, admin, manager, mechanic, outsider, base, demoAccount } = await fixture.startObjectsAdmin());
   });
   afterAll(() => t.close());
 
