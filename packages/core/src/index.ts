@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './contracts/index.js';
+export * from './csv.js';
 export * from './decimal.js';
 export * from './domain-events.js';
 export * from './errors.js';
@@ -10,8 +11,10 @@ export * from './geo.js';
 export * from './guards.js';
 export * from './map-keys.js';
 export * from './needs.js';
+export * from './notification-channels.js';
 export * from './notifications.js';
 export * from './permissions.js';
+export * from './reports.js';
 export * from './service-status.js';
 export * from './status.js';
 export * from './timezone.js';

@@ -58,6 +58,10 @@ export const NEEDS = {
   'fuel.view': fleet({ all: Acl.viewFuelFilling }),
   'fuel.manage': fleet({ all: Acl.manageFuelFilling }),
   'fuel.delete': fleet({ all: Acl.deleteFuelfilling }),
+  /** A unit's meter history (PRODUCT.md "Service objects and counters"): any member reads it, as the counters. */
+  'meter.view': fleet({}),
+  /** Accepting a refused reading, entering a correction: manageService (issue 14 item 1). */
+  'meter.manage': fleet({ all: Acl.manageService }),
   'notification.view': fleet({ all: Acl.viewNotification }),
   /** Line items and the library: viewService or viewInterval to read (spec §6). */
   'lineitem.view': fleet({ any: Acl.viewService | Acl.viewInterval, operational: true }),

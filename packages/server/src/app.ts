@@ -13,9 +13,12 @@ import type { AppContext } from './context.js';
 import { eventsSocket } from './events/socket.js';
 import { installAuth } from './http/auth-hook.js';
 import { installErrorHandling } from './http/errors.js';
+import { installJsonDepthLimit } from './http/json-depth.js';
 import { installNeedDeclarations } from './http/needs.js';
+import { installNoChangeCheck } from './http/no-change.js';
 import { isOldInternetExplorer } from './http/old-browser.js';
 import { replySerializer } from './http/replies.js';
+import { installSecurityHeaders } from './http/security.js';
 import { localeRoutes } from './i18n/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { adminUserRoutes } from './modules/admin/user-routes.js';
@@ -27,8 +30,11 @@ import { fleetRoutes } from './modules/fleets/routes.js';
 import { fuelRoutes } from './modules/fuel/routes.js';
 import { intervalRoutes } from './modules/intervals/routes.js';
 import { lineItemRoutes } from './modules/lineitems/routes.js';
+import { meterRoutes } from './modules/meter/routes.js';
+import { notificationChannelRoutes } from './modules/notification-channels/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { platformRoutes } from './modules/platform/routes.js';
+import { reportRoutes } from './modules/reports/routes.js';
 import { serviceRoutes } from './modules/services/routes.js';
 import { sessionRoutes } from './modules/session/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
@@ -63,6 +69,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setSerializerCompiler(replySerializer(ctx.config.checkReplies));
   installErrorHandling(app);
   installNeedDeclarations(app);
+  // Hardening (issue 14 item 3): JSON nesting depth, updates that name no field, security headers.
+  installJsonDepthLimit(app);
+  installNoChangeCheck(app);
+  await installSecurityHeaders(app, ctx.config.webDir);
 
   await app.register(swagger, {
     openapi: {
@@ -119,9 +129,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(intervalRoutes(ctx));
   await app.register(serviceRoutes(ctx));
   await app.register(fuelRoutes(ctx));
+  await app.register(meterRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
+  await app.register(reportRoutes(ctx));
   await app.register(customFieldRoutes(ctx));
   await app.register(notificationRoutes(ctx));
+  await app.register(notificationChannelRoutes(ctx));
   await app.register(ingestRoutes(ctx));
   await app.register(platformRoutes(ctx));
   await app.register(clientErrorRoutes(ctx));

@@ -10,6 +10,8 @@ export interface Config {
   demoPassword: string | undefined;
   osmandPort: number;
   smtpUrl: string | undefined;
+  /** From address of notification mails (`SMTP_FROM`); default `Fleetkeep <fleetkeep@host of PUBLIC_URL>`. */
+  smtpFrom: string | undefined;
   publicUrl: string;
   gisUrl: string | undefined;
   /** Documentation link of the user menu. */
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: env.FLEETKEEP_DEMO_PASSWORD || undefined,
     osmandPort: intEnv(env, 'OSMAND_PORT', 5055),
     smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM || undefined,
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     gisUrl: env.GIS_URL || undefined,
     docsUrl: env.DOCS_URL || undefined,

@@ -10,6 +10,8 @@ import { engineCountersListener } from './engine/index.js';
 import { type EventBus, MemoryBus } from './events/bus.js';
 import { Outbox } from './events/outbox.js';
 import { PgBus } from './events/pg-bus.js';
+import { channelConsumer } from './modules/notification-channels/consumer.js';
+import { startDeliveryWorker } from './modules/notification-channels/worker.js';
 import { notificationConsumer } from './modules/notifications/consumer.js';
 
 export interface Server {
@@ -45,7 +47,9 @@ export async function createServer(config: Config, options: CreateOptions = {}):
   ctx.outbox = new Outbox(ctx);
   ctx.countersListeners.push(engineCountersListener(ctx));
   ctx.outbox.register(notificationConsumer(ctx));
+  ctx.outbox.register(channelConsumer(ctx));
   const app = await buildApp(ctx, { logger: options.logger });
+  const deliveries = startDeliveryWorker(ctx);
   let closed = false;
   return {
     app,
@@ -54,6 +58,7 @@ export async function createServer(config: Config, options: CreateOptions = {}):
       if (closed) return;
       closed = true;
       await app.close();
+      await deliveries.close();
       await ctx.outbox.close();
       await bus.close();
       await db.close();

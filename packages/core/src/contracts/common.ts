@@ -47,6 +47,12 @@ export function decimal3(options: { positive?: boolean } = {}) {
 export const fieldIssue = z.object({ field: z.string(), message: z.string(), row: z.number().optional() });
 export type FieldIssue = z.infer<typeof fieldIssue>;
 
+/**
+ * Deepest nesting of objects and arrays a JSON request body may have (issue 14 item 3: a 5,000-deep body
+ * overflowed the stack, 500). No contract nests half as deep; a deeper body answers 400 error 4.
+ */
+export const JSON_DEPTH_MAX = 32;
+
 /** The error body of DESIGN §5. */
 export const errorBody = z.object({ error: z.number(), reason: z.string(), details: z.unknown().optional() });
 export type ErrorBody = z.infer<typeof errorBody>;

@@ -11,6 +11,24 @@ export const LOGIN_PASSWORD_MAX = 1024;
 /** Longest login or API token `GET /api/auth` takes. */
 export const ACCESS_TOKEN_MAX = 256;
 
+/**
+ * The login throttle (DESIGN §4 "rate limited per user name and address"; issue 14 item 3), shared by
+ * every instance through the database: failed passwords are counted in a sliding window per user name
+ * (from any address) and per address (for any name). Once a count reaches its limit, the next try of
+ * that name (or from that address) answers 429 `{error: 9}` with `Retry-After` until the lock after the
+ * last failure ends; each further failure doubles the lock, up to `LOGIN_LOCK_MAX_SECONDS`, so the
+ * rightful user is never locked out for long. A successful login clears the name's failures.
+ */
+export const LOGIN_WINDOW_SECONDS = 5 * 60;
+/** Failures of one user name within the window that lock the name. */
+export const LOGIN_NAME_FAILURES_MAX = 10;
+/** Failures from one address within the window that lock the address. */
+export const LOGIN_ADDRESS_FAILURES_MAX = 30;
+/** The first lock; it doubles with each failure over the limit. */
+export const LOGIN_LOCK_SECONDS = 60;
+/** The longest lock. */
+export const LOGIN_LOCK_MAX_SECONDS = 5 * 60;
+
 /** `POST /api/login`. */
 export const sessionLoginBody = z.object({
   username: z.string().min(1).max(LOGIN_NAME_MAX),

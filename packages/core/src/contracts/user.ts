@@ -70,11 +70,19 @@ export type SettingsTimeFormat = (typeof SETTINGS_TIME_FORMATS)[number];
 export const SETTINGS_LAYER_MAX = 128;
 /** Longest help-window state text. */
 export const SETTINGS_HELP_STATE_MAX = 16;
-/** Largest value (as JSON text) of a setting other screens keep (dashboard layout and the like). */
-export const SETTINGS_VALUE_MAX = 16_384;
+/** Most section ids in each list of the dashboard layout. */
+export const SETTINGS_LAYOUT_ITEMS_MAX = 64;
+/** Longest section id of the dashboard layout. */
+export const SETTINGS_LAYOUT_ID_MAX = 64;
+/**
+ * Largest size of a user's settings, as the JSON text stored after a change (issue 14 item 3: settings
+ * went into every /api/auth reply, so megabytes of them slowed every sign-in). A change that would
+ * pass it answers 400 error 4 with a detail on `body`; the known keys below stay far under it.
+ */
+export const SETTINGS_TOTAL_MAX = 4096;
 
 /** Position and size of the floating help window (spec §3 "help window position"). */
-export const settingsHelpWindow = z.object({
+export const settingsHelpWindow = z.strictObject({
   x: z.number(),
   y: z.number(),
   w: z.number(),
@@ -82,37 +90,50 @@ export const settingsHelpWindow = z.object({
   state: z.string().max(SETTINGS_HELP_STATE_MAX).optional(),
 });
 
+const layoutIds = z.array(z.string().min(1).max(SETTINGS_LAYOUT_ID_MAX)).max(SETTINGS_LAYOUT_ITEMS_MAX);
 /**
- * `PATCH /api/user/settings`: the keys to change (null removes one); nested objects merge one level
- * deep. Keys of later screens are kept as they are, each a small JSON value.
+ * The dashboard's layout (PRODUCT.md "Dashboard": sections shown, hidden and reordered, kept per user):
+ * the section ids in their order and the hidden ones. The web app drops ids it does not know.
  */
-export const userSettingsPatchBody = z
-  .object({
-    lang: z.enum(LANGUAGES).optional(),
-    dateFormat: z.enum(SETTINGS_DATE_FORMATS).optional(),
-    timeFormat: z.enum(SETTINGS_TIME_FORMATS).optional(),
-    notification: z.object({ enabled: z.number().int().min(0).max(ALL_NOTIFICATION_KINDS) }).optional(),
-    layer: z.string().min(1).max(SETTINGS_LAYER_MAX).optional(),
-    help: settingsHelpWindow.nullable().optional(),
-  })
-  .catchall(
-    z.unknown().refine((v) => JSON.stringify(v ?? null).length <= SETTINGS_VALUE_MAX, 'Value too large'),
-  );
+export const settingsDashboardLayout = z.strictObject({ order: layoutIds, hidden: layoutIds });
+export type SettingsDashboardLayout = z.infer<typeof settingsDashboardLayout>;
+
+/**
+ * `PATCH /api/user/settings`: the keys to change (null removes `help` or `dashboard`); nested objects
+ * merge one level deep. Only the keys of spec §3 "User settings" and the dashboard layout: any other is
+ * 400 error 4 with a detail on `body.<key>`, and the merged result may not pass `SETTINGS_TOTAL_MAX`.
+ * Add a key here (and to `userSettings`) before a screen writes it.
+ */
+const settingsPatchFields = z.object({
+  lang: z.enum(LANGUAGES).optional(),
+  dateFormat: z.enum(SETTINGS_DATE_FORMATS).optional(),
+  timeFormat: z.enum(SETTINGS_TIME_FORMATS).optional(),
+  notification: z.strictObject({ enabled: z.number().int().min(0).max(ALL_NOTIFICATION_KINDS) }).optional(),
+  layer: z.string().min(1).max(SETTINGS_LAYER_MAX).optional(),
+  help: settingsHelpWindow.nullable().optional(),
+  dashboard: settingsDashboardLayout.nullable().optional(),
+});
+/** Any other key is refused (400 error 4, a detail on `body.<key>`). */
+export const userSettingsPatchBody = settingsPatchFields.strict();
 export type UserSettingsPatch = z.infer<typeof userSettingsPatchBody>;
+export type SettingsKey = keyof UserSettingsPatch;
+/** The settings a user may keep; stored keys outside it (from before the list) are dropped on read. */
+export const SETTINGS_KEYS = Object.keys(settingsPatchFields.shape) as SettingsKey[];
+/** The schema of one setting's value (null removes it), to check a stored value on read. */
+export const settingSchema = (key: SettingsKey) => settingsPatchFields.shape[key];
 
 /** The user's settings: the spec §3 defaults under what the user saved (also `model.s` of /api/auth). */
-export const userSettings = z
-  .object({
-    lang: z.enum(LANGUAGES).describe('Interface language'),
-    notification: z.object({
-      enabled: z.number().int().describe('Notification kinds shown (bit mask)'),
-    }),
-    dateFormat: z.enum(SETTINGS_DATE_FORMATS),
-    timeFormat: z.enum(SETTINGS_TIME_FORMATS),
-    layer: z.string().describe('Chosen base map'),
-    help: settingsHelpWindow.optional(),
-  })
-  .catchall(z.unknown());
+export const userSettings = z.strictObject({
+  lang: z.enum(LANGUAGES).describe('Interface language'),
+  notification: z.object({
+    enabled: z.number().int().describe('Notification kinds shown (bit mask)'),
+  }),
+  dateFormat: z.enum(SETTINGS_DATE_FORMATS),
+  timeFormat: z.enum(SETTINGS_TIME_FORMATS),
+  layer: z.string().describe('Chosen base map'),
+  help: settingsHelpWindow.optional(),
+  dashboard: settingsDashboardLayout.optional().describe('Layout of the dashboard sections'),
+});
 export type UserSettings = z.infer<typeof userSettings>;
 
 // --- units ---

@@ -88,6 +88,11 @@ export interface UnitTable {
   /** statistics (008): sum of the hand corrections (new − old); the history stores counters less these. */
   counter_off_mileage: Generated<number>;
   counter_off_engine_hours: Generated<number>;
+  /** meter (016): time of the last accepted message, Unix milliseconds. */
+  last_ms: number | null;
+  /** meter (016): device whose odometer / engine hours set the counter's baseline (null: none yet). */
+  meter_odo_device: string | null;
+  meter_hours_device: string | null;
 }
 
 export interface PersonTable {
@@ -148,6 +153,29 @@ export interface IngestLogTable {
   msg_time: number | null;
   reason: string;
   payload: string;
+}
+
+/** A unit's meter history (migration 016; core contracts/meter.ts). */
+export interface MeterReadingTable {
+  id: Generated<number>;
+  fleet_id: number | null;
+  unit_id: number;
+  /** The time the reading carries, Unix milliseconds. */
+  tm_ms: number;
+  received_at: number;
+  /** device | import */
+  source: string;
+  /** accepted | baseline | refused */
+  status: string;
+  mileage: number | null;
+  engine_hours: number | null;
+  old_mileage: number | null;
+  old_engine_hours: number | null;
+  reason: string | null;
+  payload: string | null;
+  device_id: string;
+  accepted_by: number | null;
+  accepted_at: number | null;
 }
 
 export interface CounterCorrectionTable {
@@ -424,6 +452,69 @@ export interface NotificationTable {
   created_at: number;
 }
 
+/** A fleet's e-mail, bot or webhook set-up (migration 014; modules/notification-channels). */
+export interface ChannelSetupTable {
+  id: Generated<number>;
+  fleet_id: number;
+  /** 'mail' | 'bot' | 'webhook'. */
+  channel: string;
+  name: string;
+  enabled: number;
+  /** Notification kinds, bit mask 1..31 (DESIGN §6). */
+  kinds: number;
+  /** Language of the texts; null for webhooks. */
+  lang: string | null;
+  /** JSON: mail `{recipients}`, bot `{url, chats}`, webhook `{url}`. */
+  config: string;
+  /** Bot token or webhook signing secret; null when none. */
+  secret: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One event's delivery to one channel set-up (migration 014); unique per (channel, setup_id, event_id). */
+export interface NotificationDeliveryTable {
+  id: Generated<number>;
+  fleet_id: number;
+  channel: string;
+  setup_id: number;
+  setup_name: string;
+  event_id: string;
+  kind: number;
+  service_id: number | null;
+  /** JSON: core `ChannelEventSnapshot`. */
+  snapshot: string;
+  /** 'pending' | 'sent' | 'failed'. */
+  status: string;
+  attempts: number;
+  /** When a pending delivery is (re)tried; a claim pushes it by the lease. */
+  next_at: number | null;
+  last_at: number | null;
+  error: string | null;
+  created_at: number;
+}
+
+/** A failed login (migration 015; auth/rate-limit.ts): lower-case name, address, Unix milliseconds. */
+export interface LoginFailureTable {
+  id: Generated<number>;
+  name: string;
+  address: string;
+  at_ms: number;
+}
+
+/** A fault report of the web app (migration 015; modules/client-errors). */
+export interface ClientFaultTable {
+  id: Generated<number>;
+  kind: string;
+  release: string;
+  message: string;
+  stack: string | null;
+  url: string | null;
+  user_agent: string;
+  user_name: string | null;
+  tm: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   users: UserTable;
@@ -438,6 +529,7 @@ export interface Database {
   positions: PositionTable;
   ingest_log: IngestLogTable;
   counter_corrections: CounterCorrectionTable;
+  meter_readings: MeterReadingTable;
   counter_days: CounterDayTable;
   line_items: LineItemTable;
   intervals: IntervalTable;
@@ -456,6 +548,10 @@ export interface Database {
   statistics_versions: StatisticsVersionTable;
   notification_setups: NotificationSetupTable;
   notifications: NotificationTable;
+  channel_setups: ChannelSetupTable;
+  notification_deliveries: NotificationDeliveryTable;
+  login_failures: LoginFailureTable;
+  client_faults: ClientFaultTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

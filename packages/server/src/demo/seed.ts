@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { hashPassword } from '../auth/secrets.js';
 import { type AppContext, now } from '../context.js';
 import type { Database } from '../db/schema.js';
-import { seedCounterHistory } from '../modules/statistics/demo-history.js';
+import { DEMO_HISTORY_DAYS, seedCounterHistory } from '../modules/statistics/demo-history.js';
 import {
   DEMO_CENTRE,
   DEMO_DRIVERS,
@@ -12,6 +12,7 @@ import {
   DEMO_USERS,
   OTHER_FLEET,
 } from './data.js';
+import { seedDemoMaintenance } from './maintenance.js';
 
 /** True when the database holds no account yet: the only time the demo is seeded. */
 export async function isEmpty(ctx: AppContext): Promise<boolean> {
@@ -25,30 +26,57 @@ export interface DemoIds {
   users: Record<string, number>;
 }
 
+/** Days of counter history (and of closed services and fuel) of the full demo of `npm start`. */
+export const DEMO_FULL_HISTORY_DAYS = 365;
+
+/**
+ * Seeds the demo of DESIGN §8 when the database is empty: the account tree (`seedAccounts`), then its
+ * maintenance (demo/maintenance.ts: library, intervals, a year of services and fuel) through the
+ * modules' service functions. Returns undefined when the database was not empty.
+ */
+export async function seedDemoIfEmpty(ctx: AppContext, password: string): Promise<DemoIds | undefined> {
+  const ids = await seedAccounts(ctx, password, DEMO_FULL_HISTORY_DAYS);
+  if (ids) await seedDemoMaintenance(ctx, ids, DEMO_FULL_HISTORY_DAYS);
+  return ids;
+}
+
 /**
  * Seeds the demo account tree of DESIGN §8 in one transaction: a top account with the super user,
  * the demo account with its fleet, units, drivers, trailers and users, and a second account whose
  * fleet and user show that fleets stay apart. Returns undefined when the database was not empty
  * (another instance seeded it first: on PostgreSQL the check runs under an advisory lock).
  */
-export async function seedDemoIfEmpty(ctx: AppContext, password: string): Promise<DemoIds | undefined> {
+async function seedAccounts(
+  ctx: AppContext,
+  password: string,
+  historyDays: number,
+): Promise<DemoIds | undefined> {
   const hash = await hashPassword(password);
   return ctx.db.kysely.transaction().execute(async (trx) => {
     await ctx.db.ops.lockInTransaction(trx, 'demoSeed');
     const any = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
     if (any) return undefined;
-    return insertDemo(trx, hash);
+    return insertDemo(trx, hash, historyDays);
   });
 }
 
-/** Seeds the demo on a database known to be empty (tests). */
-export async function seedDemo(ctx: AppContext, password: string): Promise<DemoIds> {
-  const ids = await seedDemoIfEmpty(ctx, password);
+/**
+ * Seeds the demo on a database known to be empty (tests): the account tree with 90 days of counter
+ * history, and with `maintenance` the full demo of `npm start`.
+ */
+export async function seedDemo(
+  ctx: AppContext,
+  password: string,
+  options: { maintenance?: boolean } = {},
+): Promise<DemoIds> {
+  const ids = options.maintenance
+    ? await seedDemoIfEmpty(ctx, password)
+    : await seedAccounts(ctx, password, DEMO_HISTORY_DAYS);
   if (!ids) throw new Error('The database is not empty');
   return ids;
 }
 
-async function insertDemo(trx: Transaction<Database>, hash: string): Promise<DemoIds> {
+async function insertDemo(trx: Transaction<Database>, hash: string, historyDays: number): Promise<DemoIds> {
   const t = now();
   const types = new Map(
     (await trx.selectFrom('unit_types').select(['id', 'name']).execute()).map((r) => [r.name, r.id]),
@@ -144,8 +172,8 @@ async function insertDemo(trx: Transaction<Database>, hash: string): Promise<Dem
     .insertInto('units')
     .values([...unitRows, ...otherUnits])
     .execute();
-  // statistics: the last 90 days of counter history, so that the screens show real figures.
-  for (const fid of [fleetId, otherFleetId]) await seedCounterHistory(trx, fid, t);
+  // statistics: the last days of counter history, so that the screens show real figures.
+  for (const fid of [fleetId, otherFleetId]) await seedCounterHistory(trx, fid, t, historyDays);
 
   const person = (accountId: number, fid: number, name: string, i: number) => ({
     account_id: accountId,

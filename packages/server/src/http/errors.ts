@@ -28,18 +28,50 @@ function body(code: ErrorCodeValue, reason: string, details?: unknown) {
   return details === undefined ? { error: code, reason } : { error: code, reason, details };
 }
 
+/** Message of a detail on a key a strict contract does not know. */
+export const UNKNOWN_FIELD = 'Unknown field';
+
+/** Seconds to wait that a 429 names in its details (`retry_after`), for the `Retry-After` header. */
+function retryAfterOf(details: unknown): number | undefined {
+  const value = (details as { retry_after?: unknown } | undefined)?.retry_after;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
+}
+
+/**
+ * Faults of the multipart parser (busboy) over a malformed body, e.g. `multipart/form-data` without a
+ * boundary: the client's fault, 400 (issue 14 item 3), never 500.
+ */
+const MALFORMED_MULTIPART =
+  /^(Multipart: |Malformed |Boundary required|Unexpected end of|.* terminated early)/;
+export const MALFORMED_MULTIPART_REASON = 'Malformed multipart body';
+
+function isMalformedMultipart(error: FastifyError, contentType: string | undefined): boolean {
+  if (!/^multipart\//i.test(contentType ?? '')) return false;
+  // A body that ends inside a part closes the file stream early (the client's fault, not ours).
+  return error.code === 'ERR_STREAM_PREMATURE_CLOSE' || MALFORMED_MULTIPART.test(error.message ?? '');
+}
+
 /** Maps every failure (ours, Fastify's, validation, unknown route) to the API error shape. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler<Error>((error, request, reply) => {
     if (error instanceof AppError) {
+      const wait = error.status === 429 ? retryAfterOf(error.details) : undefined;
+      if (wait !== undefined) reply.header('retry-after', String(wait));
       return reply.status(error.status).send(body(error.code, error.message, error.details));
     }
     const err = error as FastifyError;
+    if (isMalformedMultipart(err, request.headers['content-type'])) {
+      return reply.status(400).send(body(ErrorCode.invalidInput, MALFORMED_MULTIPART_REASON));
+    }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const details = err.validation.map((v) => ({
-        field: [err.validationContext, ...v.instancePath.split('/').filter(Boolean)].join('.'),
-        message: v.message,
-      }));
+      const details = err.validation.flatMap((v) => {
+        const field = [err.validationContext, ...v.instancePath.split('/').filter(Boolean)].join('.');
+        // A strict contract names each key it does not know, on the key's own field.
+        const unknown = (v.params as { keys?: unknown } | undefined)?.keys;
+        if (v.keyword === 'unrecognized_keys' && Array.isArray(unknown) && unknown.length > 0)
+          return unknown.map((key) => ({ field: `${field}.${String(key)}`, message: UNKNOWN_FIELD }));
+        return [{ field, message: v.message }];
+      });
       return reply.status(400).send(body(ErrorCode.invalidInput, 'Invalid input', details));
     }
     switch (err.code) {

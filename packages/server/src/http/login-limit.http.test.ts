@@ -1,53 +1,161 @@
+import { LOGIN_ADDRESS_FAILURES_MAX, LOGIN_LOCK_SECONDS, LOGIN_NAME_FAILURES_MAX } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountOf, createUser, DEMO_PASSWORD, startTestServer, type TestServer } from '../test/harness.js';
+import { LoginLimiter } from '../auth/rate-limit.js';
+import { createServer, type Server } from '../server.js';
+import {
+  accountOf,
+  Client,
+  createUser,
+  DEMO_PASSWORD,
+  startTestServer,
+  type TestServer,
+} from '../test/harness.js';
 
-/** Login is rate limited per user name and address (DESIGN §4): 10 failures, then 429 error 9. */
+/**
+ * The login throttle (DESIGN §4, issue 14 item 3; core contracts/session.ts `LOGIN_*`): failures count per
+ * user name across addresses and per address across names, in the database so that every instance
+ * shares them; 429 `{error: 9}` with `Retry-After`; short locks; a successful login clears the name.
+ * The server trusts X-Forwarded-For here (TRUST_PROXY), so each test names its own client addresses.
+ */
 describe('login rate limiting', () => {
   let t: TestServer;
+  let accountId: number;
+  let seq = 0;
 
   beforeAll(async () => {
-    t = await startTestServer();
-    const accountId = await accountOf(t, 'viewer');
-    // Dedicated users, so that no other test's logins count against the limit.
-    await createUser(t, { name: 'limited-user', accountId });
-    await createUser(t, { name: 'recovering-user', accountId });
+    t = await startTestServer({ config: { trustProxy: true } });
+    accountId = await accountOf(t, 'viewer');
   });
   afterAll(() => t.close());
 
-  const attempt = (username: string, password: string) => t.anon.post('/api/login', { username, password });
+  /** A user of its own, so that no other test's failures count against it. */
+  const user = async (prefix: string) => {
+    const name = `${prefix}-${++seq}`;
+    await createUser(t, { name, accountId });
+    return name;
+  };
+  /** A client address of its own (TEST-NET-2 and -3 ranges). */
+  const address = (() => {
+    let n = 0;
+    return () => `198.51.${Math.floor(++n / 250)}.${(n % 250) + 1}`;
+  })();
+  const attempt = (username: string, password: string, from: string, base = t.url) =>
+    new Client(base).request('POST', '/api/login', { username, password }, { 'x-forwarded-for': from });
 
-  it('refuses the 11th wrong password with 429 error 9, and a correct one after it', async () => {
-    for (let i = 1; i <= 10; i++) {
-      const res = await attempt('limited-user', `wrong-${i}`);
+  const expectLocked = (res: Awaited<ReturnType<typeof attempt>>) => {
+    expect(res.status, JSON.stringify(res.body)).toBe(429);
+    expect(res.body.error).toBe(9);
+    expect(res.body).not.toHaveProperty('access_token');
+    const retry = Number(res.headers.get('retry-after'));
+    expect(retry).toBeGreaterThan(0);
+    expect(res.body.details.retry_after).toBe(retry);
+    return retry;
+  };
+
+  it(`refuses the ${LOGIN_NAME_FAILURES_MAX + 1}th try after wrong passwords from one address with 429, Retry-After, and a right one too`, async () => {
+    const name = await user('limited');
+    const from = address();
+    for (let i = 1; i <= LOGIN_NAME_FAILURES_MAX; i++) {
+      const res = await attempt(name, `wrong-${i}`, from);
       expect(res.status, `attempt ${i}`).toBe(401);
       expect(res.body.error).toBe(8);
     }
-    const eleventh = await attempt('limited-user', 'wrong-11');
-    expect(eleventh.status).toBe(429);
-    expect(eleventh.body.error).toBe(9);
-    expect(eleventh.body.details.retry_after).toBeGreaterThan(0);
-
-    const correct = await attempt('limited-user', DEMO_PASSWORD);
-    expect(correct.status).toBe(429);
-    expect(correct.body.error).toBe(9);
-    expect(correct.body).not.toHaveProperty('access_token');
+    expect(expectLocked(await attempt(name, 'wrong', from))).toBeLessThanOrEqual(LOGIN_LOCK_SECONDS);
+    expectLocked(await attempt(name, DEMO_PASSWORD, from));
+    // Case does not matter; another address does not help either.
+    expectLocked(await attempt(name.toUpperCase(), DEMO_PASSWORD, address()));
   });
 
-  it('counts the user name case-insensitively', async () => {
-    const res = await attempt('LIMITED-USER', DEMO_PASSWORD);
-    expect(res.status).toBe(429);
+  it(`counts a name across addresses: ${LOGIN_NAME_FAILURES_MAX} wrong passwords from ${LOGIN_NAME_FAILURES_MAX} addresses lock it`, async () => {
+    const name = await user('spread');
+    for (let i = 1; i <= LOGIN_NAME_FAILURES_MAX; i++) {
+      expect((await attempt(name, `wrong-${i}`, address())).status, `attempt ${i}`).toBe(401);
+    }
+    expectLocked(await attempt(name, 'wrong', address()));
+    // Another user from one of those addresses is not locked.
+    expect((await attempt('viewer', DEMO_PASSWORD, address())).status).toBe(200);
   });
 
-  it('does not limit another user from the same address', async () => {
-    const res = await attempt('viewer', DEMO_PASSWORD);
-    expect(res.status).toBe(200);
-    expect(typeof res.body.access_token).toBe('string');
+  it(`counts an address across names: ${LOGIN_ADDRESS_FAILURES_MAX} tries over as many names lock the address`, async () => {
+    const from = address();
+    for (let i = 1; i <= LOGIN_ADDRESS_FAILURES_MAX; i++) {
+      expect((await attempt(`nobody-${seq}-${i}`, 'wrong', from)).status, `attempt ${i}`).toBe(401);
+    }
+    expectLocked(await attempt(`nobody-${seq}-last`, 'wrong', from));
+    // Even a right password from that address waits; the same user from elsewhere does not.
+    expectLocked(await attempt('viewer', DEMO_PASSWORD, from));
+    expect((await attempt('viewer', DEMO_PASSWORD, address())).status).toBe(200);
   });
 
-  it('forgets the failures after a successful login', async () => {
-    for (let i = 0; i < 9; i++) expect((await attempt('recovering-user', 'wrong')).status).toBe(401);
-    expect((await attempt('recovering-user', DEMO_PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 10; i++) expect((await attempt('recovering-user', 'wrong')).status).toBe(401);
-    expect((await attempt('recovering-user', 'wrong')).status).toBe(429);
+  it('forgets the failures of a name after a successful login', async () => {
+    const name = await user('recovering');
+    const from = address();
+    for (let i = 0; i < LOGIN_NAME_FAILURES_MAX - 1; i++)
+      expect((await attempt(name, 'wrong', from)).status).toBe(401);
+    expect((await attempt(name, DEMO_PASSWORD, from)).status).toBe(200);
+    for (let i = 0; i < LOGIN_NAME_FAILURES_MAX; i++)
+      expect((await attempt(name, 'wrong', from)).status).toBe(401);
+    expectLocked(await attempt(name, 'wrong', from));
+  });
+
+  it('lets the rightful user in once the short lock has passed; the lock grows with further failures', async () => {
+    const limiter = t.server.ctx.limiter;
+    t.server.ctx.limiter = new LoginLimiter({ lockMs: 1_000, lockMaxMs: 2_000 });
+    try {
+      const name = await user('waiting');
+      const from = address();
+      for (let i = 0; i < LOGIN_NAME_FAILURES_MAX; i++)
+        expect((await attempt(name, 'wrong', from)).status).toBe(401);
+      expect(expectLocked(await attempt(name, DEMO_PASSWORD, from))).toBe(1);
+      await new Promise((r) => setTimeout(r, 1_100));
+      // One more failure after the lock: the next lock is twice as long.
+      expect((await attempt(name, 'wrong', from)).status).toBe(401);
+      expect(expectLocked(await attempt(name, DEMO_PASSWORD, from))).toBe(2);
+      await new Promise((r) => setTimeout(r, 2_100));
+      const ok = await attempt(name, DEMO_PASSWORD, from);
+      expect(ok.status).toBe(200);
+      expect(typeof ok.body.access_token).toBe('string');
+    } finally {
+      t.server.ctx.limiter = limiter;
+    }
+  });
+
+  it('counts wrong current passwords of the own password change like failed logins', async () => {
+    const name = await user('changing');
+    const from = address();
+    const { client } = await t.signIn(name);
+    const change = () =>
+      client.request(
+        'PUT',
+        '/api/user/password',
+        { old: 'wrong-old', new: 'a-new-password-1' },
+        { 'x-forwarded-for': from },
+      );
+    for (let i = 0; i < LOGIN_NAME_FAILURES_MAX; i++) expect((await change()).status).toBe(400);
+    expectLocked(await change());
+    expectLocked(await attempt(name, DEMO_PASSWORD, address()));
+  });
+
+  describe('two instances on one database', () => {
+    let second: Server;
+    let secondUrl: string;
+
+    beforeAll(async () => {
+      second = await createServer({ ...t.config }, { logger: false });
+      await second.app.listen({ port: 0, host: '127.0.0.1' });
+      const addr = second.app.server.address();
+      secondUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    });
+    afterAll(() => second.close());
+
+    it('share the count: failures on one instance lock the name on the other', async () => {
+      const name = await user('shared');
+      for (let i = 1; i <= LOGIN_NAME_FAILURES_MAX; i++) {
+        const base = i % 2 === 0 ? secondUrl : t.url;
+        expect((await attempt(name, 'wrong', address(), base)).status, `attempt ${i}`).toBe(401);
+      }
+      expectLocked(await attempt(name, DEMO_PASSWORD, address(), t.url));
+      expectLocked(await attempt(name, DEMO_PASSWORD, address(), secondUrl));
+    });
   });
 });

@@ -64,8 +64,9 @@ describe('POST /api/ingest/batch (DESIGN §3)', () => {
       { i: 1, ok: true },
       { i: 2, ok: false, reason: Reason.outOfOrder },
       { i: 3, ok: false, reason: 'lat must be between -90 and 90' },
-      { i: 4, ok: false, reason: 'Unknown device' },
-      { i: 5, ok: false, reason: 'Access denied' },
+      // An unknown device and another fleet's device answer alike (issue 14 item 3).
+      { i: 4, ok: false, reason: 'Reading refused' },
+      { i: 5, ok: false, reason: 'Reading refused' },
       { i: 6, ok: true },
     ]);
     const after = await units(manager, t.demo.fleetId);
@@ -77,10 +78,17 @@ describe('POST /api/ingest/batch (DESIGN §3)', () => {
 
     const northwind = (await units(outsider, t.demo.otherFleetId)).get('northwind-1');
     expect(northwind.pos.t).toBeLessThan(t3);
+    // Unknown devices go to the ingest log, refusals of a unit to its meter history (source: import).
     const log = await t.server.ctx.db.kysely.selectFrom('ingest_log').selectAll().orderBy('id').execute();
-    expect(log.map((l) => [l.device_id, l.reason])).toEqual([
-      ['demo-012', Reason.outOfOrder],
-      ['ghost-1', 'Unknown device'],
+    expect(log.map((l) => [l.device_id, l.reason])).toEqual([['ghost-1', 'Unknown device']]);
+    const refused = await t.server.ctx.db.kysely
+      .selectFrom('meter_readings')
+      .selectAll()
+      .where('status', '=', 'refused')
+      .orderBy('id')
+      .execute();
+    expect(refused.map((l) => [l.device_id, l.reason, l.source, l.mileage])).toEqual([
+      ['demo-012', Reason.outOfOrder, 'import', a.cnm + 3],
     ]);
   });
 
@@ -101,7 +109,7 @@ describe('POST /api/ingest/batch (DESIGN §3)', () => {
       ],
     });
     expect(cross.body.results).toEqual([
-      { i: 0, ok: false, reason: 'Access denied' },
+      { i: 0, ok: false, reason: 'Reading refused' },
       { i: 1, ok: true },
     ]);
     const demo = (await units(manager, t.demo.fleetId)).get('demo-014');

@@ -4,8 +4,12 @@ import { type Client, startTestServer, type TestServer } from '../test/harness.j
 import { ingestReading } from './ingest.js';
 import type { Reading } from './reading.js';
 import { Reason } from './rules.js';
+import { READING_REFUSED } from './service.js';
 
-/** Refused readings (PRODUCT.md "Service objects and counters"): logged with the reason, counters kept. */
+/**
+ * Refused readings (PRODUCT.md "Service objects and counters"): kept in the unit's meter history with the
+ * reason, counters kept; the device is told only that the reading was refused.
+ */
 describe('ingestion rules over HTTP', () => {
   let t: TestServer;
   let manager: Client;
@@ -22,11 +26,26 @@ describe('ingestion rules over HTTP', () => {
     );
   const logOf = (unitId: number) =>
     t.server.ctx.db.kysely
-      .selectFrom('ingest_log')
+      .selectFrom('meter_readings')
       .selectAll()
       .where('unit_id', '=', unitId)
+      .where('status', '=', 'refused')
       .orderBy('id')
       .execute();
+  /** The device's first odometer and engine hours: the baseline the rules measure from (issue 14). */
+  const baseline = async (deviceId: string) => {
+    const unit = await unitOf(deviceId);
+    const res = await send({
+      id: deviceId,
+      lat: unit.pos?.y ?? 53.9,
+      lon: unit.pos?.x ?? 27.5,
+      timestamp: ++clock,
+      odometer: Math.round(unit.cnm * 1000),
+      hours: unit.cneh,
+    });
+    expect(res.body).toEqual({ ok: true });
+    return unitOf(deviceId);
+  };
 
   beforeAll(async () => {
     t = await startTestServer();
@@ -54,17 +73,22 @@ describe('ingestion rules over HTTP', () => {
     const heardBefore = heard.length;
     const res = await send({ id: deviceId, ...params });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: false, reason });
+    expect(res.body).toEqual({ ok: false, reason: READING_REFUSED });
     expect(await unitOf(deviceId)).toEqual(before);
     const log = await logOf(before.id);
-    expect(log.at(-1)).toMatchObject({ device_id: deviceId, unit_id: before.id, reason });
-    expect(JSON.parse(log.at(-1)!.payload)).toMatchObject({ id: deviceId });
+    expect(log.at(-1)).toMatchObject({
+      device_id: deviceId,
+      unit_id: before.id,
+      reason,
+      fleet_id: t.demo.fleetId,
+    });
+    expect(JSON.parse(log.at(-1)!.payload ?? 'null')).toMatchObject({ id: deviceId });
     expect(await positionCount(before.id)).toBe(positionsBefore);
     expect(heard.length).toBe(heardBefore);
   }
 
   it('refuses an odometer that goes backwards', async () => {
-    const unit = await unitOf('demo-006');
+    const unit = await baseline('demo-006');
     await expectRefused(
       'demo-006',
       { lat: 53.9, lon: 27.5, timestamp: ++clock, odometer: Math.round((unit.cnm - 5) * 1000) },
@@ -84,7 +108,7 @@ describe('ingestion rules over HTTP', () => {
   });
 
   it('refuses implausible jumps of the odometer and of the position', async () => {
-    const unit = await unitOf('demo-009');
+    const unit = await baseline('demo-009');
     const jump = Math.round((unit.cnm + 3500) * 1000);
     await expectRefused(
       'demo-009',
@@ -95,7 +119,7 @@ describe('ingestion rules over HTTP', () => {
   });
 
   it('refuses engine hours that go backwards', async () => {
-    const unit = await unitOf('demo-010');
+    const unit = await baseline('demo-010');
     await expectRefused(
       'demo-010',
       { lat: 53.9, lon: 27.5, timestamp: ++clock, hours: unit.cneh - 1 },
@@ -118,7 +142,7 @@ describe('ingestion rules over HTTP', () => {
   });
 
   it('decides readings that arrive together one by one, in arrival order', async () => {
-    const unit = await unitOf('demo-018');
+    const unit = await baseline('demo-018');
     const at = (time: number, over: Partial<Reading> = {}): Reading => ({
       deviceId: 'demo-018',
       time,

@@ -104,15 +104,20 @@ describe('OsmAnd ingestion (DESIGN §3)', () => {
     outsiderEvents.close();
   });
 
-  it('answers 404 to an unknown device, logs it and stores nothing', async () => {
+  it('answers an unknown device as a refused reading, logs it and stores nothing', async () => {
     const db = t.server.ctx.db.kysely;
     const positions = await db
       .selectFrom('positions')
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirst();
     const res = await fetch(`${base}/?id=ghost-7&lat=1&lon=2&timestamp=${tick()}`);
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: 5, reason: 'Unknown device' });
+    // Issue 14 item 3: the same answer as a known unit's refused reading (out of order here).
+    const known = await fetch(`${base}/?id=demo-001&lat=1&lon=2&timestamp=1000`);
+    expect(res.status).toBe(200);
+    expect(known.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ ok: false, reason: 'Reading refused' });
+    expect(await known.json()).toEqual(body);
     const log = await db.selectFrom('ingest_log').selectAll().where('device_id', '=', 'ghost-7').execute();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ unit_id: null, reason: 'Unknown device' });

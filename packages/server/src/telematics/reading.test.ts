@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOsmand, parseTimestamp } from './reading.js';
+import { parseOsmand, parseTimestamp, parseTimestampMs } from './reading.js';
 
 const NOW = 1_700_000_000;
 
@@ -218,5 +218,17 @@ describe('Traccar Client JSON body', () => {
     expect(bad({ device_id: 'p', location: far }).reason).toBe(
       'location.coords.latitude must be between -90 and 90',
     );
+  });
+});
+
+describe('timestamps to the millisecond (issue 14)', () => {
+  it('keeps the milliseconds a message carries', () => {
+    expect(parseTimestampMs('1700000123456')).toBe(1_700_000_123_456);
+    expect(parseTimestampMs('1700000123.25')).toBe(1_700_000_123_250);
+    expect(parseTimestampMs('1700000123')).toBe(1_700_000_123_000);
+    expect(parseTimestampMs('2023-11-14T22:13:20.750Z')).toBe(1_700_000_000_750);
+    expect(parseTimestampMs('soon')).toBeUndefined();
+    const r = parseOsmand({ id: 'd', lat: '1', lon: '2', timestamp: '1700000123456' }, 1_700_000_200);
+    expect(r.ok && r.reading).toMatchObject({ time: 1_700_000_123, timeMs: 1_700_000_123_456 });
   });
 });

@@ -9,7 +9,13 @@ export type ParamValue = string | number | boolean;
 /** One position message in the units the database keeps: Unix seconds, km/h, km, hours. */
 export interface Reading {
   deviceId: string;
+  /** Unix seconds (whole). */
   time: number;
+  /**
+   * Unix milliseconds, as precise as the message carries it (issue 14: two readings in one second are
+   * not out of order). Absent in readings made in code: `time` × 1000 then.
+   */
+  timeMs?: number;
   lat: number;
   lon: number;
   /** km/h. */
@@ -79,21 +85,31 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Unix seconds from seconds, milliseconds or ISO 8601 (no offset means UTC); undefined when unparsable. */
-export function parseTimestamp(value: unknown): number | undefined {
+/** Unix milliseconds from seconds, milliseconds or ISO 8601 (no offset means UTC); undefined when unparsable. */
+export function parseTimestampMs(value: unknown): number | undefined {
   const v = text(value);
   if (v === undefined) return undefined;
   if (/^\d+(\.\d+)?$/.test(v)) {
     const n = Number(v);
-    return Math.floor(n > MILLIS_THRESHOLD ? n / 1000 : n);
+    return Math.floor(n > MILLIS_THRESHOLD ? n : n * 1000);
   }
   const iso = ISO_DATE.exec(v);
   if (!iso) return undefined;
   const dateTime = v.replace(' ', 'T');
   // A date and time without an offset is UTC here, not the server's local time.
   const ms = Date.parse(dateTime.length > 10 && !iso[1] ? `${dateTime}Z` : dateTime);
-  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
+  return Number.isFinite(ms) ? Math.floor(ms) : undefined;
 }
+
+/** Unix seconds from seconds, milliseconds or ISO 8601 (no offset means UTC); undefined when unparsable. */
+export function parseTimestamp(value: unknown): number | undefined {
+  const ms = parseTimestampMs(value);
+  return ms === undefined ? undefined : Math.floor(ms / 1000);
+}
+
+/** The time a reading carries in Unix milliseconds (readings made in code carry whole seconds). */
+export const readingMs = (reading: Pick<Reading, 'time' | 'timeMs'>): number =>
+  reading.timeMs ?? reading.time * 1000;
 
 function paramValue(value: unknown): ParamValue | undefined {
   const v = scalar(value);
@@ -168,7 +184,7 @@ function finish(
   reader: FieldReader,
   idField: string,
   deviceId: string | undefined,
-  fields: Omit<Reading, 'deviceId' | 'raw'>,
+  fields: Omit<Reading, 'deviceId' | 'raw' | 'time'> & { timeMs: number },
   raw: unknown,
 ): ParseResult {
   const problems = [...reader.problems];
@@ -179,7 +195,7 @@ function finish(
     const first = problems[0]!;
     return { ok: false, reason: `${first.field} ${first.message}`, details: problems };
   }
-  return { ok: true, reading: { deviceId, ...fields, raw } };
+  return { ok: true, reading: { deviceId, time: Math.floor(fields.timeMs / 1000), ...fields, raw } };
 }
 
 function coordinate(reader: FieldReader, field: string, value: unknown, limit: number): number {
@@ -190,11 +206,12 @@ function coordinate(reader: FieldReader, field: string, value: unknown, limit: n
   return reader.range(field, reader.number(field, value), -limit, limit) ?? 0;
 }
 
+/** Unix milliseconds of the message; `now` in Unix seconds. */
 function time(reader: FieldReader, value: unknown, field: string, now: number): number {
-  if (text(value) === undefined) return now; // As Traccar does: a message without time is "now".
-  const t = parseTimestamp(value);
+  if (text(value) === undefined) return now * 1000; // As Traccar does: a message without time is "now".
+  const t = parseTimestampMs(value);
   if (t === undefined) reader.problems.push({ field, message: 'is not a valid time' });
-  return t ?? now;
+  return t ?? now * 1000;
 }
 
 /** Flat OsmAnd fields: `id`/`deviceid`, `timestamp`, `lat`+`lon` or `location`, `speed` in knots, … */
@@ -204,7 +221,7 @@ function parseFlat(input: Record<string, unknown>, now: number): ParseResult {
   const speedKnots = known(r.number('speed'));
   const odometerM = r.nonNegative('odometer');
   const fields = {
-    time: time(r, input.timestamp, 'timestamp', now),
+    timeMs: time(r, input.timestamp, 'timestamp', now),
     lat: coordinate(r, 'lat', location ? location[0] : input.lat, 90),
     lon: coordinate(r, 'lon', location ? location[1] : input.lon, 180),
     speed: speedKnots === null ? null : speedKnots * KNOTS_TO_KMH,
@@ -244,7 +261,7 @@ function parseTraccarJson(input: Record<string, unknown>, now: number): ParseRes
     event: loc.event,
   };
   const fields = {
-    time: time(r, loc.timestamp, 'location.timestamp', now),
+    timeMs: time(r, loc.timestamp, 'location.timestamp', now),
     lat: coordinate(r, 'location.coords.latitude', coords.latitude, 90),
     lon: coordinate(r, 'location.coords.longitude', coords.longitude, 180),
     speed: speedMps === null ? null : speedMps * MPS_TO_KMH,

@@ -1,21 +1,30 @@
 import { haversineKm } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import type { Reading } from './reading.js';
-import { type CounterState, type Decision, decide, Reason } from './rules.js';
+import { acceptBecomesCounter, type CounterState, type Decision, decide, Reason } from './rules.js';
 
 const T0 = 1_700_000_000;
 const HOUR = 3600;
 const DAY = 86_400;
 
-const prev = (over: Partial<CounterState> = {}): CounterState => ({
-  lastTime: T0,
-  lat: 53.9,
-  lon: 27.56,
-  ignition: false,
-  mileage: 1000,
-  engineHours: 100,
-  ...over,
-});
+/** A unit whose device already set its counters' baselines; `lastMs` follows `lastTime` unless given. */
+const prev = (over: Partial<CounterState> = {}): CounterState => {
+  const state = {
+    lastTime: T0,
+    lat: 53.9,
+    lon: 27.56,
+    ignition: false,
+    mileage: 1000,
+    engineHours: 100,
+    odometerSet: true,
+    hoursSet: true,
+    ...over,
+  };
+  return {
+    ...state,
+    lastMs: over.lastMs !== undefined ? over.lastMs : state.lastTime === null ? null : state.lastTime * 1000,
+  };
+};
 
 const reading = (over: Partial<Reading> = {}): Reading => ({
   deviceId: 'd',
@@ -180,5 +189,94 @@ describe('engine hours accumulation', () => {
       decide(prev({ ignition: true }), reading({ ignition: true, hours: 100.2, time: T0 + HOUR }), T0 + HOUR),
     );
     expect(d.next.engineHours).toBe(100.2);
+  });
+});
+
+describe('baselines (issue 14: the first reading of a device sets the counter)', () => {
+  it("takes a device's first odometer as the counter, however far from the old one, and says by how much", () => {
+    // The demo unit at 412,300 km counted from positions gets its tracker's real odometer.
+    const state = prev({ mileage: 412_300, odometerSet: false });
+    const d = accepted(decide(state, reading({ odometerKm: 98_765.4 }), T0 + 60));
+    expect(d.next.mileage).toBe(98_765.4);
+    expect(d.next.odometerSet).toBe(true);
+    expect(d.baseline).toEqual({ mileage: 98_765.4 - 412_300, engineHours: 0 });
+    // The same reading against a baselined device is refused, as before.
+    expect(reasonOf(decide(prev({ mileage: 412_300 }), reading({ odometerKm: 98_765.4 }), T0 + 60))).toBe(
+      Reason.odometerBackwards,
+    );
+  });
+
+  it('applies the jump rules from the baseline on', () => {
+    const first = accepted(decide(prev({ odometerSet: false }), reading({ odometerKm: 250_000 }), T0 + 60));
+    const next = first.next;
+    expect(reasonOf(decide(next, reading({ time: T0 + 120, odometerKm: 253_001 }), T0 + 120))).toBe(
+      Reason.mileageJump,
+    );
+    const ok = accepted(decide(next, reading({ time: T0 + 120, odometerKm: 250_040 }), T0 + 120));
+    expect(ok.next.mileage).toBe(250_040);
+    expect(ok.baseline).toBeNull();
+  });
+
+  it('counts a plausible first step as driven, the rest of a step as the baseline', () => {
+    // 12.5 km forward within a day: driven, as a later reading would be.
+    const near = accepted(
+      decide(prev({ odometerSet: false, lastTime: null }), reading({ odometerKm: 1012.5 }), T0 + 60),
+    );
+    expect(near.next.mileage).toBe(1012.5);
+    expect(near.baseline).toEqual({ mileage: 0, engineHours: 0 });
+    // 5,000 km forward after one day, or any step backwards: a baseline.
+    const far = accepted(decide(prev({ odometerSet: false }), reading({ odometerKm: 6000 }), T0 + 60));
+    expect(far.baseline).toEqual({ mileage: 5000, engineHours: 0 });
+    const back = accepted(decide(prev({ hoursSet: false }), reading({ hours: 90 }), T0 + 60));
+    expect(back.baseline).toEqual({ mileage: 0, engineHours: -10 });
+  });
+
+  it('sets engine hours and odometer baselines independently', () => {
+    const d = accepted(
+      decide(prev({ hoursSet: false }), reading({ hours: 12_000, odometerKm: 1001 }), T0 + 60),
+    );
+    expect(d.baseline).toEqual({ mileage: 0, engineHours: 11_900 });
+    expect(d.next).toMatchObject({ mileage: 1001, engineHours: 12_000, hoursSet: true, odometerSet: true });
+    // A reading without the counter sets no baseline.
+    const none = accepted(decide(prev({ odometerSet: false, hoursSet: false }), reading(), T0 + 60));
+    expect(none.baseline).toBeNull();
+    expect(none.next).toMatchObject({ odometerSet: false, hoursSet: false });
+  });
+
+  it('still refuses a first reading in the future or out of order', () => {
+    expect(reasonOf(decide(prev({ odometerSet: false }), reading({ time: T0 - 5, odometerKm: 5 }), T0))).toBe(
+      Reason.outOfOrder,
+    );
+    expect(
+      reasonOf(decide(prev({ odometerSet: false }), reading({ time: T0 + DAY, odometerKm: 5 }), T0)),
+    ).toBe(Reason.future);
+  });
+
+  it('keeps what a refused reading would have set, for a manager to accept', () => {
+    const d = decide(prev(), reading({ odometerKm: 9000, hours: 101 }), T0 + 60);
+    expect(d).toEqual({ ok: false, reason: Reason.mileageJump, mileage: 9000, engineHours: 101 });
+  });
+});
+
+describe('millisecond order (issue 14)', () => {
+  it('accepts a second reading within the same second when it is later', () => {
+    const state = prev({ lastMs: T0 * 1000 + 200 });
+    const later = accepted(decide(state, reading({ time: T0, timeMs: T0 * 1000 + 700 }), T0 + 1));
+    expect(later.next).toMatchObject({ lastTime: T0, lastMs: T0 * 1000 + 700 });
+    expect(reasonOf(decide(state, reading({ time: T0, timeMs: T0 * 1000 + 200 }), T0 + 1))).toBe(
+      Reason.outOfOrder,
+    );
+    expect(reasonOf(decide(state, reading({ time: T0, timeMs: T0 * 1000 + 100 }), T0 + 1))).toBe(
+      Reason.outOfOrder,
+    );
+  });
+});
+
+describe('accepting a refused reading (issue 14)', () => {
+  it('makes it the counter only when it is the newest', () => {
+    expect(acceptBecomesCounter(null, 5)).toBe(true);
+    expect(acceptBecomesCounter(T0 * 1000, T0 * 1000 + 1)).toBe(true);
+    expect(acceptBecomesCounter(T0 * 1000, T0 * 1000)).toBe(true);
+    expect(acceptBecomesCounter(T0 * 1000, T0 * 1000 - 1)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
-import { haversineKm } from '@fleetkeep/core';
-import type { Reading } from './reading.js';
+import { haversineKm, MeterReason } from '@fleetkeep/core';
+import { type Reading, readingMs } from './reading.js';
 
 /**
  * Which readings may move a unit's counters, and how far (PRODUCT.md "Service objects and counters").
@@ -18,47 +18,89 @@ export const MAX_IGNITION_GAP_S = 6 * 3600;
 const EPSILON = 0.001;
 const DAY_S = 86_400;
 
-export const Reason = {
-  future: 'Reading is in the future',
-  outOfOrder: 'Reading is out of order',
-  odometerBackwards: 'Odometer went backwards',
-  hoursBackwards: 'Engine hours went backwards',
-  mileageJump: 'Implausible mileage jump',
-  hoursJump: 'Implausible engine hours jump',
-} as const;
+/** The refusal reasons, declared with the meter history's contract (core contracts/meter.ts). */
+export const Reason = MeterReason;
 
 /** What the rules need to know about a unit before the reading. */
 export interface CounterState {
+  /** Last accepted message, Unix seconds. */
   lastTime: number | null;
+  /** The same in Unix milliseconds (issue 14: readings keep the time they carry to the millisecond). */
+  lastMs: number | null;
   lat: number | null;
   lon: number | null;
   ignition: boolean | null;
   mileage: number;
   engineHours: number;
+  /**
+   * Whether the unit's current device already set the odometer (engine hours) baseline. The first
+   * reading of a device that carries the counter — the unit's first, or the first after its device
+   * identifier changed — sets the counter instead of being measured against it (PRODUCT.md).
+   */
+  odometerSet: boolean;
+  hoursSet: boolean;
+}
+
+/**
+ * A baseline: the steps (new − old) of a device's first reading that are no distance driven (engine
+ * time run). A step the jump rules would have accepted from the last message (forward, at most 3,000 km
+ * or 24 hours a day, a day at least) is taken as driven and reported as 0; a larger or backward step is
+ * the gap between two counting schemes (positions and a real odometer, an old and a new tracker).
+ */
+export interface Baseline {
+  mileage: number;
+  engineHours: number;
 }
 
 export type Decision =
-  | { ok: true; next: CounterState; countersChanged: boolean }
-  | { ok: false; reason: string };
-
-const reject = (reason: string): Decision => ({ ok: false, reason });
+  | { ok: true; next: CounterState; countersChanged: boolean; baseline: Baseline | null }
+  | {
+      ok: false;
+      reason: string;
+      /** What the reading would have set (kept with the refusal, so that a manager can accept it). */
+      mileage: number | null;
+      engineHours: number | null;
+    };
 
 /**
  * Decides a reading against the unit's state at `now` (Unix seconds). Accepted: mileage from the
  * odometer when sent, else the previous mileage plus the great-circle distance from the previous
  * position; engine hours from `hours` when sent, else the previous hours plus the time the ignition was
  * on at both readings (DESIGN §3). A reading without `ignition` keeps the unit's last known state.
+ * A device's first odometer (hours) reading is a baseline: no backwards or jump rule applies to it.
+ * Order is decided on milliseconds: a second reading within one second is in order when it is later.
  */
 export function decide(prev: CounterState, reading: Reading, now: number): Decision {
+  const ms = readingMs(reading);
+  // Candidate counters, for the refusal's record.
+  const candidate = (): { mileage: number | null; engineHours: number | null } => ({
+    mileage:
+      reading.odometerKm ??
+      (prev.lat !== null && prev.lon !== null
+        ? prev.mileage + haversineKm(prev.lat, prev.lon, reading.lat, reading.lon)
+        : null),
+    engineHours: reading.hours,
+  });
+  const reject = (reason: string): Decision => ({ ok: false, reason, ...candidate() });
+
   if (reading.time > now + FUTURE_TOLERANCE_S) return reject(Reason.future);
-  if (prev.lastTime !== null && reading.time <= prev.lastTime) return reject(Reason.outOfOrder);
+  if (prev.lastMs !== null && ms <= prev.lastMs) return reject(Reason.outOfOrder);
 
   // Without an earlier message there is no baseline to measure a jump against.
-  const elapsed = prev.lastTime === null ? null : reading.time - prev.lastTime;
+  const elapsed = prev.lastMs === null ? null : (ms - prev.lastMs) / 1000;
   const days = elapsed === null ? Number.POSITIVE_INFINITY : Math.max(1, Math.ceil(elapsed / DAY_S));
 
   let mileage = prev.mileage;
-  if (reading.odometerKm !== null) {
+  let odometerSet = prev.odometerSet;
+  let baseMileage = 0;
+  // A first reading measures its step against at least one day, also without an earlier message.
+  const stepDays = Number.isFinite(days) ? days : 1;
+  if (reading.odometerKm !== null && !prev.odometerSet) {
+    mileage = reading.odometerKm;
+    const step = mileage - prev.mileage;
+    baseMileage = step >= -EPSILON && step <= MAX_KM_PER_DAY * stepDays ? 0 : step;
+    odometerSet = true;
+  } else if (reading.odometerKm !== null) {
     if (reading.odometerKm < prev.mileage - EPSILON) return reject(Reason.odometerBackwards);
     if (reading.odometerKm - prev.mileage > MAX_KM_PER_DAY * days) return reject(Reason.mileageJump);
     mileage = Math.max(prev.mileage, reading.odometerKm);
@@ -70,7 +112,14 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
 
   const ignition = reading.ignition ?? prev.ignition;
   let engineHours = prev.engineHours;
-  if (reading.hours !== null) {
+  let hoursSet = prev.hoursSet;
+  let baseHours = 0;
+  if (reading.hours !== null && !prev.hoursSet) {
+    engineHours = reading.hours;
+    const step = engineHours - prev.engineHours;
+    baseHours = step >= -EPSILON && step <= MAX_HOURS_PER_DAY * stepDays ? 0 : step;
+    hoursSet = true;
+  } else if (reading.hours !== null) {
     if (reading.hours < prev.engineHours - EPSILON) return reject(Reason.hoursBackwards);
     if (reading.hours - prev.engineHours > MAX_HOURS_PER_DAY * days) return reject(Reason.hoursJump);
     engineHours = Math.max(prev.engineHours, reading.hours);
@@ -78,9 +127,29 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
     engineHours = prev.engineHours + Math.min(elapsed, MAX_IGNITION_GAP_S) / 3600;
   }
 
+  const isBaseline = odometerSet !== prev.odometerSet || hoursSet !== prev.hoursSet;
   return {
     ok: true,
-    next: { lastTime: reading.time, lat: reading.lat, lon: reading.lon, ignition, mileage, engineHours },
+    next: {
+      lastTime: reading.time,
+      lastMs: ms,
+      lat: reading.lat,
+      lon: reading.lon,
+      ignition,
+      mileage,
+      engineHours,
+      odometerSet,
+      hoursSet,
+    },
     countersChanged: mileage !== prev.mileage || engineHours !== prev.engineHours,
+    baseline: isBaseline ? { mileage: baseMileage, engineHours: baseHours } : null,
   };
+}
+
+/**
+ * Accepting a refused reading (issue 14): it becomes the counter only when it is the newest the unit
+ * has (not older than the last accepted message); an older one is only marked accepted.
+ */
+export function acceptBecomesCounter(unitLastMs: number | null, readingTimeMs: number): boolean {
+  return unitLastMs === null || readingTimeMs >= unitLastMs;
 }

@@ -2,10 +2,18 @@ import { ErrorCode, type OsmandReply, type TelematicsBatchReply } from '@fleetke
 import { requireFleet } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
 import { type AppContext, now } from '../context.js';
-import { AppError, invalidInput, notFound } from '../http/errors.js';
+import { AppError, invalidInput } from '../http/errors.js';
 import { type BatchRowResult, ingestBatch, ingestReading } from './ingest.js';
 import { parseOsmand, type Reading } from './reading.js';
-import { UNKNOWN_DEVICE } from './store.js';
+import { ACCESS_DENIED, UNKNOWN_DEVICE } from './store.js';
+
+/**
+ * What a device is told when its reading is not stored, whatever the cause: a refusal of the counter
+ * rules and an unknown identifier get the same answer (issue 14 item 3), so that the ingestion does not
+ * tell which identifiers exist. The operator finds the reason in the log (warn level) and, for a known
+ * unit, in its meter history.
+ */
+export const READING_REFUSED = 'Reading refused';
 
 const record = (v: unknown): Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -30,8 +38,9 @@ export function osmandInput(query: unknown, body: unknown): Record<string, unkno
 
 /**
  * One OsmAnd message from a device, authenticated by its identifier (DESIGN §3). Unparsable input is a
- * 400, an unknown identifier a 404 and a unit of a suspended account a 403 (logged, nothing stored). A reading the counters rules refuse is
- * logged and still answered 200 `{ok: false, reason}`: devices resend whatever is not acknowledged.
+ * 400 and a unit of a suspended account a 403 (logged, nothing stored). A reading the counter rules
+ * refuse (kept in the unit's meter history) and a reading of an unknown identifier (kept in the ingest
+ * log) are both logged and answered alike, 200 `{ok: false, reason: 'Reading refused'}`.
  */
 export async function ingestOsmand(ctx: AppContext, input: Record<string, unknown>): Promise<OsmandReply> {
   const t = now();
@@ -39,11 +48,10 @@ export async function ingestOsmand(ctx: AppContext, input: Record<string, unknow
   if (!parsed.ok) throw invalidInput(parsed.details, parsed.reason);
   const outcome = await ingestReading(ctx, parsed.reading, t);
   if (outcome.status === 'accepted') return { ok: true };
-  if (outcome.status === 'unknown') throw notFound(UNKNOWN_DEVICE);
   // Refused and not stored while the unit's account is suspended (issue 9 point 2): like an unknown
   // device the device is told with an error status, here 403 `{error: 7, reason}`.
   if (outcome.status === 'suspended') throw new AppError(ErrorCode.accessDenied, outcome.reason);
-  return { ok: false, reason: outcome.reason };
+  return { ok: false, reason: READING_REFUSED };
 }
 
 /** Fleets of the given devices on which the actor has admin rights; checked once per fleet. */
@@ -93,10 +101,18 @@ export async function ingestBatchAs(
   const allowed = await administeredFleets(ctx, actor, [...new Set(readings.map((r) => r.deviceId))]);
   const outcomes = await ingestBatch(ctx, readings, t, {
     allowFleet: (fleetId) => (fleetId === null ? actor.su : allowed.has(fleetId)),
+    source: 'import',
   });
+  // A device of no fleet the actor administers answers as an unknown one, both as a refused reading
+  // (issue 14 item 3): a gateway cannot probe which identifiers exist elsewhere.
+  const hidden = new Set<string>([UNKNOWN_DEVICE, ACCESS_DENIED]);
   for (const outcome of outcomes) {
     const i = rowOf[outcome.i]!;
-    results[i] = { ...outcome, i };
+    results[i] = {
+      ...outcome,
+      ...(outcome.reason !== undefined && hidden.has(outcome.reason) && { reason: READING_REFUSED }),
+      i,
+    };
   }
   return { results };
 }

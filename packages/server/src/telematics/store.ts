@@ -1,14 +1,15 @@
-import type { UnitMessageEvent } from '@fleetkeep/core';
-import type { Insertable } from 'kysely';
+import { METER_REFUSED_PER_UNIT_MAX, METER_RETENTION_DAYS, type UnitMessageEvent } from '@fleetkeep/core';
+import type { Insertable, Transaction } from 'kysely';
 import { accountTreeOf, loadAccountTree } from '../auth/access.js';
 import { type AppContext, now } from '../context.js';
-import type { IngestLogTable, PositionTable } from '../db/schema.js';
+import type { Database, IngestLogTable, MeterReadingTable, PositionTable } from '../db/schema.js';
 import { countersChanged } from '../events/domain.js';
 import { recordDomainEvents } from '../events/outbox.js';
 import { round3 } from '../modules/fleets/mappers.js';
 import { CounterDays } from '../modules/statistics/counter-days.js';
-import type { Reading } from './reading.js';
+import { type Reading, readingMs } from './reading.js';
 import { type CounterState, decide } from './rules.js';
+import { WarnLimiter } from './warn-limit.js';
 
 /**
  * Where every entry point's readings end (OsmAnd port, `/api/ingest/*`, the demo simulator):
@@ -30,7 +31,12 @@ export type IngestOutcome =
 export interface IngestOptions {
   /** Readings of units whose fleet fails this test are refused as 'Access denied' and not stored. */
   allowFleet?: (fleetId: number | null) => boolean;
+  /** Where the readings come from, as the meter history names it (default: a device). */
+  source?: 'device' | 'import';
 }
+
+/** Warnings of unknown devices and refused readings, per device identifier (telematics/warn-limit.ts). */
+const warnings = new WarnLimiter();
 
 /** Unit parameters grow by merging; a unit keeps at most this many. */
 const UNIT_PARAMS_MAX = 200;
@@ -41,6 +47,13 @@ const INSERT_CHUNK = 500;
 interface LiveUnit {
   id: number;
   fleetId: number | null;
+  deviceId: string;
+  /** Counters at joining the fleet (actual = total − base + pulled); a baseline moves them with the total. */
+  base: { mileage: number; engineHours: number };
+  /** A baseline moved the base, the corrections or the baseline devices: written with the unit. */
+  baselined: boolean;
+  /** The meter history already has this batch's first reading of a new day (daily sample). */
+  sampled: boolean;
   /** Account of the unit's fleet; null outside any fleet. */
   fleetAccountId: number | null;
   state: CounterState;
@@ -141,6 +154,12 @@ export async function storeReadings(
         'mileage',
         'engine_hours',
         'params',
+        // meter (016): millisecond order, baselines, actual counters.
+        'last_ms',
+        'meter_odo_device',
+        'meter_hours_device',
+        'base_mileage',
+        'base_engine_hours',
         // statistics: the unit's counter history state, in the same select.
         'counter_day',
         'counter_day_end',
@@ -161,9 +180,16 @@ export async function storeReadings(
       units.set(row.device_id, {
         id: row.id,
         fleetId: row.fleet_id,
+        deviceId: row.device_id,
+        base: { mileage: row.base_mileage, engineHours: row.base_engine_hours },
+        baselined: false,
+        sampled: false,
         fleetAccountId: row.fleet_account_id ?? null,
         state: {
           lastTime: row.last_time,
+          lastMs: row.last_ms ?? (row.last_time === null ? null : row.last_time * 1000),
+          odometerSet: row.meter_odo_device === row.device_id,
+          hoursSet: row.meter_hours_device === row.device_id,
           lat: row.lat,
           lon: row.lon,
           ignition: row.ignition === null ? null : row.ignition === 1,
@@ -187,7 +213,21 @@ export async function storeReadings(
 
     const positions: Insertable<PositionTable>[] = [];
     // statistics: the daily counter history, written with the positions (modules/statistics).
-    const days = new CounterDays();
+    let days = new CounterDays();
+    // meter: refusals, baselines and each day's first reading (core contracts/meter.ts).
+    const meter: Insertable<MeterReadingTable>[] = [];
+    const source = options.source ?? 'device';
+    const meterRow = (r: Reading, unit: LiveUnit, row: Partial<Insertable<MeterReadingTable>>) =>
+      meter.push({
+        fleet_id: unit.fleetId,
+        unit_id: unit.id,
+        tm_ms: readingMs(r),
+        received_at: t,
+        source,
+        status: 'accepted',
+        device_id: r.deviceId,
+        ...row,
+      });
     const log: Insertable<IngestLogTable>[] = [];
     const logRow = (r: Reading, unitId: number | null, reason: string) =>
       log.push({
@@ -202,6 +242,7 @@ export async function storeReadings(
     for (const reading of readings) {
       const unit = units.get(reading.deviceId);
       if (!unit) {
+        warn(ctx, reading.deviceId, UNKNOWN_DEVICE);
         logRow(reading, null, UNKNOWN_DEVICE);
         outcomes.push({ status: 'unknown', reason: UNKNOWN_DEVICE });
         continue;
@@ -217,14 +258,64 @@ export async function storeReadings(
       }
       const decision = decide(unit.state, reading, t);
       if (!decision.ok) {
-        logRow(reading, unit.id, decision.reason);
+        warn(ctx, reading.deviceId, decision.reason, unit.id);
+        meterRow(reading, unit, {
+          status: 'refused',
+          reason: decision.reason,
+          mileage: decision.mileage,
+          engine_hours: decision.engineHours,
+          payload: payloadOf(reading),
+        });
         outcomes.push({ status: 'rejected', unitId: unit.id, reason: decision.reason });
         continue;
       }
-      const { next, countersChanged } = decision;
-      // statistics: a new fleet day of the unit opens a counter history row (unit.state is still the
-      // state before this reading).
-      days.note(unit, reading.time, unit.state, next);
+      const { next, countersChanged, baseline } = decision;
+      const newDay = unit.counterDayEnd === null || reading.time >= unit.counterDayEnd;
+      if (baseline) {
+        // A device's first counter reading sets the counter (PRODUCT.md): the step is no distance
+        // driven. Where the unit has a counter history, it joins the corrections (as a hand correction
+        // does, modules/statistics/counter-days.ts), so the history goes on from the same driven
+        // counters; the rows so far are written with the corrections before it.
+        // (Earlier readings of this batch are written first: they may open the unit's history.)
+        await days.flush(trx, ctx.db.dialect);
+        days = new CounterDays();
+        if (unit.counterDay !== null) {
+          const shifted = {
+            mileage: next.mileage - baseline.mileage,
+            engineHours: next.engineHours - baseline.engineHours,
+          };
+          days.note(unit, reading.time, unit.state, shifted);
+          await days.flush(trx, ctx.db.dialect);
+          days = new CounterDays();
+          unit.offset = {
+            mileage: unit.offset.mileage + baseline.mileage,
+            engineHours: unit.offset.engineHours + baseline.engineHours,
+          };
+        } else days.note(unit, reading.time, unit.state, next);
+        // Actual counters (total − base + pulled) do not move either.
+        unit.base = {
+          mileage: unit.base.mileage + baseline.mileage,
+          engineHours: unit.base.engineHours + baseline.engineHours,
+        };
+        unit.baselined = true;
+        meterRow(reading, unit, {
+          status: 'baseline',
+          mileage: next.odometerSet !== unit.state.odometerSet ? next.mileage : null,
+          engine_hours: next.hoursSet !== unit.state.hoursSet ? next.engineHours : null,
+          old_mileage: next.odometerSet !== unit.state.odometerSet ? unit.state.mileage : null,
+          old_engine_hours: next.hoursSet !== unit.state.hoursSet ? unit.state.engineHours : null,
+        });
+        unit.sampled = true;
+      } else {
+        // statistics: a new fleet day of the unit opens a counter history row (unit.state is still the
+        // state before this reading).
+        days.note(unit, reading.time, unit.state, next);
+        // meter: the first accepted reading of a fleet day is the day's sample.
+        if (newDay && !unit.sampled) {
+          meterRow(reading, unit, { mileage: next.mileage, engine_hours: next.engineHours });
+          unit.sampled = true;
+        }
+      }
       Object.assign(unit, {
         state: next,
         speed: reading.speed,
@@ -251,6 +342,8 @@ export async function storeReadings(
 
     for (const rows of chunks(positions)) await trx.insertInto('positions').values(rows).execute();
     for (const rows of chunks(log)) await trx.insertInto('ingest_log').values(rows).execute();
+    for (const rows of chunks(meter)) await trx.insertInto('meter_readings').values(rows).execute();
+    await trimMeter(trx, meter, t);
     await days.flush(trx, ctx.db.dialect); // statistics: writes only when a unit's fleet day changed
     for (const unit of units.values()) {
       if (!unit.accepted) continue;
@@ -270,6 +363,15 @@ export async function storeReadings(
           params: JSON.stringify(unit.params),
           counter_day: unit.counterDay, // statistics
           counter_day_end: unit.counterDayEnd, // statistics
+          last_ms: state.lastMs, // meter
+          ...(unit.baselined && {
+            base_mileage: unit.base.mileage,
+            base_engine_hours: unit.base.engineHours,
+            counter_off_mileage: unit.offset.mileage,
+            counter_off_engine_hours: unit.offset.engineHours,
+            meter_odo_device: state.odometerSet ? unit.deviceId : null,
+            meter_hours_device: state.hoursSet ? unit.deviceId : null,
+          }),
         })
         .where('id', '=', unit.id)
         .execute();
@@ -296,6 +398,47 @@ export async function storeReadings(
     [...changed],
   );
   return outcomes;
+}
+
+/** A warning for the operator (issue 14 item 3), rate-limited per device identifier. */
+function warn(ctx: AppContext, deviceId: string, reason: string, unitId?: number): void {
+  const skipped = warnings.take(deviceId);
+  if (skipped === null) return;
+  ctx.log.warn({ deviceId, unitId, skipped }, `telematics reading refused: ${reason}`);
+}
+
+/**
+ * Keeps the meter history bounded (core contracts/meter.ts): for each unit that got rows, its refused
+ * readings past the newest `METER_REFUSED_PER_UNIT_MAX` and its readings older than the retention go.
+ */
+async function trimMeter(trx: Transaction<Database>, rows: Insertable<MeterReadingTable>[], t: number) {
+  if (rows.length === 0) return;
+  const cutoffMs = (t - METER_RETENTION_DAYS * 86_400) * 1000;
+  const refused = new Set(rows.filter((r) => r.status === 'refused').map((r) => r.unit_id));
+  for (const unitId of new Set(rows.map((r) => r.unit_id))) {
+    await trx
+      .deleteFrom('meter_readings')
+      .where('unit_id', '=', unitId)
+      .where('tm_ms', '<', cutoffMs)
+      .execute();
+    if (!refused.has(unitId)) continue;
+    const edge = await trx
+      .selectFrom('meter_readings')
+      .select('id')
+      .where('unit_id', '=', unitId)
+      .where('status', '=', 'refused')
+      .orderBy('id', 'desc')
+      .offset(METER_REFUSED_PER_UNIT_MAX)
+      .limit(1)
+      .executeTakeFirst();
+    if (edge)
+      await trx
+        .deleteFrom('meter_readings')
+        .where('unit_id', '=', unitId)
+        .where('status', '=', 'refused')
+        .where('id', '<=', edge.id)
+        .execute();
+  }
 }
 
 /**

@@ -14,8 +14,11 @@ import {
   outcomes,
   type RouteCase,
 } from './matrix.js';
+import { METER_CASES } from './meter-cases.js';
 import { NOTIFICATION_CASES } from './notification-cases.js';
+import { NOTIFICATION_CHANNEL_CASES } from './notification-channel-cases.js';
 import { OBJECTS_ADMIN_CASES } from './objects-admin-cases.js';
+import { REPORT_CASES } from './report-cases.js';
 import { SERVICE_CASES } from './service-cases.js';
 import { STATISTICS_CASES } from './statistics-cases.js';
 import { USER_CASES } from './user-cases.js';
@@ -74,6 +77,7 @@ export const ROUTE_CASES: RouteCase[] = [
   // --- services (spec §7 "Services"; cases in service-cases.ts) ---
   ...SERVICE_CASES,
   ...FUEL_CASES, // fuel fillings (spec §7 "Fuel fillings"; fuel-cases.ts)
+  ...METER_CASES, // a unit's meter history (issue 14; meter-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',
@@ -183,9 +187,11 @@ export const ROUTE_CASES: RouteCase[] = [
   ...OBJECTS_ADMIN_CASES, // creating fleets and service objects (objects-admin-cases.ts)
   // --- statistics (spec §7 "Fleet"; cases in statistics-cases.ts) ---
   ...STATISTICS_CASES,
+  ...REPORT_CASES, // reports and their exports (report-cases.ts)
   // --- custom fields (spec §7 "Custom fields"; cases in customfield-cases.ts) ---
   ...CUSTOM_FIELD_CASES,
   ...NOTIFICATION_CASES, // in-app notifications and set-ups (notification-cases.ts)
+  ...NOTIFICATION_CHANNEL_CASES, // e-mail, bot and webhook set-ups, deliveries (notification-channel-cases.ts)
   // --- admin (spec §7 "Admin") ---
   ...ADMIN_CASES,
   {

@@ -10,7 +10,6 @@ import {
   Anchor,
   Burger,
   Group,
-  Indicator,
   Menu,
   NativeSelect,
   Text,
@@ -24,8 +23,9 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { appConfig, forumHref } from '../features/banners/banners.ts';
 import { helpIdForPath } from '../features/help/sections.ts';
 import { openHelp } from '../features/help/store.ts';
+import { NotificationBell } from '../features/notifications/Bell.tsx';
 import { i18next } from '../i18n/index.ts';
-import { fleetNameNeedsTooltip, unreadLabel, userNameNeedsTooltip } from '../lib/header.ts';
+import { fleetNameNeedsTooltip, userNameNeedsTooltip } from '../lib/header.ts';
 import classes from './Header.module.css';
 import { guardUser, logout, switchFleet } from './session.ts';
 
@@ -59,22 +59,8 @@ function HelpIcon() {
   );
 }
 
-function BellIcon() {
-  return (
-    <svg
-      width="20"
-      height="20"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      aria-hidden="true"
-    >
-      <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
-      <path d="M13.7 21a2 2 0 0 1-3.4 0" />
-    </svg>
-  );
-}
+/** Tooltips with the full names open on hover, keyboard focus and a tap (spec §2; issue 15 "Phone width"). */
+const TOOLTIP_EVENTS = { hover: true, focus: true, touch: true };
 
 /** Documentation link: the configured URL in the current language when it supports it (spec §2). */
 function docsHref(docs: NonNullable<SessionAuthReply['docs']>): string {
@@ -92,7 +78,6 @@ export function Header({ auth }: { auth: SessionAuthReply }) {
   const menu = menuVisibility(user);
   const fleet = auth.fleets.find((f) => f.id === auth.fid);
   const showBell = bellVisible(user, auth.model.s.notification?.enabled ?? 31);
-  const unread = 0;
   const name = auth.user.nm;
   const items = NAV.filter((n) => menu[n.key]);
   const logoTarget = indexTarget(user) === '/dashboard' ? '/dashboard' : '/';
@@ -140,7 +125,12 @@ export function Header({ auth }: { auth: SessionAuthReply }) {
         </Group>
         <Group gap="xs" wrap="nowrap" className={classes.right}>
           {auth.fleets.length > 1 ? (
-            <Tooltip label={fleet?.n ?? ''} disabled={!fleetNameNeedsTooltip(fleet?.n ?? '')} withArrow>
+            <Tooltip
+              label={fleet?.n ?? ''}
+              disabled={!fleetNameNeedsTooltip(fleet?.n ?? '')}
+              withArrow
+              events={TOOLTIP_EVENTS}
+            >
               <NativeSelect
                 size="xs"
                 className={classes.fleet}
@@ -155,7 +145,12 @@ export function Header({ auth }: { auth: SessionAuthReply }) {
               />
             </Tooltip>
           ) : fleet ? (
-            <Tooltip label={fleet.n} disabled={!fleetNameNeedsTooltip(fleet.n)} withArrow>
+            <Tooltip
+              label={fleet.n}
+              disabled={!fleetNameNeedsTooltip(fleet.n)}
+              withArrow
+              events={TOOLTIP_EVENTS}
+            >
               <Text size="sm" className={classes.fleetName} data-testid="fleet-name" tabIndex={0}>
                 {fleet.n}
               </Text>
@@ -170,26 +165,10 @@ export function Header({ auth }: { auth: SessionAuthReply }) {
           >
             <HelpIcon />
           </ActionIcon>
-          {showBell && (
-            <Indicator
-              label={unreadLabel(unread)}
-              disabled={unreadLabel(unread) === null}
-              size={16}
-              offset={4}
-            >
-              <ActionIcon
-                variant="subtle"
-                size="lg"
-                aria-label={t('header.notifications')}
-                data-testid="bell"
-              >
-                <BellIcon />
-              </ActionIcon>
-            </Indicator>
-          )}
+          {showBell && <NotificationBell auth={auth} />}
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
-              <Tooltip label={name} disabled={!userNameNeedsTooltip(name)} withArrow>
+              <Tooltip label={name} disabled={!userNameNeedsTooltip(name)} withArrow events={TOOLTIP_EVENTS}>
                 <UnstyledButton className={classes.user} data-testid="user-menu">
                   <VisuallyHidden>{t('header.userMenu')}</VisuallyHidden>
                   <span className={classes.userName}>{name}</span>
@@ -197,6 +176,11 @@ export function Header({ auth }: { auth: SessionAuthReply }) {
               </Tooltip>
             </Menu.Target>
             <Menu.Dropdown>
+              {/* The full names, readable on a phone where the header cuts them (issue 15). */}
+              <Menu.Label className={classes.menuNames} data-testid="menu-names">
+                <span className={classes.menuName}>{name}</span>
+                {fleet && <span className={classes.menuName}>{fleet.n}</span>}
+              </Menu.Label>
               {menu.activation && (
                 <Menu.Item component={Link} to="/activation">
                   {t('menu.activation')}

@@ -1,14 +1,16 @@
+import { bellVisible } from '@fleetkeep/core';
 import { Box, Button, Modal, Text } from '@mantine/core';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { Banners } from '../features/banners/Banners.tsx';
 import { HelpHost } from '../features/help/HelpHost.tsx';
+import { NotificationBubbles } from '../features/notifications/Bubbles.tsx';
 import { FLEET_DIALOG_TEXT } from '../lib/fleetDialogs.ts';
 import { ConnectionOverlay } from './ConnectionOverlay.tsx';
 import { Header } from './Header.tsx';
 import { Loading } from './Loading.tsx';
-import { clearOrigin, useFleetDialog, useSession } from './session.ts';
+import { clearOrigin, guardUser, useFleetDialog, useSession } from './session.ts';
 
 /** The authenticated frame: header, the routed screen, the connection overlay and the global dialogs. */
 export default function Shell() {
@@ -27,6 +29,10 @@ export default function Shell() {
         </Suspense>
       </Box>
       <HelpHost auth={session.auth} />
+      <NotificationBubbles
+        auth={session.auth}
+        enabled={bellVisible(guardUser(session.auth), session.auth.model.s.notification?.enabled ?? 31)}
+      />
       <ConnectionOverlay />
       <Modal
         opened={fleetDialog !== null}

@@ -34,6 +34,7 @@ const AdminScreen = lazy(() => import('../features/admin/AdminScreen.tsx'));
 const FleetAdminScreen = lazy(() => import('../features/fleetadmin/FleetAdminScreen.tsx'));
 const FuelFillingsScreen = lazy(() => import('../features/fuel/FuelFillingsScreen.tsx'));
 const FuelEditorScreen = lazy(() => import('../features/fuel/FuelEditorScreen.tsx'));
+const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -110,7 +111,7 @@ export const router = createBrowserRouter(
           element={screen('fuelfillingsImport', 'screen.fuelfillingsImport')}
         />
         <Route path="fuelfilling/:id" element={guarded('fuelfilling', <FuelEditorScreen />)} />
-        <Route path="reports" element={screen('reports', 'menu.reports')} />
+        <Route path="reports" element={guarded('reports', <ReportsScreen />)} />
         <Route path="lineitems" element={guarded('lineitems', <LineItemsScreen />)} />
         <Route path="lineitems/import" element={screen('lineitemsImport', 'screen.lineitemsImport')} />
         <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />

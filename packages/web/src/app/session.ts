@@ -14,8 +14,7 @@ import { setLanguage } from '../i18n/index.ts';
 import { isLanguage } from '../i18n/languages.ts';
 import { ApiError, api, setSession, setSessionLostHandler } from '../lib/api.ts';
 import { type FleetDialog, fleetDialogFor } from '../lib/fleetDialogs.ts';
-import { connectLive, type LiveConnection, type LiveState } from '../lib/live.ts';
-import { keysForEvent } from '../lib/queryKeys.ts';
+import { connectLive, createLiveCache, type LiveConnection, type LiveState } from '../lib/live.ts';
 import { clearStored, readStored, removeStored, writeStored } from '../lib/storage.ts';
 
 /**
@@ -34,6 +33,9 @@ const ORIGIN_KEY = 'origin';
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
 });
+
+/** Live events patch or refetch the cached lists (lib/live.ts), coalesced. */
+const liveCache = createLiveCache(queryClient);
 
 let state: SessionState = { status: 'loading' };
 let live: LiveConnection | null = null;
@@ -108,7 +110,7 @@ function onLiveEvent(event: LiveEvent): void {
   }
   // A fleet made (or visible again) elsewhere joins the session's fleet list (issue 9 "Fleets").
   if (event.s === 'fleet' && event.t === 'c') void refreshFleets().catch(() => undefined);
-  for (const key of keysForEvent(event.s, event.fid)) void queryClient.invalidateQueries({ queryKey: key });
+  liveCache.apply(event);
 }
 
 function openFleetDialog(dialog: FleetDialog): void {
@@ -238,6 +240,7 @@ export async function logout(): Promise<void> {
   explicitLogout = true;
   setSession(null);
   clearStored();
+  liveCache.reset();
   queryClient.clear();
   set({ status: 'anonymous', loginError: null });
 }

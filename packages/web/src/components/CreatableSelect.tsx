@@ -1,6 +1,7 @@
 import { Combobox, InputBase, type InputBaseProps, ScrollArea, useCombobox } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { blurOutcome } from './creatable.ts';
 import { MENU_MAX_HEIGHT } from './Select.tsx';
 import { canCreate, filterOptions, type SelectOption } from './search.ts';
 
@@ -15,7 +16,10 @@ export interface CreatableSelectProps extends Omit<InputBaseProps, 'value' | 'on
   placeholder?: string;
 }
 
-/** Spec §2/§5 creatable select: offers 'Create "{text}"' only for new, non-empty text. */
+/**
+ * Spec §2/§5 creatable select: offers 'Create "{text}"' only for new, non-empty text. Text typed and left
+ * (blur, Tab) is kept as the value, as if it had been picked or created (creatable.ts `blurOutcome`).
+ */
 export function CreatableSelect({
   options,
   value,
@@ -61,7 +65,14 @@ export function CreatableSelect({
           onFocus={() => combobox.openDropdown()}
           onBlur={() => {
             combobox.closeDropdown();
-            setSearch(selected?.label ?? '');
+            const outcome = blurOutcome(search, options, selected);
+            if (outcome.kind === 'create') {
+              onCreate(outcome.text);
+              setSearch(outcome.text);
+            } else if (outcome.kind === 'pick') {
+              onChange(outcome.value);
+              setSearch(outcome.label);
+            } else if (outcome.kind === 'revert') setSearch(selected?.label ?? '');
           }}
         />
       </Combobox.Target>

@@ -20,7 +20,16 @@ const PLURAL = /_(zero|one|two|few|many|other)$/;
  */
 const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   '*': ['app.name', 'common.ok', 'settings.layerOsm'],
-  de: ['header.navigation', 'screen.migration', 'tokens.count_one', 'objects.status', 'setup.organisation'],
+  de: [
+    'header.navigation',
+    'screen.migration',
+    'tokens.count_one',
+    'objects.status',
+    'setup.organisation',
+    'reports.col.service',
+    'reports.col.services_count',
+    'reports.col.status',
+  ],
   fr: [
     'header.navigation',
     'header.notifications',
@@ -37,11 +46,13 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'setup.distance',
     'setup.miles',
     'setup.litres',
+    'reports.col.date',
+    'reports.col.line_type',
   ],
   es: ['tokens.count_one', 'tokens.count_other'],
   it: ['login.password', 'tokens.count_one'],
-  'pt-br': ['tokens.count_one', 'tokens.count_other'],
-  ro: ['tokens.count_one', 'objects.interval', 'objects.cost'],
+  'pt-br': ['tokens.count_one', 'tokens.count_other', 'reports.col.status'],
+  ro: ['tokens.count_one', 'objects.interval', 'objects.cost', 'reports.col.cost', 'reports.col.interval'],
   nl: [
     'tokens.count_one',
     'tokens.count_other',
@@ -50,13 +61,24 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'objects.interval',
     'objects.status',
     'services.object',
+    'controls.filtersCount',
+    'reports.col.interval',
+    'reports.col.object',
+    'reports.col.status',
   ],
-  hr: ['tokens.count_one', 'objects.interval'],
-  sr: ['tokens.count_one', 'objects.interval'],
-  pl: ['tokens.count_one'],
+  hr: ['tokens.count_one', 'objects.interval', 'reports.col.interval', 'reports.col.status'],
+  sr: [
+    'tokens.count_one',
+    'objects.interval',
+    'reports.col.interval',
+    'reports.col.period',
+    'reports.col.status',
+    'reports.export.period',
+  ],
+  pl: ['tokens.count_one', 'reports.col.status'],
   hu: ['tokens.count_one'],
-  cs: ['tokens.count_one', 'objects.interval'],
-  az: ['tokens.count_one', 'services.status'],
+  cs: ['tokens.count_one', 'objects.interval', 'reports.col.interval'],
+  az: ['tokens.count_one', 'services.status', 'reports.col.status'],
 };
 
 function flatten(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {

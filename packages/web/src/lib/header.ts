@@ -1,3 +1,5 @@
+import { NotificationKind } from '@fleetkeep/core';
+
 /** Small display rules of the header (spec §2 "Header and menus", "Notification bell"; spec §9). */
 
 /** A tooltip with the full name appears when the user name exceeds 14 characters... */
@@ -19,4 +21,32 @@ export function fleetNameNeedsTooltip(name: string): boolean {
 export function unreadLabel(count: number): string | null {
   if (count <= 0) return null;
   return count > UNREAD_CAP ? `${UNREAD_CAP}+` : String(count);
+}
+
+/**
+ * The translation key of each notification kind's title (spec §4 table), in the table's order: the bell,
+ * the bubbles and the fleet's notification set-ups name kinds alike.
+ */
+export const NOTIFICATION_KIND_TITLE: Readonly<Record<number, string>> = {
+  [NotificationKind.upcoming]: 'notifications.kindDue',
+  [NotificationKind.inProgress]: 'notifications.kindInProgress',
+  [NotificationKind.overdue]: 'notifications.kindOverdue',
+  [NotificationKind.rejected]: 'notifications.kindRejected',
+  [NotificationKind.closed]: 'notifications.kindClosed',
+};
+export const NOTIFICATION_KINDS: readonly number[] = [
+  NotificationKind.upcoming,
+  NotificationKind.inProgress,
+  NotificationKind.overdue,
+  NotificationKind.rejected,
+  NotificationKind.closed,
+];
+
+export function kindTitleKey(kind: number): string {
+  return NOTIFICATION_KIND_TITLE[kind] ?? 'notifications.kindDue';
+}
+
+/** The kinds a mask holds, in the order of spec §4's table. */
+export function notificationKindsOf(mask: number): number[] {
+  return NOTIFICATION_KINDS.filter((k) => (mask & k) !== 0);
 }

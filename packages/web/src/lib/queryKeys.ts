@@ -10,6 +10,11 @@ export const queryKeys = {
   fuelPresets: (fid: number) => [...queryKeys.fleet(fid), 'fuelPresets'] as const,
   /** Period statistics (distance, costs): under the units, whose counters move them. */
   statistics: (fid: number) => [...queryKeys.collection(fid, 'avl_unit'), 'statistics'] as const,
+  /** The user's notifications (the bell): patched by live events, never refetched per event. */
+  alerts: (fid: number) => [...queryKeys.fleet(fid), 'alerts'] as const,
+  /** The fleet's notification set-ups of a channel (inapp, mail, bot, webhook) and the delivery log. */
+  notifySetups: (fid: number, channel: string) => [...queryKeys.fleet(fid), 'notifySetups', channel] as const,
+  deliveries: (fid: number) => [...queryKeys.fleet(fid), 'deliveries'] as const,
 };
 
 /** Keys a live event of a collection makes stale. */

@@ -12,6 +12,9 @@ import { userActive010 } from './010_user_active.js';
 import { fuelFillings011 } from './011_fuel_fillings.js';
 import { costDays012 } from './012_cost_days.js';
 import { notifications013 } from './013_notifications.js';
+import { notificationChannels014 } from './014_notification_channels.js';
+import { loginAttempts015 } from './015_login_attempts.js';
+import { meterReadings016 } from './016_meter_readings.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -28,6 +31,9 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '011_fuel_fillings': fuelFillings011(dialect),
     '012_cost_days': costDays012(dialect),
     '013_notifications': notifications013(dialect),
+    '014_notification_channels': notificationChannels014(dialect),
+    '015_login_attempts': loginAttempts015(dialect),
+    '016_meter_readings': meterReadings016(dialect),
   };
   return { getMigrations: async () => list };
 }

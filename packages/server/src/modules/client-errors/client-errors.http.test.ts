@@ -1,7 +1,8 @@
 import { ErrorCode, RELEASE } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
-import { FAULTS_PER_MINUTE } from './faults.js';
+import { createServer, type Server } from '../../server.js';
+import { Client, startTestServer, type TestServer } from '../../test/harness.js';
+import { FAULT_RETENTION_DAYS, FAULTS_PER_MINUTE, KEPT_FAULTS } from './faults.js';
 
 describe('client fault reports (spec §8)', () => {
   let t: TestServer;
@@ -103,5 +104,68 @@ describe('client fault reports (spec §8)', () => {
     }
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, -1).every((s) => s === 204)).toBe(true);
+  });
+
+  describe('kept in the database (issue 14 item 3)', () => {
+    let second: Server;
+    let secondUrl: string;
+    beforeAll(async () => {
+      // A second instance on the same database, as behind a load balancer.
+      second = await createServer({ ...t.config }, { logger: false });
+      await second.app.listen({ port: 0, host: '127.0.0.1' });
+      const addr = second.app.server.address();
+      secondUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    });
+    afterAll(() => second.close());
+
+    it('a report taken by one instance is read on the other', async () => {
+      const rootOnSecond = new Client(secondUrl, root.ssid);
+      const before = (await rootOnSecond.get('/api/admin/client_errors')).body.faults.length;
+      // The first instance's budget for this address is used up by the test above: report to the second.
+      const res = await new Client(secondUrl).post('/api/client_errors', {
+        kind: 'error',
+        release: RELEASE,
+        message: 'Seen by every instance',
+      });
+      expect(res.status).toBe(204);
+      const onFirst = (await root.get('/api/admin/client_errors')).body.faults;
+      expect(onFirst[0].message).toBe('Seen by every instance');
+      expect((await rootOnSecond.get('/api/admin/client_errors')).body.faults).toHaveLength(before + 1);
+    });
+
+    it(`keeps the newest ${KEPT_FAULTS}, none older than ${FAULT_RETENTION_DAYS} days`, async () => {
+      const db = t.server.ctx.db.kysely;
+      const old = Math.floor(Date.now() / 1000) - (FAULT_RETENTION_DAYS + 1) * 86_400;
+      const row = (i: number, tm: number) => ({
+        kind: 'warning',
+        release: RELEASE,
+        message: `filler ${i}`,
+        user_agent: 'test',
+        tm,
+      });
+      await db
+        .insertInto('client_faults')
+        .values([
+          row(-1, old),
+          ...Array.from({ length: KEPT_FAULTS + 10 }, (_, i) => row(i, old + 2 * 86_400)),
+        ])
+        .execute();
+      const res = await new Client(secondUrl).post('/api/client_errors', {
+        kind: 'error',
+        release: RELEASE,
+        message: 'The newest',
+      });
+      expect(res.status).toBe(204);
+      const { faults } = (await root.get('/api/admin/client_errors')).body;
+      expect(faults).toHaveLength(KEPT_FAULTS);
+      expect(faults[0].message).toBe('The newest');
+      expect(faults.at(-1).message).toBe('filler 11');
+      const count = await db
+        .selectFrom('client_faults')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(KEPT_FAULTS);
+      expect(faults.some((f: { message: string }) => f.message === 'filler -1')).toBe(false);
+    });
   });
 });

@@ -29,7 +29,7 @@ export const clientErrorRoutes =
       async (req, reply) => {
         // A stale or missing session still reports: the fault may be why the session is gone.
         const actor = await actorFromHeader(ctx, req.headers.authorization).catch(() => undefined);
-        reportFault(ctx, req.body, {
+        await reportFault(ctx, req.body, {
           address: req.ip,
           userAgent: req.headers['user-agent'] ?? '',
           actor,

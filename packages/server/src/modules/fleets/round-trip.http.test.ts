@@ -93,11 +93,11 @@ describe('fleets: round trip and mass assignment', () => {
   });
 
   describe('units', () => {
-    it('answers an empty body with the unit, changing nothing', async () => {
+    it('answers an empty body with 400 "No field to change" (issue 14 item 3), changing nothing', async () => {
       const u = (await units())[0];
       const res = await mechanic.put(`${base}/units/${u.id}`, {});
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual(u);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 4, reason: 'No field to change' });
       expect(await unit(u.id)).toEqual(u);
     });
 
@@ -162,11 +162,11 @@ describe('fleets: round trip and mass assignment', () => {
 
   for (const kind of ['drivers', 'trailers'] as const) {
     describe(kind, () => {
-      it('answers an empty body with the record, changing nothing', async () => {
+      it('answers an empty body with 400 "No field to change" (issue 14 item 3), changing nothing', async () => {
         const item = (await people(kind))[0];
         const res = await mechanic.put(`/api/${kind}/${item.id}`, {});
-        expect(res.status).toBe(200);
-        expect(res.body).toEqual(item);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: 4, reason: 'No field to change' });
         expect((await people(kind))[0]).toEqual(item);
       });
 

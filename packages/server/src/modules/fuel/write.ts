@@ -78,7 +78,7 @@ export async function loadFilling(db: Kysely<Database>, fleetId: number, id: num
   return row;
 }
 
-const eventBase = (fc: FuelContext) => ({ fid: fc.fleetId, at: fc.now, by: fc.actorId });
+export const eventBase = (fc: FuelContext) => ({ fid: fc.fleetId, at: fc.now, by: fc.actorId });
 
 export async function insertFilling(
   trx: Kysely<Database>,

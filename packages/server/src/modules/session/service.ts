@@ -59,9 +59,8 @@ function decoy(): Promise<string> {
 
 /** POST /api/login: checks the password and issues a login token (DESIGN §4). */
 export async function login(ctx: AppContext, username: string, password: string, address: string) {
-  const wait = ctx.limiter.retryAfter(username, address);
-  if (wait > 0)
-    throw new AppError(ErrorCode.tooManyRequests, 'Too many login attempts', { retry_after: wait });
+  // Counted before the password is checked (auth/rate-limit.ts): 429 while the name or address is locked.
+  await ctx.limiter.begin(ctx.db.kysely, username, address);
   const user = await ctx.db.kysely
     .selectFrom('users')
     .selectAll()
@@ -69,11 +68,8 @@ export async function login(ctx: AppContext, username: string, password: string,
     .executeTakeFirst();
   // The answer time must not tell which user names exist.
   const valid = await verifyPassword(user?.password_hash ?? (await decoy()), password);
-  if (!user || !valid) {
-    ctx.limiter.fail(username, address);
-    throw new AppError(ErrorCode.wrongCredentials);
-  }
-  ctx.limiter.succeed(username, address);
+  if (!user || !valid) throw new AppError(ErrorCode.wrongCredentials);
+  await ctx.limiter.succeed(ctx.db.kysely, username);
   // After the password check, so that the answer tells nothing to someone who does not know it. The
   // tree is read afresh: a suspension made on another instance a moment ago counts.
   if (await isShutOut(ctx, user, true)) throw new AppError(ErrorCode.accessDenied, ACCOUNT_SUSPENDED);

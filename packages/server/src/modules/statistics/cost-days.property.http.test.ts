@@ -2,6 +2,7 @@ import { ACL_ALL, startOfDay, TZ_DST_EUROPE } from '@fleetkeep/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, now } from '../../context.js';
+import { costAggregates, costScan } from '../../test/cost-scan.js';
 import {
   accountOf,
   createFleet,
@@ -79,59 +80,9 @@ describe('cost aggregates after random writes', () => {
   type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
   type Cost = { manual: number } | { lines: { q: number; c: number }[] };
 
-  /** The raw rows of a fleet added up per `day:type:id` and per `day:*:0`, all-zero rows left out. */
-  async function scan(fleetId: number): Promise<Record<string, number[]>> {
-    const out: Record<string, number[]> = {};
-    const add = (day: number, type: string, id: number, v: number[]) => {
-      for (const key of [`${day}:${type}:${id}`, `${day}:*:0`]) {
-        const row = out[key] ?? [0, 0, 0, 0, 0, 0];
-        out[key] = row.map((x, i) => x + v[i]!);
-      }
-    };
-    const services = await db().selectFrom('services').selectAll().where('fleet_id', '=', fleetId).execute();
-    for (const s of services) {
-      if ((s.f & 24) !== 8 || s.end_date === null) continue;
-      const lines = await db()
-        .selectFrom('service_line_items')
-        .select(['qty', 'cost'])
-        .where('service_id', '=', s.id)
-        .execute();
-      const total = lines.length
-        ? lines.reduce((sum, l) => sum + Math.floor((l.qty * l.cost + 500) / 1000), 0)
-        : (s.manual_cost ?? 0);
-      add(s.end_date, s.object_type, s.object_id, [total, 1, 0, 0, 0, 0]);
-    }
-    const fillings = await db()
-      .selectFrom('fuel_fillings')
-      .selectAll()
-      .where('fleet_id', '=', fleetId)
-      .execute();
-    for (const f of fillings) {
-      const gallons = f.volume_unit === 2;
-      add(startOfDay(tz, f.filled_at), 'u', f.unit_id, [
-        0,
-        0,
-        f.total_cost,
-        1,
-        gallons ? 0 : f.volume,
-        gallons ? f.volume : 0,
-      ]);
-    }
-    for (const [key, v] of Object.entries(out)) if (v.every((x) => x === 0)) delete out[key];
-    return out;
-  }
-
-  async function aggregates(fleetId: number): Promise<Record<string, number[]>> {
-    const rows = await db().selectFrom('cost_days').selectAll().where('fleet_id', '=', fleetId).execute();
-    const out: Record<string, number[]> = {};
-    for (const r of rows) {
-      const v = [r.services_cost, r.services_count, r.fuel_cost, r.fuel_count, r.fuel_l, r.fuel_gal].map(
-        Number,
-      );
-      if (v.some((x) => x !== 0)) out[`${r.day}:${r.object_type}:${r.object_id}`] = v;
-    }
-    return out;
-  }
+  /** The raw rows of a fleet added up (test/cost-scan.ts), and the aggregates in the same shape. */
+  const scan = (fleetId: number) => costScan(db(), fleetId, tz);
+  const aggregates = (fleetId: number) => costAggregates(db(), fleetId);
 
   it('keeps cost_days equal to a scan of services and fuel fillings', async () => {
     await fc.assert(

@@ -15,7 +15,7 @@ export interface HistoryUnit {
 }
 
 /** A small deterministic generator (mulberry32), so that every demo looks the same. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -79,7 +79,12 @@ export function demoCounterHistory(
 }
 
 /** Writes the demo history of a fleet's units in the seed's transaction (demo/seed.ts). */
-export async function seedCounterHistory(trx: Transaction<Database>, fleetId: number, at: number) {
+export async function seedCounterHistory(
+  trx: Transaction<Database>,
+  fleetId: number,
+  at: number,
+  days = DEMO_HISTORY_DAYS,
+) {
   const { tz } = await trx
     .selectFrom('fleets')
     .select('tz')
@@ -94,8 +99,10 @@ export async function seedCounterHistory(trx: Transaction<Database>, fleetId: nu
     units.map((u) => ({ id: u.id, mileage: u.mileage, engineHours: u.engine_hours })),
     tz,
     at,
+    days,
   );
-  // 25 demo units × 90 days in one statement (6 values a row: within both dialects' parameter limits).
+  // 25 demo units × 90 (or 365) days in statements of SEED_CHUNK rows (6 values a row: within both
+  // dialects' parameter limits).
   for (let i = 0; i < rows.length; i += SEED_CHUNK)
     await trx
       .insertInto('counter_days')

@@ -1,9 +1,8 @@
-import { ErrorCode } from '@fleetkeep/core';
 import type { Actor } from '../../auth/actor.js';
 import { hashPassword, verifyPassword } from '../../auth/secrets.js';
 import { announceEndedSessions, endUserSessions } from '../../auth/sessions.js';
 import type { AppContext } from '../../context.js';
-import { AppError, accessDenied, invalidInput } from '../../http/errors.js';
+import { accessDenied, invalidInput } from '../../http/errors.js';
 
 /** Detail of a wrong current password, on the form's field (core `userPasswordBody`). */
 export const WRONG_PASSWORD = 'Wrong password';
@@ -29,14 +28,11 @@ export async function changeOwnPassword(
     .where('id', '=', actor.userId)
     .executeTakeFirst();
   if (!user) throw accessDenied();
-  const wait = ctx.limiter.retryAfter(user.name, address);
-  if (wait > 0)
-    throw new AppError(ErrorCode.tooManyRequests, 'Too many login attempts', { retry_after: wait });
+  await ctx.limiter.begin(ctx.db.kysely, user.name, address);
   if (!(await verifyPassword(user.password_hash, oldPassword))) {
-    ctx.limiter.fail(user.name, address);
     throw invalidInput([{ field: 'body.old', message: WRONG_PASSWORD }], WRONG_PASSWORD);
   }
-  ctx.limiter.succeed(user.name, address);
+  await ctx.limiter.succeed(ctx.db.kysely, user.name);
   const hash = await hashPassword(newPassword);
   const ended = await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();

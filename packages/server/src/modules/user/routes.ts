@@ -2,6 +2,8 @@ import {
   DEFAULT_SETTINGS,
   idParams,
   okReply,
+  SETTINGS_KEYS,
+  SETTINGS_TOTAL_MAX,
   userFleetBody,
   userFleetReply,
   userPasswordBody,
@@ -78,7 +80,7 @@ export const userRoutes =
         config: { need: 'user.self' },
         schema: {
           tags,
-          summary: `Change user settings; the reply is the merged settings (defaults: ${JSON.stringify(DEFAULT_SETTINGS)})`,
+          summary: `Change user settings (the keys ${SETTINGS_KEYS.join(', ')}; any other is 400 error 4, as are settings over ${SETTINGS_TOTAL_MAX} bytes in all); the reply is the merged settings (defaults: ${JSON.stringify(DEFAULT_SETTINGS)})`,
           body: userSettingsPatchBody,
           response: { 200: userSettings },
         },

@@ -14,7 +14,7 @@ import { type AppContext, now } from '../../context.js';
 import { AppError, accessDenied, notFound } from '../../http/errors.js';
 import { unitToWire } from '../fleets/mappers.js';
 import { API_TOKEN_TTL, parseRights } from '../session/service.js';
-import { mergeSettings, type Settings, settingsWithDefaults } from './settings.js';
+import { patchedSettings, type Settings, settingsWithDefaults } from './settings.js';
 
 function tokenToWire(row: {
   id: number;
@@ -109,14 +109,17 @@ export async function switchFleet(ctx: AppContext, actor: Actor, fid: number): P
   return { fid };
 }
 
+/**
+ * PATCH /api/user/settings (spec §3 "User settings"): the known keys only (core contract), merged into
+ * what is stored, at most core `SETTINGS_TOTAL_MAX` in all (issue 14 item 3).
+ */
 export async function patchSettings(ctx: AppContext, actor: Actor, patch: Settings): Promise<UserSettings> {
   const user = await ctx.db.kysely
     .selectFrom('users')
     .select('settings')
     .where('id', '=', actor.userId)
     .executeTakeFirstOrThrow();
-  const stored = JSON.parse(user.settings || '{}') as Settings;
-  const merged = mergeSettings(stored, patch);
+  const merged = patchedSettings(user.settings, patch);
   await ctx.db.kysely
     .updateTable('users')
     .set({ settings: JSON.stringify(merged) })

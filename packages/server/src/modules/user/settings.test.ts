@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeSettings, settingsWithDefaults } from './settings.js';
+import { knownSettings, mergeSettings, patchedSettings, settingsWithDefaults } from './settings.js';
 
 describe('user settings (spec §3)', () => {
   it('fills the spec defaults', () => {
@@ -29,5 +29,25 @@ describe('user settings (spec §3)', () => {
   });
   it('replaces arrays instead of merging them', () => {
     expect(mergeSettings({ order: [1, 2, 3] }, { order: [3] })).toEqual({ order: [3] });
+  });
+  it('keeps only the known keys with values their contract takes (issue 14 item 3)', () => {
+    const text = JSON.stringify({
+      lang: 'de',
+      layer: '',
+      blob: 'x'.repeat(100),
+      dashboard: { order: ['map'], hidden: [] },
+      help: { x: 1, y: 2, w: 3, h: 4, extra: 5 },
+      notification: null,
+    });
+    expect(knownSettings(text)).toEqual({ lang: 'de', dashboard: { order: ['map'], hidden: [] } });
+    expect(settingsWithDefaults(text)).not.toHaveProperty('blob');
+    expect(knownSettings('"text"')).toEqual({});
+  });
+  it('refuses a change whose result passes the total size', () => {
+    const ids = Array.from({ length: 64 }, (_, i) => `section-${i}`.padEnd(60, 'x'));
+    expect(() => patchedSettings('{}', { dashboard: { order: ids, hidden: ids } })).toThrow(
+      'Settings too large',
+    );
+    expect(patchedSettings('{"lang":"de","junk":1}', { layer: 'osm' })).toEqual({ lang: 'de', layer: 'osm' });
   });
 });

@@ -1,4 +1,12 @@
-import { DEFAULT_SETTINGS, type UserSettings } from '@fleetkeep/core';
+import {
+  DEFAULT_SETTINGS,
+  SETTINGS_KEYS,
+  SETTINGS_TOTAL_MAX,
+  type SettingsKey,
+  settingSchema,
+  type UserSettings,
+} from '@fleetkeep/core';
+import { invalidInput } from '../../http/errors.js';
 
 export type Settings = Record<string, unknown>;
 
@@ -19,16 +27,47 @@ export function mergeSettings(stored: Settings, patch: Settings): Settings {
 }
 
 /**
+ * The stored settings a user keeps: the known keys of core `SETTINGS_KEYS` whose value its contract
+ * accepts. Keys stored before the list was enforced (issue 14 item 3), or a value a later contract no
+ * longer takes, are dropped: they are neither answered nor written back.
+ */
+export function knownSettings(text: string): Settings {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text || '{}');
+  } catch {
+    return {};
+  }
+  if (!isPlainObject(parsed)) return {};
+  const out: Settings = {};
+  for (const key of SETTINGS_KEYS) {
+    const value = parsed[key];
+    if (value === undefined || value === null) continue;
+    const checked = settingSchema(key as SettingsKey).safeParse(value);
+    if (checked.success && checked.data !== null && checked.data !== undefined) out[key] = checked.data;
+  }
+  return out;
+}
+
+/**
+ * The settings after a change, as they will be stored, or 400 error 4 on `body` when their JSON text
+ * would pass core `SETTINGS_TOTAL_MAX` (the patch itself was validated key by key by its contract).
+ */
+export function patchedSettings(storedText: string, patch: Settings): Settings {
+  const merged = mergeSettings(knownSettings(storedText), patch);
+  if (Buffer.byteLength(JSON.stringify(merged), 'utf8') > SETTINGS_TOTAL_MAX) {
+    throw invalidInput(
+      [{ field: 'body', message: `Settings may take at most ${SETTINGS_TOTAL_MAX} bytes` }],
+      'Settings too large',
+    );
+  }
+  return merged;
+}
+
+/**
  * The settings a client sees (core `userSettings`): the spec's defaults under what the user saved, which
  * `PATCH /api/user/settings` validated on the way in.
  */
 export function settingsWithDefaults(text: string): UserSettings {
-  let stored: Settings = {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (isPlainObject(parsed)) stored = parsed;
-  } catch {
-    stored = {};
-  }
-  return mergeSettings(structuredClone(DEFAULT_SETTINGS) as Settings, stored) as UserSettings;
+  return mergeSettings(structuredClone(DEFAULT_SETTINGS) as Settings, knownSettings(text)) as UserSettings;
 }

@@ -137,9 +137,12 @@ describe('user', () => {
       const moved = await mechanic.patch('/api/user/settings', { help: { x: 30, y: 40, w: 350, h: 400 } });
       expect(moved.body.help).toEqual({ x: 30, y: 40, w: 350, h: 400, state: 'minimized' });
 
-      await mechanic.patch('/api/user/settings', { dashboard: { period: 'month' } });
-      const dashboard = await mechanic.patch('/api/user/settings', { dashboard: { charts: ['cost'] } });
-      expect(dashboard.body.dashboard).toEqual({ period: 'month', charts: ['cost'] });
+      await mechanic.patch('/api/user/settings', { dashboard: { order: ['map', 'status'], hidden: [] } });
+      const dashboard = await mechanic.patch('/api/user/settings', {
+        dashboard: { order: ['status', 'map'], hidden: ['map'] },
+      });
+      expect(dashboard.status).toBe(200);
+      expect(dashboard.body.dashboard).toEqual({ order: ['status', 'map'], hidden: ['map'] });
     });
 
     it('removes a key set to null', async () => {
@@ -175,15 +178,25 @@ describe('user', () => {
       ]);
     });
 
-    it('a settings key never changes who the user is (mass assignment)', async () => {
+    it('a settings key never changes who the user is (mass assignment): unknown keys are refused', async () => {
+      const before = (await t.signIn('mechanic')).auth.model.s;
       const res = await mechanic.patch('/api/user/settings', {
+        lang: 'fr',
         su: 1,
         admin: 1,
         acl: 1023,
         fid: t.demo.otherFleetId,
       });
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(4);
+      expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'body.acl',
+        'body.admin',
+        'body.fid',
+        'body.su',
+      ]);
       const { auth } = await t.signIn('mechanic');
+      expect(auth.model.s).toEqual(before);
       expect([auth.su, auth.admin, auth.fid]).toEqual([0, 0, t.demo.fleetId]);
       expect(auth.fleets.map((f: { id: number }) => f.id)).toEqual([t.demo.fleetId]);
       const row = await t.server.ctx.db.kysely
@@ -192,14 +205,6 @@ describe('user', () => {
         .where('name', '=', 'mechanic')
         .executeTakeFirstOrThrow();
       expect(row).toEqual({ su: 0, admin: 0, fid: t.demo.fleetId });
-      // Later screens' keys are kept as settings, nothing more; null removes them again.
-      const cleared = await mechanic.patch('/api/user/settings', {
-        su: null,
-        admin: null,
-        acl: null,
-        fid: null,
-      });
-      expect(cleared.body).not.toHaveProperty('su');
     });
 
     it('is what GET /api/auth answers in model.s, for that user only', async () => {

@@ -1,11 +1,24 @@
-import { Box, Button, Checkbox, Group, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import {
+  Box,
+  Button,
+  Checkbox,
+  Collapse,
+  Group,
+  Stack,
+  Table,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import {
+  type Cell,
   type ColumnDef,
   type FilterFn,
-  flexRender,
   getCoreRowModel,
   getFilteredRowModel,
   getSortedRowModel,
+  type Header,
   type Row,
   type RowSelectionState,
   type SortingFn,
@@ -50,7 +63,18 @@ export interface DataColumn<T> {
   filter?: { label: string; options: readonly SelectOption[] };
   /** Header-only text for screen readers (e.g. an actions column). */
   hiddenHeader?: boolean;
+  /**
+   * Its place in the phone layout (narrower than `PHONE_MAX_WIDTH`, when any column has one): each row
+   * is a card, 'title' on the first line, 'detail' below it, 'end' at the right (a row menu); columns
+   * without a place are left out there. Without any, the table keeps its columns and scrolls sideways.
+   */
+  phone?: PhonePlace;
 }
+
+export type PhonePlace = 'title' | 'detail' | 'end';
+
+/** The widest viewport that gets the phone layout (issue 15: 375 px phones and small tablets). */
+export const PHONE_MAX_WIDTH = 600;
 
 export interface DataTableProps<T> {
   data: readonly T[];
@@ -71,12 +95,26 @@ export interface DataTableProps<T> {
   minWidth?: number;
   /** Extra controls beside the search (bulk actions, a create button). */
   toolbar?: ReactNode;
+  /** More filters beside the column filters; on a phone they fold behind a 'Filters (n)' button too. */
+  filters?: ReactNode;
+  /** How many of `filters` are set, for the count on that button. */
+  activeFilters?: number;
   /** A line under the table about the rows that pass search and filters (e.g. their totals). */
   summary?: (rows: readonly T[]) => ReactNode;
   'data-testid'?: string;
 }
 
 const ROW_ESTIMATE = 41;
+
+/**
+ * A header or cell of a column definition, called as a plain function rather than rendered as a component
+ * (TanStack's `flexRender`): the definitions are rebuilt when the columns change (e.g. a live update of
+ * the names they look up), and a new component type would re-mount every cell, closing an open row menu
+ * and dropping focus. Called, the cells' own elements stay the same types and React keeps them.
+ */
+function renderPart<C>(part: unknown, context: C): ReactNode {
+  return typeof part === 'function' ? (part as (context: C) => ReactNode)(context) : (part as ReactNode);
+}
 
 const sortNatural: SortingFn<unknown> = (a, b, id) =>
   compareValues(a.getValue<SortValue>(id), b.getValue<SortValue>(id));
@@ -99,10 +137,17 @@ export function DataTable<T>({
   maxHeight = 'min(70vh, 720px)',
   minWidth = 640,
   toolbar,
+  filters,
+  activeFilters = 0,
   summary,
   'data-testid': testId,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
+  const narrow = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`, false, {
+    getInitialValueInEffect: false,
+  });
+  const phone = narrow && columns.some((c) => c.phone);
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const [params, patchParams] = useUrlParams();
   const ids = useMemo(() => columns.map((c) => c.id), [columns]);
   const state = decodeTableState(params, ids, urlPrefix);
@@ -250,6 +295,48 @@ export function DataTable<T>({
   };
 
   const filtered = state.search.trim() !== '' || columnFilters.length > 0;
+  const specOf = (id: string) => columns.find((c) => c.id === id);
+
+  /** A header's label: a sort button when the column sorts, screen-reader text when hidden. */
+  const headerLabel = (header: Header<T, unknown>) => {
+    const sorted = header.column.getIsSorted();
+    const label = renderPart(header.column.columnDef.header, header.getContext());
+    if (specOf(header.column.id)?.hiddenHeader) return <VisuallyHidden>{label}</VisuallyHidden>;
+    if (!header.column.getCanSort()) return label;
+    return (
+      <UnstyledButton
+        fw={600}
+        fz="sm"
+        style={{ whiteSpace: 'nowrap' }}
+        onClick={() => update((now) => ({ sort: nextSort(now.sort, header.column.id) }))}
+      >
+        {label}
+        <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+      </UnstyledButton>
+    );
+  };
+  const ariaSort = (header: Header<T, unknown>) => {
+    const sorted = header.column.getIsSorted();
+    return sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined;
+  };
+  const cellOf = (cell: Cell<T, unknown>) => renderPart(cell.column.columnDef.cell, cell.getContext());
+  const phoneCells = (cells: Cell<T, unknown>[], place: PhonePlace) =>
+    cells.filter((cell) => specOf(cell.column.id)?.phone === place);
+
+  const filterCount = columnFilters.length + activeFilters;
+  const columnFilterControls = columns
+    .filter((c) => c.filter)
+    .map((c) => (
+      <Select
+        key={c.id}
+        label={c.filter?.label}
+        options={c.filter?.options ?? []}
+        value={state.filters[c.id] ?? null}
+        clearable
+        onChange={(v) => update((now) => ({ filters: { ...now.filters, [c.id]: v ?? '' } }))}
+        style={{ flex: '0 1 12rem' }}
+      />
+    ));
   return (
     <Box>
       <Group mb="sm" gap="sm" align="flex-end" wrap="wrap">
@@ -258,19 +345,21 @@ export function DataTable<T>({
           onChange={(search) => update({ search })}
           style={{ flex: '1 1 12rem', maxWidth: '24rem' }}
         />
-        {columns
-          .filter((c) => c.filter)
-          .map((c) => (
-            <Select
-              key={c.id}
-              label={c.filter?.label}
-              options={c.filter?.options ?? []}
-              value={state.filters[c.id] ?? null}
-              clearable
-              onChange={(v) => update((now) => ({ filters: { ...now.filters, [c.id]: v ?? '' } }))}
-              style={{ flex: '0 1 12rem' }}
-            />
-          ))}
+        {phone && (columnFilterControls.length > 0 || filters) ? (
+          <Button
+            variant={filterCount > 0 ? 'light' : 'default'}
+            onClick={() => setFiltersOpen((o) => !o)}
+            aria-expanded={filtersOpen}
+            data-testid={testId ? `${testId}-filters` : undefined}
+          >
+            {t('controls.filtersCount', { count: filterCount })}
+          </Button>
+        ) : (
+          <>
+            {columnFilterControls}
+            {filters}
+          </>
+        )}
         {toolbar}
         {csvName && (
           <Button variant="default" onClick={() => void exportCsv()} disabled={rows.length === 0}>
@@ -278,6 +367,14 @@ export function DataTable<T>({
           </Button>
         )}
       </Group>
+      {phone && (
+        <Collapse expanded={filtersOpen}>
+          <Group mb="sm" gap="sm" align="flex-end" wrap="wrap">
+            {columnFilterControls}
+            {filters}
+          </Group>
+        </Collapse>
+      )}
       {data.length === 0 || rows.length === 0 ? (
         <Text c="dimmed" py="md" data-testid={testId ? `${testId}-empty` : undefined}>
           {data.length === 0 ? (emptyText ?? t('controls.empty')) : t('controls.noMatches')}
@@ -297,46 +394,50 @@ export function DataTable<T>({
           aria-label={t('controls.tableScroll')}
           role="region"
         >
-          <Table striped highlightOnHover miw={minWidth} data-testid={testId} aria-rowcount={rows.length + 1}>
+          <Table
+            striped
+            highlightOnHover
+            miw={phone ? undefined : minWidth}
+            data-testid={testId}
+            data-layout={phone ? 'phone' : 'table'}
+            aria-rowcount={rows.length + 1}
+          >
             <Table.Thead
               style={{ position: 'sticky', top: 0, zIndex: 1, background: 'var(--mantine-color-body)' }}
             >
-              {table.getHeaderGroups().map((group) => (
-                <Table.Tr key={group.id}>
-                  {group.headers.map((header) => {
-                    const sorted = header.column.getIsSorted();
-                    const spec = columns.find((c) => c.id === header.column.id);
-                    const label = flexRender(header.column.columnDef.header, header.getContext());
-                    return (
+              {table.getHeaderGroups().map((group) =>
+                phone ? (
+                  // One header cell: the select-all box and the sort buttons of the columns shown.
+                  <Table.Tr key={group.id}>
+                    <Table.Th colSpan={span}>
+                      <Group gap="md" wrap="wrap">
+                        {group.headers
+                          .filter((h) => h.column.id === '__select' || specOf(h.column.id)?.phone)
+                          .filter((h) => h.column.id === '__select' || h.column.getCanSort())
+                          .map((header) => (
+                            <span key={header.id}>
+                              {header.column.id === '__select'
+                                ? renderPart(header.column.columnDef.header, header.getContext())
+                                : headerLabel(header)}
+                            </span>
+                          ))}
+                      </Group>
+                    </Table.Th>
+                  </Table.Tr>
+                ) : (
+                  <Table.Tr key={group.id}>
+                    {group.headers.map((header) => (
                       <Table.Th
                         key={header.id}
                         w={header.column.id === '__select' ? 40 : undefined}
-                        aria-sort={
-                          sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined
-                        }
+                        aria-sort={ariaSort(header)}
                       >
-                        {spec?.hiddenHeader ? (
-                          <VisuallyHidden>{label}</VisuallyHidden>
-                        ) : header.column.getCanSort() ? (
-                          <UnstyledButton
-                            fw={600}
-                            fz="sm"
-                            style={{ whiteSpace: 'nowrap' }}
-                            onClick={() => update((now) => ({ sort: nextSort(now.sort, header.column.id) }))}
-                          >
-                            {label}
-                            <span aria-hidden="true">
-                              {sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}
-                            </span>
-                          </UnstyledButton>
-                        ) : (
-                          label
-                        )}
+                        {headerLabel(header)}
                       </Table.Th>
-                    );
-                  })}
-                </Table.Tr>
-              ))}
+                    ))}
+                  </Table.Tr>
+                ),
+              )}
             </Table.Thead>
             <Table.Tbody>
               {padTop > 0 && (
@@ -347,6 +448,7 @@ export function DataTable<T>({
               {items.map((item) => {
                 const row = rows[item.index];
                 if (!row) return null;
+                const cells = row.getVisibleCells();
                 return (
                   <Table.Tr
                     key={row.id}
@@ -355,11 +457,43 @@ export function DataTable<T>({
                     aria-rowindex={item.index + 2}
                     aria-selected={selectable ? row.getIsSelected() : undefined}
                   >
-                    {row.getVisibleCells().map((cell) => (
-                      <Table.Td key={cell.id}>
-                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    {phone ? (
+                      <Table.Td colSpan={span}>
+                        <Group gap="xs" wrap="nowrap" align="flex-start">
+                          {cells
+                            .filter((cell) => cell.column.id === '__select')
+                            .map((cell) => (
+                              <Box key={cell.id} pt={2}>
+                                {cellOf(cell)}
+                              </Box>
+                            ))}
+                          <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+                            {phoneCells(cells, 'title').map((cell) => (
+                              <Box key={cell.id} style={{ overflowWrap: 'anywhere' }}>
+                                {cellOf(cell)}
+                              </Box>
+                            ))}
+                            <Group gap="xs" wrap="wrap" align="center">
+                              {phoneCells(cells, 'detail').map((cell) => (
+                                <Box
+                                  key={cell.id}
+                                  fz="sm"
+                                  data-column={cell.column.id}
+                                  style={{ minWidth: 0 }}
+                                >
+                                  {cellOf(cell)}
+                                </Box>
+                              ))}
+                            </Group>
+                          </Stack>
+                          {phoneCells(cells, 'end').map((cell) => (
+                            <Box key={cell.id}>{cellOf(cell)}</Box>
+                          ))}
+                        </Group>
                       </Table.Td>
-                    ))}
+                    ) : (
+                      cells.map((cell) => <Table.Td key={cell.id}>{cellOf(cell)}</Table.Td>)
+                    )}
                   </Table.Tr>
                 );
               })}

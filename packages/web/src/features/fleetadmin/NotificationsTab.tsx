@@ -1,23 +1,40 @@
-import { Alert, Stack, Text } from '@mantine/core';
+import { Divider, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session.ts';
+import { canWith } from '../../lib/permissions.ts';
+import { useFleetUsers } from './api.ts';
+import { Deliveries } from './notifications/Deliveries.tsx';
+import { CHANNELS } from './notifications/rules.ts';
+import { SetupSection } from './notifications/SetupSection.tsx';
 
 /**
- * The place for the fleet's notification set-up (issue 9 item 7; PRODUCT.md "Notifications": in-app,
- * e-mail, messaging bot, external server). It sets up nothing yet and says so; the notifications issue
- * replaces it with the real set-up.
+ * The fleet's notification set-ups (issue 11 item 2; PRODUCT.md "Notifications"): in-app, e-mail,
+ * messaging bot and external server (webhook), each a table with new, edit, send test and delete, then
+ * the delivery log. Admins and users with viewNotification (spec §6) see it; the in-app users picker
+ * names the members when the caller may list them (fleet admins), else their ids.
  */
 export function NotificationsTab({ fid }: { fid: number }) {
   const { t } = useTranslation();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const acl = auth?.fleets.find((f) => f.id === fid)?.acl;
+  const isAdmin =
+    auth !== null && canWith({ su: Boolean(auth.su), admin: Boolean(auth.admin) }, acl)('fleet.admin');
+  const members = useFleetUsers(fid, isAdmin);
+  const users = (members.data?.users ?? []).map((u) => ({ value: String(u.id), label: u.nm || u.login }));
+  const lang = auth?.model.s.lang ?? 'en';
+
   return (
-    <Stack maw={640} data-testid="fleet-notifications" data-fid={fid}>
-      <Alert color="gray" title={t('fleetNotifications.title')}>
-        <Stack gap="xs">
-          <Text size="sm">{t('fleetNotifications.text')}</Text>
-          <Text size="sm" c="dimmed">
-            {t('fleetNotifications.none')}
-          </Text>
+    <Stack gap="lg" data-testid="fleet-notifications" data-fid={fid}>
+      <Title order={3}>{t('fleetNotifications.title')}</Title>
+      {CHANNELS.map((channel, i) => (
+        <Stack key={channel} gap="lg">
+          {i > 0 && <Divider />}
+          <SetupSection fid={fid} channel={channel} users={users} lang={lang} />
         </Stack>
-      </Alert>
+      ))}
+      <Divider />
+      <Deliveries fid={fid} />
     </Stack>
   );
 }

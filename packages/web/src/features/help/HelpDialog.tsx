@@ -13,11 +13,12 @@ import { useTranslation } from 'react-i18next';
 import { guardUser } from '../../app/session.ts';
 import {
   type Box,
-  clampBox,
   displayedBox,
   HELP_RESIZE_DEBOUNCE_MS,
   moveBox,
+  placedBox,
   type ResizeEdge,
+  reservedSpace,
   resizeBox,
   snapBox,
 } from './geometry.ts';
@@ -100,9 +101,53 @@ export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
     return () => window.removeEventListener('resize', onWindowResize);
   }, [onWindowResize]);
 
-  const box = live ?? clampBox(help.box, vp);
+  const placed = placedBox(help, vp);
+  const box = live ?? placed;
   const shown = displayedBox(box, help.mode, vp);
   const normal = help.mode === 'normal';
+
+  // Issue 15: docked, the dialog gets its own strip of the window and the page narrows (or gets room
+  // below) instead of lying under it, so the screen's Save stays in view and clickable.
+  const reserved = reservedSpace(placed, help.mode, vp);
+  useEffect(() => {
+    const root = document.getElementById('root');
+    if (!root) return;
+    root.style.paddingRight = reserved.right ? `${reserved.right}px` : '';
+    root.style.paddingBottom = reserved.bottom ? `${reserved.bottom}px` : '';
+    root.dataset.helpDock = reserved.right ? 'right' : reserved.bottom ? 'bottom' : '';
+    return () => {
+      root.style.paddingRight = '';
+      root.style.paddingBottom = '';
+      delete root.dataset.helpDock;
+    };
+  }, [reserved.right, reserved.bottom]);
+
+  // Spec §8: Escape closes the dialog wherever the focus is, unless something above it takes the key
+  // first: a modal or blocking dialog, or an open menu, list or picker. What is open is looked at when
+  // the key goes down (capture, before any handler closes the menu), the dialog closes when it comes
+  // back up unhandled.
+  useEffect(() => {
+    let above = false;
+    const look = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      const open = document.querySelectorAll(
+        '[aria-modal="true"], [role="menu"], [role="listbox"], .mantine-Popover-dropdown',
+      );
+      const active = document.activeElement;
+      above =
+        [...open].some((el) => el.getClientRects().length > 0) ||
+        (active instanceof HTMLElement && active.getAttribute('aria-expanded') === 'true');
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && !above) closeHelp();
+    };
+    window.addEventListener('keydown', look, true);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', look, true);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, []);
 
   const begin = (g: Gesture) => (e: ReactPointerEvent<HTMLElement>) => {
     if (e.button !== 0 || !normal) return;
@@ -124,7 +169,7 @@ export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
     const cur = gesture.current;
     gesture.current = null;
     if (!cur || !live) return;
-    setHelpBox(cur.g.kind === 'move' ? snapBox(live, vp) : live);
+    setHelpBox(cur.g.kind === 'move' ? snapBox(live, vp) : live, vp);
     setLive(null);
   };
 
@@ -200,9 +245,6 @@ export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
       withBorder
       radius={help.mode === 'maximized' ? 0 : 'md'}
       style={{ left: shown.x, top: shown.y, width: shown.w, height: shown.h }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') closeHelp();
-      }}
     >
       {title}
       {help.mode !== 'minimized' && (

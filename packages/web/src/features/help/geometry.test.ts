@@ -3,8 +3,11 @@ import {
   clampBox,
   defaultBox,
   displayedBox,
+  isDefaultPlace,
   moveBox,
   parseStoredHelp,
+  placedBox,
+  reservedSpace,
   resizeBox,
   sizeLimits,
   snapBox,
@@ -17,8 +20,38 @@ describe('help dialog geometry (spec §9)', () => {
     expect(defaultBox(vp)).toEqual({ x: 930, y: 120, w: 350, h: 680 });
     // a short screen keeps the minimum height of 350
     expect(defaultBox({ w: 1280, h: 400 })).toEqual({ x: 930, y: 50, w: 350, h: 350 });
-    // a phone narrower than the default width gets the whole width
-    expect(defaultBox({ w: 320, h: 640 })).toEqual({ x: 0, y: 120, w: 320, h: 520 });
+    // a phone narrower than the default width gets the whole width, docked at the bottom (issue 15):
+    // half the height, never below the minimum height, so the top of the screen stays in view
+    expect(defaultBox({ w: 320, h: 640 })).toEqual({ x: 0, y: 290, w: 320, h: 350 });
+    expect(defaultBox({ w: 375, h: 812 })).toEqual({ x: 25, y: 406, w: 350, h: 406 });
+    // too narrow to keep a page of 600 beside it: docked at the bottom too
+    expect(defaultBox({ w: 900, h: 800 })).toEqual({ x: 550, y: 400, w: 350, h: 400 });
+    expect(defaultBox({ w: 950, h: 800 })).toEqual({ x: 600, y: 120, w: 350, h: 680 });
+  });
+
+  it('follows the viewport while docked, keeps a placed box (issue 15)', () => {
+    const phone = { w: 375, h: 812 };
+    expect(placedBox({ box: defaultBox(vp), docked: true }, phone)).toEqual(defaultBox(phone));
+    expect(placedBox({ box: { x: 10, y: 20, w: 300, h: 400 }, docked: false }, phone)).toEqual({
+      x: 10,
+      y: 20,
+      w: 300,
+      h: 400,
+    });
+    expect(isDefaultPlace(defaultBox(vp), vp)).toBe(true);
+    expect(isDefaultPlace({ ...defaultBox(vp), x: 900 }, vp)).toBe(false);
+  });
+
+  it('makes the page leave room for the docked dialog, nothing for a placed one (issue 15)', () => {
+    expect(reservedSpace(defaultBox(vp), 'normal', vp)).toEqual({ right: 350, bottom: 0 });
+    const phone = { w: 375, h: 812 };
+    expect(reservedSpace(defaultBox(phone), 'normal', phone)).toEqual({ right: 0, bottom: 406 });
+    expect(reservedSpace(defaultBox(vp), 'minimized', vp)).toEqual({ right: 0, bottom: 0 });
+    expect(reservedSpace(defaultBox(vp), 'maximized', vp)).toEqual({ right: 0, bottom: 0 });
+    // moved away from the edges by the user: it floats, the page keeps its width
+    expect(reservedSpace({ x: 530, y: 60, w: 350, h: 680 }, 'normal', vp)).toEqual({ right: 0, bottom: 0 });
+    // a full-height box docked at the left reserves nothing either
+    expect(reservedSpace({ x: 0, y: 0, w: 350, h: 800 }, 'normal', vp)).toEqual({ right: 0, bottom: 0 });
   });
 
   it('limits the size to 270..600 by 350..app height, never beyond the viewport', () => {
@@ -77,13 +110,16 @@ describe('help dialog geometry (spec §9)', () => {
       mode: 'maximized',
       open: true,
       section: 'reports',
+      docked: false,
     };
     expect(parseStoredHelp(stored, vp)).toEqual(stored);
+    expect(parseStoredHelp({ ...stored, docked: true }, vp).docked).toBe(true);
     expect(parseStoredHelp({ box: { x: 'a' }, mode: 'huge' }, vp)).toEqual({
       box: defaultBox(vp),
       mode: 'normal',
       open: false,
       section: null,
+      docked: true,
     });
     expect(parseStoredHelp(undefined, vp).box).toEqual(defaultBox(vp));
     expect(parseStoredHelp({ box: { x: 5000, y: 0, w: 400, h: 500 } }, vp).box.x).toBe(880);

@@ -37,12 +37,48 @@ export function sizeLimits(vp: Viewport): { minW: number; maxW: number; minH: nu
   return { minW: Math.min(HELP_MIN_WIDTH, maxW), maxW, minH: Math.min(HELP_MIN_HEIGHT, maxH), maxH };
 }
 
-/** Default box: 350 wide, from the top margin to the bottom, at the right edge. */
+/**
+ * The narrowest page the docked dialog leaves beside it (issue 15): a viewport that cannot keep this much
+ * beside the dialog gets it docked at the bottom instead, at most half the height, so that the top of
+ * the screen (its title and Save) stays in view.
+ */
+export const HELP_DOCK_MIN_PAGE_WIDTH = 600;
+
+/**
+ * Default box: 350 wide at the right edge, from the top margin to the bottom (spec §9). On a viewport
+ * too narrow to keep a page beside it, the box docks at the bottom: as wide, at most half the height
+ * (never below the minimum height nor above the top margin).
+ */
 export function defaultBox(vp: Viewport): Box {
   const { minW, maxW, minH, maxH } = sizeLimits(vp);
   const w = clamp(HELP_DEFAULT_WIDTH, minW, maxW);
-  const h = clamp(vp.h - HELP_TOP_MARGIN, minH, maxH);
+  const full = clamp(vp.h - HELP_TOP_MARGIN, minH, maxH);
+  const h =
+    vp.w - w >= HELP_DOCK_MIN_PAGE_WIDTH ? full : Math.min(full, clamp(Math.round(vp.h / 2), minH, maxH));
   return { x: vp.w - w, y: vp.h - h, w, h };
+}
+
+/** Room the page leaves for the dialog: a strip at the right or at the bottom. */
+export interface Reserved {
+  right: number;
+  bottom: number;
+}
+
+/**
+ * Issue 15: the dialog never covers the screen's primary action. Docked at the right edge, reaching the
+ * bottom, with a page of at least `HELP_DOCK_MIN_PAGE_WIDTH` beside it, the page narrows by its width;
+ * docked at the bottom edge otherwise, the page gets room below to scroll everything above it. A box
+ * the user placed elsewhere, minimized or maximized, reserves nothing.
+ */
+export function reservedSpace(box: Box, mode: HelpMode, vp: Viewport): Reserved {
+  const none = { right: 0, bottom: 0 };
+  if (mode !== 'normal') return none;
+  const b = clampBox(box, vp);
+  const atRight = b.x + b.w >= vp.w;
+  const atBottom = b.y + b.h >= vp.h;
+  if (atRight && atBottom && vp.w - b.w >= HELP_DOCK_MIN_PAGE_WIDTH) return { right: b.w, bottom: 0 };
+  if (atBottom && b.y > 0) return { right: 0, bottom: b.h };
+  return none;
 }
 
 /** Keeps a normal box within the size limits and wholly inside the viewport. */
@@ -112,6 +148,22 @@ export interface StoredHelp {
   mode: HelpMode;
   open: boolean;
   section: string | null;
+  /**
+   * At the default place, whatever the viewport (issue 15): until the user moves or resizes it, the box
+   * follows the viewport's default (a phone docks it at the bottom, a wide screen at the right).
+   */
+  docked: boolean;
+}
+
+/** The normal box of a state in a viewport: the default place while docked, else the box kept on screen. */
+export function placedBox(help: Pick<StoredHelp, 'box' | 'docked'>, vp: Viewport): Box {
+  return help.docked ? defaultBox(vp) : clampBox(help.box, vp);
+}
+
+/** A box the user dropped: still docked when it is where the default place is. */
+export function isDefaultPlace(box: Box, vp: Viewport): boolean {
+  const d = defaultBox(vp);
+  return box.x === d.x && box.y === d.y && box.w === d.w && box.h === d.h;
 }
 
 function isBox(v: unknown): v is Box {
@@ -125,10 +177,12 @@ export function parseStoredHelp(value: unknown, vp: Viewport): StoredHelp {
   const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   const mode: HelpMode =
     v.mode === 'minimized' || v.mode === 'maximized' || v.mode === 'normal' ? v.mode : 'normal';
+  const box = isBox(v.box) ? clampBox(v.box, vp) : null;
   return {
-    box: isBox(v.box) ? clampBox(v.box, vp) : defaultBox(vp),
+    box: box ?? defaultBox(vp),
     mode,
     open: v.open === true,
     section: typeof v.section === 'string' ? v.section : null,
+    docked: box === null || v.docked === true,
   };
 }

@@ -1,6 +1,13 @@
 import { useSyncExternalStore } from 'react';
 import { readStored, writeStored } from '../../lib/storage.ts';
-import { type Box, type HelpMode, parseStoredHelp, type StoredHelp, type Viewport } from './geometry.ts';
+import {
+  type Box,
+  type HelpMode,
+  isDefaultPlace,
+  parseStoredHelp,
+  type StoredHelp,
+  type Viewport,
+} from './geometry.ts';
 
 /**
  * The help dialog's state: open or closed, the section asked for, its box and mode, remembered in local
@@ -54,8 +61,9 @@ export function closeHelp(): void {
   set({ ...current(), open: false });
 }
 
-export function setHelpBox(box: Box): void {
-  set({ ...current(), box });
+/** A box the user moved or resized: it stays where it was put, unless that is the default place. */
+export function setHelpBox(box: Box, vp: Viewport = viewport()): void {
+  set({ ...current(), box, docked: isDefaultPlace(box, vp) });
 }
 
 export function setHelpMode(mode: HelpMode): void {

@@ -22,12 +22,9 @@ import {
   OSM_URL,
   resolveLayer,
 } from './layers.ts';
-import { installUnitMessagePatches } from './livePatch.ts';
 import { boundsOf, diffMarkers, type MarkerState, markerOf, markersOf } from './markers.ts';
 import { useFleetUnits } from './useFleetUnits.ts';
 import { markMapsServiceFailed, useMapLayers } from './useMapLayers.ts';
-
-installUnitMessagePatches();
 
 /** Spec §9 "Map": default centre lon 27 / lat 54, zoom 4 (min 4, max 18), tiles of 256 px. */
 const CENTRE: L.LatLngTuple = [54, 27];

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mapsScriptUrl, SCRIPT_POLL_ATTEMPTS, SCRIPT_POLL_MS } from './google.ts';
 import { availableLayers, fallbackLayer, gisTileUrl, resolveLayer } from './layers.ts';
-import { boundsOf, diffMarkers, type MarkerState, markersOf, patchUnits } from './markers.ts';
-import { throttle } from './throttle.ts';
+import { boundsOf, diffMarkers, type MarkerState, markersOf } from './markers.ts';
 
 const google = { id: 1, provider: 'google', key: 'k', type: 16 };
 
@@ -85,61 +84,6 @@ describe('unit markers', () => {
       [53, 27],
       [54, 28],
     ]);
-  });
-});
-
-describe('unit message patches (spec §4 "Unit events")', () => {
-  const msg = (id: number, t: number, y: number) => ({
-    id,
-    lmsg: { t, p: { a: 1 } },
-    pos: { t, y, x: 27, s: 10, c: 5, z: null },
-    cnm: 7,
-    cneh: 8,
-  });
-
-  it('sets last message, position and counters of the messaged units only', () => {
-    const units = [unit(1, { y: 54, x: 27 }), unit(2, { y: 55, x: 27 })];
-    const next = patchUnits(units, [msg(2, 200, 56)]);
-    expect(next[0]).toBe(units[0]);
-    expect(next[1]).toMatchObject({ lmsg: { t: 200 }, pos: { y: 56 }, cnm: 7, cneh: 8 });
-  });
-
-  it('moves the actual counters by what the totals moved', () => {
-    const units = [{ ...unit(1, { y: 54, x: 27 }), cnm: 5.5, cneh: 6, acnm: 1.25, aceh: 2 }];
-    expect(patchUnits(units, [msg(1, 200, 56)])[0]).toMatchObject({ cnm: 7, acnm: 2.75, cneh: 8, aceh: 4 });
-  });
-
-  it('ignores older messages and unknown units, keeping the same list', () => {
-    const units = [unit(1, { y: 54, x: 27 }, 300)];
-    expect(patchUnits(units, [msg(1, 200, 56), msg(9, 400, 1)])).toBe(units);
-    expect(patchUnits(units, [])).toBe(units);
-  });
-});
-
-describe('throttle', () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
-
-  it('runs at once, then once per window with the newest arguments', () => {
-    const calls: number[] = [];
-    const f = throttle((n: number) => calls.push(n), 150);
-    f(1);
-    f(2);
-    f(3);
-    expect(calls).toEqual([1]);
-    vi.advanceTimersByTime(150);
-    expect(calls).toEqual([1, 3]);
-    vi.advanceTimersByTime(500);
-    f(4);
-    expect(calls).toEqual([1, 3, 4]);
-    f(5);
-    f.cancel();
-    vi.advanceTimersByTime(500);
-    expect(calls).toEqual([1, 3, 4]);
-    f(6);
-    f(7);
-    f.flush();
-    expect(calls).toEqual([1, 3, 4, 6, 7]);
   });
 });
 

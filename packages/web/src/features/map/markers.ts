@@ -1,4 +1,4 @@
-import type { UnitMessageEvent, UnitWire } from '@fleetkeep/core';
+import type { UnitWire } from '@fleetkeep/core';
 
 /**
  * The unit wire fields the map reads (`GET /api/fleets/{fid}/units`): name and place, and the counters a
@@ -81,36 +81,4 @@ export function boundsOf(
     [s, w],
     [n, e],
   ];
-}
-
-/**
- * Spec §4 "Unit events": a message sets the unit's last message and position (and its counters). Returns
- * a new list with only the messaged units replaced, or the same list when nothing applies; an older
- * message than the one shown is ignored.
- */
-export function patchUnits<U extends MapUnit>(units: readonly U[], events: readonly UnitMessageEvent[]): U[] {
-  if (events.length === 0) return units as U[];
-  const byId = new Map(events.map((e) => [e.id, e]));
-  let changed = false;
-  const next = units.map((u) => {
-    const e = byId.get(u.id);
-    if (!e) return u;
-    if (u.lmsg && e.lmsg && e.lmsg.t < u.lmsg.t) return u;
-    changed = true;
-    // Actual = total − total at joining + pulled history: it moves by what the total moved.
-    const moved = (actual: number | undefined, before: number | undefined, after: number) =>
-      actual === undefined || before === undefined
-        ? actual
-        : Math.round((actual + after - before) * 1000) / 1000;
-    return {
-      ...u,
-      lmsg: e.lmsg,
-      pos: e.pos ?? u.pos ?? null,
-      cnm: e.cnm,
-      cneh: e.cneh,
-      acnm: moved(u.acnm, u.cnm, e.cnm),
-      aceh: moved(u.aceh, u.cneh, e.cneh),
-    };
-  });
-  return changed ? next : (units as U[]);
 }

@@ -11,6 +11,7 @@ import { usePeople, useUnits } from './api.ts';
 import { FuelTab } from './FuelTab.tsx';
 import { GeneralTab } from './GeneralTab.tsx';
 import { IntervalsTab } from './IntervalsTab.tsx';
+import { MeterTab } from './MeterTab.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
 import { decodePeriod, KIND_INFO, type ObjectKind, stateOf } from './rules.ts';
 import { ServicesTab } from './ServicesTab.tsx';
@@ -26,7 +27,7 @@ export interface ObjectRecord {
   person: PersonWire | null;
 }
 
-const TABS = ['general', 'profile', 'intervals', 'services', 'fuel'] as const;
+const TABS = ['general', 'profile', 'intervals', 'services', 'fuel', 'meter'] as const;
 type Tab = (typeof TABS)[number];
 
 /** The fleet's objects of one kind, as the records of this page. */
@@ -76,7 +77,12 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const { pending, records } = useObjects(fid, kind);
   const id = Number(params.id);
   const tabParam = search.get('tab');
-  const known = (TABS as readonly string[]).includes(tabParam ?? '') && (seesFuel || tabParam !== 'fuel');
+  // Issue 14: a unit's meter history (meter.view: any member).
+  const seesMeter = useCan('meter.view') && kind === 'unit';
+  const known =
+    (TABS as readonly string[]).includes(tabParam ?? '') &&
+    (seesFuel || tabParam !== 'fuel') &&
+    (seesMeter || tabParam !== 'meter');
   const tab: Tab = known ? (tabParam as Tab) : 'general';
   const period = decodePeriod(search.get('period'));
 
@@ -144,6 +150,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
           <Tabs.Tab value="intervals">{t('objects.tabIntervals')}</Tabs.Tab>
           <Tabs.Tab value="services">{t('objects.tabServices')}</Tabs.Tab>
           {seesFuel && <Tabs.Tab value="fuel">{t('objects.tabFuel')}</Tabs.Tab>}
+          {seesMeter && <Tabs.Tab value="meter">{t('objects.tabMeter')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <GeneralTab
@@ -165,6 +172,11 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
         {seesFuel && (
           <Tabs.Panel value="fuel" pt="md">
             <FuelTab object={object} period={period} onPeriod={(p) => setParam('period', p, 'year')} />
+          </Tabs.Panel>
+        )}
+        {seesMeter && (
+          <Tabs.Panel value="meter" pt="md">
+            <MeterTab object={object} />
           </Tabs.Panel>
         )}
       </Tabs>

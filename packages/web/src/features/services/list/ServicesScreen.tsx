@@ -89,7 +89,8 @@ export default function ServicesScreen() {
     period.from,
     period.to,
   );
-  const lookups = useLookups(fid);
+  // The names only: live unit messages move counters, not names, and leave the table alone.
+  const { names } = useLookups(fid);
   const batch = useBatchStatus(fid);
   const remove = useDeleteArchived(fid);
 
@@ -100,8 +101,8 @@ export default function ServicesScreen() {
 
   const source = tab === 'archive' ? archived : open;
   const rows = useMemo(
-    () => filterServices(source.data ?? [], tab, filters, (id) => lookups.units.get(id)?.ut),
-    [source.data, tab, filters, lookups.units],
+    () => filterServices(source.data ?? [], tab, filters, (id) => names.unitType(id)),
+    [source.data, tab, filters, names],
   );
   const selection = liveSelection(selected, rows);
   const selectedServices = rows.filter((s) => selection.includes(s.id));
@@ -198,11 +199,11 @@ export default function ServicesScreen() {
         dateFormat,
         locale,
         distanceUnit,
-        lookups,
+        lookups: names,
         onQuick: (action: QuickAction, s: ServiceWire) => rowActions.current.act(action, [s]),
         onDelete: (s: ServiceWire) => rowActions.current.setPending({ action: 'delete', services: [s] }),
       } satisfies ColumnContext),
-    [t, tab, tz, miles, can, currency, dateFormat, locale, distanceUnit, lookups],
+    [t, tab, tz, miles, can, currency, dateFormat, locale, distanceUnit, names],
   );
   const bulk = bulkActions(tab, can);
   const busy = batch.isPending || remove.isPending;
@@ -250,7 +251,12 @@ export default function ServicesScreen() {
             rowLabel={(s) => s.n}
             emptyText={t('services.empty')}
             minWidth={tab === 'upcoming' ? 980 : 860}
-            toolbar={<ListToolbar tab={tab} filters={filters} period={period} dateFormat={dateFormat} />}
+            filters={<ListToolbar tab={tab} filters={filters} period={period} dateFormat={dateFormat} />}
+            activeFilters={
+              (filters.object !== null ? 1 : 0) +
+              (filters.unitTypes.length > 0 ? 1 : 0) +
+              (filters.status !== null ? 1 : 0)
+            }
             data-testid="services"
           />
         </Box>
@@ -288,7 +294,7 @@ export default function ServicesScreen() {
         </Alert>
       )}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <Tabs.List>
+        <Tabs.List className={classes.tabs}>
           {TABS.map((name) => (
             <Tabs.Tab key={name} value={name} data-testid={`services-tab-${name}`}>
               {t(TAB_LABEL[name])}

@@ -14,7 +14,7 @@ import { IconButton } from '../../../components/IconButton.tsx';
 import { ServiceStatusBadge, STATUS_LABEL } from '../../../components/ServiceStatus.tsx';
 import type { Can } from '../../../lib/permissions.ts';
 import { kmToDisplay } from '../close/rules.ts';
-import { type Lookups, objectPath } from './data.ts';
+import { type Names, objectPath } from './data.ts';
 import { formatDay } from './format.ts';
 import {
   archiveActions,
@@ -49,7 +49,8 @@ export interface ColumnContext {
   dateFormat: string;
   locale: string;
   distanceUnit: string;
-  lookups: Lookups;
+  /** Names of objects and intervals (data.ts `useLookups().names`). */
+  lookups: Names;
   onQuick: (action: QuickAction, service: ServiceWire) => void;
   onDelete: (service: ServiceWire) => void;
 }
@@ -115,6 +116,7 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
     {
       id: 'name',
       header: t('services.name'),
+      phone: 'title',
       value: (s) => s.n,
       cell: (s) => (
         <Anchor
@@ -131,6 +133,7 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
     {
       id: 'object',
       header: t('services.object'),
+      phone: 'detail',
       value: objectName,
       cell: (s) => (
         <Anchor component={Link} to={objectPath(s.t, s.uid)}>
@@ -149,6 +152,7 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
     columns.push({
       id: 'status',
       header: t('services.status'),
+      phone: 'detail',
       value: (s) => statusBadge(s.f),
       text: (s) => [t(STATUS_LABEL[statusBadge(s.f)]), overdueText(t, s.f)].filter(Boolean).join(' · '),
       cell: (s) => {
@@ -182,6 +186,7 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
       {
         id: 'remaining',
         header: t('services.remaining'),
+        phone: 'detail',
         value: (s) => remaining(s).mileage ?? remaining(s).engineHours,
         text: (s) => remainingText(c, s),
         cell: (s) => {
@@ -206,13 +211,20 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
       {
         id: 'planned',
         header: t('services.planned'),
+        phone: 'detail',
         value: (s) => s.limit_date,
         text: (s) => day(s.limit_date),
       },
     );
   } else {
     columns.push(
-      { id: 'ended', header: t('services.ended'), value: (s) => s.end_date, text: (s) => day(s.end_date) },
+      {
+        id: 'ended',
+        header: t('services.ended'),
+        phone: 'detail',
+        value: (s) => s.end_date,
+        text: (s) => day(s.end_date),
+      },
       {
         id: 'mileage',
         header: `${t('services.mileage')}, ${c.distanceUnit}`,
@@ -231,6 +243,8 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
     {
       id: 'cost',
       header: t('services.cost'),
+      // On a phone the archive's cost is the figure that matters; open services show status instead.
+      phone: tab === 'archive' ? 'detail' : undefined,
       value: (s) => s.total_cost,
       text: (s) => formatMoney(s.total_cost, c.currency),
       cell: (s) => (
@@ -243,6 +257,7 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
       id: 'actions',
       header: t('services.actions'),
       hiddenHeader: true,
+      phone: 'end',
       value: () => null,
       sortable: false,
       searchable: false,

@@ -10,12 +10,22 @@ import { useDrivers, useIntervals, useTrailers, useUnits } from '../../../lib/fl
 /** The part of a unit the services screens read. */
 export type UnitRow = Pick<UnitWire, 'id' | 'nm' | 'ut' | 'cnm' | 'cneh'>;
 
-export interface Lookups {
+/** Names of objects and intervals: the same object while no name (or unit type) changes. */
+export interface Names {
+  objectName: (t: ObjectType, id: number) => string | undefined;
+  intervalName: (id: number | null) => string | undefined;
+  unitType: (id: number) => number | null | undefined;
+}
+
+export interface Lookups extends Names {
   units: Map<number, UnitRow>;
   /** The units list has answered (or failed): counters defaults can be read. */
   unitsLoaded: boolean;
-  objectName: (t: ObjectType, id: number) => string | undefined;
-  intervalName: (id: number | null) => string | undefined;
+  /**
+   * The names alone, kept the same object while live unit messages move positions and counters: the
+   * services table's columns depend on it, so a moving unit does not rebuild the table.
+   */
+  names: Names;
 }
 
 /** Names of the fleet's units, drivers, trailers and intervals, for the services tables. */
@@ -24,19 +34,34 @@ export function useLookups(fid: number | null): Lookups {
   const drivers = useDrivers(fid);
   const trailers = useTrailers(fid);
   const intervals = useIntervals<{ id: number; n: string }>(fid);
-  return useMemo(() => {
-    const unitMap = new Map((units.data ?? []).map((u) => [u.id, u]));
+  // A key of what the names read: it changes with a name or a unit type, not with a message.
+  const unitKey = useMemo(
+    () => JSON.stringify((units.data ?? []).map((u) => [u.id, u.nm, u.ut])),
+    [units.data],
+  );
+  const names = useMemo<Names>(() => {
+    const unitMap = new Map(
+      (JSON.parse(unitKey) as [number, string, number | null][]).map(([id, nm, ut]) => [id, { nm, ut }]),
+    );
     const driverMap = new Map((drivers.data ?? []).map((d) => [d.id, d.n]));
     const trailerMap = new Map((trailers.data ?? []).map((d) => [d.id, d.n]));
     const intervalMap = new Map((intervals.data ?? []).map((i) => [i.id, i.n]));
     return {
-      units: unitMap,
-      unitsLoaded: !units.isPending,
       objectName: (t, id) =>
         t === 'u' ? unitMap.get(id)?.nm : t === 'd' ? driverMap.get(id) : trailerMap.get(id),
       intervalName: (id) => (id === null ? undefined : intervalMap.get(id)),
+      unitType: (id) => unitMap.get(id)?.ut,
     };
-  }, [units.data, units.isPending, drivers.data, trailers.data, intervals.data]);
+  }, [unitKey, drivers.data, trailers.data, intervals.data]);
+  return useMemo(
+    () => ({
+      ...names,
+      names,
+      units: new Map((units.data ?? []).map((u) => [u.id, u])),
+      unitsLoaded: !units.isPending,
+    }),
+    [names, units.data, units.isPending],
+  );
 }
 
 /** The page of an object: /unit, /driver or /trailer (spec §2). */

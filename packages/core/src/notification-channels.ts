@@ -1,0 +1,146 @@
+import { NotificationKind } from './constants.js';
+import { isNotificationKind } from './notifications.js';
+
+/**
+ * Notification channels (issue 11 item 2: e-mail, messaging bot, external server): the pure rules —
+ * which set-ups an event goes to, the external server's JSON payload (PRODUCT.md "Notifications"), the
+ * string its HMAC-SHA256 signature covers, and the retry schedule of a failed delivery. The server's
+ * modules/notification-channels applies them; the wire shapes are in contracts/notification-channels.ts.
+ */
+
+/** Seconds to wait before retry n (1-based) of a failed delivery; after the last, it is given up. */
+export const DELIVERY_BACKOFF_SECONDS: readonly number[] = [60, 5 * 60, 30 * 60, 2 * 3600];
+/** Attempts of one delivery in all: the first one and a retry per backoff step. */
+export const DELIVERY_ATTEMPTS_MAX = DELIVERY_BACKOFF_SECONDS.length + 1;
+
+/**
+ * When a delivery that failed on attempt `attempts` (1-based) is tried again, as seconds from now, or
+ * `null` when it has had its last attempt (status failed).
+ */
+export function retryDelay(attempts: number): number | null {
+  if (!Number.isInteger(attempts) || attempts < 1) return DELIVERY_BACKOFF_SECONDS[0] ?? null;
+  return DELIVERY_BACKOFF_SECONDS[attempts - 1] ?? null;
+}
+
+/** A channel set-up as the matching rule reads it. */
+export interface ChannelSetupRule {
+  id: number;
+  on: boolean;
+  /** The kinds it sends (bit mask). */
+  k: number;
+}
+
+/** The switched-on set-ups whose kinds include `kind` (each gets one delivery of the event). */
+export function setupsFor<T extends ChannelSetupRule>(setups: readonly T[], kind: number): T[] {
+  if (!isNotificationKind(kind)) return [];
+  return setups.filter((s) => s.on && (s.k & kind) !== 0);
+}
+
+/** The names of the kind bits in the payload's `event.kind_name` (DESIGN §6). */
+export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
+  [NotificationKind.upcoming]: 'due',
+  [NotificationKind.inProgress]: 'inProgress',
+  [NotificationKind.overdue]: 'overdue',
+  [NotificationKind.closed]: 'closed',
+  [NotificationKind.rejected]: 'rejected',
+};
+
+/** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
+export interface ChannelEventSnapshot {
+  /** Domain event id (UUID). */
+  eventId: string;
+  /** Domain event type, e.g. `service.due`. */
+  type: string;
+  kind: number;
+  /** When it happened, Unix seconds. */
+  at: number;
+  fleet: { id: number; name: string; tz: number; cur: string; ms: number };
+  service: {
+    id: number;
+    name: string;
+    /** Status flags after the change. */
+    f: number;
+    /** Unix seconds or null. */
+    plannedDate: number | null;
+    /** km (the fleet's unit on the wire is km; the payload says so). */
+    limitMileage: number | null;
+    limitEngineHours: number | null;
+    /** Decimal cost in the fleet's currency, or null when none is known. */
+    cost: number | null;
+  };
+  object: { type: 'u' | 'd' | 't'; id: number; name: string };
+}
+
+/** The external server's JSON body (PRODUCT.md "Notifications"; README "Webhooks"). */
+export interface WebhookPayload {
+  event: { id: string; type: string; kind: number; kind_name: string; time: number };
+  fleet: { id: number; name: string; currency: string };
+  service: {
+    id: number;
+    name: string;
+    f: number;
+    planned_date: number | null;
+    limit_mileage_km: number | null;
+    limit_engine_hours: number | null;
+    cost: number | null;
+  };
+  object: { type: 'unit' | 'driver' | 'trailer'; id: number; name: string };
+  link: string;
+}
+
+const OBJECT_TYPE_NAMES = { u: 'unit', d: 'driver', t: 'trailer' } as const;
+
+/** The link to a service on the public site (spec §2 "/service/{id}"). */
+export function serviceUrl(publicUrl: string, serviceId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/service/${serviceId}`;
+}
+
+export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string): WebhookPayload {
+  const s = snapshot.service;
+  return {
+    event: {
+      id: snapshot.eventId,
+      type: snapshot.type,
+      kind: snapshot.kind,
+      kind_name: NOTIFICATION_KIND_NAMES[snapshot.kind] ?? '',
+      time: snapshot.at,
+    },
+    fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
+    service: {
+      id: s.id,
+      name: s.name,
+      f: s.f,
+      planned_date: s.plannedDate,
+      limit_mileage_km: s.limitMileage,
+      limit_engine_hours: s.limitEngineHours,
+      cost: s.cost,
+    },
+    object: {
+      type: OBJECT_TYPE_NAMES[snapshot.object.type],
+      id: snapshot.object.id,
+      name: snapshot.object.name,
+    },
+    link: serviceUrl(publicUrl, s.id),
+  };
+}
+
+/** The request headers of a webhook delivery (README "Webhooks"). */
+export const WebhookHeader = {
+  event: 'X-Fleetkeep-Event',
+  delivery: 'X-Fleetkeep-Delivery',
+  timestamp: 'X-Fleetkeep-Timestamp',
+  signature: 'X-Fleetkeep-Signature',
+} as const;
+
+/**
+ * What the HMAC-SHA256 signature covers: `<timestamp>.<raw body>`, so that a receiver can refuse a
+ * replayed body with an old timestamp. The header is `sha256=<hex digest>`.
+ */
+export function signatureBase(timestamp: number, body: string): string {
+  return `${timestamp}.${body}`;
+}
+
+/** The last 4 characters of a write-only secret, as the reply shows them ("" when none). */
+export function secretTail(secret: string | null | undefined): string {
+  return secret ? secret.slice(-4) : '';
+}

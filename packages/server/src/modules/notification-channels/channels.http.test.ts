@@ -1,0 +1,577 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DeliveryWire, ServiceDomainEvent } from '@fleetkeep/core';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { now } from '../../context.js';
+import { createServer } from '../../server.js';
+import { eventsSince, outboxMark } from '../../test/domain-events.js';
+import { type Client, startTestServer, TEST_DB, type TestServer } from '../../test/harness.js';
+import { servicesFixture } from '../../test/services-fixtures.js';
+import { deliveriesOf, insertDeliveries } from './consumer.js';
+import { DELIVERY_LEASE_SECONDS, deliveryWorker } from './worker.js';
+
+/**
+ * Notification channels through the real server (issue 11 item 2; decisions in core
+ * contracts/notification-channels.ts): set-ups per fleet, service events delivered to a real SMTP
+ * server (in the set-up's language, with the link), to a real webhook receiver that checks the
+ * signature, and to an imitation of the Telegram bot API; failures retried and logged; once per set-up.
+ */
+
+const PUBLIC_URL = 'https://fleet.example.com';
+
+/** A real SMTP server keeping what arrives, parsed. */
+async function startSmtp() {
+  const mails: ParsedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((m) => {
+          mails.push(m);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    mails,
+    url: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A real HTTP receiver: records every request, answers with the next scripted reply (default 200). */
+async function startReceiver() {
+  const received: Received[] = [];
+  const replies: { status: number; body?: string; headers?: Record<string, string> }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body });
+      const reply = replies.shift() ?? { status: 200, body: '{"ok":true}' };
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(reply.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    received,
+    replies,
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** What a receiver does (README "Webhooks"): HMAC-SHA256 of "<timestamp>.<raw body>". */
+function verify(secret: string, r: Received): boolean {
+  const ts = r.headers['x-fleetkeep-timestamp'];
+  const sig = r.headers['x-fleetkeep-signature'];
+  const expected = `sha256=${createHmac('sha256', secret).update(`${ts}.${r.body}`).digest('hex')}`;
+  return typeof sig === 'string' && sig === expected;
+}
+
+describe('notification channels', () => {
+  let t: TestServer;
+  let fx: Awaited<ReturnType<typeof servicesFixture>>;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let bot: Awaited<ReturnType<typeof startReceiver>>;
+  let manager: Client;
+  let mechanic: Client;
+  let api: string;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    hook = await startReceiver();
+    bot = await startReceiver();
+    t = await startTestServer({ config: { smtpUrl: smtp.url, publicUrl: PUBLIC_URL } });
+    fx = await servicesFixture(t);
+    manager = await t.login('manager');
+    mechanic = await t.login('mechanic');
+    api = `/api/fleets/${fx.fleetId}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+    await hook?.close();
+    await bot?.close();
+  });
+
+  const db = () => t.server.ctx.db.kysely;
+  /** Set-ups of earlier tests out of the way: each test counts only its own deliveries. */
+  beforeEach(async () => {
+    await db().deleteFrom('channel_setups').execute();
+    await db().deleteFrom('notification_deliveries').execute();
+    hook.received.length = 0;
+    hook.replies.length = 0;
+    bot.received.length = 0;
+    smtp.mails.length = 0;
+  });
+  /** Waits until the outbox consumers and the delivery worker have done everything due now. */
+  const settled = async () => {
+    await t.server.ctx.outbox.publishPending();
+    await t.server.ctx.outbox.consumers.drainAll();
+    await deliveryWorker(t.server.ctx).drain();
+  };
+  const createService = async (body: object) => {
+    const res = await manager.post(fx.base, { n: 'Brake check', t: 'u', ...body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as { id: number; f: number };
+  };
+  const deliveries = async (query = '') => {
+    const res = await manager.get(`${api}/deliveries${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.deliveries as DeliveryWire[];
+  };
+  const create = async (path: string, body: object) => {
+    const res = await manager.post(`${api}/${path}`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+
+  describe('set-ups', () => {
+    it('mail: create, list, GET → PUT round trip, delete; field errors for bad input', async () => {
+      const made = await create('mails', {
+        n: 'Office',
+        k: 9,
+        lang: 'de',
+        recipients: ['a@example.com', 'a@example.com', 'b@example.com'],
+      });
+      expect(made).toEqual({
+        id: expect.any(Number),
+        n: 'Office',
+        on: 1,
+        k: 9,
+        lang: 'de',
+        recipients: ['a@example.com', 'b@example.com'],
+      });
+      const list = await manager.get(`${api}/mails`);
+      expect(list.body).toEqual({ mails: [made] });
+      const put = await manager.put(`${api}/mails/${made.id}`, { ...made, on: 0 });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect(put.body).toEqual({ ...made, on: 0 });
+
+      const bad = await manager.post(`${api}/mails`, {
+        n: 'Bad',
+        k: 1,
+        lang: 'xx',
+        recipients: ['not-an-address'],
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toBe(4);
+      expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'body.lang',
+        'body.recipients.0',
+      ]);
+      // No mass assignment of another fleet or an id.
+      expect((await manager.put(`${api}/mails/${made.id}`, { fleet_id: 2 })).status).toBe(400);
+
+      expect((await manager.delete(`${api}/mails/${made.id}`)).body).toEqual({ error: 0 });
+      expect((await manager.delete(`${api}/mails/${made.id}`)).status).toBe(404);
+      // A set-up of one channel is not reachable through another channel's path.
+      const hookMade = await create('webhooks', { n: 'H', k: 1, url: `${hook.url}/x` });
+      expect((await manager.put(`${api}/mails/${hookMade.id}`, { k: 2 })).status).toBe(404);
+    });
+
+    it('bot: the token is write-only (set, last 4), kept by a PUT without it', async () => {
+      const made = await create('bots', {
+        n: 'Chat',
+        k: 31,
+        lang: 'en',
+        token: '123456:SECRET-TOKEN',
+        chats: ['-1001', '@fleet_chan'],
+      });
+      expect(made).toEqual({
+        id: expect.any(Number),
+        n: 'Chat',
+        on: 1,
+        k: 31,
+        lang: 'en',
+        url: 'https://api.telegram.org',
+        token_set: 1,
+        token_tail: 'OKEN',
+        chats: ['-1001', '@fleet_chan'],
+      });
+      expect(JSON.stringify((await manager.get(`${api}/bots`)).body)).not.toContain('SECRET');
+      const put = await manager.put(`${api}/bots/${made.id}`, { ...made, url: bot.url });
+      expect(put.body).toMatchObject({ url: bot.url, token_set: 1, token_tail: 'OKEN' });
+      // The saved token is used by a test that sends none.
+      const test = await manager.post(`${api}/bots/test`, { ...put.body, token: undefined });
+      expect(test.body).toEqual({ ok: true });
+      expect(bot.received.map((r) => r.path)).toEqual([
+        '/bot123456:SECRET-TOKEN/sendMessage',
+        '/bot123456:SECRET-TOKEN/sendMessage',
+      ]);
+      expect(JSON.parse(bot.received[0]!.body)).toMatchObject({ chat_id: '-1001' });
+      const bad = await manager.post(`${api}/bots`, { n: 'B', k: 1, lang: 'en', token: 'a/b', chats: ['x'] });
+      expect(bad.status).toBe(400);
+      expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'body.chats.0',
+        'body.token',
+      ]);
+    });
+
+    it('webhook: bad URL refused; the secret is write-only and "" removes it', async () => {
+      const bad = await manager.post(`${api}/webhooks`, { n: 'W', k: 1, url: 'ftp://example.com/x' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['body.url']);
+      const made = await create('webhooks', {
+        n: 'ERP',
+        k: 31,
+        url: `${hook.url}/in`,
+        secret: 's3cret-value',
+      });
+      expect(made).toEqual({
+        id: expect.any(Number),
+        n: 'ERP',
+        on: 1,
+        k: 31,
+        url: `${hook.url}/in`,
+        secret_set: 1,
+        secret_tail: 'alue',
+      });
+      expect((await manager.put(`${api}/webhooks/${made.id}`, { ...made, n: 'ERP 2' })).body).toMatchObject({
+        n: 'ERP 2',
+        secret_set: 1,
+      });
+      expect((await manager.put(`${api}/webhooks/${made.id}`, { secret: '' })).body).toMatchObject({
+        secret_set: 0,
+        secret_tail: '',
+      });
+    });
+  });
+
+  describe('send test', () => {
+    it('mail: arrives in the language of the form, with no saved set-up needed', async () => {
+      const res = await manager.post(`${api}/mails/test`, {
+        k: 4,
+        lang: 'de',
+        recipients: ['t@example.com'],
+      });
+      expect(res.body).toEqual({ ok: true });
+      expect(smtp.mails).toHaveLength(1);
+      expect(smtp.mails[0]!.subject).toBe('Benachrichtigung: Testwartung (Testobjekt) — Überfällig');
+    });
+
+    it('mail without SMTP_URL: a clear 409, not a fault', async () => {
+      const saved = t.server.ctx.config.smtpUrl;
+      t.server.ctx.config.smtpUrl = undefined;
+      try {
+        const res = await manager.post(`${api}/mails/test`, {
+          k: 1,
+          lang: 'en',
+          recipients: ['t@example.com'],
+        });
+        expect(res.status).toBe(409);
+        expect(res.body).toEqual({ error: 10, reason: expect.stringContaining('SMTP_URL') });
+      } finally {
+        t.server.ctx.config.smtpUrl = saved;
+      }
+    });
+
+    it('webhook: signed test payload; a failing receiver, a redirect and a bot saying ok:false are reported', async () => {
+      const ok = await manager.post(`${api}/webhooks/test`, {
+        k: 1,
+        url: `${hook.url}/t`,
+        secret: 'test-secret',
+      });
+      expect(ok.body).toEqual({ ok: true });
+      expect(verify('test-secret', hook.received[0]!)).toBe(true);
+      expect(JSON.parse(hook.received[0]!.body)).toMatchObject({ event: { type: 'test', kind: 1 } });
+
+      hook.replies.push({ status: 500, body: 'boom' });
+      const failed = await manager.post(`${api}/webhooks/test`, { k: 1, url: `${hook.url}/t` });
+      expect(failed.body).toEqual({ ok: false, reason: 'HTTP 500: boom' });
+
+      hook.replies.push({ status: 302, headers: { location: 'http://evil.example.com/' } });
+      const redirected = await manager.post(`${api}/webhooks/test`, { k: 1, url: `${hook.url}/t` });
+      expect(redirected.body).toEqual({
+        ok: false,
+        reason: 'Redirect not followed: HTTP 302 to http://evil.example.com/',
+      });
+
+      bot.replies.push({ status: 200, body: '{"ok":false,"description":"chat not found"}' });
+      const botFailed = await manager.post(`${api}/bots/test`, {
+        k: 1,
+        lang: 'en',
+        url: bot.url,
+        token: '1:x',
+        chats: ['7'],
+      });
+      expect(botFailed.body).toEqual({ ok: false, reason: '7: chat not found' });
+    });
+  });
+
+  describe('deliveries of service events', () => {
+    it('a Due and a Closed service: e-mail in German with the link, signed webhook, bot message', async () => {
+      const mail = await create('mails', {
+        n: 'Office',
+        k: 1 | 8,
+        lang: 'de',
+        recipients: ['office@example.com'],
+      });
+      const secret = 'hook-secret-1';
+      const wh = await create('webhooks', { n: 'ERP', k: 8, url: `${hook.url}/in`, secret });
+      await create('bots', { n: 'Chat', k: 1, lang: 'en', url: bot.url, token: '9:tok', chats: ['42'] });
+      const uid = await fx.unit();
+      const m = await outboxMark(db());
+      const due = await createService({ uid, f: 1, n: 'Oil <change> & filter' });
+      const closed = await createService({ uid, f: 8, n: 'Brakes' });
+      await settled();
+
+      expect(smtp.mails).toHaveLength(2);
+      const dueMail = smtp.mails.find((x) => x.subject?.includes('Oil'))!;
+      expect(dueMail.subject).toMatch(
+        /^Benachrichtigung: Oil <change> & filter \(svc unit \d+\) — Anstehend$/,
+      );
+      expect(dueMail.text).toContain(`${PUBLIC_URL}/service/${due.id}`);
+      expect(dueMail.text).toContain('Wartung öffnen');
+      expect(String(dueMail.html)).toContain('Oil &lt;change&gt; &amp; filter');
+      expect(String(dueMail.html)).not.toContain('<change>');
+      expect((dueMail.to as { text: string }).text).toBe('office@example.com');
+      expect(smtp.mails.find((x) => x.subject?.includes('Brakes'))?.subject).toMatch(/— Abgeschlossen$/);
+
+      // The webhook takes closed (8) only; signed; the payload of PRODUCT.md.
+      expect(hook.received).toHaveLength(1);
+      const r = hook.received[0]!;
+      expect(verify(secret, r)).toBe(true);
+      expect(verify('another secret', r)).toBe(false);
+      const closedEvent = (await eventsSince(db(), m, ['service.created'])).find(
+        (e) => (e as ServiceDomainEvent).serviceId === closed.id,
+      )!;
+      expect(r.headers['x-fleetkeep-event']).toBe('service.created');
+      expect(JSON.parse(r.body)).toMatchObject({
+        event: { id: closedEvent.id, kind: 8, kind_name: 'closed' },
+        fleet: { id: fx.fleetId },
+        service: { id: closed.id, name: 'Brakes', f: closed.f },
+        object: { type: 'unit', id: uid },
+        link: `${PUBLIC_URL}/service/${closed.id}`,
+      });
+
+      // The bot takes due (1) only.
+      expect(bot.received).toHaveLength(1);
+      expect(bot.received[0]!.path).toBe('/bot9:tok/sendMessage');
+      const msg = JSON.parse(bot.received[0]!.body);
+      expect(msg.chat_id).toBe('42');
+      expect(msg.text).toContain('Oil <change> & filter');
+      expect(msg.text).toContain(`${PUBLIC_URL}/service/${due.id}`);
+
+      // The log: newest first, one sent row per set-up and matching event.
+      const log = await deliveries();
+      expect(log).toHaveLength(4);
+      expect(log.every((d) => d.status === 'sent' && d.attempts === 1 && d.error === null)).toBe(true);
+      expect(log.map((d) => d.id)).toEqual([...log.map((d) => d.id)].sort((a, b) => b - a));
+      expect(log.filter((d) => d.channel === 'mail').map((d) => d.setup_id)).toEqual([mail.id, mail.id]);
+      expect(log.find((d) => d.channel === 'webhook')).toMatchObject({
+        setup_id: wh.id,
+        setup_name: 'ERP',
+        event_id: closedEvent.id,
+        kind: 8,
+        sid: closed.id,
+        next_tm: null,
+      });
+      expect(await deliveries('?channel=bot')).toHaveLength(1);
+      expect(await deliveries('?status=failed')).toHaveLength(0);
+    });
+
+    it('a failing receiver: retried with backoff, then sent; the log shows the failure meanwhile', async () => {
+      await create('webhooks', { n: 'Flaky', k: 1, url: `${hook.url}/flaky` });
+      const uid = await fx.unit();
+      hook.replies.push({ status: 500, body: 'down for maintenance' });
+      const before = now();
+      await createService({ uid, f: 1 });
+      await settled();
+      const [first] = await deliveries('?channel=webhook');
+      expect(first).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        error: 'HTTP 500: down for maintenance',
+      });
+      // The first retry waits a minute (core DELIVERY_BACKOFF_SECONDS).
+      expect(first!.next_tm! - first!.last_tm!).toBe(60);
+      expect(first!.last_tm!).toBeGreaterThanOrEqual(before);
+      // Nothing is due yet: a run sends nothing.
+      await deliveryWorker(t.server.ctx).drain();
+      expect(hook.received).toHaveLength(1);
+      // The minute has passed.
+      await db()
+        .updateTable('notification_deliveries')
+        .set({ next_at: now() - 1 })
+        .execute();
+      await deliveryWorker(t.server.ctx).drain();
+      expect(hook.received).toHaveLength(2);
+      expect(hook.received[1]!.headers['x-fleetkeep-delivery']).toBe(String(first!.id));
+      const [second] = await deliveries('?channel=webhook');
+      expect(second).toMatchObject({
+        id: first!.id,
+        status: 'sent',
+        attempts: 2,
+        error: null,
+        next_tm: null,
+      });
+    });
+
+    it('gives up after the last attempt (status failed, the last error kept)', async () => {
+      await create('webhooks', { n: 'Dead', k: 1, url: `${hook.url}/dead` });
+      for (let i = 0; i < 10; i++) hook.replies.push({ status: 503, body: 'gone' });
+      await createService({ uid: await fx.unit(), f: 1 });
+      await settled();
+      for (let i = 0; i < 6; i++) {
+        await db()
+          .updateTable('notification_deliveries')
+          .set({ next_at: now() - 1 })
+          .where('status', '=', 'pending')
+          .execute();
+        await deliveryWorker(t.server.ctx).drain();
+      }
+      const [d] = await deliveries('?status=failed');
+      expect(d).toMatchObject({ status: 'failed', attempts: 5, error: 'HTTP 503: gone', next_tm: null });
+      expect(hook.received).toHaveLength(5);
+    });
+
+    it('switched-off set-ups and kinds not asked for get nothing', async () => {
+      await create('webhooks', { n: 'Off', on: 0, k: 31, url: `${hook.url}/off` });
+      await create('webhooks', { n: 'Overdue only', k: 4, url: `${hook.url}/overdue` });
+      await createService({ uid: await fx.unit(), f: 1 });
+      await settled();
+      expect(await deliveries()).toEqual([]);
+      expect(hook.received).toEqual([]);
+    });
+
+    it('a delivery whose set-up is deleted while it waits is given up, and the log keeps it', async () => {
+      const made = await create('webhooks', { n: 'Doomed', k: 1, url: `${hook.url}/doomed` });
+      hook.replies.push({ status: 500, body: 'no' });
+      await createService({ uid: await fx.unit(), f: 1 });
+      await settled();
+      expect((await deliveries())[0]).toMatchObject({ status: 'pending', attempts: 1 });
+      expect((await manager.delete(`${api}/webhooks/${made.id}`)).status).toBe(200);
+      await db()
+        .updateTable('notification_deliveries')
+        .set({ next_at: now() - 1 })
+        .execute();
+      await deliveryWorker(t.server.ctx).drain();
+      expect(hook.received).toHaveLength(1);
+      expect(await deliveries()).toEqual([
+        expect.objectContaining({
+          setup_name: 'Doomed',
+          status: 'failed',
+          attempts: 1,
+          error: 'The set-up was deleted',
+          next_tm: null,
+        }),
+      ]);
+    });
+
+    it('a claim left unrecorded (a crash mid-send) is retried once its lease has run out', async () => {
+      await create('webhooks', { n: 'Lease', k: 1, url: `${hook.url}/lease` });
+      // Let the first send happen, then put the row back as a claim whose process died mid-send.
+      await createService({ uid: await fx.unit(), f: 1 });
+      await t.server.ctx.outbox.publishPending();
+      await t.server.ctx.outbox.consumers.drainAll();
+      await deliveryWorker(t.server.ctx).drain();
+      hook.received.length = 0;
+      // As a process that claimed it and died: attempts counted, next_at pushed by the lease, still pending.
+      await db()
+        .updateTable('notification_deliveries')
+        .set({ status: 'pending', attempts: 1, next_at: now() + DELIVERY_LEASE_SECONDS, error: null })
+        .execute();
+      await deliveryWorker(t.server.ctx).drain();
+      expect(hook.received).toHaveLength(0);
+      await db()
+        .updateTable('notification_deliveries')
+        .set({ next_at: now() - 1 })
+        .execute();
+      await deliveryWorker(t.server.ctx).drain();
+      expect(hook.received).toHaveLength(1);
+      expect((await deliveries())[0]).toMatchObject({ status: 'sent', attempts: 2 });
+    });
+
+    it('each event once per set-up, even when the consumer hands it over twice', async () => {
+      await create('webhooks', { n: 'Once', k: 1, url: `${hook.url}/once` });
+      const m = await outboxMark(db());
+      await createService({ uid: await fx.unit(), f: 1 });
+      await settled();
+      const events = (await eventsSince(db(), m, ['service.created'])) as ServiceDomainEvent[];
+      expect(events).toHaveLength(1);
+      // A second hand-over of the same event (as after a crash before the cursor moved) inserts nothing.
+      const again = await db()
+        .transaction()
+        .execute(async (trx) => insertDeliveries(trx, await deliveriesOf(trx, events)));
+      expect(again).toBe(0);
+      await deliveryWorker(t.server.ctx).drain();
+      expect(hook.received).toHaveLength(1);
+      expect(await deliveries()).toHaveLength(1);
+    });
+
+    // Several instances share one database only on PostgreSQL (SQLite: one instance).
+    if (TEST_DB === 'postgres')
+      it('two instances on one PostgreSQL deliver each event once per set-up', async () => {
+        const second = await createServer(t.config);
+        try {
+          await create('webhooks', { n: 'Shared', k: 1, url: `${hook.url}/shared` });
+          const uid = await fx.unit();
+          for (let i = 0; i < 6; i++) await createService({ uid, f: 1, n: `Svc ${i}` });
+          await Promise.all([t.server.ctx.outbox.publishPending(), second.ctx.outbox.publishPending()]);
+          await Promise.all([
+            t.server.ctx.outbox.consumers.drainAll(),
+            second.ctx.outbox.consumers.drainAll(),
+          ]);
+          await expect.poll(async () => (await deliveries()).length, { timeout: 10_000 }).toBe(6);
+          await Promise.all([deliveryWorker(t.server.ctx).drain(), deliveryWorker(second.ctx).drain()]);
+          await expect
+            .poll(async () => (await deliveries('?status=sent')).length, { timeout: 10_000 })
+            .toBe(6);
+          const ids = hook.received.map((r) => r.headers['x-fleetkeep-delivery']);
+          expect(ids).toHaveLength(6);
+          expect(new Set(ids).size).toBe(6);
+        } finally {
+          await second.close();
+        }
+      });
+  });
+
+  describe('other fleets', () => {
+    it("another fleet's set-ups and deliveries stay invisible", async () => {
+      const other = t.demo.otherFleetId;
+      const t0 = now();
+      const row = await db()
+        .insertInto('channel_setups')
+        .values({
+          fleet_id: other,
+          channel: 'webhook',
+          name: 'Northwind hook',
+          enabled: 1,
+          kinds: 31,
+          lang: null,
+          config: JSON.stringify({ url: `${hook.url}/nw` }),
+          secret: null,
+          created_at: t0,
+          updated_at: t0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      expect((await manager.get(`${api}/webhooks`)).body).toEqual({ webhooks: [] });
+      expect((await manager.delete(`${api}/webhooks/${row.id}`)).status).toBe(404);
+      expect((await manager.get(`/api/fleets/${other}/webhooks`)).status).toBe(403);
+      expect((await mechanic.get(`${api}/webhooks`)).status).toBe(403);
+      expect((await mechanic.get(`${api}/deliveries`)).status).toBe(403);
+    });
+  });
+});

@@ -1,0 +1,211 @@
+import {
+  type ChannelEventSnapshot,
+  fromThousandths,
+  type NotificationChannel,
+  notificationKindOf,
+  type ServiceDomainEvent,
+  setupsFor,
+} from '@fleetkeep/core';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import { type AppContext, now } from '../../context.js';
+import type { Database, NotificationDeliveryTable } from '../../db/schema.js';
+import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
+import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
+import { deliveryWorker } from './worker.js';
+
+/**
+ * The notification channels' outbox consumer (issue 11 item 2): for each service event, one pending
+ * delivery per switched-on e-mail, bot and webhook set-up of the fleet whose kinds include the event's
+ * kind (core `notificationKindOf`: the reminder day counts as "due", as for the in-app notifications),
+ * written in the consumer's transaction with a snapshot of the event. The delivery worker sends them
+ * after the commit. Once per set-up: the outbox hands each event over once per consumer name, and the
+ * unique (channel, set-up, event) index makes a second hand-over insert nothing.
+ */
+
+export const CHANNELS_CONSUMER = 'notifications.channels';
+
+type NewDelivery = Insertable<NotificationDeliveryTable>;
+
+/** Rows per insert: 14 columns each, well under both dialects' bound-parameter limits. */
+const INSERT_ROWS = 300;
+/** Ids per `in (...)` list. */
+const IN_LIST = 500;
+
+function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+const OBJECT_TABLES = { u: 'units', d: 'drivers', t: 'trailers' } as const;
+
+/** A service's line items total, each quantity × cost rounded half away from zero (as cost-days.ts). */
+const product = sql<number>`(${sql.ref('qty')} * ${sql.ref('cost')})`;
+const lineTotal = sql<number>`sum(case when ${product} >= 0 then (${product} + 500) / 1000 else -((500 - ${product}) / 1000) end)`;
+
+/** The deliveries the service events of a batch make (not yet written). */
+export async function deliveriesOf(
+  db: Kysely<Database>,
+  events: readonly ServiceDomainEvent[],
+): Promise<NewDelivery[]> {
+  const withKind = events
+    .map((event) => ({ event, kind: notificationKindOf(event) }))
+    .filter((e): e is { event: ServiceDomainEvent; kind: number } => e.kind !== null);
+  if (withKind.length === 0) return [];
+
+  const fleetIds = [...new Set(withKind.map((e) => e.event.fid))];
+  const setups = await db
+    .selectFrom('channel_setups')
+    .select(['id', 'fleet_id', 'channel', 'name', 'enabled', 'kinds'])
+    .where('fleet_id', 'in', fleetIds)
+    .where('enabled', '=', 1)
+    .orderBy('id')
+    .execute();
+  if (setups.length === 0) return [];
+  const rules = setups.map((s) => ({ ...s, on: s.enabled === 1, k: s.kinds }));
+  const relevant = withKind.filter(
+    (e) =>
+      setupsFor(
+        rules.filter((s) => s.fleet_id === e.event.fid),
+        e.kind,
+      ).length > 0,
+  );
+  if (relevant.length === 0) return [];
+
+  const fleets = new Map(
+    (
+      await db
+        .selectFrom('fleets')
+        .select(['id', 'name', 'tz', 'cur', 'ms'])
+        .where('id', 'in', [...new Set(relevant.map((e) => e.event.fid))])
+        .execute()
+    ).map((f) => [f.id, f]),
+  );
+  const serviceIds = [...new Set(relevant.map((e) => e.event.serviceId))];
+  const services = new Map<
+    number,
+    {
+      fleet_id: number;
+      name: string;
+      planned_date: number | null;
+      limit_mileage: number | null;
+      limit_engine_hours: number | null;
+      manual_cost: number | null;
+    }
+  >();
+  const lineTotals = new Map<number, number>();
+  for (const ids of chunks(serviceIds, IN_LIST)) {
+    for (const s of await db
+      .selectFrom('services')
+      .select([
+        'id',
+        'fleet_id',
+        'name',
+        'planned_date',
+        'limit_mileage',
+        'limit_engine_hours',
+        'manual_cost',
+      ])
+      .where('id', 'in', ids)
+      .execute())
+      services.set(s.id, s);
+    for (const l of await db
+      .selectFrom('service_line_items')
+      .select(['service_id', sql<number>`cast(${lineTotal} as bigint)`.as('total')])
+      .where('service_id', 'in', ids)
+      .groupBy('service_id')
+      .execute())
+      lineTotals.set(l.service_id, Number(l.total));
+  }
+  const objectNames = new Map<string, string>();
+  for (const [type, table] of Object.entries(OBJECT_TABLES)) {
+    const ids = [
+      ...new Set(relevant.filter((e) => e.event.objectType === type).map((e) => e.event.objectId)),
+    ];
+    for (const part of chunks(ids, IN_LIST))
+      for (const o of await db.selectFrom(table).select(['id', 'name']).where('id', 'in', part).execute())
+        objectNames.set(`${type}${o.id}`, o.name);
+  }
+
+  const created = now();
+  const out: NewDelivery[] = [];
+  for (const { event, kind } of relevant) {
+    const service = services.get(event.serviceId);
+    const fleet = fleets.get(event.fid);
+    // A service deleted before its event was handled, or a foreign one: nothing to say.
+    if (!service || !fleet || service.fleet_id !== event.fid) continue;
+    const total = lineTotals.get(event.serviceId) ?? service.manual_cost;
+    const snapshot: ChannelEventSnapshot = {
+      eventId: event.id,
+      type: event.type,
+      kind,
+      at: event.at,
+      fleet: { id: fleet.id, name: fleet.name, tz: fleet.tz, cur: fleet.cur, ms: fleet.ms },
+      service: {
+        id: event.serviceId,
+        name: service.name,
+        f: event.f,
+        plannedDate: service.planned_date === null ? null : Number(service.planned_date),
+        limitMileage: service.limit_mileage === null ? null : Number(service.limit_mileage),
+        limitEngineHours: service.limit_engine_hours === null ? null : Number(service.limit_engine_hours),
+        cost: total === null || total === undefined ? null : fromThousandths(Number(total)),
+      },
+      object: {
+        type: event.objectType,
+        id: event.objectId,
+        name: objectNames.get(`${event.objectType}${event.objectId}`) ?? '',
+      },
+    };
+    const text = JSON.stringify(snapshot);
+    for (const setup of setupsFor(
+      rules.filter((s) => s.fleet_id === event.fid),
+      kind,
+    ))
+      out.push({
+        fleet_id: event.fid,
+        channel: setup.channel as NotificationChannel,
+        setup_id: setup.id,
+        setup_name: setup.name,
+        event_id: event.id,
+        kind,
+        service_id: event.serviceId,
+        snapshot: text,
+        status: 'pending',
+        attempts: 0,
+        next_at: created,
+        last_at: null,
+        error: null,
+        created_at: created,
+      });
+  }
+  return out;
+}
+
+/** Writes deliveries, skipping any (channel, set-up, event) already there; returns how many it wrote. */
+export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]): Promise<number> {
+  let written = 0;
+  for (const part of chunks(rows, INSERT_ROWS))
+    written += (
+      await db
+        .insertInto('notification_deliveries')
+        .values(part)
+        .onConflict((oc) => oc.columns(['channel', 'setup_id', 'event_id']).doNothing())
+        .returning('id')
+        .execute()
+    ).length;
+  return written;
+}
+
+/** The outbox consumer of the channels (registered in server.ts). */
+export function channelConsumer(ctx: AppContext): DomainEventConsumer {
+  return {
+    name: CHANNELS_CONSUMER,
+    types: NOTIFYING_EVENT_TYPES,
+    async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
+      const written = await insertDeliveries(trx, await deliveriesOf(trx, events as ServiceDomainEvent[]));
+      return () => {
+        if (written > 0) deliveryWorker(ctx).wake();
+      };
+    },
+  };
+}

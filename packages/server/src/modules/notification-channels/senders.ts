@@ -1,0 +1,228 @@
+import { createHmac } from 'node:crypto';
+import {
+  type ChannelEventSnapshot,
+  NotificationKind,
+  serviceUrl,
+  signatureBase,
+  WebhookHeader,
+  webhookPayload,
+} from '@fleetkeep/core';
+import nodemailer from 'nodemailer';
+import type { Config } from '../../config.js';
+import { formatterFor } from '../../i18n/formatter.js';
+
+/**
+ * Sending one delivery on each channel (issue 11 item 2): the e-mail through `SMTP_URL` (nodemailer),
+ * the bot message through a Telegram-compatible API, the external server's signed JSON POST. Each
+ * answers `{ok, reason?}`; nothing here touches the database (modules/notification-channels/worker.ts
+ * records the result).
+ */
+
+/** How long a webhook or bot request may take before it counts as failed. */
+export const HTTP_TIMEOUT_MS = 10_000;
+/** How long an SMTP exchange may take. */
+export const SMTP_TIMEOUT_MS = 30_000;
+/** Characters of a receiver's answer kept in a failure text. */
+export const REASON_MAX = 300;
+
+export interface SendResult {
+  ok: boolean;
+  reason?: string;
+  /** A failure not worth retrying. */
+  final?: boolean;
+}
+
+/** The last error of a delivery given up because its set-up was deleted. */
+export const SETUP_DELETED = 'The set-up was deleted';
+
+export const MAIL_NOT_CONFIGURED = 'Mail is not configured on this server (SMTP_URL is not set)';
+
+const clip = (text: string) => (text.length > REASON_MAX ? `${text.slice(0, REASON_MAX)}…` : text);
+const failure = (reason: string): SendResult => ({ ok: false, reason: clip(reason) });
+const errorText = (err: unknown) =>
+  err instanceof Error
+    ? err.name === 'TimeoutError' || err.name === 'AbortError'
+      ? `No answer within ${HTTP_TIMEOUT_MS / 1000} s`
+      : `${err.message}${err.cause instanceof Error ? `: ${err.cause.message}` : ''}`
+    : String(err);
+
+/** The `status.*` key naming each kind (the labels of the web's status badges). */
+const KIND_KEYS: Record<number, string> = {
+  [NotificationKind.upcoming]: 'status.upcoming',
+  [NotificationKind.inProgress]: 'status.inProgress',
+  [NotificationKind.overdue]: 'status.overdue',
+  [NotificationKind.closed]: 'status.closed',
+  [NotificationKind.rejected]: 'status.rejected',
+};
+
+/** A link to the service, or to the site for a test (which names no service). */
+export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
+  return snapshot.service.id > 0 ? serviceUrl(publicUrl, snapshot.service.id) : publicUrl;
+}
+
+/** The text of a mail or bot message in `lang`, as lines, spec §9 formats in the fleet's units. */
+export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
+  const f = formatterFor({ lang, fleet: snapshot.fleet });
+  const s = snapshot.service;
+  const values = {
+    kind: f.t(KIND_KEYS[snapshot.kind] ?? 'status.upcoming'),
+    service: s.name,
+    object: snapshot.object.name,
+    fleet: snapshot.fleet.name,
+  };
+  const subject = f.t('notify.mail.subject', values);
+  const details: string[] = [f.t('notify.message.fleet', values)];
+  if (s.plannedDate !== null) details.push(f.t('notify.message.planned', { date: f.date(s.plannedDate) }));
+  if (s.limitMileage !== null)
+    details.push(f.t('notify.message.limitMileage', { value: f.distance(s.limitMileage) }));
+  if (s.limitEngineHours !== null)
+    details.push(f.t('notify.message.limitEngineHours', { value: f.engineHours(s.limitEngineHours) }));
+  if (s.cost !== null) details.push(f.t('notify.message.cost', { value: f.money(s.cost) }));
+  return {
+    subject,
+    headline: f.t(s.id > 0 ? 'notify.message.headline' : 'notify.message.test', values),
+    details,
+    linkText: f.t('notify.message.open'),
+    link: linkOf(snapshot, publicUrl),
+    when: f.dateTime(snapshot.at),
+  };
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+
+/** The mail's subject, plain text and HTML (every value escaped). */
+export function renderMail(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
+  const m = messageOf(snapshot, lang, publicUrl);
+  const text = [m.headline, '', ...m.details, m.when, '', `${m.linkText}: ${m.link}`, ''].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<p><strong>${escapeHtml(m.headline)}</strong></p>`,
+    `<p>${[...m.details, m.when].map(escapeHtml).join('<br>')}</p>`,
+    `<p><a href="${escapeHtml(m.link)}">${escapeHtml(m.linkText)}</a></p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject: m.subject, text, html };
+}
+
+/** `SMTP_FROM`, else `Fleetkeep <fleetkeep@host of PUBLIC_URL>`. */
+export function mailFrom(config: Pick<Config, 'smtpFrom' | 'publicUrl'>): string {
+  if (config.smtpFrom) return config.smtpFrom;
+  let host = 'localhost';
+  try {
+    host = new URL(config.publicUrl).hostname || host;
+  } catch {
+    // keep localhost
+  }
+  return `Fleetkeep <fleetkeep@${host}>`;
+}
+
+export async function sendMail(
+  config: Pick<Config, 'smtpUrl' | 'smtpFrom' | 'publicUrl'>,
+  to: readonly string[],
+  snapshot: ChannelEventSnapshot,
+  lang: string,
+): Promise<SendResult> {
+  if (!config.smtpUrl) return failure(MAIL_NOT_CONFIGURED);
+  const mail = renderMail(snapshot, lang, config.publicUrl);
+  const transport = nodemailer.createTransport({
+    url: config.smtpUrl,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
+  try {
+    await transport.sendMail({ from: mailFrom(config), to: [...to], ...mail });
+    return { ok: true };
+  } catch (err) {
+    return failure(errorText(err));
+  } finally {
+    transport.close();
+  }
+}
+
+/** POSTs JSON without following redirects; 2xx is success. */
+async function postJson(url: string, body: string, headers: Record<string, string>) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+  });
+  const text = await res.text().catch(() => '');
+  return { status: res.status, text, location: res.headers.get('location') };
+}
+
+function httpFailure(r: { status: number; text: string; location: string | null }): SendResult {
+  if (r.status >= 300 && r.status < 400)
+    return failure(`Redirect not followed: HTTP ${r.status}${r.location ? ` to ${r.location}` : ''}`);
+  return failure(`HTTP ${r.status}${r.text ? `: ${r.text}` : ''}`);
+}
+
+/** `POST {base}/bot{token}/sendMessage` `{chat_id, text}` to each chat (a Telegram-compatible bot API). */
+export async function sendBot(
+  publicUrl: string,
+  setup: { url: string; token: string; chats: readonly string[]; lang: string },
+  snapshot: ChannelEventSnapshot,
+): Promise<SendResult> {
+  const m = messageOf(snapshot, setup.lang, publicUrl);
+  const text = [m.headline, ...m.details, m.when, m.link].join('\n');
+  const endpoint = `${setup.url.replace(/\/+$/, '')}/bot${setup.token}/sendMessage`;
+  const failed: string[] = [];
+  for (const chat of setup.chats) {
+    try {
+      const r = await postJson(endpoint, JSON.stringify({ chat_id: chat, text }), {});
+      let answer: { ok?: unknown; description?: unknown } = {};
+      try {
+        answer = JSON.parse(r.text) as typeof answer;
+      } catch {
+        // not JSON: judged by the status alone
+      }
+      if (r.status < 200 || r.status >= 300) {
+        const d = typeof answer.description === 'string' ? answer.description : r.text;
+        failed.push(`${chat}: ${httpFailure({ ...r, text: d }).reason}`);
+      } else if (answer.ok === false)
+        failed.push(`${chat}: ${typeof answer.description === 'string' ? answer.description : 'ok: false'}`);
+    } catch (err) {
+      failed.push(`${chat}: ${errorText(err)}`);
+    }
+  }
+  return failed.length ? failure(failed.join('; ')) : { ok: true };
+}
+
+/** `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>` (README "Webhooks"). */
+export function webhookSignature(secret: string, timestamp: number, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(signatureBase(timestamp, body)).digest('hex')}`;
+}
+
+export async function sendWebhook(
+  publicUrl: string,
+  setup: { url: string; secret: string | null },
+  snapshot: ChannelEventSnapshot,
+  deliveryId: number | string,
+): Promise<SendResult> {
+  const payload = { ...webhookPayload(snapshot, publicUrl), link: linkOf(snapshot, publicUrl) };
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = {
+    [WebhookHeader.event]: snapshot.type,
+    [WebhookHeader.delivery]: String(deliveryId),
+  };
+  if (setup.secret) {
+    const timestamp = Math.floor(Date.now() / 1000);
+    headers[WebhookHeader.timestamp] = String(timestamp);
+    headers[WebhookHeader.signature] = webhookSignature(setup.secret, timestamp, body);
+  }
+  try {
+    const r = await postJson(setup.url, body, headers);
+    return r.status >= 200 && r.status < 300 ? { ok: true } : httpFailure(r);
+  } catch (err) {
+    return failure(errorText(err));
+  }
+}

@@ -1,0 +1,378 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BotSetupBody,
+  type BotSetupTestBody,
+  type BotSetupUpdateBody,
+  CHANNEL_SETUPS_MAX,
+  type ChannelEventSnapshot,
+  type DeliveriesQuery,
+  type MailSetupBody,
+  type MailSetupTestBody,
+  type MailSetupUpdateBody,
+  type NotificationChannel,
+  testKindOf,
+  type WebhookSetupBody,
+  type WebhookSetupTestBody,
+  type WebhookSetupUpdateBody,
+} from '@fleetkeep/core';
+import { requireFleet } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import { type AppContext, now } from '../../context.js';
+import { conflict, invalidInput, notFound } from '../../http/errors.js';
+import { translator } from '../../i18n/translator.js';
+import {
+  botToWire,
+  type ChannelConfig,
+  configOf,
+  deliveryToWire,
+  mailToWire,
+  webhookToWire,
+} from './mappers.js';
+import { MAIL_NOT_CONFIGURED, SETUP_DELETED, sendBot, sendMail, sendWebhook } from './senders.js';
+
+/**
+ * The fleet's e-mail, bot and webhook set-ups and their delivery log (issue 11 item 2; the route
+ * decisions are in core contracts/notification-channels.ts). Every call: admin or viewNotification
+ * (`fleet.settings`), only the fleet's own set-ups.
+ */
+
+const SETUP_NOT_FOUND = 'Notification set-up not found';
+
+/** A set-up's columns as the writers set them. */
+interface SetupFields {
+  name?: string;
+  enabled?: number;
+  kinds?: number;
+  lang?: string | null;
+  config?: Partial<ChannelConfig>;
+  /** undefined: keep; null: remove. */
+  secret?: string | null;
+}
+
+async function setupRow(ctx: AppContext, fleetId: number, channel: NotificationChannel, id: number) {
+  const row = await ctx.db.kysely
+    .selectFrom('channel_setups')
+    .selectAll()
+    .where('id', '=', id)
+    .where('fleet_id', '=', fleetId)
+    .where('channel', '=', channel)
+    .executeTakeFirst();
+  if (!row) throw notFound(SETUP_NOT_FOUND);
+  return row;
+}
+
+async function listRows(ctx: AppContext, actor: Actor, fleetId: number, channel: NotificationChannel) {
+  await requireFleet(ctx, actor, fleetId, 'fleet.settings');
+  return ctx.db.kysely
+    .selectFrom('channel_setups')
+    .selectAll()
+    .where('fleet_id', '=', fleetId)
+    .where('channel', '=', channel)
+    .orderBy('id')
+    .execute();
+}
+
+async function createRow(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  channel: NotificationChannel,
+  fields: Required<Omit<SetupFields, 'config'>> & { config: Partial<ChannelConfig> },
+) {
+  await requireFleet(ctx, actor, fleetId, 'fleet.settings');
+  const t = now();
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const count = await trx
+      .selectFrom('channel_setups')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('fleet_id', '=', fleetId)
+      .where('channel', '=', channel)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= CHANNEL_SETUPS_MAX)
+      throw conflict(`A fleet has at most ${CHANNEL_SETUPS_MAX} set-ups of a channel`);
+    return trx
+      .insertInto('channel_setups')
+      .values({
+        fleet_id: fleetId,
+        channel,
+        name: fields.name,
+        enabled: fields.enabled,
+        kinds: fields.kinds,
+        lang: fields.lang,
+        config: JSON.stringify(fields.config),
+        secret: fields.secret,
+        created_at: t,
+        updated_at: t,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+async function updateRow(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  channel: NotificationChannel,
+  id: number,
+  fields: SetupFields,
+) {
+  await requireFleet(ctx, actor, fleetId, 'fleet.settings');
+  const before = await setupRow(ctx, fleetId, channel, id);
+  const config = fields.config ? { ...configOf(before), ...fields.config } : undefined;
+  const row = await ctx.db.kysely
+    .updateTable('channel_setups')
+    .set({
+      ...(fields.name === undefined ? {} : { name: fields.name }),
+      ...(fields.enabled === undefined ? {} : { enabled: fields.enabled }),
+      ...(fields.kinds === undefined ? {} : { kinds: fields.kinds }),
+      ...(fields.lang === undefined ? {} : { lang: fields.lang }),
+      ...(config === undefined ? {} : { config: JSON.stringify(pick(channel, config)) }),
+      ...(fields.secret === undefined ? {} : { secret: fields.secret }),
+      updated_at: now(),
+    })
+    .where('id', '=', id)
+    .where('fleet_id', '=', fleetId)
+    .where('channel', '=', channel)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound(SETUP_NOT_FOUND);
+  return row;
+}
+
+/** The config keys each channel keeps. */
+function pick(channel: NotificationChannel, c: Partial<ChannelConfig>): Partial<ChannelConfig> {
+  if (channel === 'mail') return { recipients: c.recipients ?? [] };
+  if (channel === 'bot') return { url: c.url ?? '', chats: c.chats ?? [] };
+  return { url: c.url ?? '' };
+}
+
+/** Deletes a set-up; its deliveries still waiting are given up (the log keeps them, and what was sent). */
+export async function deleteSetup(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  channel: NotificationChannel,
+  id: number,
+) {
+  await requireFleet(ctx, actor, fleetId, 'fleet.settings');
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const gone = await trx
+      .deleteFrom('channel_setups')
+      .where('id', '=', id)
+      .where('fleet_id', '=', fleetId)
+      .where('channel', '=', channel)
+      .executeTakeFirst();
+    if (Number(gone.numDeletedRows) === 0) throw notFound(SETUP_NOT_FOUND);
+    await trx
+      .updateTable('notification_deliveries')
+      .set({ status: 'failed', next_at: null, error: SETUP_DELETED })
+      .where('fleet_id', '=', fleetId)
+      .where('channel', '=', channel)
+      .where('setup_id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+  });
+  return { error: 0 as const };
+}
+
+// --- e-mail ---
+
+const unique = (list: readonly string[]) => [...new Set(list)];
+
+export async function listMails(ctx: AppContext, actor: Actor, fleetId: number) {
+  return { mails: (await listRows(ctx, actor, fleetId, 'mail')).map(mailToWire) };
+}
+
+export async function createMail(ctx: AppContext, actor: Actor, fleetId: number, b: MailSetupBody) {
+  return mailToWire(
+    await createRow(ctx, actor, fleetId, 'mail', {
+      name: b.n,
+      enabled: b.on,
+      kinds: b.k,
+      lang: b.lang,
+      config: { recipients: unique(b.recipients) },
+      secret: null,
+    }),
+  );
+}
+
+export async function updateMail(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  id: number,
+  b: MailSetupUpdateBody,
+) {
+  return mailToWire(
+    await updateRow(ctx, actor, fleetId, 'mail', id, {
+      name: b.n,
+      enabled: b.on,
+      kinds: b.k,
+      lang: b.lang,
+      config: b.recipients === undefined ? undefined : { recipients: unique(b.recipients) },
+    }),
+  );
+}
+
+// --- bots ---
+
+export async function listBots(ctx: AppContext, actor: Actor, fleetId: number) {
+  return { bots: (await listRows(ctx, actor, fleetId, 'bot')).map(botToWire) };
+}
+
+export async function createBot(ctx: AppContext, actor: Actor, fleetId: number, b: BotSetupBody) {
+  return botToWire(
+    await createRow(ctx, actor, fleetId, 'bot', {
+      name: b.n,
+      enabled: b.on,
+      kinds: b.k,
+      lang: b.lang,
+      config: { url: b.url, chats: unique(b.chats) },
+      secret: b.token,
+    }),
+  );
+}
+
+export async function updateBot(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  id: number,
+  b: BotSetupUpdateBody,
+) {
+  const config: Partial<ChannelConfig> = {
+    ...(b.url === undefined ? {} : { url: b.url }),
+    ...(b.chats === undefined ? {} : { chats: unique(b.chats) }),
+  };
+  return botToWire(
+    await updateRow(ctx, actor, fleetId, 'bot', id, {
+      name: b.n,
+      enabled: b.on,
+      kinds: b.k,
+      lang: b.lang,
+      config: Object.keys(config).length ? config : undefined,
+      secret: b.token,
+    }),
+  );
+}
+
+// --- webhooks ---
+
+export async function listWebhooks(ctx: AppContext, actor: Actor, fleetId: number) {
+  return { webhooks: (await listRows(ctx, actor, fleetId, 'webhook')).map(webhookToWire) };
+}
+
+export async function createWebhook(ctx: AppContext, actor: Actor, fleetId: number, b: WebhookSetupBody) {
+  return webhookToWire(
+    await createRow(ctx, actor, fleetId, 'webhook', {
+      name: b.n,
+      enabled: b.on,
+      kinds: b.k,
+      lang: null,
+      config: { url: b.url },
+      secret: b.secret ? b.secret : null,
+    }),
+  );
+}
+
+export async function updateWebhook(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  id: number,
+  b: WebhookSetupUpdateBody,
+) {
+  return webhookToWire(
+    await updateRow(ctx, actor, fleetId, 'webhook', id, {
+      name: b.n,
+      enabled: b.on,
+      kinds: b.k,
+      config: b.url === undefined ? undefined : { url: b.url },
+      secret: b.secret === undefined ? undefined : b.secret || null,
+    }),
+  );
+}
+
+// --- "send test" ---
+
+/** An event naming no service, of the set-up's lowest kind, worded in `lang`. */
+async function testSnapshot(ctx: AppContext, fleetId: number, kinds: number, lang: string) {
+  const fleet = await ctx.db.kysely
+    .selectFrom('fleets')
+    .select(['id', 'name', 'tz', 'cur', 'ms'])
+    .where('id', '=', fleetId)
+    .executeTakeFirstOrThrow();
+  const t = translator(lang);
+  const kind = testKindOf(kinds);
+  const snapshot: ChannelEventSnapshot = {
+    eventId: randomUUID(),
+    type: 'test',
+    kind,
+    at: now(),
+    fleet: { id: fleet.id, name: fleet.name, tz: fleet.tz, cur: fleet.cur, ms: fleet.ms },
+    service: {
+      id: 0,
+      name: t('notify.test.service'),
+      f: kind,
+      plannedDate: null,
+      limitMileage: null,
+      limitEngineHours: null,
+      cost: null,
+    },
+    object: { type: 'u', id: 0, name: t('notify.test.object') },
+  };
+  return snapshot;
+}
+
+/** The secret a test uses: the one sent, else the saved set-up's. */
+async function savedSecret(
+  ctx: AppContext,
+  fleetId: number,
+  channel: NotificationChannel,
+  id: number | undefined,
+): Promise<string | null> {
+  if (id === undefined) return null;
+  return (await setupRow(ctx, fleetId, channel, id)).secret;
+}
+
+export async function testMail(ctx: AppContext, actor: Actor, fleetId: number, b: MailSetupTestBody) {
+  await requireFleet(ctx, actor, fleetId, 'fleet.settings');
+  if (!ctx.config.smtpUrl) throw conflict(MAIL_NOT_CONFIGURED);
+  return sendMail(ctx.config, unique(b.recipients), await testSnapshot(ctx, fleetId, b.k, b.lang), b.lang);
+}
+
+export async function testBot(ctx: AppContext, actor: Actor, fleetId: number, b: BotSetupTestBody) {
+  await requireFleet(ctx, actor, fleetId, 'fleet.settings');
+  const token = b.token ?? (await savedSecret(ctx, fleetId, 'bot', b.id));
+  if (!token) throw invalidInput([{ field: 'body.token', message: 'Required' }]);
+  const { ok, reason } = await sendBot(
+    ctx.config.publicUrl,
+    { url: b.url, token, chats: unique(b.chats), lang: b.lang },
+    await testSnapshot(ctx, fleetId, b.k, b.lang),
+  );
+  return reason === undefined ? { ok } : { ok, reason };
+}
+
+export async function testWebhook(ctx: AppContext, actor: Actor, fleetId: number, b: WebhookSetupTestBody) {
+  await requireFleet(ctx, actor, fleetId, 'fleet.settings');
+  const secret = b.secret === undefined ? await savedSecret(ctx, fleetId, 'webhook', b.id) : b.secret || null;
+  const { ok, reason } = await sendWebhook(
+    ctx.config.publicUrl,
+    { url: b.url, secret },
+    await testSnapshot(ctx, fleetId, b.k, 'en'),
+    'test',
+  );
+  return reason === undefined ? { ok } : { ok, reason };
+}
+
+// --- the delivery log ---
+
+export async function listDeliveries(ctx: AppContext, actor: Actor, fleetId: number, q: DeliveriesQuery) {
+  await requireFleet(ctx, actor, fleetId, 'fleet.settings');
+  let query = ctx.db.kysely.selectFrom('notification_deliveries').selectAll().where('fleet_id', '=', fleetId);
+  if (q.channel) query = query.where('channel', '=', q.channel);
+  if (q.status) query = query.where('status', '=', q.status);
+  const rows = await query.orderBy('id', 'desc').limit(q.limit).execute();
+  return { deliveries: rows.map(deliveryToWire) };
+}

@@ -1,0 +1,309 @@
+import { type BotSetupWire, Limits, type WebhookSetupWire } from '@fleetkeep/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  MultiSelect,
+  NativeSelect,
+  PasswordInput,
+  Stack,
+  Switch,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LANGUAGE_NAMES, LANGUAGES } from '../../../i18n/languages.ts';
+import { ApiError } from '../../../lib/api.ts';
+import { detailsToFields } from '../../../lib/fieldErrors.ts';
+import { kindTitleKey, NOTIFICATION_KINDS } from '../../../lib/header.ts';
+import { useSaveSetup, useTestSetup } from './api.ts';
+import {
+  type AnySetup,
+  CHANNEL_TITLE,
+  type Channel,
+  type DraftField,
+  draftOf,
+  draftProblems,
+  type Problem,
+  type SetupDraft,
+  serverFieldOf,
+  setupBody,
+  testBody,
+} from './rules.ts';
+import { type TestOutcome, TestResult, testOutcome } from './TestResult.tsx';
+
+const PROBLEM_KEY: Record<Problem, string> = {
+  required: 'fleetAdmin.notify.required',
+  tooLong: 'fleetAdmin.nameTooLong',
+  tooShort: 'fleetAdmin.notify.secretTooShort',
+  invalid: 'fleetAdmin.notify.invalid',
+};
+
+/**
+ * "New set-up" and "Edit set-up" of one channel (issue 11 item 2): name, on/off, kinds as checkboxes
+ * with the spec §4 titles, and the channel's own fields; tokens and secrets are write-only (shown as
+ * "set", replaced by typing a new one). "Send test" tests the form as it is, saved or not.
+ */
+export function SetupDialog({
+  fid,
+  channel,
+  setup,
+  users,
+  lang,
+  onClose,
+}: {
+  fid: number;
+  channel: Channel;
+  setup: AnySetup | null;
+  /** The fleet's members for the in-app users picker (empty when the caller may not list them). */
+  users: { value: string; label: string }[];
+  lang: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<SetupDraft>(() => draftOf(channel, setup, lang));
+  const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<TestOutcome | null>(null);
+  const save = useSaveSetup(fid, channel);
+  const test = useTestSetup(fid, channel);
+  const busy = save.isPending;
+
+  const edit = (patch: Partial<SetupDraft>, field?: DraftField) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    if (field) setErrors((e) => ({ ...e, [field]: undefined }));
+    setFailure(null);
+  };
+
+  const check = (): boolean => {
+    const problems = draftProblems(channel, draft, setup);
+    const next: Partial<Record<DraftField, string>> = {};
+    for (const [field, problem] of Object.entries(problems))
+      next[field as DraftField] = t(PROBLEM_KEY[problem as Problem]);
+    setErrors(next);
+    return Object.keys(next).length === 0;
+  };
+
+  const fail = (err: unknown) => {
+    if (!(err instanceof ApiError)) {
+      setFailure(t('common.error'));
+      return;
+    }
+    const mapped = detailsToFields(err.details, (path) => serverFieldOf(path));
+    setErrors(mapped.fields as Partial<Record<DraftField, string>>);
+    setFailure(mapped.rest[0] ?? (Object.keys(mapped.fields).length === 0 ? err.reason : null));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    if (!check()) return;
+    save.mutate(
+      { id: setup?.id ?? null, body: setupBody(channel, draft) },
+      { onSuccess: onClose, onError: fail },
+    );
+  };
+
+  const sendTest = () => {
+    setOutcome(null);
+    setFailure(null);
+    test.mutate(testBody(channel, draft, setup), {
+      onSuccess: (reply) => setOutcome(testOutcome(reply, null)),
+      onError: (err) => setOutcome(testOutcome(null, err)),
+    });
+  };
+
+  const bot = setup as BotSetupWire | null;
+  const hook = setup as WebhookSetupWire | null;
+  const langOptions = LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }));
+
+  return (
+    <Modal
+      opened
+      onClose={() => !busy && onClose()}
+      title={`${t(CHANNEL_TITLE[channel])}: ${setup ? t('fleetAdmin.notify.editTitle') : t('fleetAdmin.notify.new')}`}
+      centered
+      size="lg"
+      data-testid="notify-dialog"
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            label={t('fleetAdmin.notify.name')}
+            required
+            data-autofocus
+            maxLength={Limits.stringMax}
+            value={draft.n}
+            error={errors.n}
+            disabled={busy}
+            onChange={(e) => edit({ n: e.currentTarget.value }, 'n')}
+            data-testid="notify-name"
+          />
+          <Switch
+            label={t('fleetAdmin.notify.on')}
+            checked={draft.on}
+            disabled={busy}
+            onChange={(e) => edit({ on: e.currentTarget.checked })}
+            data-testid="notify-on"
+          />
+          <Checkbox.Group
+            label={t('fleetAdmin.notify.kinds')}
+            required
+            error={errors.k}
+            value={NOTIFICATION_KINDS.filter((k) => (draft.k & k) !== 0).map(String)}
+            onChange={(values) => edit({ k: values.reduce((mask, v) => mask | Number(v), 0) }, 'k')}
+            data-testid="notify-kinds"
+          >
+            <Stack gap={6} mt={4}>
+              {NOTIFICATION_KINDS.map((k) => (
+                <Checkbox key={k} value={String(k)} label={t(kindTitleKey(k))} disabled={busy} />
+              ))}
+            </Stack>
+          </Checkbox.Group>
+          {channel === 'inapp' && (
+            <MultiSelect
+              label={t('fleetAdmin.notify.users')}
+              description={t('fleetAdmin.notify.usersHint')}
+              placeholder={draft.users.length === 0 ? t('fleetAdmin.notify.allMembers') : undefined}
+              data={[
+                ...users,
+                ...draft.users
+                  .filter((id) => !users.some((u) => u.value === String(id)))
+                  .map((id) => ({ value: String(id), label: `#${id}` })),
+              ]}
+              value={draft.users.map(String)}
+              searchable
+              clearable
+              disabled={busy}
+              error={errors.users}
+              onChange={(values) => edit({ users: values.map(Number) }, 'users')}
+              comboboxProps={{ withinPortal: true }}
+              data-testid="notify-users"
+            />
+          )}
+          {(channel === 'mail' || channel === 'bot') && (
+            <NativeSelect
+              label={t('fleetAdmin.notify.language')}
+              data={langOptions}
+              value={draft.lang}
+              disabled={busy}
+              onChange={(e) => edit({ lang: e.currentTarget.value })}
+              data-testid="notify-lang"
+            />
+          )}
+          {channel === 'mail' && (
+            <Textarea
+              label={t('fleetAdmin.notify.recipients')}
+              description={t('fleetAdmin.notify.listHint')}
+              required
+              autosize
+              minRows={2}
+              value={draft.recipients}
+              error={errors.recipients}
+              disabled={busy}
+              onChange={(e) => edit({ recipients: e.currentTarget.value }, 'recipients')}
+              data-testid="notify-recipients"
+            />
+          )}
+          {(channel === 'bot' || channel === 'webhook') && (
+            <TextInput
+              label={channel === 'bot' ? t('fleetAdmin.notify.baseUrl') : t('fleetAdmin.notify.url')}
+              required
+              type="url"
+              value={draft.url}
+              error={errors.url}
+              disabled={busy}
+              onChange={(e) => edit({ url: e.currentTarget.value }, 'url')}
+              data-testid="notify-url"
+            />
+          )}
+          {channel === 'bot' && (
+            <>
+              <PasswordInput
+                label={t('fleetAdmin.notify.token')}
+                required={bot?.token_set !== 1}
+                description={
+                  bot?.token_set === 1
+                    ? t('fleetAdmin.notify.secretSet', { tail: bot.token_tail })
+                    : undefined
+                }
+                autoComplete="off"
+                value={draft.token}
+                error={errors.token}
+                disabled={busy}
+                onChange={(e) => edit({ token: e.currentTarget.value }, 'token')}
+                data-testid="notify-token"
+              />
+              <Textarea
+                label={t('fleetAdmin.notify.chats')}
+                description={t('fleetAdmin.notify.listHint')}
+                required
+                autosize
+                minRows={2}
+                value={draft.chats}
+                error={errors.chats}
+                disabled={busy}
+                onChange={(e) => edit({ chats: e.currentTarget.value }, 'chats')}
+                data-testid="notify-chats"
+              />
+            </>
+          )}
+          {channel === 'webhook' && (
+            <>
+              <PasswordInput
+                label={t('fleetAdmin.notify.secret')}
+                description={
+                  hook?.secret_set === 1
+                    ? t('fleetAdmin.notify.secretSet', { tail: hook.secret_tail })
+                    : t('fleetAdmin.notify.secretHint')
+                }
+                autoComplete="off"
+                value={draft.secret}
+                error={errors.secret}
+                disabled={busy || draft.removeSecret}
+                onChange={(e) => edit({ secret: e.currentTarget.value }, 'secret')}
+                data-testid="notify-secret"
+              />
+              {hook?.secret_set === 1 && (
+                <Checkbox
+                  label={t('fleetAdmin.notify.removeSecret')}
+                  checked={draft.removeSecret}
+                  disabled={busy}
+                  onChange={(e) => edit({ removeSecret: e.currentTarget.checked, secret: '' }, 'secret')}
+                />
+              )}
+            </>
+          )}
+          {failure && (
+            <Alert color="red" role="alert">
+              {failure}
+            </Alert>
+          )}
+          {outcome && <TestResult outcome={outcome} />}
+          <Group justify="space-between">
+            <Button
+              variant="light"
+              onClick={sendTest}
+              loading={test.isPending}
+              disabled={busy || (draft.k & 31) === 0}
+              data-testid="notify-test"
+            >
+              {t('fleetAdmin.notify.test')}
+            </Button>
+            <Group gap="xs">
+              <Button variant="default" onClick={onClose} disabled={busy}>
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" loading={busy} data-testid="notify-save">
+                {t('common.save')}
+              </Button>
+            </Group>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

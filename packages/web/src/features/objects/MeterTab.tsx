@@ -1,0 +1,296 @@
+import {
+  COUNTER_MAX,
+  formatFleetDateTime,
+  formatNumber,
+  type MeterEntryWire,
+  MeterReason,
+} from '@fleetkeep/core';
+import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Loading } from '../../app/Loading.tsx';
+import { useSession } from '../../app/session.ts';
+import { useCan } from '../../app/useCan.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
+import { NumericInput } from '../../components/NumericInput.tsx';
+import { integerDigits, numericValue } from '../../components/numeric.ts';
+import { dayjsLocale } from '../../i18n/index.ts';
+import { ApiError } from '../../lib/api.ts';
+import { displayToKm, kmToDisplay, round3 } from '../../lib/distance.ts';
+import { useMeter, useMeterChanges } from './meterApi.ts';
+import type { ObjectRecord } from './ObjectScreen.tsx';
+import { useLabels } from './useLabels.ts';
+
+const STATE_COLOR = { accepted: 'green', baseline: 'blue', refused: 'red' } as const;
+const REASON_KEY = new Map<string, string>(Object.entries(MeterReason).map(([key, text]) => [text, key]));
+
+/**
+ * The unit page's meter history (issue 14, PRODUCT.md "Service objects and counters"): the kept
+ * readings of its devices and the hand corrections, newest first: time (to the second), source, the
+ * counters in the fleet's units (km or miles, e.h.), accepted / baseline / refused with the reason, and
+ * who accepted or corrected when. A manager (manageService) accepts a refused reading (confirmed) or
+ * enters a correction; everyone else reads.
+ */
+export function MeterTab({ object }: { object: ObjectRecord }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fid = auth?.fid ?? null;
+  const labels = useLabels();
+  const canManage = useCan('meter.manage');
+  const history = useMeter(fid, object.id);
+  const { accept, correct } = useMeterChanges(fid, object.id);
+  const [accepting, setAccepting] = useState<MeterEntryWire | null>(null);
+  const [correcting, setCorrecting] = useState(false);
+  const dateFormat = auth?.model.s.dateFormat || 'DD.MM.YYYY';
+  // Two readings may lie seconds apart: the time shows its seconds.
+  const timeFormat = (auth?.model.s.timeFormat || 'HH:mm').replace('mm', 'mm:ss');
+
+  const columns = useMemo<DataColumn<MeterEntryWire>[]>(() => {
+    const when = (unix: number) =>
+      formatFleetDateTime(unix, labels.tz, dateFormat, timeFormat, dayjsLocale());
+    const distance = (km: number) =>
+      `${formatNumber(kmToDisplay(km, labels.miles), { decimals: 1 })} ${labels.distanceUnit}`;
+    const counter = (value: number | null, old: number | null, text: (v: number) => string) =>
+      value === null
+        ? '-'
+        : old === null
+          ? text(value)
+          : `${text(value)} (${t('meter.was', { value: text(old) })})`;
+    const reason = (e: MeterEntryWire) => {
+      if (e.reason === null) return '';
+      const key = REASON_KEY.get(e.reason);
+      return key ? t(`meter.reason_${key}`) : e.reason;
+    };
+    return [
+      {
+        id: 'tm',
+        header: t('meter.time'),
+        value: (e) => e.tm,
+        text: (e) => when(Math.floor(e.tm / 1000)),
+        cell: (e) => <span style={{ whiteSpace: 'nowrap' }}>{when(Math.floor(e.tm / 1000))}</span>,
+        phone: 'title',
+      },
+      {
+        id: 'src',
+        header: t('meter.source'),
+        value: (e) => t(`meter.src_${e.src}`),
+        phone: 'detail',
+      },
+      {
+        id: 'cnm',
+        header: t('objects.mileage'),
+        value: (e) => e.cnm,
+        text: (e) => counter(e.cnm, e.old_cnm, distance),
+        cell: (e) => counter(e.cnm, e.old_cnm, distance),
+        phone: 'detail',
+      },
+      {
+        id: 'cneh',
+        header: t('objects.engineHours'),
+        value: (e) => e.cneh,
+        text: (e) => counter(e.cneh, e.old_cneh, labels.engineHours),
+        cell: (e) => counter(e.cneh, e.old_cneh, labels.engineHours),
+        phone: 'detail',
+      },
+      {
+        id: 'st',
+        header: t('objects.state'),
+        value: (e) => t(`meter.st_${e.st}`),
+        text: (e) => [t(`meter.st_${e.st}`), reason(e)].filter(Boolean).join(': '),
+        cell: (e) => (
+          <Stack gap={2}>
+            <Badge variant="light" color={STATE_COLOR[e.st]} radius="sm" data-testid={`meter-state-${e.st}`}>
+              {t(`meter.st_${e.st}`)}
+            </Badge>
+            {e.reason !== null && (
+              <Text size="xs" c="dimmed">
+                {reason(e)}
+              </Text>
+            )}
+          </Stack>
+        ),
+        phone: 'detail',
+      },
+      {
+        id: 'by',
+        header: t('meter.by'),
+        value: (e) => (e.by ? `${e.by.nm} ${e.at === null ? '' : when(e.at)}` : ''),
+        cell: (e) =>
+          e.by ? (
+            <Stack gap={0}>
+              <Text size="sm">{e.by.nm}</Text>
+              {e.at !== null && (
+                <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  {when(e.at)}
+                </Text>
+              )}
+            </Stack>
+          ) : (
+            '-'
+          ),
+        phone: 'detail',
+      },
+      ...(canManage
+        ? [
+            {
+              id: 'actions',
+              header: t('meter.accept'),
+              hiddenHeader: true,
+              exported: false,
+              sortable: false,
+              searchable: false,
+              value: () => null,
+              cell: (e: MeterEntryWire) =>
+                e.st === 'refused' ? (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => setAccepting(e)}
+                    data-testid="meter-accept"
+                  >
+                    {t('meter.accept')}
+                  </Button>
+                ) : null,
+              phone: 'end' as const,
+            },
+          ]
+        : []),
+    ];
+  }, [t, labels, dateFormat, timeFormat, canManage]);
+
+  if (history.isPending) return <Loading />;
+  if (history.isError)
+    return (
+      <Alert color="red" role="alert">
+        {t('objects.loadFailed')}
+      </Alert>
+    );
+
+  return (
+    <>
+      <DataTable
+        data={history.data}
+        columns={columns}
+        getRowId={(e) => `${e.kind}-${e.id}`}
+        urlPrefix="meter"
+        csvName="meter-history"
+        emptyText={t('meter.empty')}
+        maxHeight="60vh"
+        minWidth={860}
+        data-testid="meter-history"
+        toolbar={
+          canManage && object.unit ? (
+            <Button variant="light" onClick={() => setCorrecting(true)} data-testid="meter-correct">
+              {t('meter.correct')}
+            </Button>
+          ) : undefined
+        }
+      />
+      <ConfirmDialog
+        opened={accepting !== null}
+        title={t('meter.acceptTitle')}
+        text={t('meter.acceptText')}
+        busy={accept.isPending}
+        onCancel={() => setAccepting(null)}
+        onConfirm={() => {
+          if (accepting) accept.mutate(accepting.id, { onSettled: () => setAccepting(null) });
+        }}
+      />
+      {correcting && object.unit && (
+        <CorrectionDialog
+          mileage={object.unit.cnm ?? 0}
+          engineHours={object.unit.cneh ?? 0}
+          miles={labels.miles}
+          distanceUnit={labels.distanceUnit}
+          busy={correct.isPending}
+          error={correct.error}
+          onCancel={() => {
+            correct.reset();
+            setCorrecting(false);
+          }}
+          onSave={(body) => correct.mutate(body, { onSuccess: () => setCorrecting(false) })}
+        />
+      )}
+    </>
+  );
+}
+
+/** "Enter correction": the unit's counters as they are, in the fleet's units; only what changed is sent. */
+function CorrectionDialog(props: {
+  mileage: number;
+  engineHours: number;
+  miles: boolean;
+  distanceUnit: string;
+  busy: boolean;
+  error: Error | null;
+  onCancel: () => void;
+  onSave: (body: { cnm?: number; cneh?: number }) => void;
+}) {
+  const { t } = useTranslation();
+  const shownMileage = round3(kmToDisplay(props.mileage, props.miles));
+  const [mileage, setMileage] = useState(String(shownMileage));
+  const [hours, setHours] = useState(String(round3(props.engineHours)));
+  const [empty, setEmpty] = useState(false);
+  const digits = integerDigits(COUNTER_MAX);
+  const save = () => {
+    const m = numericValue(mileage);
+    const h = numericValue(hours);
+    const body = {
+      ...(m !== null && m !== shownMileage && { cnm: round3(displayToKm(m, props.miles)) }),
+      ...(h !== null && h !== round3(props.engineHours) && { cneh: h }),
+    };
+    if (body.cnm === undefined && body.cneh === undefined) return setEmpty(true);
+    props.onSave(body);
+  };
+  return (
+    <Modal opened onClose={props.onCancel} title={t('meter.correct')} centered>
+      <Stack>
+        <Text size="sm" c="dimmed">
+          {t('meter.correctHint')}
+        </Text>
+        <NumericInput
+          label={`${t('objects.mileage')}, ${props.distanceUnit}`}
+          value={mileage}
+          precision={3}
+          maxIntegerLength={digits}
+          onChange={(v) => {
+            setEmpty(false);
+            setMileage(v);
+          }}
+          data-testid="meter-correct-mileage"
+        />
+        <NumericInput
+          label={`${t('objects.engineHours')}, ${t('objects.engineHoursUnit')}`}
+          value={hours}
+          precision={3}
+          maxIntegerLength={digits}
+          onChange={(v) => {
+            setEmpty(false);
+            setHours(v);
+          }}
+          data-testid="meter-correct-hours"
+        />
+        {empty && (
+          <Text size="sm" c="red" role="alert">
+            {t('meter.nothingToCorrect')}
+          </Text>
+        )}
+        {props.error && (
+          <Alert color="red" role="alert">
+            {props.error instanceof ApiError ? props.error.message : t('common.error')}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button loading={props.busy} onClick={save} data-testid="meter-correct-save">
+            {t('common.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
