@@ -1,5 +1,6 @@
 /** Pure rules of the data table: natural sort, URL state, CSV rows, search text. */
 
+import { csvSafe } from '@fleetkeep/core';
 import { naturalCollator } from '../../lib/naturalSort.ts';
 import { normalizeForSearch } from '../search.ts';
 
@@ -87,18 +88,8 @@ export interface CsvColumn<T> {
   value: (row: T) => string | number | null | undefined;
 }
 
-/** A plain number as the table shows it ('-12', '1 234.5'): safe in a spreadsheet, left as it is. */
-const PLAIN_NUMBER = /^[+-]?[\d ]+(?:\.\d+)?$/;
-
-/**
- * A cell a spreadsheet would run as a formula (text from users starting with =, +, -, @, a tab or a
- * carriage return) gets a leading apostrophe, so that it opens as the text it is (CSV formula
- * injection); plain numbers stay as they are.
- */
-export function csvSafe(text: string): string {
-  if (!/^[=+\-@\t\r]/.test(text) || PLAIN_NUMBER.test(text)) return text;
-  return `'${text}`;
-}
+/** Formula neutralisation is core's one CSV rule (the server's report exports use it too). */
+export { csvSafe };
 
 /** The header row, then one row per visible table row, every cell as text (formulas neutralised). */
 export function csvRows<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): string[][] {

@@ -4,8 +4,8 @@ import type { EChartsCoreOption } from 'echarts/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Chart } from '../../components/Chart.tsx';
 import { STATUS_COLOR } from '../../components/ServiceStatus.tsx';
-import { Chart } from './Chart.tsx';
 import {
   costPerDistance,
   costSeries,

@@ -34,7 +34,7 @@ export function useBases(fid: number | null, kind: ObjectKind, id: number, enabl
  * A unit's figures over a period (GET /api/fleets/{fid}/units/{uid}/statistics, spec §7 "Fleet"): km
  * driven, engine hours, closed services and fuel costs. Keyed under the units: unit events refresh it,
  * service events too (lib/queryKeys.ts `keysForEvent`). Unit messages are patched into the units list
- * rather than invalidating it (features/map/livePatch.ts), so the unit's live counters are part of the
+ * rather than invalidating it (lib/liveCache.ts), so the unit's live counters are part of the
  * key: when they move, the figures are fetched again, the previous ones shown meanwhile.
  */
 export function useUnitStatistics(

@@ -1,7 +1,7 @@
 import { formatCalendarDay, formatNumber, type ReportChartWire } from '@fleetkeep/core';
 import type { EChartsCoreOption } from 'echarts/core';
 import { useMemo } from 'react';
-import { Chart } from './Chart.tsx';
+import { Chart } from '../../components/Chart.tsx';
 import { displayNumber, formatTotal, type ReportFormatContext } from './columns.ts';
 
 const SERIES_COLOR = '#228be6';

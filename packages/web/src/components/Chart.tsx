@@ -8,7 +8,8 @@ let loading: Promise<ECharts> | null = null;
 
 /**
  * ECharts (issue 10: "charts from a maintained library, lazy-loaded"), loaded with the first chart from
- * its modular parts (./echarts.ts), so the main bundle does not carry it.
+ * its modular parts (./echarts.ts), so the main bundle does not carry it. The dashboard and the reports
+ * draw with it.
  */
 function loadECharts(): Promise<ECharts> {
   loading ??= import('./echarts.ts').then((m) => m.echarts);
