@@ -4,6 +4,7 @@ import {
   botSetupTestBody,
   botSetupUpdateBody,
   botSetupWire,
+  type ChannelTestReply,
   channelTestReply,
   deliveriesQuery,
   deliveryListReply,
@@ -14,6 +15,7 @@ import {
   mailSetupTestBody,
   mailSetupUpdateBody,
   mailSetupWire,
+  type NotificationChannel,
   okReply,
   webhookSetupBody,
   webhookSetupListReply,
@@ -22,6 +24,8 @@ import {
   webhookSetupWire,
 } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
+import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { zApp } from '../../http/types.js';
@@ -42,6 +46,18 @@ import {
   updateWebhook,
 } from './service.js';
 
+/** One channel's five routes: its contract, its service calls and the words of its OpenAPI entries. */
+interface ChannelRoutes<B extends z.ZodType, U extends z.ZodType, T extends z.ZodType> {
+  path: string;
+  channel: NotificationChannel;
+  schemas: { list: z.ZodType; wire: z.ZodType; body: B; update: U; test: T };
+  summaries: { list: string; create: string; test: string; update: string; remove: string };
+  list: (ctx: AppContext, actor: Actor, fid: number) => Promise<unknown>;
+  create: (ctx: AppContext, actor: Actor, fid: number, body: z.output<B>) => Promise<unknown>;
+  test: (ctx: AppContext, actor: Actor, fid: number, body: z.output<T>) => Promise<ChannelTestReply>;
+  update: (ctx: AppContext, actor: Actor, fid: number, id: number, body: z.output<U>) => Promise<unknown>;
+}
+
 /**
  * Notification channels (spec §7 "E-mail notification configs": `mails` under /api/fleets/{fleetId};
  * issue 11 item 2 adds `bots` and `webhooks` of the same shape) and the delivery log. Every route:
@@ -53,214 +69,134 @@ export const notificationChannelRoutes =
     const app = zApp(fastify);
     const tags = ['notifications'];
     const config = { need: 'fleet.settings' as const };
-    const mails = '/api/fleets/:fid/mails';
-    const bots = '/api/fleets/:fid/bots';
-    const hooks = '/api/fleets/:fid/webhooks';
 
-    // --- e-mail ---
-    app.get(
-      mails,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'The fleet’s e-mail notification set-ups',
-          params: fleetParams,
-          response: { 200: mailSetupListReply },
+    /** List, create, test, change and delete under `path` (the same shape for every channel). */
+    function channel<B extends z.ZodType, U extends z.ZodType, T extends z.ZodType>(
+      c: ChannelRoutes<B, U, T>,
+    ) {
+      const { path, schemas, summaries: s } = c;
+      app.get(
+        path,
+        { config, schema: { tags, summary: s.list, params: fleetParams, response: { 200: schemas.list } } },
+        async (req) => c.list(ctx, actorOf(req), req.params.fid),
+      );
+      app.post(
+        path,
+        {
+          config,
+          schema: {
+            tags,
+            summary: s.create,
+            params: fleetParams,
+            body: schemas.body,
+            response: { 200: schemas.wire },
+          },
         },
-      },
-      async (req) => listMails(ctx, actorOf(req), req.params.fid),
-    );
-    app.post(
-      mails,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Add an e-mail set-up: recipients, kinds, language',
-          params: fleetParams,
-          body: mailSetupBody,
-          response: { 200: mailSetupWire },
+        async (req) => c.create(ctx, actorOf(req), req.params.fid, req.body as z.output<B>),
+      );
+      app.post(
+        `${path}/test`,
+        {
+          config,
+          schema: {
+            tags,
+            summary: s.test,
+            params: fleetParams,
+            body: schemas.test,
+            response: { 200: channelTestReply },
+          },
         },
-      },
-      async (req) => createMail(ctx, actorOf(req), req.params.fid, req.body),
-    );
-    app.post(
-      `${mails}/test`,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Send a test e-mail with the fields sent (409 when SMTP_URL is not configured)',
-          params: fleetParams,
-          body: mailSetupTestBody,
-          response: { 200: channelTestReply },
+        async (req) => c.test(ctx, actorOf(req), req.params.fid, req.body as z.output<T>),
+      );
+      app.put(
+        `${path}/:id`,
+        {
+          config,
+          schema: {
+            tags,
+            summary: s.update,
+            params: fleetItemParams,
+            body: schemas.update,
+            response: { 200: schemas.wire },
+          },
         },
-      },
-      async (req) => testMail(ctx, actorOf(req), req.params.fid, req.body),
-    );
-    app.put(
-      `${mails}/:id`,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Change an e-mail set-up; the set-up as read is accepted (id ignored)',
-          params: fleetItemParams,
-          body: mailSetupUpdateBody,
-          response: { 200: mailSetupWire },
-        },
-      },
-      async (req) => updateMail(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
-    );
-    app.delete(
-      `${mails}/:id`,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Delete an e-mail set-up',
-          params: fleetItemParams,
-          response: { 200: okReply },
-        },
-      },
-      async (req) => deleteSetup(ctx, actorOf(req), req.params.fid, 'mail', req.params.id),
-    );
+        async (req) => c.update(ctx, actorOf(req), req.params.fid, req.params.id, req.body as z.output<U>),
+      );
+      app.delete(
+        `${path}/:id`,
+        { config, schema: { tags, summary: s.remove, params: fleetItemParams, response: { 200: okReply } } },
+        async (req) => deleteSetup(ctx, actorOf(req), req.params.fid, c.channel, req.params.id),
+      );
+    }
 
-    // --- messaging bot ---
-    app.get(
-      bots,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'The fleet’s messaging bot set-ups (tokens are not shown)',
-          params: fleetParams,
-          response: { 200: botSetupListReply },
-        },
+    channel({
+      path: '/api/fleets/:fid/mails',
+      channel: 'mail',
+      schemas: {
+        list: mailSetupListReply,
+        wire: mailSetupWire,
+        body: mailSetupBody,
+        update: mailSetupUpdateBody,
+        test: mailSetupTestBody,
       },
-      async (req) => listBots(ctx, actorOf(req), req.params.fid),
-    );
-    app.post(
-      bots,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Add a bot set-up: Telegram-compatible API base URL, token, chat ids, kinds, language',
-          params: fleetParams,
-          body: botSetupBody,
-          response: { 200: botSetupWire },
-        },
+      summaries: {
+        list: 'The fleet’s e-mail notification set-ups',
+        create: 'Add an e-mail set-up: recipients, kinds, language',
+        test: 'Send a test e-mail with the fields sent (409 when SMTP_URL is not configured)',
+        update: 'Change an e-mail set-up; the set-up as read is accepted (id ignored)',
+        remove: 'Delete an e-mail set-up',
       },
-      async (req) => createBot(ctx, actorOf(req), req.params.fid, req.body),
-    );
-    app.post(
-      `${bots}/test`,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Send a test message with the fields sent (the saved token when none is sent)',
-          params: fleetParams,
-          body: botSetupTestBody,
-          response: { 200: channelTestReply },
-        },
-      },
-      async (req) => testBot(ctx, actorOf(req), req.params.fid, req.body),
-    );
-    app.put(
-      `${bots}/:id`,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Change a bot set-up; without token the stored one is kept',
-          params: fleetItemParams,
-          body: botSetupUpdateBody,
-          response: { 200: botSetupWire },
-        },
-      },
-      async (req) => updateBot(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
-    );
-    app.delete(
-      `${bots}/:id`,
-      {
-        config,
-        schema: { tags, summary: 'Delete a bot set-up', params: fleetItemParams, response: { 200: okReply } },
-      },
-      async (req) => deleteSetup(ctx, actorOf(req), req.params.fid, 'bot', req.params.id),
-    );
+      list: listMails,
+      create: createMail,
+      test: testMail,
+      update: updateMail,
+    });
 
-    // --- external server ---
-    app.get(
-      hooks,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'The fleet’s external server (webhook) set-ups (secrets are not shown)',
-          params: fleetParams,
-          response: { 200: webhookSetupListReply },
-        },
+    channel({
+      path: '/api/fleets/:fid/bots',
+      channel: 'bot',
+      schemas: {
+        list: botSetupListReply,
+        wire: botSetupWire,
+        body: botSetupBody,
+        update: botSetupUpdateBody,
+        test: botSetupTestBody,
       },
-      async (req) => listWebhooks(ctx, actorOf(req), req.params.fid),
-    );
-    app.post(
-      hooks,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Add a webhook set-up: URL, kinds, optional HMAC-SHA256 signing secret',
-          params: fleetParams,
-          body: webhookSetupBody,
-          response: { 200: webhookSetupWire },
-        },
+      summaries: {
+        list: 'The fleet’s messaging bot set-ups (tokens are not shown)',
+        create: 'Add a bot set-up: Telegram-compatible API base URL, token, chat ids, kinds, language',
+        test: 'Send a test message with the fields sent (the saved token when none is sent)',
+        update: 'Change a bot set-up; without token the stored one is kept',
+        remove: 'Delete a bot set-up',
       },
-      async (req) => createWebhook(ctx, actorOf(req), req.params.fid, req.body),
-    );
-    app.post(
-      `${hooks}/test`,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'POST a test payload with the fields sent (the saved secret when none is sent)',
-          params: fleetParams,
-          body: webhookSetupTestBody,
-          response: { 200: channelTestReply },
-        },
+      list: listBots,
+      create: createBot,
+      test: testBot,
+      update: updateBot,
+    });
+
+    channel({
+      path: '/api/fleets/:fid/webhooks',
+      channel: 'webhook',
+      schemas: {
+        list: webhookSetupListReply,
+        wire: webhookSetupWire,
+        body: webhookSetupBody,
+        update: webhookSetupUpdateBody,
+        test: webhookSetupTestBody,
       },
-      async (req) => testWebhook(ctx, actorOf(req), req.params.fid, req.body),
-    );
-    app.put(
-      `${hooks}/:id`,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Change a webhook set-up; without secret the stored one is kept, "" removes it',
-          params: fleetItemParams,
-          body: webhookSetupUpdateBody,
-          response: { 200: webhookSetupWire },
-        },
+      summaries: {
+        list: 'The fleet’s external server (webhook) set-ups (secrets are not shown)',
+        create: 'Add a webhook set-up: URL, kinds, optional HMAC-SHA256 signing secret',
+        test: 'POST a test payload with the fields sent (the saved secret when none is sent)',
+        update: 'Change a webhook set-up; without secret the stored one is kept, "" removes it',
+        remove: 'Delete a webhook set-up',
       },
-      async (req) => updateWebhook(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
-    );
-    app.delete(
-      `${hooks}/:id`,
-      {
-        config,
-        schema: {
-          tags,
-          summary: 'Delete a webhook set-up',
-          params: fleetItemParams,
-          response: { 200: okReply },
-        },
-      },
-      async (req) => deleteSetup(ctx, actorOf(req), req.params.fid, 'webhook', req.params.id),
-    );
+      list: listWebhooks,
+      create: createWebhook,
+      test: testWebhook,
+      update: updateWebhook,
+    });
 
     // --- the delivery log ---
     app.get(
