@@ -32,6 +32,10 @@ async function loadModules() {
       ...(await import('./render.mjs')).benchmarks,
       // statistics: a fleet of its own (10,000 units × 365 days of counter history).
       ...(await import('./statistics.mjs')).benchmarks,
+      // deliveries: status change → webhook receipt (issue 11), after the reads (it adds services).
+      ...(await import('./deliveries.mjs')).benchmarks,
+      // imports: a 10,000-row services import, preview and save (issue 12), after the reads (it adds services).
+      ...(await import('./imports.mjs')).benchmarks,
     ],
     statics: [...web.benchmarks, ...(await import('./engine.mjs')).benchmarks],
   };

@@ -11,6 +11,7 @@
 // The dashboard's call is `statistics_fleet_year`. Each benchmark also records `first_request_ms`, the
 // time of its first request, computed from the aggregates (the ones after it are answered from the
 // statistics cache until a write or a unit event changes the fleet: modules/statistics/cache.ts).
+import autocannon from 'autocannon';
 import { BenchError, load, login, probe, requireSuccess } from './lib.mjs';
 
 const UNITS = Number(process.env.BENCH_STAT_UNITS || 10_000);
@@ -21,7 +22,9 @@ const FLEET = 'Bench statistics';
 const TZ = 180; // UTC+3 without daylight saving, like the demo fleet
 const DAY = 86_400;
 
-let today = 0;
+/** Start of today in the fleet zone (no daylight saving at UTC+3); `prepare` sets it again. */
+const startOfToday = (now) => Math.floor((now + TZ * 60) / DAY) * DAY - TZ * 60;
+let today = startOfToday(Math.floor(Date.now() / 1000));
 
 /** `n` from 1 to `count` as a table expression of the dialect. */
 const series = (dialect, count, alias) =>
@@ -31,8 +34,7 @@ const series = (dialect, count, alias) =>
 
 async function prepare(db) {
   const now = Math.floor(Date.now() / 1000);
-  // Start of today in the fleet zone (no daylight saving at UTC+3).
-  today = Math.floor((now + TZ * 60) / DAY) * DAY - TZ * 60;
+  today = startOfToday(now);
   const fleet = `(select id from fleets where name = '${FLEET}')`;
   await db.exec(`insert into fleets (account_id, name, tz, cur, ms, fm, created_at)
     select account_id, '${FLEET}', ${TZ}, 'EUR', 0, 1, ${now} from fleets where id = 1`);
@@ -73,6 +75,10 @@ async function prepare(db) {
       'Diesel', 20000 + (f.n * 37) % 50000, 1, 1659, null, ((20000 + (f.n * 37) % 50000) * 1659 + 500) / 1000,
       null, 1, '', '', '[]', null, ${now}, ${now}
     from ${series(db.dialect, FILLINGS, 'f')}`);
+  // PostgreSQL has no statistics of the rows just loaded: without them it plans the join of the
+  // services with their line items' totals below as a nested loop over both (hours).
+  if (db.dialect === 'postgres')
+    await db.exec('analyze services; analyze service_line_items; analyze fuel_fillings');
   // The daily aggregates of migration 012 (UTC+3 has no daylight saving: a day starts at 21:00 UTC).
   const lineTotal = '(qty * cost + 500) / 1000';
   await db.exec(`insert into cost_days (fleet_id, day, object_type, object_id, services_cost, services_count,
@@ -181,4 +187,156 @@ export const statisticsUnitYear = {
     ),
 };
 
-export const benchmarks = [statisticsFleetMonth, statisticsFleetYear, statisticsUnitYear];
+/** The generated fleet, as the manager reads it. */
+async function benchFleet(ctx) {
+  const { authorization } = await login(ctx.url, 'manager', ctx.password);
+  const { fleets } = await probe(`${ctx.url}/api/fleets`, { headers: { authorization } });
+  const fleet = fleets.find((f) => f.n === FLEET);
+  if (!fleet) throw new BenchError(`the generated fleet '${FLEET}' is missing`);
+  return { fid: fleet.id, authorization };
+}
+
+const yearPath = (fid, end = today) =>
+  `/api/fleets/${fid}/statistics?from=${day(end - 364 * DAY)}&to=${day(end)}`;
+
+/**
+ * The dashboard's call when no kept reply can help: every request asks for another year (365-day
+ * windows ending on each of the last 300 days, in turn), so each one is computed from the aggregates
+ * for the whole fleet (the cache keeps 16 replies). A fixed number of requests (3 per connection, no
+ * warm-up), each allowed two minutes: a full computation takes longer than the load's usual timeout
+ * with 10 waiting, and requests left running would weigh on the next benchmark.
+ */
+export const statisticsFleetYearUncached = {
+  id: 'statistics_fleet_year_uncached',
+  title: `Dashboard uncached: GET /api/fleets/{fid}/statistics (another 365-day window each request, ${UNITS} units)`,
+  requires: ['statistics_fleet_month'],
+  async run(ctx) {
+    const { fid, authorization } = await benchFleet(ctx);
+    const paths = Array.from({ length: 300 }, (_, k) => yearPath(fid, today - k * DAY));
+    let next = 0;
+    const started = performance.now();
+    const r = await new Promise((resolve, reject) => {
+      autocannon(
+        {
+          url: `${ctx.url}${paths[0]}`,
+          connections: ctx.connections,
+          amount: 3 * ctx.connections,
+          timeout: 120,
+          headers: { authorization },
+          requests: [
+            {
+              setupRequest: (req) => {
+                req.path = paths[next++ % paths.length];
+                return req;
+              },
+            },
+          ],
+        },
+        (err, result) => (err ? reject(err) : resolve(result)),
+      );
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const bad = r.non2xx + r.errors + r.timeouts;
+    if (r.requests.total === 0 || bad > 0)
+      throw new BenchError(`${bad} of ${r.requests.total} uncached requests failed`);
+    return {
+      requests_per_sec: Math.round((r.requests.total / seconds) * 10) / 10,
+      latency_ms: { p50: r.latency.p50, p99: r.latency.p99, avg: r.latency.average, max: r.latency.max },
+      requests: r.requests.total,
+      ok_requests: r.requests.total - bad,
+      non2xx: r.non2xx,
+      mismatches: 0,
+      errors: r.errors,
+      timeouts: r.timeouts,
+      status_codes: {},
+      duration_s: Math.round(seconds * 10) / 10,
+      connections: ctx.connections,
+      windows: paths.length,
+    };
+  },
+};
+
+/**
+ * The dashboard's call while the fleet changes: each connection closes a service (POST, a hand total,
+ * today, a unit drawn at random) and then reads the year, so every read follows a write and finds the
+ * fleet's statistics version moved (the reply kept is patched for the units written since: cache.ts).
+ * `requests_per_sec` counts both; `reads_per_sec` is the reads alone (half, one of each per round).
+ * Afterwards the year's service count must have grown by the services written, and the unit rows
+ * must add up to it.
+ *
+ * (A service, not a fuel filling: on SQLite a filling's write reads the unit's last full tank on the
+ * fleet's time index, 1,000,000 rows, about a second a filling here — modules/fuel/load.ts.)
+ */
+export const statisticsFleetYearWrites = {
+  id: 'statistics_fleet_year_writes',
+  title: `Dashboard after writes: POST a closed service, then GET /api/fleets/{fid}/statistics (365 days, ${UNITS} units)`,
+  requires: ['statistics_fleet_month'],
+  async run(ctx) {
+    const { fid, authorization } = await benchFleet(ctx);
+    const path = yearPath(fid);
+    const { units } = await probe(`${ctx.url}/api/fleets/${fid}/units`, { headers: { authorization } });
+    const ids = units.map((u) => u.id);
+    const before = await probe(`${ctx.url}${path}`, { headers: { authorization } });
+    let written = 0;
+    let n = 0;
+    const result = requireSuccess(
+      await load(ctx.url, {
+        path,
+        headers: { authorization },
+        requests: [
+          {
+            method: 'POST',
+            path: `/api/fleets/${fid}/services`,
+            headers: { authorization, 'content-type': 'application/json' },
+            setupRequest: (req) => {
+              n = (n * 1103515245 + 12345) % 2 ** 31;
+              req.body = JSON.stringify({
+                n: 'Bench closed service',
+                t: 'u',
+                uid: ids[n % ids.length],
+                f: 8,
+                start_date: day(today),
+                end_date: day(today),
+                manual_cost: 120.5,
+                li: [],
+              });
+              return req;
+            },
+            onResponse: (status) => {
+              if (status >= 200 && status < 300) written++;
+            },
+          },
+          { method: 'GET', path, headers: { authorization } },
+        ],
+      }),
+    );
+    // Writes still in flight when the warm-up or the load stopped land without an answer counted (at
+    // most one per connection each time): let them finish.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const after = await probe(`${ctx.url}${path}`, { headers: { authorization } });
+    const grown = after.services_count - before.services_count;
+    const unanswered = 2 * ctx.connections;
+    if (grown < written || grown > written + unanswered)
+      throw new BenchError(
+        `${grown} more services after ${written} written (and at most ${unanswered} unanswered)`,
+      );
+    const unitCount = after.units.reduce((sum, u) => sum + u.services_count, 0);
+    if (unitCount !== after.services_count)
+      throw new BenchError(
+        `the units' service counts add up to ${unitCount}, the fleet's is ${after.services_count}`,
+      );
+    return {
+      ...result,
+      reads_per_sec: Math.round((result.requests_per_sec / 2) * 10) / 10,
+      services_written: grown,
+    };
+  },
+};
+
+export const benchmarks = [
+  statisticsFleetMonth,
+  statisticsFleetYear,
+  statisticsUnitYear,
+  statisticsFleetYearUncached,
+  statisticsFleetYearWrites,
+];

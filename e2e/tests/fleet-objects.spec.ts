@@ -80,6 +80,7 @@ test('a fleet admin creates, moves, keeps and deletes service objects', async ({
     await expect(page.getByTestId('objects-unsaved')).toBeVisible();
     await shot(page, 'objects-unsaved-1280');
     // Leaving with unsaved moves asks first (spec §2); Stay keeps them.
+    // The admin's fleet is admin-only: Administration sits in the top menu (spec §2).
     await page.getByRole('link', { name: 'Administration' }).click();
     const warning = page.getByRole('dialog', { name: 'Warning!' });
     await expect(warning).toBeVisible();

@@ -140,7 +140,8 @@ test('a super user whose current fleet is suspended keeps it: no fleet dialog, t
     // fleet has been suspended" dialog blocks the screen.
     await expect.poll(() => fleetReadsAfter).toBeGreaterThan(0);
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    await page.getByRole('link', { name: 'Administration' }).click();
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Administration' }).click();
     const row = page.getByRole('list', { name: 'Fleets' }).getByRole('listitem', { name: 'Northwind fleet' });
     await expect(row).toContainText('Suspended');
     await expect(page.getByRole('dialog')).toHaveCount(0);

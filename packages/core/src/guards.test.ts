@@ -202,12 +202,18 @@ describe('menus and bell', () => {
     const m = menuVisibility(adminOnly);
     expect(m.activation).toBe(true);
     expect(m.administration).toBe(true);
+    expect(m.userAdministration).toBe(false);
     expect(m.dashboard || m.items || m.services || m.intervals || m.reports).toBe(false);
   });
   it('a full member sees the operational items', () => {
     const m = menuVisibility(user());
     expect(m).toMatchObject({ dashboard: true, items: true, intervals: true, services: true, reports: true });
     expect(m.activation).toBe(false);
+  });
+  it('a fleet admin of a working fleet finds Administration once, in the user menu (issue 15)', () => {
+    const m = menuVisibility(user({ fleets: [{ id: 1, acl: ACL_ALL }] }));
+    expect(m).toMatchObject({ administration: false, userAdministration: true, services: true });
+    expect(menuVisibility(su)).toMatchObject({ administration: false, userAdministration: true });
   });
   it('the bell hides for admin-only fleets, disabled notifications and without viewService', () => {
     expect(bellVisible(viewer, 31)).toBe(true);

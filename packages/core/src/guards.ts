@@ -204,7 +204,13 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
 /** Menu items of spec §2 "Header and menus", each shown per permission. */
 export interface MenuVisibility {
   activation: boolean;
+  /** The top menu's Administration: admin-only fleets (spec §2 "Menu items"). */
   administration: boolean;
+  /**
+   * The user menu's Administration (spec §2 "User menu"), for whoever may administer a fleet or the
+   * account; not repeated where the top menu already has it (issue 15: one Administration entry).
+   */
+  userAdministration: boolean;
   dashboard: boolean;
   items: boolean;
   fuelfillings: boolean;
@@ -220,7 +226,8 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
   const acl = currentAcl(user);
   return {
     activation: user.su || (user.admin && adminOnly) || canOpenActivation(user),
-    administration: adminOnly || user.su || adminFleets(user).length > 0,
+    administration: adminOnly,
+    userAdministration: !adminOnly && (user.su || adminFleets(user).length > 0),
     dashboard: ok('dashboard') && hasAll(acl, Acl.viewService),
     items: ok('items'),
     fuelfillings: ok('fuelfillings') && !adminOnly,

@@ -69,6 +69,11 @@ export const NEEDS = {
   /** Operational screens of spec §6 (dashboard, reports: viewService; items and units: any member). */
   'dashboard.view': fleet({ all: Acl.viewService, operational: true }),
   'report.view': fleet({ all: Acl.viewService, operational: true }),
+  /**
+   * Report mails: setting them up and "send now" (contracts/reportmails.ts decision 1): viewService to
+   * see reports and the admin bit, as spec §6 has admins set up the fleet's e-mail notifications.
+   */
+  'report.mail': fleet({ all: Acl.admin | Acl.viewService, operational: true }),
   'items.view': fleet({ operational: true }),
   /** The caller's own things: settings, tokens, current fleet. */
   'user.self': { scope: 'user' },

@@ -24,16 +24,19 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { adminUserRoutes } from './modules/admin/user-routes.js';
 import { clientErrorRoutes } from './modules/client-errors/routes.js';
 import { customFieldRoutes } from './modules/customfields/routes.js';
+import { fleetTransferRoutes } from './modules/fleet-transfer/routes.js';
 import { fleetAdminRoutes } from './modules/fleets/admin-routes.js';
 import { objectRoutes } from './modules/fleets/object-routes.js';
 import { fleetRoutes } from './modules/fleets/routes.js';
 import { fuelRoutes } from './modules/fuel/routes.js';
+import { importRoutes } from './modules/imports/routes.js';
 import { intervalRoutes } from './modules/intervals/routes.js';
 import { lineItemRoutes } from './modules/lineitems/routes.js';
 import { meterRoutes } from './modules/meter/routes.js';
 import { notificationChannelRoutes } from './modules/notification-channels/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { platformRoutes } from './modules/platform/routes.js';
+import { reportMailRoutes } from './modules/reportmails/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { serviceRoutes } from './modules/services/routes.js';
 import { sessionRoutes } from './modules/session/routes.js';
@@ -129,15 +132,18 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(intervalRoutes(ctx));
   await app.register(serviceRoutes(ctx));
   await app.register(fuelRoutes(ctx));
+  await app.register(importRoutes(ctx));
   await app.register(meterRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
+  await app.register(reportMailRoutes(ctx));
   await app.register(customFieldRoutes(ctx));
   await app.register(notificationRoutes(ctx));
   await app.register(notificationChannelRoutes(ctx));
   await app.register(ingestRoutes(ctx));
   await app.register(platformRoutes(ctx));
   await app.register(clientErrorRoutes(ctx));
+  await app.register(fleetTransferRoutes(ctx)); // fleet export, import and migration (issue 12)
   await app.register(eventsSocket(ctx));
 
   // The language files come from their one home in core, with or without a built web app (DESIGN §1).

@@ -13,6 +13,7 @@ import { PgBus } from './events/pg-bus.js';
 import { channelConsumer } from './modules/notification-channels/consumer.js';
 import { startDeliveryWorker } from './modules/notification-channels/worker.js';
 import { notificationConsumer } from './modules/notifications/consumer.js';
+import { startReportMailScheduler } from './modules/reportmails/scheduler.js';
 
 export interface Server {
   app: FastifyInstance;
@@ -50,6 +51,7 @@ export async function createServer(config: Config, options: CreateOptions = {}):
   ctx.outbox.register(channelConsumer(ctx));
   const app = await buildApp(ctx, { logger: options.logger });
   const deliveries = startDeliveryWorker(ctx);
+  const reportMails = startReportMailScheduler(ctx);
   let closed = false;
   return {
     app,
@@ -59,6 +61,7 @@ export async function createServer(config: Config, options: CreateOptions = {}):
       closed = true;
       await app.close();
       await deliveries.close();
+      await reportMails.close();
       await ctx.outbox.close();
       await bus.close();
       await db.close();

@@ -15,6 +15,8 @@ export const DECIMAL_MAX = 1e9;
 
 /** Path id: a positive integer (spec §5 integer rule), read from text. */
 export const pathId = z.coerce.number().int().positive().max(Limits.intSigned);
+/** The body of an action named by its path alone (send now, retry): none, or an empty object. */
+export const actionBody = z.object({}).strict().optional().describe('No fields: the path names the action');
 /** An id inside a JSON body: a number, never text. */
 export const id = z.number().int().positive().max(Limits.intSigned);
 export const idParams = z.object({ id: pathId });

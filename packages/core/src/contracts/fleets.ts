@@ -13,7 +13,7 @@ import { customFieldValues, customFieldValuesWire } from './customfields.js';
 export const FLEET_CURRENCY_MAX = 16;
 /** Range of a fleet's time-zone code (`tz`, offset and daylight-saving rule flags packed in one integer). */
 export const FLEET_TZ_MIN = -2147483648;
-export const FLEET_TZ_MAX = Limits.intUnsigned;
+export const FLEET_TZ_MAX = Limits.intSigned;
 /** Most entries one access list (`PUT /api/fleets/{id}/users`) may carry. */
 export const FLEET_USERS_MAX = 10_000;
 /** Largest acl a request may send; bits spec §6 does not define are refused by the server by name. */

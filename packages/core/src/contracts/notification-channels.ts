@@ -20,8 +20,10 @@ import { acceptingReadOnly, flag, id, unixTime } from './common.js';
  * 3. "Send test" tests the fields sent, saved or not; with `id` of a saved set-up and no token/secret
  *    sent, the stored one is used. It answers the delivery result `{ok, reason?}`; a mail test without
  *    `SMTP_URL` configured answers 409 `{error: 10, reason}` ("Mail is not configured ...").
- * 4. Each service event is delivered once per switched-on set-up whose kinds include its kind; the log
- *    keeps one row per (channel, set-up, event) with its attempts, status and last error.
+ * 4. Each service event is delivered once per switched-on set-up whose kinds include its kind and per
+ *    recipient (issue 11 item 3): an e-mail set-up sends each address a message of its own, a bot each
+ *    chat; the log keeps one row per (channel, set-up, event, recipient) with its attempts, status and
+ *    last error. "Send test" sends are logged too (`test: 1`, setup_id 0 for an unsaved form).
  */
 
 /** E-mail recipients one set-up may name. */
@@ -194,6 +196,9 @@ const webhookFields = z.strictObject({
   on: flag.default(1).describe('Switched on'),
   k: kindMask,
   url: channelUrl.describe('Where the JSON payload is POSTed (http or https)'),
+  lang: language
+    .optional()
+    .describe('Language of the payload’s `text` (subject and body, as the e-mail words it); default en'),
   secret: z
     .union([webhookSecret, z.literal('')])
     .optional()
@@ -226,6 +231,7 @@ export const webhookSetupWire = z.object({
   on: flag,
   k: z.number().int(),
   url: z.string(),
+  lang: z.string(),
   secret_set: flag.describe('A signing secret is stored'),
   secret_tail: z.string().describe('The secret’s last 4 characters ("" when none)'),
 });
@@ -255,6 +261,10 @@ export const deliveryWire = z.object({
   error: z.string().nullable().describe('The last failure'),
   last_tm: z.number().int().nullable().describe('The last attempt, Unix seconds'),
   next_tm: z.number().int().nullable().describe('The next try while pending, Unix seconds'),
+  recipient: z
+    .string()
+    .describe('The e-mail address or chat id this delivery goes to ("" for a webhook: its URL)'),
+  test: flag.describe('1: a "send test", logged (never retried)'),
 });
 export type DeliveryWire = z.infer<typeof deliveryWire>;
 export const deliveryListReply = z.object({

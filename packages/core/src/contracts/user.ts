@@ -3,6 +3,7 @@ import { ALL_NOTIFICATION_KINDS, LANGUAGES } from '../constants.js';
 import type { TokenRights } from '../permissions.js';
 import { id, unixTime } from './common.js';
 import { unitListReply } from './fleets.js';
+import { importMappingSetting } from './imports.js';
 
 /**
  * Wire contracts of the user API (spec §3 "User settings", §7 "User"; PRODUCT.md "API tokens"): personal
@@ -112,6 +113,7 @@ const settingsPatchFields = z.object({
   layer: z.string().min(1).max(SETTINGS_LAYER_MAX).optional(),
   help: settingsHelpWindow.nullable().optional(),
   dashboard: settingsDashboardLayout.nullable().optional(),
+  imports: importMappingSetting.nullable().optional(),
 });
 /** Any other key is refused (400 error 4, a detail on `body.<key>`). */
 export const userSettingsPatchBody = settingsPatchFields.strict();
@@ -133,6 +135,7 @@ export const userSettings = z.strictObject({
   layer: z.string().describe('Chosen base map'),
   help: settingsHelpWindow.optional(),
   dashboard: settingsDashboardLayout.optional().describe('Layout of the dashboard sections'),
+  imports: importMappingSetting.optional().describe('Remembered import column mappings per kind'),
 });
 export type UserSettings = z.infer<typeof userSettings>;
 

@@ -472,7 +472,7 @@ export interface ChannelSetupTable {
   updated_at: number;
 }
 
-/** One event's delivery to one channel set-up (migration 014); unique per (channel, setup_id, event_id). */
+/** One event's delivery to one channel set-up and recipient (migrations 014, 019); unique per (channel, setup_id, event_id, recipient). */
 export interface NotificationDeliveryTable {
   id: Generated<number>;
   fleet_id: number;
@@ -492,6 +492,10 @@ export interface NotificationDeliveryTable {
   last_at: number | null;
   error: string | null;
   created_at: number;
+  /** The one e-mail address or chat id (migration 019); '' for webhooks and rows from before it. */
+  recipient: string;
+  /** 1 for a logged "send test" (migration 019). */
+  test: number;
 }
 
 /** A failed login (migration 015; auth/rate-limit.ts): lower-case name, address, Unix milliseconds. */

@@ -159,7 +159,9 @@ describe('error contract', () => {
         const documented = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
         expect(documented.sort(), c.route).toEqual(pathParams.sort());
         if (['PUT', 'POST', 'PATCH'].includes(method) && c.route !== 'GET /api/logout') {
-          const schema = op.requestBody?.content?.['application/json']?.schema;
+          // JSON bodies, or a file's raw bytes (the import parse routes).
+          const content = op.requestBody?.content ?? {};
+          const schema = (content['application/json'] ?? content['application/octet-stream'])?.schema;
           expect(schema, `${c.route} request body`).toBeDefined();
         }
       }

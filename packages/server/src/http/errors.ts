@@ -95,6 +95,17 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send(body(ErrorCode.invalidInput, err.message));
     }
+    // PostgreSQL refusing a value of the request (U+0000 in a query string or form field, a number past
+    // its column): the client's input, 400 as on SQLite's side of the contract, never 500.
+    const sqlState = (err as { code?: unknown }).code;
+    if (sqlState === '22021' || sqlState === '22P05') {
+      return reply
+        .status(400)
+        .send(body(ErrorCode.invalidInput, 'Text contains a character that cannot be stored'));
+    }
+    if (sqlState === '22003') {
+      return reply.status(400).send(body(ErrorCode.invalidInput, 'Number out of range'));
+    }
     request.log.error({ err, requestId: request.id }, 'unexpected fault');
     return reply
       .status(500)

@@ -27,6 +27,12 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
+/** Reason of the 400 for text with U+0000, which PostgreSQL cannot store (SQLite can: refused on both). */
+export const NUL_IN_TEXT = 'Text must not contain the character U+0000';
+
+/** A `\u0000` escape in JSON text (not an escaped backslash followed by "u0000"). */
+const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/i;
+
 /**
  * Every JSON body goes through Fastify's own parser (prototype poisoning refused, empty and malformed
  * bodies answered as before, the route's body limit applied while reading) after a check of its nesting:
@@ -40,6 +46,10 @@ export function installJsonDepthLimit(app: FastifyInstance): void {
     const raw = typeof text === 'string' ? text : text.toString('utf8');
     if (jsonDepthExceeds(raw, JSON_DEPTH_MAX)) {
       done(new AppError(ErrorCode.invalidInput, TOO_DEEP), undefined);
+      return;
+    }
+    if (NUL_ESCAPE.test(raw)) {
+      done(new AppError(ErrorCode.invalidInput, NUL_IN_TEXT), undefined);
       return;
     }
     parse(request, raw, done);

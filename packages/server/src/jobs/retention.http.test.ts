@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../context.js';
 import { orderColumn, recordDomainEvents } from '../events/outbox.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
-import { DOMAIN_EVENT_DAYS, INGEST_LOG_DAYS, pruneDomainEvents, pruneIngestLog } from './retention.js';
+import {
+  DELIVERY_LOG_DAYS,
+  DOMAIN_EVENT_DAYS,
+  INGEST_LOG_DAYS,
+  pruneDeliveries,
+  pruneDomainEvents,
+  pruneIngestLog,
+} from './retention.js';
 
 describe('ingest log retention', () => {
   let t: TestServer;
@@ -98,5 +105,66 @@ describe('domain event retention', () => {
     await ctx.outbox.publishPending();
     await pruneDomainEvents(ctx, t0);
     expect(await left()).toEqual(['cur']);
+  });
+});
+
+describe('delivery log retention', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  it(`deletes sent and failed deliveries older than ${DELIVERY_LOG_DAYS} days; pending ones stay`, async () => {
+    const ctx = t.server.ctx;
+    const db = ctx.db.kysely;
+    const t0 = now();
+    const fid = t.demo.fleetId;
+    const old = t0 - DELIVERY_LOG_DAYS * 86400 - 10;
+    const row = (name: string, createdAt: number, status: string, test = 0) => ({
+      fleet_id: fid,
+      channel: 'webhook',
+      setup_id: 1,
+      setup_name: name,
+      event_id: `ev-${name}`,
+      kind: 1,
+      service_id: null,
+      snapshot: '{}',
+      status,
+      attempts: 1,
+      next_at: status === 'pending' ? t0 + 60 : null,
+      last_at: createdAt,
+      error: status === 'failed' ? 'HTTP 500' : null,
+      created_at: createdAt,
+      recipient: '',
+      test,
+    });
+    // In id order with growing times, as the consumer writes them.
+    await db
+      .insertInto('notification_deliveries')
+      .values([
+        row('old-sent', old, 'sent'),
+        row('old-failed', old + 1, 'failed'),
+        row('old-test', old + 2, 'sent', 1),
+        row('old-pending', old + 3, 'pending'),
+        row('edge', t0 - DELIVERY_LOG_DAYS * 86400 + 10, 'sent'),
+        row('new-failed', t0 - 5, 'failed'),
+      ])
+      .execute();
+    const left = async () =>
+      (await db.selectFrom('notification_deliveries').select('setup_name').orderBy('id').execute()).map(
+        (r) => r.setup_name,
+      );
+    expect(await pruneDeliveries(ctx, t0)).toBe(3);
+    expect(await left()).toEqual(['old-pending', 'edge', 'new-failed']);
+    expect(await pruneDeliveries(ctx, t0)).toBe(0);
+    // Settled later, the old pending one goes too.
+    await db
+      .updateTable('notification_deliveries')
+      .set({ status: 'sent' })
+      .where('setup_name', '=', 'old-pending')
+      .execute();
+    expect(await pruneDeliveries(ctx, t0)).toBe(1);
+    expect(await left()).toEqual(['edge', 'new-failed']);
   });
 });

@@ -5,6 +5,12 @@ import { orderColumn } from '../events/outbox.js';
 export const INGEST_LOG_DAYS = 30;
 /** Domain events are kept this long after they are recorded (as the ingest log), once consumed. */
 export const DOMAIN_EVENT_DAYS = 30;
+/**
+ * Deliveries of e-mails, bot messages and webhooks (modules/notification-channels) stay in the fleet's
+ * delivery log this long once sent or given up (issue 11 item 3 "a delivery log"); pending ones stay
+ * until they are settled, however old.
+ */
+export const DELIVERY_LOG_DAYS = 30;
 const EVERY_MS = 60 * 60 * 1000;
 
 /** Deletes expired ingest-log rows; idempotent, so several instances may run it. */
@@ -48,11 +54,36 @@ export async function pruneDomainEvents(ctx: AppContext, at: number = now()): Pr
   return Number(res.numDeletedRows);
 }
 
+/**
+ * Deletes sent and failed deliveries (tests included) queued more than `DELIVERY_LOG_DAYS` ago; pending
+ * ones are kept. As for the domain events, rows are written in id order with growing times, so the old
+ * ones are those before the first kept id (no index on the time). Idempotent.
+ */
+export async function pruneDeliveries(ctx: AppContext, at: number = now()): Promise<number> {
+  const db = ctx.db.kysely;
+  const cutoff = at - DELIVERY_LOG_DAYS * DAY;
+  const firstKept = await db
+    .selectFrom('notification_deliveries')
+    .select('id')
+    .where('created_at', '>=', cutoff)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  let query = db
+    .deleteFrom('notification_deliveries')
+    .where('created_at', '<', cutoff)
+    .where('status', 'in', ['sent', 'failed']);
+  if (firstKept) query = query.where('id', '<', firstKept.id);
+  const res = await query.executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
 /** Runs the pruning at start and then hourly; `stop()` ends it. */
 export function startRetention(ctx: AppContext): { stop(): void } {
   const run = () => {
     void pruneIngestLog(ctx).catch((err) => ctx.log.warn({ err }, 'ingest log pruning failed'));
     void pruneDomainEvents(ctx).catch((err) => ctx.log.warn({ err }, 'domain event pruning failed'));
+    void pruneDeliveries(ctx).catch((err) => ctx.log.warn({ err }, 'delivery log pruning failed'));
   };
   run();
   const timer = setInterval(run, EVERY_MS);

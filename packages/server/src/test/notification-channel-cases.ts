@@ -46,6 +46,41 @@ async function seedSetup({ t, fx }: CaseEnv, channel: Channel, fleetId = fx.flee
   return row.id;
 }
 
+/** A failed delivery of a fleet, written directly (for the retry route). */
+async function seedFailedDelivery({ t, fx }: CaseEnv, fleetId = fx.fleetId): Promise<number> {
+  const row = await t.server.ctx.db.kysely
+    .insertInto('notification_deliveries')
+    .values({
+      fleet_id: fleetId,
+      channel: 'webhook',
+      setup_id: 0,
+      setup_name: SETUP,
+      event_id: `matrix-${Math.random()}`,
+      kind: 1,
+      service_id: null,
+      snapshot: '{}',
+      status: 'failed',
+      attempts: 5,
+      next_at: null,
+      last_at: 0,
+      error: 'HTTP 500',
+      created_at: 0,
+      recipient: '',
+      test: 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Removes the deliveries the cases made. */
+async function restoreDeliveries({ t }: CaseEnv) {
+  await t.server.ctx.db.kysely
+    .deleteFrom('notification_deliveries')
+    .where('setup_name', '=', SETUP)
+    .execute();
+}
+
 /** Removes the set-ups the cases made. */
 async function restore({ t }: CaseEnv) {
   await t.server.ctx.db.kysely.deleteFrom('channel_setups').where('name', '=', SETUP).execute();
@@ -145,5 +180,26 @@ export const NOTIFICATION_CHANNEL_CASES: RouteCase[] = [
     otherFleet: true,
     build: ({ fx }) => ({ method: 'GET', url: `/api/fleets/${fx.otherFleetId}/deliveries` }),
     expect: outcomes(NORTHWIND),
+  },
+  {
+    route: 'POST /api/fleets/:fid/deliveries/:id/retry',
+    build: async (env) => ({
+      method: 'POST',
+      url: `/api/fleets/${env.fx.fleetId}/deliveries/${await seedFailedDelivery(env)}/retry`,
+      body: {},
+    }),
+    expect: outcomes(FLEET_ADMINS),
+    restore: restoreDeliveries,
+  },
+  {
+    route: 'POST /api/fleets/:fid/deliveries/:id/retry',
+    label: "a delivery of the outsider's fleet through the demo fleet",
+    build: async (env) => ({
+      method: 'POST',
+      url: `/api/fleets/${env.fx.fleetId}/deliveries/${await seedFailedDelivery(env, env.fx.otherFleetId)}/retry`,
+      body: {},
+    }),
+    expect: notFoundFor(FLEET_ADMINS),
+    restore: restoreDeliveries,
   },
 ];

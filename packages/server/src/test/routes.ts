@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_CASES } from './admin-cases.js';
 import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
+import { FLEET_TRANSFER_CASES } from './fleet-transfer-cases.js';
 import { FUEL_CASES } from './fuel-cases.js';
 import type { TestServer } from './harness.js';
+import { IMPORT_CASES } from './imports-cases.js';
 import { MAINTENANCE_CASES } from './maintenance-cases.js';
 import {
   ACCOUNT_ADMINS,
@@ -19,6 +21,7 @@ import { NOTIFICATION_CASES } from './notification-cases.js';
 import { NOTIFICATION_CHANNEL_CASES } from './notification-channel-cases.js';
 import { OBJECTS_ADMIN_CASES } from './objects-admin-cases.js';
 import { REPORT_CASES } from './report-cases.js';
+import { REPORT_MAIL_CASES } from './reportmails-cases.js';
 import { SERVICE_CASES } from './service-cases.js';
 import { STATISTICS_CASES } from './statistics-cases.js';
 import { USER_CASES } from './user-cases.js';
@@ -77,6 +80,7 @@ export const ROUTE_CASES: RouteCase[] = [
   // --- services (spec §7 "Services"; cases in service-cases.ts) ---
   ...SERVICE_CASES,
   ...FUEL_CASES, // fuel fillings (spec §7 "Fuel fillings"; fuel-cases.ts)
+  ...IMPORT_CASES, // the import flow (issue 12; imports-cases.ts)
   ...METER_CASES, // a unit's meter history (issue 14; meter-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
@@ -188,6 +192,7 @@ export const ROUTE_CASES: RouteCase[] = [
   // --- statistics (spec §7 "Fleet"; cases in statistics-cases.ts) ---
   ...STATISTICS_CASES,
   ...REPORT_CASES, // reports and their exports (report-cases.ts)
+  ...REPORT_MAIL_CASES, // report mails and "send now" (reportmails-cases.ts)
   // --- custom fields (spec §7 "Custom fields"; cases in customfield-cases.ts) ---
   ...CUSTOM_FIELD_CASES,
   ...NOTIFICATION_CASES, // in-app notifications and set-ups (notification-cases.ts)
@@ -217,6 +222,7 @@ export const ROUTE_CASES: RouteCase[] = [
 
   // --- user, session and platform calls (spec §7 "User", DESIGN §3, §4; cases in user-cases.ts) ---
   ...USER_CASES,
+  ...FLEET_TRANSFER_CASES, // fleet export, import and LubeLogger migration (fleet-transfer-cases.ts)
 ];
 
 /** Reads the ids and values the catalogue's requests use from the freshly seeded database. */

@@ -194,7 +194,7 @@ export function Header({ auth }: { auth: SessionAuthReply }) {
               <Menu.Item component={Link} to="/settings">
                 {t('menu.settings')}
               </Menu.Item>
-              {menu.administration && (
+              {menu.userAdministration && (
                 <Menu.Item component={Link} to="/admin">
                   {t('menu.administration')}
                 </Menu.Item>

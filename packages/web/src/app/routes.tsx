@@ -16,7 +16,6 @@ import { isExplicitLogout, rememberOrigin, useSession } from './session.ts';
 
 const Shell = lazy(() => import('./Shell.tsx'));
 const SetupScreen = lazy(() => import('../features/setup/SetupScreen.tsx'));
-const Placeholder = lazy(() => import('../screens/Placeholder.tsx'));
 const SettingsScreen = lazy(() => import('../screens/Settings.tsx'));
 const TokensScreen = lazy(() => import('../screens/Tokens.tsx'));
 const FleetMap = lazy(() => import('../features/map/FleetMap.tsx'));
@@ -35,6 +34,8 @@ const FleetAdminScreen = lazy(() => import('../features/fleetadmin/FleetAdminScr
 const FuelFillingsScreen = lazy(() => import('../features/fuel/FuelFillingsScreen.tsx'));
 const FuelEditorScreen = lazy(() => import('../features/fuel/FuelEditorScreen.tsx'));
 const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx'));
+const MigrationScreen = lazy(() => import('../features/migration/MigrationScreen.tsx'));
+const ImportScreen = lazy(() => import('../features/imports/ImportScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -57,21 +58,6 @@ function guarded(route: RouteName, element: ReactNode): ReactNode {
   return <Guarded route={route}>{element}</Guarded>;
 }
 
-/** A screen of a later issue: titled, guarded like the real one. */
-function screen(
-  route: RouteName,
-  title: string,
-  waitFor?: 'units' | 'trailers' | 'drivers',
-  below?: ReactNode,
-): ReactNode {
-  return (
-    <Guarded route={route}>
-      <Placeholder title={title} waitFor={waitFor} />
-      {below && <Suspense fallback={<Loading />}>{below}</Suspense>}
-    </Guarded>
-  );
-}
-
 export const router = createBrowserRouter(
   createRoutesFromElements(
     <Route element={<Outlet />} errorElement={<ErrorScreen />}>
@@ -89,7 +75,7 @@ export const router = createBrowserRouter(
         <Route path="activation" element={guarded('activation', <ActivationScreen />)} />
         <Route path="admin" element={guarded('admin', <AdminScreen />)} />
         <Route path="fleet/:id" element={guarded('fleet', <FleetAdminScreen />)} />
-        <Route path="migration/:id" element={screen('migration', 'screen.migration')} />
+        <Route path="migration/:id" element={guarded('migration', <MigrationScreen />)} />
         <Route path="dashboard" element={guarded('dashboard', <DashboardScreen map={<FleetMap />} />)} />
         <Route path="items" element={guarded('items', <ItemsScreen />)} />
         <Route
@@ -99,21 +85,18 @@ export const router = createBrowserRouter(
         <Route path="trailer/:id" element={guarded('trailer', <ObjectScreen kind="trailer" />)} />
         <Route path="driver/:id" element={guarded('driver', <ObjectScreen kind="driver" />)} />
         <Route path="intervals" element={guarded('intervals', <IntervalsScreen />)} />
-        <Route path="intervals/import" element={screen('intervalsImport', 'screen.intervalsImport')} />
+        <Route path="intervals/import" element={<ImportScreen kind="intervals" />} />
         <Route path="interval/:id" element={guarded('interval', <IntervalEditorScreen />)} />
         <Route path="services" element={guarded('services', <ServicesScreen />)} />
         <Route path="services/close" element={guarded('servicesClose', <CloseServicesScreen />)} />
-        <Route path="services/import" element={screen('servicesImport', 'screen.servicesImport')} />
+        <Route path="services/import" element={<ImportScreen kind="services" />} />
         <Route path="service/:id" element={guarded('service', <ServiceEditorScreen />)} />
         <Route path="fuelfillings" element={guarded('fuelfillings', <FuelFillingsScreen />)} />
-        <Route
-          path="fuelfillings/import"
-          element={screen('fuelfillingsImport', 'screen.fuelfillingsImport')}
-        />
+        <Route path="fuelfillings/import" element={<ImportScreen kind="fuelfillings" />} />
         <Route path="fuelfilling/:id" element={guarded('fuelfilling', <FuelEditorScreen />)} />
         <Route path="reports" element={guarded('reports', <ReportsScreen />)} />
         <Route path="lineitems" element={guarded('lineitems', <LineItemsScreen />)} />
-        <Route path="lineitems/import" element={screen('lineitemsImport', 'screen.lineitemsImport')} />
+        <Route path="lineitems/import" element={<ImportScreen kind="lineitems" />} />
         <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />
         <Route path="settings" element={guarded('settings', <SettingsScreen />)} />
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -6,7 +6,7 @@ import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dayjsLocale } from '../i18n/index.ts';
-import { inputDateOf, parseDateInput, parseRequestDate, requestDateOf } from './datetime.ts';
+import { parseDateInFormat, parseRequestDate, requestDateOf } from './datetime.ts';
 import { IconButton } from './IconButton.tsx';
 
 /** Spec §9: the calendar hides 100 ms after a day click; popups keep a 10 px margin. */
@@ -17,7 +17,7 @@ export interface DatePickerProps extends Omit<TextInputProps, 'value' | 'onChang
   /** The date as requests send it (YYYY-MM-DD), or null. */
   value: string | null;
   onChange: (value: string | null) => void;
-  /** The user's date format (settings), used while the field is not being edited. */
+  /** The user's date format (settings): what the field shows, what its placeholder says, how it is typed. */
   dateFormat?: string;
 }
 
@@ -45,9 +45,20 @@ function CalendarIcon() {
   );
 }
 
+/** The short month names of the page language, as the format token MMM shows them. */
+function monthNames(): string[] {
+  const locale = dayjsLocale();
+  return Array.from({ length: 12 }, (_, m) =>
+    dayjs(new Date(2026, m, 1))
+      .locale(locale)
+      .format('MMM'),
+  );
+}
+
 /**
- * Spec §5 date picker: typed as YYYY-M-D, shown in the user's date format, with a calendar popup.
- * Invalid text leaves the value unchanged and marks the field.
+ * Spec §5 date picker with a calendar popup. One format per field (issue 15): it shows, and is typed in,
+ * the user's date format, which its placeholder names; focus does not switch it (the spec's YYYY-M-D is
+ * taken as well). Invalid text leaves the value unchanged and marks the field.
  */
 export function DatePicker({ value, onChange, dateFormat = 'YYYY-MM-DD', ...rest }: DatePickerProps) {
   const { t } = useTranslation();
@@ -56,27 +67,27 @@ export function DatePicker({ value, onChange, dateFormat = 'YYYY-MM-DD', ...rest
   const [opened, setOpened] = useState(false);
   const hide = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(hide.current), []);
-  const current = value ? parseRequestDate(value) : null;
-  const invalid = editing && text.trim() !== '' && parseDateInput(text) === null;
+  const parse = (typed: string) => parseDateInFormat(typed, dateFormat, monthNames());
+  const invalid = editing && text.trim() !== '' && parse(text) === null;
 
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-start" offset={POPUP_MARGIN} trapFocus>
       <Popover.Target>
         <TextInput
-          placeholder="YYYY-M-D"
+          placeholder={dateFormat}
           {...rest}
           value={editing ? text : display(value, dateFormat)}
           error={invalid ? t('controls.invalid') : rest.error}
           onFocus={() => {
             setEditing(true);
-            setText(current ? inputDateOf(current) : '');
+            setText(display(value, dateFormat));
           }}
           onChange={(e) => {
             const next = e.currentTarget.value;
             setText(next);
             if (next.trim() === '') onChange(null);
             else {
-              const parsed = parseDateInput(next);
+              const parsed = parse(next);
               if (parsed) onChange(requestDateOf(parsed));
             }
           }}

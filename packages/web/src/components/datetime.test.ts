@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   daysInMonth,
   inputDateOf,
+  parseDateInFormat,
   parseDateInput,
   parseRequestDate,
   parseTimeInput,
@@ -73,5 +74,37 @@ describe('time picker (spec §5: 00:00:00 through 23:59:00, HH:mm:ss)', () => {
     const minutes = timeOptions(1);
     expect(minutes).toHaveLength(1440);
     expect(minutes.at(-1)).toBe('23:59:00');
+  });
+});
+
+describe('parseDateInFormat (issue 15: typed as the field shows it)', () => {
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  it('reads each settings format (spec §5)', () => {
+    const d = { year: 2026, month: 11, day: 25 };
+    expect(parseDateInFormat('25.11.2026', 'DD.MM.YYYY')).toEqual(d);
+    expect(parseDateInFormat('25 Nov 2026', 'DD MMM YYYY', months)).toEqual(d);
+    expect(parseDateInFormat('25 nov. 2026', 'DD MMM YYYY', months)).toEqual(d);
+    expect(parseDateInFormat('2026-11-25', 'YYYY-MM-DD')).toEqual(d);
+    expect(parseDateInFormat('11-25-2026', 'MM-DD-YYYY')).toEqual(d);
+    expect(parseDateInFormat('25-11-2026', 'DD-MM-YYYY')).toEqual(d);
+  });
+
+  it('takes short day and month numbers and any separator', () => {
+    expect(parseDateInFormat('5.3.2026', 'DD.MM.YYYY')).toEqual({ year: 2026, month: 3, day: 5 });
+    expect(parseDateInFormat(' 05/03/2026 ', 'DD.MM.YYYY')).toEqual({ year: 2026, month: 3, day: 5 });
+  });
+
+  it('always takes the spec input YYYY-M-D as well', () => {
+    expect(parseDateInFormat('2026-3-5', 'DD.MM.YYYY')).toEqual({ year: 2026, month: 3, day: 5 });
+    expect(parseDateInFormat('2026-11-25', 'MM-DD-YYYY')).toEqual({ year: 2026, month: 11, day: 25 });
+  });
+
+  it('refuses what is not a date of that format', () => {
+    expect(parseDateInFormat('31.02.2026', 'DD.MM.YYYY')).toBeNull();
+    expect(parseDateInFormat('25.13.2026', 'DD.MM.YYYY')).toBeNull();
+    expect(parseDateInFormat('13-25-2026', 'MM-DD-YYYY')).toBeNull();
+    expect(parseDateInFormat('25 Foo 2026', 'DD MMM YYYY', months)).toBeNull();
+    expect(parseDateInFormat('25.11.26', 'DD.MM.YYYY')).toBeNull();
+    expect(parseDateInFormat('', 'DD.MM.YYYY')).toBeNull();
   });
 });

@@ -29,6 +29,57 @@ export function parseDateInput(text: string): CalendarDate | null {
   return { year, month, day };
 }
 
+const TOKENS = /(YYYY|MMM|MM|DD)/;
+const FORMAT_TOKENS = ['YYYY', 'MMM', 'MM', 'DD'];
+
+const validDate = (year: number, month: number, day: number): CalendarDate | null =>
+  year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+    ? { year, month, day }
+    : null;
+
+/**
+ * A date typed in the format the field shows (the user's date format of the settings, spec §5: one of
+ * DD.MM.YYYY, DD MMM YYYY, YYYY-MM-DD, MM-DD-YYYY, DD-MM-YYYY), so that the field never switches format
+ * while it is edited (issue 15). Any run of separators (space, dot, dash, slash) matches any other; day
+ * and month may leave out the leading zero; MMM matches one of `monthNames` (the short month names of the
+ * page language) whatever the case and a trailing dot. The spec's input YYYY-M-D is always accepted too.
+ */
+export function parseDateInFormat(
+  text: string,
+  format: string,
+  monthNames: readonly string[] = [],
+): CalendarDate | null {
+  const iso = parseDateInput(text);
+  if (iso) return iso;
+  const parts = format.split(TOKENS).filter((p) => p !== '');
+  const order: string[] = [];
+  const pattern = parts
+    .map((p) => {
+      if (!FORMAT_TOKENS.includes(p)) return '[\\s./-]+';
+      order.push(p);
+      if (p === 'YYYY') return '(\\d{4})';
+      if (p === 'MMM') return '([^\\s\\d./-]+)\\.?';
+      return '(\\d{1,2})';
+    })
+    .join('');
+  const m = new RegExp(`^\\s*${pattern}\\s*$`, 'u').exec(text);
+  if (!m) return null;
+  let year = 0;
+  let month = 0;
+  let day = 0;
+  order.forEach((token, k) => {
+    const v = m[k + 1] ?? '';
+    if (token === 'YYYY') year = Number(v);
+    else if (token === 'MM') month = Number(v);
+    else if (token === 'DD') day = Number(v);
+    else {
+      const name = v.toLocaleLowerCase();
+      month = monthNames.findIndex((n) => n.toLocaleLowerCase().replace(/\.$/, '') === name) + 1;
+    }
+  });
+  return validDate(year, month, day);
+}
+
 /** YYYY-MM-DD, as requests send dates. */
 export function requestDateOf(date: CalendarDate): string {
   return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;

@@ -5,6 +5,7 @@ export { type DataColumn, DataTable } from './DataTable/DataTable.tsx';
 export { IconButton } from './IconButton.tsx';
 export { NumericInput } from './NumericInput.tsx';
 export { RequiredInput } from './RequiredInput.tsx';
+export { ScrollTabs } from './ScrollTabs/ScrollTabs.tsx';
 export { SearchFilter } from './SearchFilter.tsx';
 export { MultiSelect, Select } from './Select.tsx';
 export type { SelectOption } from './search.ts';

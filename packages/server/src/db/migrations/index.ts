@@ -15,6 +15,9 @@ import { notifications013 } from './013_notifications.js';
 import { notificationChannels014 } from './014_notification_channels.js';
 import { loginAttempts015 } from './015_login_attempts.js';
 import { meterReadings016 } from './016_meter_readings.js';
+import { reportMails017 } from './017_report_mails.js';
+import { statisticsFleetDays018 } from './018_statistics_fleet_days.js';
+import { deliveryRecipients019 } from './019_delivery_recipients.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -34,6 +37,9 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '014_notification_channels': notificationChannels014(dialect),
     '015_login_attempts': loginAttempts015(dialect),
     '016_meter_readings': meterReadings016(dialect),
+    '017_report_mails': reportMails017(dialect),
+    '018_statistics_fleet_days': statisticsFleetDays018(dialect),
+    '019_delivery_recipients': deliveryRecipients019(),
   };
   return { getMigrations: async () => list };
 }

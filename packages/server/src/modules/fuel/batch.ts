@@ -2,6 +2,7 @@ import { fuelFillingImportRow as importRow } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import { breathe } from '../../db/yield.js';
 import { parseRows } from '../../http/batch-rows.js';
 import { customValueChecker } from '../customfields/service.js';
 import { planCreate } from './rules.js';
@@ -43,7 +44,10 @@ export async function createMany(ctx: AppContext, actor: Actor, fleetId: number,
       return { issues: plan.issues.map((i) => ({ ...i, row })), row: plan.row };
     });
     throwIssues([...shapeIssues, ...plans.flatMap((p) => p.issues)]);
-    for (const plan of plans) await insertFilling(trx, fc, plan.row, ch);
+    for (const [i, plan] of plans.entries()) {
+      await breathe(i);
+      await insertFilling(trx, fc, plan.row, ch);
+    }
     await addFuelTypes(
       trx,
       fleetId,

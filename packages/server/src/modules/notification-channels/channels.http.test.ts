@@ -6,6 +6,7 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { now } from '../../context.js';
+import { remindDue } from '../../engine/index.js';
 import { createServer } from '../../server.js';
 import { eventsSince, outboxMark } from '../../test/domain-events.js';
 import { type Client, startTestServer, TEST_DB, type TestServer } from '../../test/harness.js';
@@ -25,14 +26,18 @@ const PUBLIC_URL = 'https://fleet.example.com';
 /** A real SMTP server keeping what arrives, parsed. */
 async function startSmtp() {
   const mails: ParsedMail[] = [];
+  /** Each mail's envelope recipients (RCPT TO), in the order of `mails`. */
+  const envelopes: string[][] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
+      const rcpt = session.envelope.rcptTo.map((r) => r.address);
       simpleParser(stream)
         .then((m) => {
           mails.push(m);
+          envelopes.push(rcpt);
           callback();
         })
         .catch(callback);
@@ -42,6 +47,7 @@ async function startSmtp() {
   const port = (server.server.address() as AddressInfo).port;
   return {
     mails,
+    envelopes,
     url: `smtp://127.0.0.1:${port}`,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
@@ -123,6 +129,7 @@ describe('notification channels', () => {
     hook.replies.length = 0;
     bot.received.length = 0;
     smtp.mails.length = 0;
+    smtp.envelopes.length = 0;
   });
   /** Waits until the outbox consumers and the delivery worker have done everything due now. */
   const settled = async () => {
@@ -244,6 +251,7 @@ describe('notification channels', () => {
         on: 1,
         k: 31,
         url: `${hook.url}/in`,
+        lang: 'en',
         secret_set: 1,
         secret_tail: 'alue',
       });
@@ -268,6 +276,52 @@ describe('notification channels', () => {
       expect(res.body).toEqual({ ok: true });
       expect(smtp.mails).toHaveLength(1);
       expect(smtp.mails[0]!.subject).toBe('Benachrichtigung: Testwartung (Testobjekt) — Überfällig');
+    });
+
+    it('every test is logged (test: 1), one row per recipient, a mail to each alone', async () => {
+      const mail = await manager.post(`${api}/mails/test`, {
+        n: 'Form',
+        k: 1,
+        lang: 'en',
+        recipients: ['x@example.com', 'y@example.com'],
+      });
+      expect(mail.body).toEqual({ ok: true });
+      expect(smtp.mails.map((m) => (m.to as { text: string }).text).sort()).toEqual([
+        'x@example.com',
+        'y@example.com',
+      ]);
+      expect(smtp.envelopes.map((e) => e.length)).toEqual([1, 1]);
+      hook.replies.push({ status: 500, body: 'nope' });
+      const saved = await create('webhooks', { n: 'Saved hook', k: 4, url: `${hook.url}/s` });
+      const wh = await manager.post(`${api}/webhooks/test`, { id: saved.id, k: 4, url: `${hook.url}/s` });
+      expect(wh.body).toEqual({ ok: false, reason: 'HTTP 500: nope' });
+      const log = await deliveries();
+      expect(log).toHaveLength(3);
+      expect(log[0]).toMatchObject({
+        channel: 'webhook',
+        test: 1,
+        setup_id: saved.id,
+        setup_name: 'Saved hook',
+        status: 'failed',
+        error: 'HTTP 500: nope',
+        attempts: 1,
+        sid: null,
+        next_tm: null,
+        recipient: '',
+      });
+      expect(
+        log
+          .slice(1)
+          .map((d) => [d.channel, d.test, d.setup_id, d.setup_name, d.status, d.recipient])
+          .sort(),
+      ).toEqual([
+        ['mail', 1, 0, 'Form', 'sent', 'x@example.com'],
+        ['mail', 1, 0, 'Form', 'sent', 'y@example.com'],
+      ]);
+      // A logged test is never retried, by the worker or by hand.
+      await deliveryWorker(t.server.ctx).drain();
+      expect(hook.received).toHaveLength(1);
+      expect((await manager.post(`${api}/deliveries/${log[0]!.id}/retry`, {})).status).toBe(409);
     });
 
     it('mail without SMTP_URL: a clear 409, not a fault', async () => {
@@ -328,7 +382,7 @@ describe('notification channels', () => {
         recipients: ['office@example.com'],
       });
       const secret = 'hook-secret-1';
-      const wh = await create('webhooks', { n: 'ERP', k: 8, url: `${hook.url}/in`, secret });
+      const wh = await create('webhooks', { n: 'ERP', k: 8, lang: 'fr', url: `${hook.url}/in`, secret });
       await create('bots', { n: 'Chat', k: 1, lang: 'en', url: bot.url, token: '9:tok', chats: ['42'] });
       const uid = await fx.unit();
       const m = await outboxMark(db());
@@ -364,6 +418,11 @@ describe('notification channels', () => {
         object: { type: 'unit', id: uid },
         link: `${PUBLIC_URL}/service/${closed.id}`,
       });
+      // Worded in the set-up's language (French), as the e-mail is; the data keeps its machine names.
+      const text = JSON.parse(r.body).text as { lang: string; subject: string; body: string };
+      expect(text.lang).toBe('fr');
+      expect(text.subject).toMatch(/^Notification : Brakes \(svc unit \d+\) — Clôturés$/);
+      expect(text.body).toContain(`${PUBLIC_URL}/service/${closed.id}`);
 
       // The bot takes due (1) only.
       expect(bot.received).toHaveLength(1);
@@ -518,6 +577,134 @@ describe('notification channels', () => {
       await deliveryWorker(t.server.ctx).drain();
       expect(hook.received).toHaveLength(1);
       expect(await deliveries()).toHaveLength(1);
+    });
+
+    it('an e-mail set-up with several recipients: one message each, each seeing only its own address', async () => {
+      const addrs = ['a@example.com', 'b@example.com', 'c@example.com'];
+      await create('mails', { n: 'Crew', k: 1, lang: 'en', recipients: addrs });
+      const due = await createService({ uid: await fx.unit(), f: 1, n: 'Tyres' });
+      await settled();
+      expect(smtp.mails).toHaveLength(3);
+      const seen = smtp.mails.map((m, i) => ({
+        to: (m.to as { text: string }).text,
+        cc: m.cc,
+        bcc: m.bcc,
+        rcpt: smtp.envelopes[i],
+      }));
+      // Exactly one mail per address, addressed to it alone, in the header and the envelope.
+      expect(seen.map((x) => x.to).sort()).toEqual(addrs);
+      for (const x of seen) {
+        expect(x.rcpt).toEqual([x.to]);
+        expect(x.cc).toBeUndefined();
+        expect(x.bcc).toBeUndefined();
+      }
+      for (const m of smtp.mails)
+        for (const a of addrs)
+          if (a !== (m.to as { text: string }).text) expect(m.headers.get('to')).not.toContain(a);
+      // The log: one sent row per recipient, same event.
+      const log = await deliveries('?channel=mail');
+      expect(log.map((d) => d.recipient).sort()).toEqual(addrs);
+      expect(new Set(log.map((d) => d.event_id)).size).toBe(1);
+      expect(log.every((d) => d.status === 'sent' && d.sid === due.id && d.test === 0)).toBe(true);
+      // A second hand-over of the same event adds nobody.
+      await deliveryWorker(t.server.ctx).drain();
+      expect(smtp.mails).toHaveLength(3);
+    });
+
+    it('a failing chat is retried alone; a recipient removed meanwhile is given up', async () => {
+      const made = await create('bots', {
+        n: 'Chats',
+        k: 1,
+        lang: 'de',
+        url: bot.url,
+        token: '5:abc',
+        chats: ['1', '2', '3'],
+      });
+      bot.replies.push({ status: 200 }, { status: 200, body: '{"ok":false,"description":"chat not found"}' });
+      await createService({ uid: await fx.unit(), f: 1, n: 'Ölwechsel' });
+      await settled();
+      expect(bot.received.map((r) => JSON.parse(r.body).chat_id)).toEqual(['1', '2', '3']);
+      // In the set-up's language (German).
+      expect(JSON.parse(bot.received[0]!.body).text).toContain('Anstehend');
+      const log = await deliveries('?channel=bot');
+      expect(log.find((d) => d.recipient === '2')).toMatchObject({
+        status: 'pending',
+        error: '2: chat not found',
+      });
+      expect(
+        log
+          .filter((d) => d.status === 'sent')
+          .map((d) => d.recipient)
+          .sort(),
+      ).toEqual(['1', '3']);
+      // Chat 2 leaves the set-up before its retry: given up, nothing sent to it.
+      expect((await manager.put(`${api}/bots/${made.id}`, { chats: ['1', '3'] })).status).toBe(200);
+      await db()
+        .updateTable('notification_deliveries')
+        .set({ next_at: now() - 1 })
+        .where('status', '=', 'pending')
+        .execute();
+      bot.received.length = 0;
+      await deliveryWorker(t.server.ctx).drain();
+      expect(bot.received).toHaveLength(0);
+      expect((await deliveries('?status=failed'))[0]).toMatchObject({
+        recipient: '2',
+        error: 'The recipient was removed from the set-up',
+      });
+    });
+
+    it('a failed delivery is retried by hand once more; sent ones, tests and other fleets refuse', async () => {
+      await create('webhooks', { n: 'Down', k: 1, url: `${hook.url}/down` });
+      hook.replies.push({ status: 500, body: 'x' });
+      await createService({ uid: await fx.unit(), f: 1 });
+      await settled();
+      // Given up (as after the last attempt).
+      await db()
+        .updateTable('notification_deliveries')
+        .set({ status: 'failed', next_at: null, attempts: 5 })
+        .execute();
+      const [failed] = await deliveries();
+      const retried = await manager.post(`${api}/deliveries/${failed!.id}/retry`, {});
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      expect(retried.body).toMatchObject({ id: failed!.id, status: 'pending', attempts: 5 });
+      await deliveryWorker(t.server.ctx).drain();
+      expect(hook.received).toHaveLength(2);
+      expect((await deliveries())[0]).toMatchObject({ status: 'sent', attempts: 6, error: null });
+      // Sent: nothing to retry.
+      const again = await manager.post(`${api}/deliveries/${failed!.id}/retry`, {});
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({ error: 10, reason: expect.any(String) });
+      // Another fleet's path, or an unknown id: not found; a mechanic: forbidden.
+      expect((await manager.post(`${api}/deliveries/999999/retry`, {})).status).toBe(404);
+      expect((await mechanic.post(`${api}/deliveries/${failed!.id}/retry`, {})).status).toBe(403);
+      expect(hook.received).toHaveLength(2);
+    });
+
+    it('the "days before" reminder of a Due service is delivered once, on its day in the fleet\'s zone', async () => {
+      await create('webhooks', { n: 'Reminders', k: 1, url: `${hook.url}/remind` });
+      const uid = await fx.unit();
+      // Planned in 5 days, reminded 2 days before: the reminder day is day 3 (fleet time zone).
+      const s = await createService({ uid, f: 1, limit_date: fx.iso(5), notify_days: 2 });
+      await settled();
+      hook.received.length = 0;
+      const reminders = () =>
+        hook.received.filter((r) => r.headers['x-fleetkeep-event'] === 'service.reminder');
+      // Before its day: nothing.
+      await remindDue(t.server.ctx, fx.day(3) - 3600);
+      await settled();
+      expect(reminders()).toHaveLength(0);
+      // On its day, however often the engine looks: once.
+      await remindDue(t.server.ctx, fx.day(3) + 60);
+      await remindDue(t.server.ctx, fx.day(3) + 7200);
+      await settled();
+      await remindDue(t.server.ctx, fx.day(4) + 60);
+      await settled();
+      expect(reminders()).toHaveLength(1);
+      expect(JSON.parse(reminders()[0]!.body)).toMatchObject({
+        event: { type: 'service.reminder', kind: 1 },
+        service: { id: s.id },
+      });
+      expect((await deliveries()).filter((d) => d.sid === s.id && d.status === 'sent')).toHaveLength(2);
     });
 
     // Several instances share one database only on PostgreSQL (SQLite: one instance).

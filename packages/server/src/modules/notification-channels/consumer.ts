@@ -11,22 +11,25 @@ import { type AppContext, now } from '../../context.js';
 import type { Database, NotificationDeliveryTable } from '../../db/schema.js';
 import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
 import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
+import { recipientsOf } from './mappers.js';
 import { deliveryWorker } from './worker.js';
 
 /**
  * The notification channels' outbox consumer (issue 11 item 2): for each service event, one pending
  * delivery per switched-on e-mail, bot and webhook set-up of the fleet whose kinds include the event's
- * kind (core `notificationKindOf`: the reminder day counts as "due", as for the in-app notifications),
- * written in the consumer's transaction with a snapshot of the event. The delivery worker sends them
- * after the commit. Once per set-up: the outbox hands each event over once per consumer name, and the
- * unique (channel, set-up, event) index makes a second hand-over insert nothing.
+ * kind (core `notificationKindOf`: the reminder day counts as "due", as for the in-app notifications)
+ * and per recipient — each e-mail address, each bot chat; a webhook's URL is its one receiver (issue 11
+ * item 3 "once per channel and recipient": nobody sees another recipient's address, and a failing one
+ * is retried alone) — written in the consumer's transaction with a snapshot of the event. The delivery
+ * worker sends them after the commit. Once each: the outbox hands each event over once per consumer
+ * name, and the unique (channel, set-up, event, recipient) index makes a second hand-over insert nothing.
  */
 
 export const CHANNELS_CONSUMER = 'notifications.channels';
 
 type NewDelivery = Insertable<NotificationDeliveryTable>;
 
-/** Rows per insert: 14 columns each, well under both dialects' bound-parameter limits. */
+/** Rows per insert: 16 columns each, well under both dialects' bound-parameter limits. */
 const INSERT_ROWS = 300;
 /** Ids per `in (...)` list. */
 const IN_LIST = 500;
@@ -56,7 +59,7 @@ export async function deliveriesOf(
   const fleetIds = [...new Set(withKind.map((e) => e.event.fid))];
   const setups = await db
     .selectFrom('channel_setups')
-    .select(['id', 'fleet_id', 'channel', 'name', 'enabled', 'kinds'])
+    .select(['id', 'fleet_id', 'channel', 'name', 'enabled', 'kinds', 'config'])
     .where('fleet_id', 'in', fleetIds)
     .where('enabled', '=', 1)
     .orderBy('id')
@@ -161,27 +164,30 @@ export async function deliveriesOf(
       rules.filter((s) => s.fleet_id === event.fid),
       kind,
     ))
-      out.push({
-        fleet_id: event.fid,
-        channel: setup.channel as NotificationChannel,
-        setup_id: setup.id,
-        setup_name: setup.name,
-        event_id: event.id,
-        kind,
-        service_id: event.serviceId,
-        snapshot: text,
-        status: 'pending',
-        attempts: 0,
-        next_at: created,
-        last_at: null,
-        error: null,
-        created_at: created,
-      });
+      for (const recipient of recipientsOf(setup))
+        out.push({
+          recipient,
+          test: 0,
+          fleet_id: event.fid,
+          channel: setup.channel as NotificationChannel,
+          setup_id: setup.id,
+          setup_name: setup.name,
+          event_id: event.id,
+          kind,
+          service_id: event.serviceId,
+          snapshot: text,
+          status: 'pending',
+          attempts: 0,
+          next_at: created,
+          last_at: null,
+          error: null,
+          created_at: created,
+        });
   }
   return out;
 }
 
-/** Writes deliveries, skipping any (channel, set-up, event) already there; returns how many it wrote. */
+/** Writes deliveries, skipping any (channel, set-up, event, recipient) already there; returns how many. */
 export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]): Promise<number> {
   let written = 0;
   for (const part of chunks(rows, INSERT_ROWS))
@@ -189,7 +195,7 @@ export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]
       await db
         .insertInto('notification_deliveries')
         .values(part)
-        .onConflict((oc) => oc.columns(['channel', 'setup_id', 'event_id']).doNothing())
+        .onConflict((oc) => oc.columns(['channel', 'setup_id', 'event_id', 'recipient']).doNothing())
         .returning('id')
         .execute()
     ).length;

@@ -42,6 +42,14 @@ export function configOf(row: Pick<ChannelSetupRow, 'config'>): ChannelConfig {
   };
 }
 
+/** Whom one set-up's delivery of an event goes to, one delivery each: '' is the webhook's URL. */
+export function recipientsOf(setup: { channel: string; config: string }): string[] {
+  const c = configOf(setup);
+  if (setup.channel === 'mail') return [...new Set(c.recipients)];
+  if (setup.channel === 'bot') return [...new Set(c.chats)];
+  return [''];
+}
+
 const flagOf = (n: number) => (n ? 1 : 0) as 0 | 1;
 
 export function mailToWire(row: ChannelSetupRow): MailSetupWire {
@@ -77,6 +85,7 @@ export function webhookToWire(row: ChannelSetupRow): WebhookSetupWire {
     on: flagOf(row.enabled),
     k: row.kinds,
     url: configOf(row).url,
+    lang: row.lang ?? 'en',
     secret_set: row.secret ? 1 : 0,
     secret_tail: secretTail(row.secret),
   };
@@ -98,5 +107,7 @@ export function deliveryToWire(row: DeliveryRow): DeliveryWire {
     error: row.error,
     last_tm: row.last_at === null ? null : Number(row.last_at),
     next_tm: pending && row.next_at !== null ? Number(row.next_at) : null,
+    recipient: row.recipient,
+    test: flagOf(row.test),
   };
 }

@@ -1,4 +1,5 @@
 import {
+  actionBody,
   botSetupBody,
   botSetupListReply,
   botSetupTestBody,
@@ -8,6 +9,7 @@ import {
   channelTestReply,
   deliveriesQuery,
   deliveryListReply,
+  deliveryWire,
   fleetItemParams,
   fleetParams,
   mailSetupBody,
@@ -38,6 +40,7 @@ import {
   listDeliveries,
   listMails,
   listWebhooks,
+  retryDelivery,
   testBot,
   testMail,
   testWebhook,
@@ -213,5 +216,19 @@ export const notificationChannelRoutes =
         },
       },
       async (req) => listDeliveries(ctx, actorOf(req), req.params.fid, req.query),
+    );
+    app.post(
+      '/api/fleets/:fid/deliveries/:id/retry',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Retry a failed delivery by hand (once more; 409 when it is not failed, or a test)',
+          params: fleetItemParams,
+          body: actionBody,
+          response: { 200: deliveryWire },
+        },
+      },
+      async (req) => retryDelivery(ctx, actorOf(req), req.params.fid, req.params.id),
     );
   };

@@ -204,11 +204,18 @@ export function webhookSignature(secret: string, timestamp: number, body: string
 
 export async function sendWebhook(
   publicUrl: string,
-  setup: { url: string; secret: string | null },
+  setup: { url: string; secret: string | null; lang?: string },
   snapshot: ChannelEventSnapshot,
   deliveryId: number | string,
 ): Promise<SendResult> {
-  const payload = { ...webhookPayload(snapshot, publicUrl), link: linkOf(snapshot, publicUrl) };
+  // The data as PRODUCT.md lists it, plus `text`: the event worded in the set-up's language, as the
+  // e-mail and the bot message word it (server i18n; machine names such as `kind_name` stay English).
+  const mail = renderMail(snapshot, setup.lang ?? 'en', publicUrl);
+  const payload = {
+    ...webhookPayload(snapshot, publicUrl),
+    link: linkOf(snapshot, publicUrl),
+    text: { lang: setup.lang ?? 'en', subject: mail.subject, body: mail.text },
+  };
   const body = JSON.stringify(payload);
   const headers: Record<string, string> = {
     [WebhookHeader.event]: snapshot.type,

@@ -28,7 +28,15 @@ import {
   mailToWire,
   webhookToWire,
 } from './mappers.js';
-import { MAIL_NOT_CONFIGURED, SETUP_DELETED, sendBot, sendMail, sendWebhook } from './senders.js';
+import {
+  MAIL_NOT_CONFIGURED,
+  SETUP_DELETED,
+  type SendResult,
+  sendBot,
+  sendMail,
+  sendWebhook,
+} from './senders.js';
+import { deliveryWorker, ERROR_MAX } from './worker.js';
 
 /**
  * The fleet's e-mail, bot and webhook set-ups and their delivery log (issue 11 item 2; the route
@@ -269,7 +277,7 @@ export async function createWebhook(ctx: AppContext, actor: Actor, fleetId: numb
       name: b.n,
       enabled: b.on,
       kinds: b.k,
-      lang: null,
+      lang: b.lang ?? 'en',
       config: { url: b.url },
       secret: b.secret ? b.secret : null,
     }),
@@ -288,6 +296,7 @@ export async function updateWebhook(
       name: b.n,
       enabled: b.on,
       kinds: b.k,
+      lang: b.lang,
       config: b.url === undefined ? undefined : { url: b.url },
       secret: b.secret === undefined ? undefined : b.secret || null,
     }),
@@ -336,33 +345,114 @@ async function savedSecret(
   return (await setupRow(ctx, fleetId, channel, id)).secret;
 }
 
+/**
+ * Logs a "send test" in the delivery log (issue 11 item 2 "recorded"): one row per recipient, `test` 1,
+ * sent or failed at once (never retried), under the saved set-up when the form is one (else set-up 0).
+ */
+async function logTest(
+  ctx: AppContext,
+  fleetId: number,
+  channel: NotificationChannel,
+  form: { id?: number; n?: string },
+  snapshot: ChannelEventSnapshot,
+  results: { recipient: string; result: SendResult }[],
+) {
+  const saved =
+    form.id === undefined
+      ? undefined
+      : await ctx.db.kysely
+          .selectFrom('channel_setups')
+          .select(['id', 'name'])
+          .where('id', '=', form.id)
+          .where('fleet_id', '=', fleetId)
+          .where('channel', '=', channel)
+          .executeTakeFirst();
+  const t = now();
+  await ctx.db.kysely
+    .insertInto('notification_deliveries')
+    .values(
+      results.map(({ recipient, result }) => ({
+        fleet_id: fleetId,
+        channel,
+        setup_id: saved?.id ?? 0,
+        setup_name: form.n ?? saved?.name ?? '',
+        event_id: snapshot.eventId,
+        kind: snapshot.kind,
+        service_id: null,
+        snapshot: JSON.stringify(snapshot),
+        status: result.ok ? 'sent' : 'failed',
+        attempts: 1,
+        next_at: null,
+        last_at: t,
+        error: result.ok ? null : (result.reason ?? 'Failed').slice(0, ERROR_MAX),
+        created_at: t,
+        recipient,
+        test: 1,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Several recipients' results as one reply: ok when all were; the failures named (`named`: the sender's
+ * reason names the recipient already, as a bot's does).
+ */
+function overall(results: { recipient: string; result: SendResult }[], named = false) {
+  const failed = results.filter((r) => !r.result.ok);
+  if (failed.length === 0) return { ok: true };
+  return {
+    ok: false,
+    reason: failed
+      .map((f) => (f.recipient && !named ? `${f.recipient}: ${f.result.reason}` : f.result.reason))
+      .join('; '),
+  };
+}
+
+/** A test mail: one message per recipient (each sees only its own address), each logged. */
 export async function testMail(ctx: AppContext, actor: Actor, fleetId: number, b: MailSetupTestBody) {
   await requireFleet(ctx, actor, fleetId, 'fleet.settings');
   if (!ctx.config.smtpUrl) throw conflict(MAIL_NOT_CONFIGURED);
-  return sendMail(ctx.config, unique(b.recipients), await testSnapshot(ctx, fleetId, b.k, b.lang), b.lang);
+  const snapshot = await testSnapshot(ctx, fleetId, b.k, b.lang);
+  const results: { recipient: string; result: SendResult }[] = [];
+  for (const recipient of unique(b.recipients))
+    results.push({ recipient, result: await sendMail(ctx.config, [recipient], snapshot, b.lang) });
+  await logTest(ctx, fleetId, 'mail', b, snapshot, results);
+  if (results.length === 1) {
+    const { ok, reason } = results[0]!.result;
+    return reason === undefined ? { ok } : { ok, reason };
+  }
+  return overall(results);
 }
 
+/** A test message to each chat, each logged. */
 export async function testBot(ctx: AppContext, actor: Actor, fleetId: number, b: BotSetupTestBody) {
   await requireFleet(ctx, actor, fleetId, 'fleet.settings');
   const token = b.token ?? (await savedSecret(ctx, fleetId, 'bot', b.id));
   if (!token) throw invalidInput([{ field: 'body.token', message: 'Required' }]);
-  const { ok, reason } = await sendBot(
-    ctx.config.publicUrl,
-    { url: b.url, token, chats: unique(b.chats), lang: b.lang },
-    await testSnapshot(ctx, fleetId, b.k, b.lang),
-  );
+  const snapshot = await testSnapshot(ctx, fleetId, b.k, b.lang);
+  const results: { recipient: string; result: SendResult }[] = [];
+  for (const chat of unique(b.chats))
+    results.push({
+      recipient: chat,
+      result: await sendBot(
+        ctx.config.publicUrl,
+        { url: b.url, token, chats: [chat], lang: b.lang },
+        snapshot,
+      ),
+    });
+  await logTest(ctx, fleetId, 'bot', b, snapshot, results);
+  const { ok, reason } = results.length === 1 ? results[0]!.result : overall(results, true);
   return reason === undefined ? { ok } : { ok, reason };
 }
 
 export async function testWebhook(ctx: AppContext, actor: Actor, fleetId: number, b: WebhookSetupTestBody) {
   await requireFleet(ctx, actor, fleetId, 'fleet.settings');
   const secret = b.secret === undefined ? await savedSecret(ctx, fleetId, 'webhook', b.id) : b.secret || null;
-  const { ok, reason } = await sendWebhook(
-    ctx.config.publicUrl,
-    { url: b.url, secret },
-    await testSnapshot(ctx, fleetId, b.k, 'en'),
-    'test',
-  );
+  const lang = b.lang ?? 'en';
+  const snapshot = await testSnapshot(ctx, fleetId, b.k, lang);
+  const result = await sendWebhook(ctx.config.publicUrl, { url: b.url, secret, lang }, snapshot, 'test');
+  await logTest(ctx, fleetId, 'webhook', b, snapshot, [{ recipient: '', result }]);
+  const { ok, reason } = result;
   return reason === undefined ? { ok } : { ok, reason };
 }
 
@@ -375,4 +465,34 @@ export async function listDeliveries(ctx: AppContext, actor: Actor, fleetId: num
   if (q.status) query = query.where('status', '=', q.status);
   const rows = await query.orderBy('id', 'desc').limit(q.limit).execute();
   return { deliveries: rows.map(deliveryToWire) };
+}
+
+/**
+ * Retries a failed delivery by hand (issue 11 item 3 "failed deliveries retried by hand"): pending and
+ * due now, its attempts kept, so the worker tries it once more (core `retryDelay` has none left after the
+ * last attempt: a failure gives it up again). 404 for another fleet's or an unknown delivery; 409 for
+ * one that is not failed, or a test.
+ */
+export async function retryDelivery(ctx: AppContext, actor: Actor, fleetId: number, id: number) {
+  await requireFleet(ctx, actor, fleetId, 'fleet.settings');
+  const row = await ctx.db.kysely
+    .selectFrom('notification_deliveries')
+    .selectAll()
+    .where('id', '=', id)
+    .where('fleet_id', '=', fleetId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Delivery not found');
+  if (row.test === 1) throw conflict('A test is not retried: send the test again');
+  if (row.status !== 'failed') throw conflict('Only a failed delivery can be retried');
+  const updated = await ctx.db.kysely
+    .updateTable('notification_deliveries')
+    .set({ status: 'pending', next_at: now() })
+    .where('id', '=', id)
+    .where('fleet_id', '=', fleetId)
+    .where('status', '=', 'failed')
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) throw conflict('Only a failed delivery can be retried');
+  deliveryWorker(ctx).wake();
+  return deliveryToWire(updated);
 }

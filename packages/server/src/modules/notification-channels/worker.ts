@@ -1,7 +1,7 @@
 import { type ChannelEventSnapshot, DELIVERY_ATTEMPTS_MAX, retryDelay } from '@fleetkeep/core';
 import { sql } from 'kysely';
 import { type AppContext, now } from '../../context.js';
-import { configOf, type DeliveryRow } from './mappers.js';
+import { configOf, type DeliveryRow, recipientsOf } from './mappers.js';
 import { SETUP_DELETED, type SendResult, sendBot, sendMail, sendWebhook } from './senders.js';
 
 /**
@@ -25,7 +25,9 @@ export const DELIVERY_CLAIM_BATCH = 20;
  */
 export const DELIVERY_LEASE_SECONDS = 15 * 60;
 /** Characters of an error kept in the log. */
-const ERROR_MAX = 1000;
+export const ERROR_MAX = 1000;
+/** The last error of a delivery given up because its recipient left the set-up while it waited. */
+export const RECIPIENT_REMOVED = 'The recipient was removed from the set-up';
 
 export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
@@ -133,17 +135,21 @@ export class DeliveryWorker {
     const c = configOf(setup);
     const { config } = this.ctx;
     const lang = setup.lang ?? 'en';
+    // One recipient per delivery (migration 019); '' on rows queued before it: all of the set-up's.
+    const to = (all: string[]) => (row.recipient === '' ? all : [row.recipient]);
+    if (row.recipient !== '' && !recipientsOf(setup).includes(row.recipient))
+      return { ok: false, reason: RECIPIENT_REMOVED, final: true };
     switch (row.channel) {
       case 'mail':
-        return sendMail(config, c.recipients, snapshot, lang);
+        return sendMail(config, to(c.recipients), snapshot, lang);
       case 'bot':
         return sendBot(
           config.publicUrl,
-          { url: c.url, token: setup.secret ?? '', chats: c.chats, lang },
+          { url: c.url, token: setup.secret ?? '', chats: to(c.chats), lang },
           snapshot,
         );
       case 'webhook':
-        return sendWebhook(config.publicUrl, { url: c.url, secret: setup.secret }, snapshot, row.id);
+        return sendWebhook(config.publicUrl, { url: c.url, secret: setup.secret, lang }, snapshot, row.id);
       default:
         return { ok: false, reason: `Unknown channel ${row.channel}` };
     }

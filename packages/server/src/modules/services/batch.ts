@@ -7,6 +7,7 @@ import {
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import { breathe } from '../../db/yield.js';
 import { parseRows } from '../../http/batch-rows.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import { customValueChecker } from '../customfields/service.js';
@@ -54,7 +55,10 @@ export async function createMany(ctx: AppContext, actor: Actor, fleetId: number,
     ];
     if (issues.length) throw invalidInput(issues.sort((a, b) => a.row - b.row));
     throwIssues(plans, true);
-    for (const plan of plans) await insertService(trx, ch, plan);
+    for (const [i, plan] of plans.entries()) {
+      await breathe(i);
+      await insertService(trx, ch, plan);
+    }
   });
   return { services: wires };
 }
@@ -105,7 +109,10 @@ export async function updateMany(
       return plan;
     });
     throwIssues(plans, true);
-    for (const [i, plan] of plans.entries()) await updateService(trx, ch, pc, byId.get(rows[i]!.id)!, plan);
+    for (const [i, plan] of plans.entries()) {
+      await breathe(i);
+      await updateService(trx, ch, pc, byId.get(rows[i]!.id)!, plan);
+    }
   });
   return { services: wires };
 }
@@ -177,7 +184,10 @@ export async function statusMany(ctx: AppContext, actor: Actor, fleetId: number,
         : [],
     );
     if (refused.length) throw conflict('Some services cannot take this status', refused);
-    for (const { id, plan } of plans) await updateService(trx, ch, pc, byId.get(id)!, plan);
+    for (const [i, { id, plan }] of plans.entries()) {
+      await breathe(i);
+      await updateService(trx, ch, pc, byId.get(id)!, plan);
+    }
   });
   return { services: wires };
 }

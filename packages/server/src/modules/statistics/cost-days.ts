@@ -1,5 +1,5 @@
 import { type FuelFigures, FuelMeasure, startOfDay } from '@fleetkeep/core';
-import { type Kysely, sql } from 'kysely';
+import { type Generated, type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 /**
@@ -13,7 +13,8 @@ import type { Database } from '../../db/schema.js';
  * - fuel fillings (modules/fuel write.ts): `fuelContribution` of the figures its domain events carry.
  *
  * Each delta is added to the object's row and to the fleet's (`*`, 0) row of its day, and bumps the
- * fleet's `statistics_versions` row (the statistics cache's key, service.ts).
+ * fleet's `statistics_versions` row (the statistics cache's key, service.ts), logging the units it moved
+ * under the version reached (`statistics_unit_changes`, migration 018: what a kept reply recomputes).
  */
 
 /** What one row adds to one fleet day of one object; integer thousandths and counts. */
@@ -137,24 +138,69 @@ export async function applyCostDelta(
       )
       .execute();
   }
-  await bumpStatistics(trx, [...new Set(deltas.map((d) => d.fleetId))]);
+  await bumpStatistics(
+    trx,
+    [...new Set(deltas.map((d) => d.fleetId))],
+    deltas.filter((d) => d.objectType === 'u'),
+  );
 }
 
 /**
  * Counts a change of the fleets' statistics (costs, counter history or live counters) in the caller's
  * transaction: the statistics cache (service.ts) answers from memory only while the version it read
  * is the current one, so a committed write is never answered from an older reply, on any instance.
+ * `units` (fleet, unit) are the units whose figures the write moved: they are logged under the version
+ * reached (`statistics_unit_changes`, migration 018), so a cached reply recomputes only them.
  */
-export async function bumpStatistics(trx: Kysely<Database>, fleetIds: number[]): Promise<void> {
-  for (const fleetId of [...fleetIds].sort((a, b) => a - b))
-    await trx
+export async function bumpStatistics(
+  trx: Kysely<Database>,
+  fleetIds: number[],
+  units: readonly { fleetId: number; objectId: number }[] = [],
+): Promise<void> {
+  const db = trx.withTables<UnitChangesTables>();
+  for (const fleetId of [...fleetIds].sort((a, b) => a - b)) {
+    const { version } = await db
       .insertInto('statistics_versions')
       .values({ fleet_id: fleetId, version: 1 })
       .onConflict((oc) =>
         oc.column('fleet_id').doUpdateSet({ version: sql`${sql.ref('statistics_versions.version')} + 1` }),
       )
-      .execute();
+      .returning('version')
+      .executeTakeFirstOrThrow();
+    const reached = Number(version);
+    const ids = [...new Set(units.filter((u) => u.fleetId === fleetId).map((u) => u.objectId))];
+    for (let i = 0; i < ids.length; i += CHUNK)
+      await db
+        .insertInto('statistics_unit_changes')
+        .values(ids.slice(i, i + CHUNK).map((unit_id) => ({ fleet_id: fleetId, version: reached, unit_id })))
+        .execute();
+    // Now and then, the versions before the kept window go; `changes_from` says from where it is whole.
+    if (reached % UNIT_CHANGES_TRIM_EVERY === 0) {
+      const from = reached - UNIT_CHANGES_KEPT + 1;
+      await db
+        .deleteFrom('statistics_unit_changes')
+        .where('fleet_id', '=', fleetId)
+        .where('version', '<', from)
+        .execute();
+      await db
+        .updateTable('statistics_versions')
+        .set({ changes_from: from })
+        .where('fleet_id', '=', fleetId)
+        .execute();
+    }
+  }
 }
+
+/** Versions whose changed units are kept (migration 018); older cached replies are computed in full. */
+export const UNIT_CHANGES_KEPT = 1024;
+/** How often (in versions of a fleet) the writer drops the versions before the kept window. */
+const UNIT_CHANGES_TRIM_EVERY = 128;
+
+/** The tables of migration 018, beside those of db/schema.ts. */
+export type UnitChangesTables = {
+  statistics_unit_changes: { fleet_id: number; version: number; unit_id: number };
+  statistics_versions: { fleet_id: number; version: number; changes_from: Generated<number> };
+};
 
 /** A service's line items total, each quantity × cost rounded half away from zero to thousandths. */
 const product = sql<number>`(${sql.ref('qty')} * ${sql.ref('cost')})`;

@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.js';
 import type { Database, FleetRow } from '../../db/schema.js';
 import { invalidInput, notFound } from '../../http/errors.js';
 import { round3 } from '../fleets/mappers.js';
-import { StatisticsCache } from './cache.js';
+import { type Patch, StatisticsCache } from './cache.js';
 import { costPerKm, driven, type Period, parsePeriod, periodText } from './rules.js';
 
 /**
@@ -31,7 +31,8 @@ import { costPerKm, driven, type Period, parsePeriod, periodText } from './rules
  * Read from the daily aggregates only, never from services or fuel fillings: distance and engine hours
  * from `counter_days` with index seeks per unit, costs and fuel from `cost_days` (kept exact on write by
  * cost-days.ts) with one range of its key. A reply is kept in memory (cache.ts) while the fleet's
- * statistics version, bumped by every cost write in its transaction, and its units are unchanged.
+ * statistics version, bumped by every cost write in its transaction, and its units are unchanged; after
+ * a change, only the units the writes and unit events named are read again and patched into it.
  */
 
 /** Sums of `cost_days` rows: integer thousandths and counts. */
@@ -72,7 +73,7 @@ interface Units {
  * day lies before the period drove nothing in it. The unit's latest day (`units.counter_day`) ends at
  * its live counters; all less the unit's corrections (migration 008).
  */
-async function periodCounters(ctx: AppContext, fleetId: number, p: Period, unitId?: number) {
+async function periodCounters(ctx: AppContext, fleetId: number, p: Period, unitIds?: readonly number[]) {
   const db = ctx.db.kysely;
   // Only for units with nothing before the period (COALESCE evaluates it only then, in both dialects).
   const firstIn = (
@@ -124,7 +125,10 @@ async function periodCounters(ctx: AppContext, fleetId: number, p: Period, unitI
     ])
     .where('u.fleet_id', '=', fleetId)
     .where('e.day', '>=', p.first);
-  if (unitId !== undefined) query = query.where('u.id', '=', unitId);
+  if (unitIds !== undefined) {
+    if (unitIds.length === 0) return new Map<number, { mileage: number; engineHours: number }>();
+    query = query.where('u.id', 'in', unitIds);
+  }
   const out = new Map<number, { mileage: number; engineHours: number }>();
   for (const r of await query.execute()) {
     const isLive = r.end_day === r.counter_day;
@@ -207,17 +211,26 @@ async function periodDays(
     .filter((d) => d.costs.servicesCount !== 0 || d.costs.fuelCount !== 0 || d.costs.servicesCost !== 0);
 }
 
-/** Per unit of the fleet: what its `cost_days` rows of the period add up to (one grouped range). */
-async function periodUnitCosts(db: Kysely<Database>, fleetId: number, p: Period) {
-  const rows = await db
+/**
+ * Per unit of the fleet (or of `unitIds`): what its `cost_days` rows of the period add up to (one
+ * grouped range).
+ */
+async function periodUnitCosts(
+  db: Kysely<Database>,
+  fleetId: number,
+  p: Period,
+  unitIds?: readonly number[],
+) {
+  if (unitIds?.length === 0) return new Map<number, CostSums>();
+  let query = db
     .selectFrom('cost_days')
     .select(['object_id', ...sumColumns])
     .where('fleet_id', '=', fleetId)
     .where('day', '>=', p.first)
     .where('day', '<=', p.last)
-    .where('object_type', '=', 'u')
-    .groupBy('object_id')
-    .execute();
+    .where('object_type', '=', 'u');
+  if (unitIds !== undefined) query = query.where('object_id', 'in', unitIds);
+  const rows = await query.groupBy('object_id').execute();
   return new Map(rows.map((r) => [r.object_id, costsOf(r)]));
 }
 
@@ -279,7 +292,7 @@ export async function unitStatistics(
     .where('fleet_id', '=', fleetId)
     .executeTakeFirst();
   if (!unit) throw notFound('Unit not found');
-  const counters = (await periodCounters(ctx, fleetId, period, unitId)).get(unitId);
+  const counters = (await periodCounters(ctx, fleetId, period, [unitId])).get(unitId);
   const days = await periodDays(db, fleetId, period, 'u', unitId);
   const u = unitsOf(fleet);
   return {
@@ -298,13 +311,54 @@ export async function unitStatistics(
 }
 
 /**
+ * A fleet's reply for one period as the statistics cache keeps it: the JSON bytes, and what a patch
+ * needs to compute them again when some units changed — every unit of the fleet in id order, its
+ * figures and its row of the reply as JSON (null for a unit left out, all zero), and the rows joined
+ * per block of `BLOCK` units, so that a patch joins again only the blocks of the units it changed.
+ */
+interface FleetSnapshot {
+  bytes: Buffer;
+  ids: number[];
+  figures: UnitFigures[];
+  rows: (string | null)[];
+  blocks: Buffer[];
+}
+
+/** Units per block of joined rows (cache.ts patches re-join a block of a changed unit). */
+const BLOCK = 128;
+
+function blockOf(rows: readonly (string | null)[], k: number): Buffer {
+  const part: string[] = [];
+  for (let i = k * BLOCK; i < Math.min(rows.length, (k + 1) * BLOCK); i++) {
+    const row = rows[i];
+    if (row) part.push(row);
+  }
+  return Buffer.from(part.join(','));
+}
+
+/** First index of `ids` (ascending) holding `id` or more. */
+function indexOf(ids: readonly number[], id: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const COMMA = Buffer.from(',');
+
+/**
  * GET /api/fleets/{fid}/statistics?from&to: the fleet's totals — distance and engine hours of its units,
  * the costs of every closed service (units, drivers and trailers alike) and fuel filling of the fleet —
  * its days, and one row per unit of the fleet with any distance, engine time, service or filling in the
  * period (others are all zero and left out), ordered by id, for the dashboard's top units.
  *
  * Answers the reply as JSON bytes: with 10,000 units it is 2 MB, and serialising (and encoding) it
- * again for every request would cost more than everything else a cached reply needs (cache.ts).
+ * again for every request would cost more than everything else a cached reply needs (cache.ts). When
+ * the fleet changed since a reply was kept, only the units that changed are read again (`patch`).
  */
 export async function fleetStatistics(
   ctx: AppContext,
@@ -317,49 +371,95 @@ export async function fleetStatistics(
   const u = unitsOf(fleet);
   const cache = StatisticsCache.of(ctx);
   const key = `${fleetId}:${period.first}:${period.last}:${fleet.tz}:${u.fm}:${u.ms}`;
-  return cache.read(fleetId, key, async () =>
-    Buffer.from(JSON.stringify(await computeFleet(ctx, fleet, period, u))),
+  const snapshot = await cache.read<FleetSnapshot>(fleetId, key, (patch) =>
+    computeFleet(ctx, fleet, period, u, patch),
   );
+  return snapshot.bytes;
 }
 
-async function computeFleet(
+/**
+ * The fleet's reply: every unit's figures from the aggregates (one query per figure for the whole
+ * fleet), or, with `patch`, those of the changed units only, on top of the previous reply's.
+ */
+export async function computeFleet(
   ctx: AppContext,
   fleet: FleetRow,
   period: Period,
   u: Units,
-): Promise<StatisticsFleetWire> {
+  patch: Patch<FleetSnapshot> | null = null,
+): Promise<FleetSnapshot> {
   const db = ctx.db.kysely;
   const fleetId = fleet.id;
-  const unitIds = (
-    await db.selectFrom('units').select('id').where('fleet_id', '=', fleetId).orderBy('id').execute()
-  ).map((r) => r.id);
-  const counters = await periodCounters(ctx, fleetId, period);
-  const unitCosts = await periodUnitCosts(db, fleetId, period);
-  const days = await periodDays(db, fleetId, period, '*', 0);
-  let mileage = 0;
-  let engineHours = 0;
-  const units: StatisticsUnitRow[] = [];
-  for (const uid of unitIds) {
-    const counter = counters.get(uid);
-    const costs = unitCosts.get(uid) ?? NO_COSTS;
+  const only = patch ? [...patch.units].sort((a, b) => a - b) : undefined;
+  let members = db.selectFrom('units').select('id').where('fleet_id', '=', fleetId);
+  if (only) members = members.where('id', 'in', only.length ? only : [0]);
+  const [memberRows, counters, unitCosts, days] = [
+    await members.orderBy('id').execute(),
+    await periodCounters(ctx, fleetId, period, only),
+    await periodUnitCosts(db, fleetId, period, only),
+    await periodDays(db, fleetId, period, '*', 0),
+  ];
+  const previous = patch?.previous;
+  let ids: number[];
+  let figures: UnitFigures[];
+  let rows: (string | null)[];
+  /** Blocks to join again; null: all of them. */
+  let dirty: Set<number> | null = null;
+  if (previous && only) {
+    const present = new Set(memberRows.map((r) => r.id));
+    const known = (id: number) => previous.ids[indexOf(previous.ids, id)] === id;
+    const left = only.filter((id) => !present.has(id) && known(id));
+    const joined = memberRows.filter((r) => !known(r.id)).map((r) => r.id);
+    if (left.length || joined.length) {
+      // The fleet's units changed: the rows move, every block is joined again.
+      const gone = new Set(left);
+      const at = new Map(previous.ids.map((id, i) => [id, i]));
+      ids = [...previous.ids.filter((id) => !gone.has(id)), ...joined].sort((a, b) => a - b);
+      figures = ids.map(
+        (id) => previous.figures[at.get(id) ?? -1] ?? { mileage: 0, engineHours: 0, ...NO_COSTS },
+      );
+      rows = ids.map((id) => previous.rows[at.get(id) ?? -1] ?? null);
+    } else {
+      ids = previous.ids;
+      figures = previous.figures.slice();
+      rows = previous.rows.slice();
+      dirty = new Set();
+    }
+  } else {
+    ids = memberRows.map((r) => r.id);
+    figures = new Array(ids.length);
+    rows = new Array(ids.length);
+  }
+  for (const { id } of memberRows) {
+    const i = indexOf(ids, id);
+    const counter = counters.get(id);
+    const costs = unitCosts.get(id) ?? NO_COSTS;
     const f: UnitFigures = {
       mileage: counter?.mileage ?? 0,
       engineHours: counter?.engineHours ?? 0,
       ...costs,
     };
-    mileage += f.mileage;
-    engineHours += f.engineHours;
-    if (
+    figures[i] = f;
+    const idle =
       f.mileage === 0 &&
       f.engineHours === 0 &&
       costs.servicesCount === 0 &&
       costs.fuelCount === 0 &&
-      costs.servicesCost === 0
-    )
-      continue;
-    units.push({ uid, ...figuresToWire(f, u) });
+      costs.servicesCost === 0;
+    rows[i] = idle ? null : JSON.stringify({ uid: id, ...figuresToWire(f, u) });
+    dirty?.add(Math.floor(i / BLOCK));
   }
-  return {
+  const blocks = Array.from({ length: Math.ceil(ids.length / BLOCK) }, (_, k) =>
+    dirty && !dirty.has(k) ? (previous as FleetSnapshot).blocks[k]! : blockOf(rows, k),
+  );
+  // Totals in id order, as a computation of the whole fleet adds them.
+  let mileage = 0;
+  let engineHours = 0;
+  for (const f of figures) {
+    mileage += f.mileage;
+    engineHours += f.engineHours;
+  }
+  const head: Omit<StatisticsFleetWire, 'units'> = {
     ...periodText(fleet.tz, period),
     fm: u.fm,
     ...figuresToWire(
@@ -367,6 +467,14 @@ async function computeFleet(
       u,
     ),
     days: days.map((d) => dayToWire(fleet.tz, u.fm, d)),
-    units,
   };
+  // `units` last: the reply is the head's JSON with the rows' array appended.
+  const parts: Buffer[] = [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"units":[`)];
+  for (const b of blocks) {
+    if (b.length === 0) continue;
+    if (parts.length > 1) parts.push(COMMA);
+    parts.push(b);
+  }
+  parts.push(Buffer.from(']}'));
+  return { bytes: Buffer.concat(parts), ids, figures, rows, blocks };
 }

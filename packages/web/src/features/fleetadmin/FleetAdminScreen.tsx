@@ -1,8 +1,9 @@
-import { Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
+import { ScrollTabs } from '../../components/ScrollTabs/ScrollTabs.tsx';
 import { canWith } from '../../lib/permissions.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { useFleet } from './api.ts';
@@ -55,8 +56,14 @@ export default function FleetAdminScreen() {
         <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }} data-testid="fleet-admin-title">
           {fleet.data.n}
         </Title>
+        {isAdmin && (
+          // Spec §2 /migration/{fleetId}: the fleet's export, import and migration (admin only).
+          <Anchor component={Link} to={`/migration/${fid}`} size="sm" data-testid="fleet-admin-migration">
+            {t('migration.open')}
+          </Anchor>
+        )}
       </Stack>
-      <Tabs
+      <ScrollTabs
         value={tab}
         keepMounted={false}
         onChange={(v) =>
@@ -97,7 +104,7 @@ export default function FleetAdminScreen() {
             <NotificationsTab fid={fid} />
           </Tabs.Panel>
         )}
-      </Tabs>
+      </ScrollTabs>
     </Stack>
   );
 }

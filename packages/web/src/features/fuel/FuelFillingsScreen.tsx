@@ -5,10 +5,10 @@ import {
   formatNumber,
   unitLabel,
 } from '@fleetkeep/core';
-import { Alert, Anchor, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, FileButton, Group, Menu, Stack, Text, Title } from '@mantine/core';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
 import { usePermissions } from '../../app/useCan.ts';
@@ -41,6 +41,7 @@ export default function FuelFillingsScreen() {
   const fid = auth?.fid ?? null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const can = usePermissions();
+  const navigate = useNavigate();
   const tz = fleet?.tz ?? 0;
   const miles = fleet?.ms === 1;
   const currency = fleet?.cur ?? '';
@@ -244,6 +245,18 @@ export default function FuelFillingsScreen() {
         <Title order={1} size="h2">
           {t('menu.fuelfillings')}
         </Title>
+        {canManage && (
+          <FileButton
+            accept=".csv,.txt,.xlsx"
+            onChange={(file) => file && navigate('/fuelfillings/import', { state: { file } })}
+          >
+            {(props) => (
+              <Button variant="default" data-testid="import-open" {...props}>
+                {t('imports.action')}
+              </Button>
+            )}
+          </FileButton>
+        )}
         {canManage && (
           <Button
             component={Link}

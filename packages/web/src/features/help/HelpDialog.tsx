@@ -15,6 +15,7 @@ import {
   type Box,
   displayedBox,
   HELP_RESIZE_DEBOUNCE_MS,
+  mainOverlap,
   moveBox,
   placedBox,
   type ResizeEdge,
@@ -106,21 +107,31 @@ export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
   const shown = displayedBox(box, help.mode, vp);
   const normal = help.mode === 'normal';
 
-  // Issue 15: docked, the dialog gets its own strip of the window and the page narrows (or gets room
-  // below) instead of lying under it, so the screen's Save stays in view and clickable.
+  // Issue 15: docked, the dialog gets its own strip of the window instead of lying over the screen, so
+  // the screen's Save stays in view and clickable. At the right it starts below the top margin (spec §9),
+  // clear of the header: only the screen's content (main) moves out of its way, by what the dialog
+  // would otherwise cover of it, and the header keeps its full width. At the bottom the page gets room
+  // below to scroll everything above the dialog.
   const reserved = reservedSpace(placed, help.mode, vp);
   useEffect(() => {
     const root = document.getElementById('root');
+    const main = root?.querySelector('main');
     if (!root) return;
-    root.style.paddingRight = reserved.right ? `${reserved.right}px` : '';
+    const right = main instanceof HTMLElement ? main : null;
+    // The screen's own padding (an inline style of its Box) is put back as it was.
+    const ownPadding = right?.style.paddingRight ?? '';
+    if (right) {
+      const covered = mainOverlap(right.getBoundingClientRect().right, reserved.right, vp.w);
+      if (covered > 0) right.style.paddingRight = `calc(${ownPadding || '0px'} + ${covered}px)`;
+    }
     root.style.paddingBottom = reserved.bottom ? `${reserved.bottom}px` : '';
     root.dataset.helpDock = reserved.right ? 'right' : reserved.bottom ? 'bottom' : '';
     return () => {
-      root.style.paddingRight = '';
+      if (right) right.style.paddingRight = ownPadding;
       root.style.paddingBottom = '';
       delete root.dataset.helpDock;
     };
-  }, [reserved.right, reserved.bottom]);
+  }, [reserved.right, reserved.bottom, vp.w]);
 
   // Spec §8: Escape closes the dialog wherever the focus is, unless something above it takes the key
   // first: a modal or blocking dialog, or an open menu, list or picker. What is open is looked at when

@@ -4,6 +4,7 @@ import {
   defaultBox,
   displayedBox,
   isDefaultPlace,
+  mainOverlap,
   moveBox,
   parseStoredHelp,
   placedBox,
@@ -52,6 +53,16 @@ describe('help dialog geometry (spec §9)', () => {
     expect(reservedSpace({ x: 530, y: 60, w: 350, h: 680 }, 'normal', vp)).toEqual({ right: 0, bottom: 0 });
     // a full-height box docked at the left reserves nothing either
     expect(reservedSpace({ x: 0, y: 0, w: 350, h: 800 }, 'normal', vp)).toEqual({ right: 0, bottom: 0 });
+  });
+
+  it('moves only the content out of the way of a right-docked dialog, by what it would cover (issue 15)', () => {
+    // 1280 px: the 1200 px content (40..1240) would lie 310 px under the 350 px strip.
+    expect(mainOverlap(1240, 350, 1280)).toBe(310);
+    // A wide screen whose centred content ends left of the strip keeps it as it is.
+    expect(mainOverlap(1560, 350, 1920)).toBe(0);
+    expect(mainOverlap(1600, 350, 1920)).toBe(30);
+    // Nothing docked at the right: nothing to leave free.
+    expect(mainOverlap(375, 0, 375)).toBe(0);
   });
 
   it('limits the size to 270..600 by 350..app height, never beyond the viewport', () => {

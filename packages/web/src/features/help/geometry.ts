@@ -186,3 +186,13 @@ export function parseStoredHelp(value: unknown, vp: Viewport): StoredHelp {
     docked: box === null || v.docked === true,
   };
 }
+
+/**
+ * How far a dialog docked at the right (`reservedRight` wide) reaches over the screen's content box whose
+ * right edge is at `contentRight` in a viewport `viewportWidth` wide: what the content must leave free.
+ * A centred, width-capped content box on a wide screen may already end left of the dialog (0).
+ */
+export function mainOverlap(contentRight: number, reservedRight: number, viewportWidth: number): number {
+  if (reservedRight <= 0) return 0;
+  return Math.max(0, Math.ceil(contentRight - (viewportWidth - reservedRight)));
+}

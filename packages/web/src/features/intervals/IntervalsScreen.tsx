@@ -1,8 +1,8 @@
 import { formatNumber, type IntervalTimeUnit, type IntervalWire, unitLabel } from '@fleetkeep/core';
-import { Anchor, Button, Group, Stack, Title } from '@mantine/core';
+import { Anchor, Button, FileButton, Group, Stack, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
 import { useCan } from '../../app/useCan.ts';
@@ -41,6 +41,7 @@ export default function IntervalsScreen() {
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const miles = fleet?.ms === 1;
   const canManage = useCan('interval.manage');
+  const navigate = useNavigate();
   const intervals = useIntervals(fid);
   const units = useUnits(fid);
   const [params, patchParams] = useUrlParams();
@@ -118,9 +119,21 @@ export default function IntervalsScreen() {
           {t('menu.intervals')}
         </Title>
         {canManage && (
-          <Button component={Link} to="/interval/new" data-testid="interval-new">
-            {t('intervals.new')}
-          </Button>
+          <Group gap="xs">
+            <FileButton
+              accept=".csv,.txt,.xlsx"
+              onChange={(file) => file && navigate('/intervals/import', { state: { file } })}
+            >
+              {(props) => (
+                <Button variant="default" data-testid="import-open" {...props}>
+                  {t('imports.action')}
+                </Button>
+              )}
+            </FileButton>
+            <Button component={Link} to="/interval/new" data-testid="interval-new">
+              {t('intervals.new')}
+            </Button>
+          </Group>
         )}
       </Group>
       {intervals.isPending ? (

@@ -1,11 +1,13 @@
 import type { LineItemFuelPresetWire, LineItemWire } from '@fleetkeep/core';
-import { Alert, Button, Group, Menu, Stack, Tabs, Title } from '@mantine/core';
+import { Alert, Button, FileButton, Group, Menu, Stack, Tabs, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session.ts';
 import { useCan } from '../../app/useCan.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ScrollTabs } from '../../components/ScrollTabs/ScrollTabs.tsx';
 import { api } from '../../lib/api.ts';
 import { useLibrary } from '../../lib/fleetData.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
@@ -25,6 +27,7 @@ export default function LineItemsScreen() {
   const fid = auth?.fid ?? null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const writable = useCan('lineitem.manage');
+  const navigate = useNavigate();
   const key = queryKeys.collection(fid ?? 0, 'lineitem');
 
   const items = useLibrary(fid);
@@ -88,10 +91,24 @@ export default function LineItemsScreen() {
 
   return (
     <Stack>
-      <Title order={1} size="h2">
-        {t('menu.lineitems')}
-      </Title>
-      <Tabs
+      <Group justify="space-between" align="center" wrap="wrap">
+        <Title order={1} size="h2">
+          {t('menu.lineitems')}
+        </Title>
+        {writable && (
+          <FileButton
+            accept=".csv,.txt,.xlsx"
+            onChange={(file) => file && navigate('/lineitems/import', { state: { file } })}
+          >
+            {(props) => (
+              <Button variant="default" data-testid="import-open" {...props}>
+                {t('imports.action')}
+              </Button>
+            )}
+          </FileButton>
+        )}
+      </Group>
+      <ScrollTabs
         value={tab}
         onChange={(v) =>
           patchParams((p) => {
@@ -138,7 +155,7 @@ export default function LineItemsScreen() {
             </Stack>
           )}
         </Tabs.Panel>
-      </Tabs>
+      </ScrollTabs>
       <ConfirmDialog
         opened={confirm !== null}
         title={t('lineitems.deleteTitle')}

@@ -8,7 +8,17 @@ import { PeriodPicker } from './PeriodPicker.tsx';
 import { closedCost, KIND_INFO, periodIndicators, servicesOf } from './rules.ts';
 import { type PeriodTabProps, usePeriodTab } from './useLabels.ts';
 
-function Indicator({ label, value, testId }: { label: string; value: string; testId: string }) {
+function Indicator({
+  label,
+  value,
+  testId,
+  hint,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  hint?: string;
+}) {
   return (
     <Paper withBorder p="sm" radius="sm" data-testid={testId}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -17,6 +27,11 @@ function Indicator({ label, value, testId }: { label: string; value: string; tes
       <Text size="lg" fw={600} data-testid={`${testId}-value`} style={{ overflowWrap: 'anywhere' }}>
         {value}
       </Text>
+      {hint && (
+        <Text size="xs" c="dimmed" data-testid={`${testId}-hint`}>
+          {hint}
+        </Text>
+      )}
     </Paper>
   );
 }
@@ -59,6 +74,7 @@ export function GeneralTab({ object, period, onPeriod, map }: PeriodTabProps & {
           <Indicator
             label={t('objects.actualMileage')}
             value={labels.distance(unit.acnm ?? 0)}
+            hint={t('objects.actualHint')}
             testId="ind-actual-mileage"
           />
           <Indicator
@@ -69,6 +85,7 @@ export function GeneralTab({ object, period, onPeriod, map }: PeriodTabProps & {
           <Indicator
             label={t('objects.actualEngineHours')}
             value={labels.engineHours(unit.aceh ?? 0)}
+            hint={t('objects.actualHint')}
             testId="ind-actual-engine-hours"
           />
         </SimpleGrid>

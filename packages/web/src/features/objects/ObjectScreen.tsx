@@ -6,6 +6,7 @@ import { Navigate, useNavigate, useParams } from 'react-router';
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
 import { useCan } from '../../app/useCan.ts';
+import { ScrollTabs } from '../../components/ScrollTabs/ScrollTabs.tsx';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { usePeople, useUnits } from './api.ts';
 import { FuelTab } from './FuelTab.tsx';
@@ -143,7 +144,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
           )}
         </Group>
       </Group>
-      <Tabs value={tab} onChange={(v) => setParam('tab', v, 'general')} keepMounted={false}>
+      <ScrollTabs value={tab} onChange={(v) => setParam('tab', v, 'general')} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="general">{t('objects.tabGeneral')}</Tabs.Tab>
           <Tabs.Tab value="profile">{t('objects.tabProfile')}</Tabs.Tab>
@@ -179,7 +180,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
             <MeterTab object={object} />
           </Tabs.Panel>
         )}
-      </Tabs>
+      </ScrollTabs>
     </Stack>
   );
 }

@@ -27,6 +27,7 @@ import { useUrlParams } from '../../lib/urlParams.ts';
 import { useReport } from './api.ts';
 import { columnTitle, formatCell, formatTotal, type ReportFormatContext, sortValue } from './columns.ts';
 import { ExportButtons, ExportStatus, useExporter } from './ExportButtons.tsx';
+import { ReportsTabs } from './mails/ReportsTabs.tsx';
 import { ReportChart } from './ReportChart.tsx';
 import classes from './Reports.module.css';
 import {
@@ -60,6 +61,15 @@ interface Line {
  * XLSX, CSV and PDF downloaded from the server with progress and Cancel.
  */
 export default function ReportsScreen() {
+  // The report and its report mails (issue 10 item 5), as tabs.
+  return (
+    <ReportsTabs>
+      <ReportView />
+    </ReportsTabs>
+  );
+}
+
+function ReportView() {
   const { t, i18n } = useTranslation();
   const session = useSession();
   const auth = session.status === 'authenticated' ? session.auth : null;

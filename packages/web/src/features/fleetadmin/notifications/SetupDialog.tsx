@@ -184,7 +184,7 @@ export function SetupDialog({
               data-testid="notify-users"
             />
           )}
-          {(channel === 'mail' || channel === 'bot') && (
+          {(channel === 'mail' || channel === 'bot' || channel === 'webhook') && (
             <NativeSelect
               label={t('fleetAdmin.notify.language')}
               data={langOptions}

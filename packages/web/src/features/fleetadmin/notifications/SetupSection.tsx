@@ -60,7 +60,7 @@ export function SetupSection({
       return `${langName(b.lang)} · ${b.chats.join(', ')} · ${b.url}`;
     }
     const w = s as WebhookSetupWire;
-    return `${w.url}${w.secret_set === 1 ? ` · ${t('fleetAdmin.notify.signed')}` : ''}`;
+    return `${langName(w.lang)} · ${w.url}${w.secret_set === 1 ? ` · ${t('fleetAdmin.notify.signed')}` : ''}`;
   };
   const kinds = (s: AnySetup) =>
     notificationKindsOf(s.k)

@@ -1,4 +1,4 @@
-import type { ChannelTestReply, DeliveryListReply } from '@fleetkeep/core';
+import type { ChannelTestReply, DeliveryListReply, DeliveryWire } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
@@ -7,7 +7,7 @@ import { type AnySetup, CHANNEL_PATH, type Channel } from './rules.ts';
 /**
  * The set-up routes of every channel (core contracts/notifications.ts and notification-channels.ts):
  * GET and POST `/api/fleets/{fid}/{path}`, PUT and DELETE `/{path}/{id}`, POST `/{path}/test`, and the
- * delivery log GET `/api/fleets/{fid}/deliveries`.
+ * delivery log GET `/api/fleets/{fid}/deliveries` with POST `/deliveries/{id}/retry`.
  */
 
 const base = (fid: number, channel: Channel) => `/api/fleets/${fid}/${CHANNEL_PATH[channel].path}`;
@@ -60,5 +60,15 @@ export function useDeliveries(fid: number) {
     queryKey: queryKeys.deliveries(fid),
     queryFn: () => api<DeliveryListReply>(`/api/fleets/${fid}/deliveries`),
     retry: false,
+  });
+}
+
+/** Retries a failed delivery by hand (POST `/api/fleets/{fid}/deliveries/{id}/retry`). */
+export function useRetryDelivery(fid: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) =>
+      api<DeliveryWire>(`/api/fleets/${fid}/deliveries/${id}/retry`, { method: 'POST', body: {} }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.deliveries(fid) }),
   });
 }

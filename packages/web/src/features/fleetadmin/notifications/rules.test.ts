@@ -19,6 +19,7 @@ const hook: WebhookSetupWire = {
   on: 0,
   k: 31,
   url: 'https://h.example/x',
+  lang: 'de',
   secret_set: 1,
   secret_tail: 'abcd',
 };
@@ -53,7 +54,13 @@ describe('notification set-up forms', () => {
   it('a webhook secret is sent only when typed, or "" to remove it; too short is refused', () => {
     const draft = draftOf('webhook', hook, 'en');
     expect(draft.on).toBe(false);
-    expect(setupBody('webhook', draft)).toEqual({ n: 'Hook', on: 0, k: 31, url: 'https://h.example/x' });
+    expect(setupBody('webhook', draft)).toEqual({
+      n: 'Hook',
+      on: 0,
+      k: 31,
+      lang: 'de',
+      url: 'https://h.example/x',
+    });
     expect(setupBody('webhook', { ...draft, removeSecret: true })).toMatchObject({ secret: '' });
     expect(setupBody('webhook', { ...draft, secret: 'longenough' })).toMatchObject({ secret: 'longenough' });
     expect(draftProblems('webhook', { ...draft, secret: 'short' }, hook).secret).toBe('tooShort');

@@ -127,6 +127,7 @@ export function setupBody(channel: Channel, draft: SetupDraft): Record<string, u
     };
   return {
     ...common,
+    lang: draft.lang,
     url: draft.url.trim(),
     ...(draft.secret !== '' ? { secret: draft.secret } : draft.removeSecret ? { secret: '' } : {}),
   };

@@ -10,21 +10,13 @@ import { MultiSelect, Select } from '../../../components/Select.tsx';
 import { matchesSearch } from '../../../components/search.ts';
 import type { FleetObject } from './data.ts';
 import { errorText, type TabProps } from './fields.ts';
+import { countsUnits, type KindFilter, pickerKind, pickerKinds } from './picker.ts';
 import { remainingOf } from './remaining.ts';
-import {
-  type AssignmentForm,
-  type FleetUnits,
-  MAX_DIGITS,
-  newAssignment,
-  OBJECT_TYPES,
-  objectKey,
-} from './rules.ts';
+import { type AssignmentForm, type FleetUnits, MAX_DIGITS, newAssignment, objectKey } from './rules.ts';
 import type { UnitLabels } from './useUnitLabels.ts';
 
 /** Above this many assignments the list gets a search filter. */
 const SEARCH_FROM = 6;
-
-type KindFilter = 'all' | ObjectType;
 
 /**
  * Assigned units tab: the objects of the interval with their "last service" baselines, editable by
@@ -49,7 +41,9 @@ export function AssignedTab({
   dateFormat: string;
 }) {
   const { t } = useTranslation();
-  const [kind, setKind] = useState<KindFilter>('all');
+  const [chosenKind, setKind] = useState<KindFilter>('all');
+  const unitsOnly = countsUnits(form);
+  const kind = pickerKind(chosenKind, unitsOnly);
   const [picked, setPicked] = useState<string[]>([]);
   const [search, setSearch] = useState('');
   const byKey = useMemo(() => new Map(objects.map((o) => [objectKey(o), o])), [objects]);
@@ -60,7 +54,10 @@ export function AssignedTab({
 
   const options = objects
     .filter((o) => !assigned.has(objectKey(o)) && (kind === 'all' || o.t === kind))
-    .map((o) => ({ value: objectKey(o), label: kind === 'all' ? `${o.name} (${kindName(o.t)})` : o.name }));
+    .map((o) => ({
+      value: objectKey(o),
+      label: kind === 'all' || unitsOnly ? `${o.name} (${kindName(o.t)})` : o.name,
+    }));
 
   const add = () => {
     const refs = picked.map((key) => byKey.get(key)).filter((o): o is FleetObject => o !== undefined);
@@ -102,10 +99,10 @@ export function AssignedTab({
               label={t('intervalEditor.kindFilter')}
               searchable={false}
               allowDeselect={false}
-              options={[
-                { value: 'all', label: t('intervalEditor.kindAll') },
-                ...OBJECT_TYPES.map((k) => ({ value: k, label: t(`intervalEditor.objectKinds.${k}`) })),
-              ]}
+              options={pickerKinds(unitsOnly).map((k) => ({
+                value: k,
+                label: k === 'all' ? t('intervalEditor.kindAll') : t(`intervalEditor.objectKinds.${k}`),
+              }))}
               value={kind}
               disabled={disabled}
               onChange={(v) => setKind((v as KindFilter | null) ?? 'all')}

@@ -9,6 +9,7 @@ import { useSession } from '../../../app/session.ts';
 import { useCan } from '../../../app/useCan.ts';
 import { useLeaveWarning } from '../../../app/useLeaveWarning.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { ScrollTabs } from '../../../components/ScrollTabs/ScrollTabs.tsx';
 import { ApiError, api } from '../../../lib/api.ts';
 import { useDrivers, useLibrary, useTrailers, useUnits } from '../../../lib/fleetData.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
@@ -321,7 +322,7 @@ function Editor({
           {t('intervalEditor.fixErrors')}
         </Text>
       )}
-      <Tabs value={tab} onChange={(v) => setTab((v as Tab | null) ?? 'general')} keepMounted={false}>
+      <ScrollTabs value={tab} onChange={(v) => setTab((v as Tab | null) ?? 'general')} keepMounted={false}>
         <Tabs.List>
           {tabLabel('general', t('intervalEditor.tabGeneral'))}
           {tabLabel('units', t('intervalEditor.tabUnits'), form.assignments.length)}
@@ -343,7 +344,7 @@ function Editor({
         <Tabs.Panel value="lines" pt="md">
           <LinesTab {...tabProps} library={library} currency={fleet.cur} />
         </Tabs.Panel>
-      </Tabs>
+      </ScrollTabs>
       <ConfirmDialog
         opened={confirmDelete}
         title={t('intervalEditor.deleteTitle')}

@@ -123,7 +123,9 @@ export function LinesTab({
                   data-testid="line-type"
                 />
                 <NumericInput
-                  label={t('intervalEditor.quantity')}
+                  label={t(
+                    line.t === LINE_KIND.labour ? 'lineitems.quantityHours' : 'intervalEditor.quantity',
+                  )}
                   precision={3}
                   maxIntegerLength={MAX_DIGITS.money}
                   value={line.q}
@@ -134,7 +136,7 @@ export function LinesTab({
                   data-testid="line-quantity"
                 />
                 <NumericInput
-                  label={t('lineitems.cost')}
+                  label={t('lineitems.costPerUnit')}
                   precision={3}
                   maxIntegerLength={MAX_DIGITS.money}
                   value={line.c}

@@ -70,8 +70,8 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
                 <Table.Tr>
                   <Table.Th>{t('serviceEditor.lineName')}</Table.Th>
                   <Table.Th>{t('serviceEditor.lineType')}</Table.Th>
-                  <Table.Th ta="right">{t('serviceEditor.quantity')}</Table.Th>
-                  <Table.Th ta="right">{t('serviceEditor.cost')}</Table.Th>
+                  <Table.Th ta="right">{t('serviceEditor.quantityOrHours')}</Table.Th>
+                  <Table.Th ta="right">{t('lineitems.costPerUnit')}</Table.Th>
                   <Table.Th ta="right">{t('serviceEditor.lineTotal')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -136,7 +136,7 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
                 />
               </div>
               <NumericInput
-                label={t('serviceEditor.quantity')}
+                label={t(l.t === LINE_KIND.labour ? 'lineitems.quantityHours' : 'serviceEditor.quantity')}
                 value={l.q}
                 precision={3}
                 maxIntegerLength={9}
@@ -144,10 +144,10 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
                 disabled={busy}
                 withAsterisk
                 error={errors[`lines.${i}.q`]}
-                style={{ flex: '1 1 6rem' }}
+                style={{ flex: '1 1 8.5rem' }}
               />
               <NumericInput
-                label={t('serviceEditor.cost')}
+                label={t('lineitems.costPerUnit')}
                 value={l.c}
                 precision={3}
                 maxIntegerLength={9}

@@ -1,14 +1,15 @@
 import { SERVICE_NOTIFY_DAYS_MAX, type ServiceWire, statusOf } from '@fleetkeep/core';
-import { Alert, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { Loading } from '../../../app/Loading.tsx';
 import { useSession } from '../../../app/session.ts';
 import { usePermissions } from '../../../app/useCan.ts';
 import { useLeaveWarning } from '../../../app/useLeaveWarning.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { ScrollTabs } from '../../../components/ScrollTabs/ScrollTabs.tsx';
 import { ServiceStatusBadge } from '../../../components/ServiceStatus.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useLibrary } from '../../../lib/fleetData.ts';
@@ -235,14 +236,29 @@ function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) 
   const customErrors = Object.keys(errors).some((k) => k.startsWith('cf.')); // customfields
   const mainErrors = Object.keys(errors).some((k) => !k.startsWith('lines.') && !k.startsWith('cf.'));
   const linesEditable = mode !== 'readonly' && !busy;
+  // Issue 15: the title names the object the service is for.
+  const objectName = service
+    ? (objects.find((o) => objectValue(o) === objectValue({ t: service.t, id: service.uid }))?.name ?? null)
+    : null;
   const status = service ? statusOf(service.f) : null;
 
   return (
     <Stack gap="md" pb={80}>
+      {/* Issue 15: a way back to the list, as the interval editor has. */}
+      <Anchor component={Link} to="/services" size="sm" data-testid="service-back">
+        {`← ${t('menu.services')}`}
+      </Anchor>
       <Group justify="space-between" align="center" wrap="wrap" gap="xs">
-        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
-          {isNew ? t('serviceEditor.titleNew') : service.n}
-        </Title>
+        <div style={{ minWidth: 0 }}>
+          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+            {isNew ? t('serviceEditor.titleNew') : service.n}
+          </Title>
+          {objectName && (
+            <Text c="dimmed" fw={500} style={{ overflowWrap: 'anywhere' }} data-testid="service-object">
+              {objectName}
+            </Text>
+          )}
+        </div>
         {status && service && (
           <span data-testid="service-badge">
             <ServiceStatusBadge f={service.f} size="lg" />
@@ -261,7 +277,7 @@ function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) 
           {t('serviceEditor.archiveEditHint')}
         </Alert>
       )}
-      <Tabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted={false}>
+      <ScrollTabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="main" color={mainErrors ? 'red' : undefined}>
             {t('serviceEditor.tabMain')}
@@ -331,7 +347,7 @@ function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) 
             errors={errors}
           />
         </Tabs.Panel>
-      </Tabs>
+      </ScrollTabs>
       {formError && (
         <Alert color="red" role="alert" py="xs" data-testid="service-error">
           {formError}

@@ -1,5 +1,5 @@
 import { type ServiceWire, unitLabel } from '@fleetkeep/core';
-import { Alert, Box, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, FileButton, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -8,6 +8,7 @@ import { useSession } from '../../../app/session.ts';
 import { usePermissions } from '../../../app/useCan.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../../components/DataTable/DataTable.tsx';
+import { ScrollTabs } from '../../../components/ScrollTabs/ScrollTabs.tsx';
 import { dayjsLocale } from '../../../i18n/index.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { serverIssues } from '../../../lib/fieldErrors.ts';
@@ -270,9 +271,21 @@ export default function ServicesScreen() {
           {t('menu.services')}
         </Title>
         {can('service.manage') && (
-          <Button component={Link} to="/service/new" data-testid="service-new">
-            {t('services.new')}
-          </Button>
+          <Group gap="xs">
+            <FileButton
+              accept=".csv,.txt,.xlsx"
+              onChange={(file) => file && navigate('/services/import', { state: { file } })}
+            >
+              {(props) => (
+                <Button variant="default" data-testid="import-open" {...props}>
+                  {t('imports.action')}
+                </Button>
+              )}
+            </FileButton>
+            <Button component={Link} to="/service/new" data-testid="service-new">
+              {t('services.new')}
+            </Button>
+          </Group>
         )}
       </Group>
       {failure && (
@@ -293,8 +306,8 @@ export default function ServicesScreen() {
           ))}
         </Alert>
       )}
-      <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <Tabs.List className={classes.tabs}>
+      <ScrollTabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
           {TABS.map((name) => (
             <Tabs.Tab key={name} value={name} data-testid={`services-tab-${name}`}>
               {t(TAB_LABEL[name])}
@@ -304,7 +317,7 @@ export default function ServicesScreen() {
         <Tabs.Panel value={tab} pt="md">
           {panel}
         </Tabs.Panel>
-      </Tabs>
+      </ScrollTabs>
       <ConfirmDialog
         opened={pending !== null}
         title={t(pending?.action === 'delete' ? 'services.deleteTitle' : 'services.rejectTitle')}

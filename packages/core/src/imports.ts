@@ -1,0 +1,380 @@
+import { Limits, LineItemKind } from './constants.js';
+import type { FuelFillingImportRow } from './contracts/fuel.js';
+import {
+  IMPORT_COLUMNS,
+  type ImportCellIssue,
+  type ImportCells,
+  type ImportColumn,
+  type ImportDateFormat,
+  type ImportKind,
+} from './contracts/imports.js';
+import { INTERVAL_TIME_FREQUENCY_MAX, type IntervalImportRow } from './contracts/intervals.js';
+import type { LineItemImportRow } from './contracts/lineitems.js';
+import type { ServiceImportRow } from './contracts/services.js';
+import { toThousandths } from './decimal.js';
+import { isFloat, isInteger, isValidString } from './validators.js';
+
+/**
+ * The one definition of the import rules (spec §5 "Import: intervals", "Import: services", "Import: line
+ * items", "Generic checks"), used by the web preview (invalid cells red, the reason on hover) and by the
+ * server before it writes (issue 12 item 2: "the same shared rules"). Cells are text as a file gives them;
+ * each issue names the row, the field key of `IMPORT_COLUMNS` and the i18n key of its reason.
+ */
+
+/** Reasons, as i18n keys (`imports.err.*`). */
+export const ImportError = {
+  required: 'imports.err.required',
+  integer: 'imports.err.integer',
+  decimal: 'imports.err.decimal',
+  positive: 'imports.err.positive',
+  date: 'imports.err.date',
+  month: 'imports.err.month',
+  future: 'imports.err.future',
+  endBeforeStart: 'imports.err.endBeforeStart',
+  unit: 'imports.err.unit',
+  tooLong: 'imports.err.tooLong',
+  timeFrequency: 'imports.err.timeFrequency',
+  timeUnit: 'imports.err.timeUnit',
+  lineType: 'imports.err.lineType',
+  duplicate: 'imports.err.duplicate',
+  noFrequency: 'imports.err.noFrequency',
+  priceOrTotal: 'imports.err.priceOrTotal',
+} as const;
+
+export interface ImportUnit {
+  id: number;
+  n: string;
+}
+
+export interface ImportCheckContext {
+  dateFormat: ImportDateFormat;
+  /** The fleet's local date today, YYYY-MM-DD ("not after today", spec §5). */
+  today: string;
+  /** The fleet's units; names match case-sensitively and a name shared by several units matches all. */
+  units: readonly ImportUnit[];
+  /** The fleet, written into line-item rows (the batch route names the fleet per row). */
+  fleetId: number;
+  /** Interval names of the fleet (duplicates refused, case-insensitive). */
+  intervalNames?: readonly string[];
+  /** The library's items: a row may not repeat a name with the same type (spec §5 "Import: line items"). */
+  lineItems?: readonly { n: string; t: number }[];
+}
+
+export type ImportPayload =
+  | { kind: 'intervals'; rows: number[]; data: IntervalImportRow }
+  | { kind: 'services'; rows: number[]; data: ServiceImportRow }
+  | { kind: 'fuelfillings'; rows: number[]; data: FuelFillingImportRow }
+  | { kind: 'lineitems'; rows: number[]; data: LineItemImportRow };
+
+export interface ImportCheck {
+  issues: ImportCellIssue[];
+  /** What to write; each names the source rows it comes from. Empty when any issue was found. */
+  payloads: ImportPayload[];
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DATE_SHAPES: Record<ImportDateFormat, { re: RegExp; order: ('y' | 'm' | 'd')[] }> = {
+  'YYYY-MM-DD': { re: /^(\d{4})-(\d{1,2})-(\d{1,2})$/, order: ['y', 'm', 'd'] },
+  'DD.MM.YYYY': { re: /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/, order: ['d', 'm', 'y'] },
+  'DD-MM-YYYY': { re: /^(\d{1,2})-(\d{1,2})-(\d{4})$/, order: ['d', 'm', 'y'] },
+  'MM-DD-YYYY': { re: /^(\d{1,2})-(\d{1,2})-(\d{4})$/, order: ['m', 'd', 'y'] },
+  'DD/MM/YYYY': { re: /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, order: ['d', 'm', 'y'] },
+  'MM/DD/YYYY': { re: /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, order: ['m', 'd', 'y'] },
+  'DD MMM YYYY': { re: /^(\d{1,2}) ([a-z]{3})[a-z]*\.? (\d{4})$/i, order: ['d', 'm', 'y'] },
+};
+const ISO = DATE_SHAPES['YYYY-MM-DD'];
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A date cell in `format` (or ISO YYYY-MM-DD, unambiguous, as XLSX date cells arrive) → `YYYY-MM-DD`, or
+ * the reason: the month must be 1-12 (spec §5), the day must exist in that month.
+ */
+export function parseImportDate(text: string, format: ImportDateFormat): { day: string } | { error: string } {
+  const t = text.trim();
+  const shape = DATE_SHAPES[format].re.test(t) ? DATE_SHAPES[format] : ISO.re.test(t) ? ISO : undefined;
+  const m = shape?.re.exec(t);
+  if (!shape || !m) return { error: ImportError.date };
+  const part = (k: 'y' | 'm' | 'd') => m[shape.order.indexOf(k) + 1] ?? '';
+  const y = Number(part('y'));
+  const monthText = part('m');
+  const mo = /^\d+$/.test(monthText) ? Number(monthText) : MONTHS.indexOf(monthText.toLowerCase()) + 1;
+  const d = Number(part('d'));
+  if (!(mo >= 1 && mo <= 12)) return { error: ImportError.month };
+  const last = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (y < 1970 || d < 1 || d > last) return { error: ImportError.date };
+  return { day: `${y}-${pad(mo)}-${pad(d)}` };
+}
+
+/** A date with an optional time `HH:mm[:ss]` → `YYYY-MM-DD HH:mm:ss`. */
+export function parseImportDateTime(
+  text: string,
+  format: ImportDateFormat,
+): { at: string; day: string } | { error: string } {
+  const m = /^(.*?)(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(text.trim());
+  const date = parseImportDate(m?.[1] ?? '', format);
+  if ('error' in date) return date;
+  const [h, mi, s] = [m?.[2], m?.[3], m?.[4]].map((x) => Number(x ?? 0)) as [number, number, number];
+  if (h > 23 || mi > 59 || s > 59) return { error: ImportError.date };
+  return { at: `${date.day} ${pad(h)}:${pad(mi)}:${pad(s)}`, day: date.day };
+}
+
+const TIME_UNITS: Record<string, 'd' | 'w' | 'm' | 'y'> = {
+  d: 'd',
+  day: 'd',
+  days: 'd',
+  w: 'w',
+  week: 'w',
+  weeks: 'w',
+  m: 'm',
+  month: 'm',
+  months: 'm',
+  y: 'y',
+  year: 'y',
+  years: 'y',
+};
+const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
+
+type Value = string | number | number[] | undefined;
+
+/** One cell against its column's type; `undefined` value for an empty optional cell. */
+function checkCell(
+  col: ImportColumn,
+  raw: string,
+  ctx: ImportCheckContext,
+): { value?: Value; error?: string } {
+  const text = raw.trim();
+  if (text === '') return col.required ? { error: ImportError.required } : {};
+  switch (col.type) {
+    case 'text': {
+      const max = col.key === 'description' ? Limits.descriptionMax : Limits.stringMax;
+      return isValidString(text, { max }) ? { value: text } : { error: ImportError.tooLong };
+    }
+    case 'unit': {
+      // Unit names are case-sensitive; a name that several units share assigns all of them.
+      const ids = ctx.units.filter((u) => u.n === text).map((u) => u.id);
+      return ids.length ? { value: ids } : { error: ImportError.unit };
+    }
+    case 'int':
+      // Generic checks: an optional sign then digits; counters are never negative (spec §5).
+      return isInteger(text, { nonNegative: true })
+        ? { value: Number(text) }
+        : { error: ImportError.integer };
+    case 'decimal': {
+      // "An integer or a decimal with a dot" (spec §5), at most 3 decimals (spec §9).
+      if (!DECIMAL_TEXT.test(text) || !isFloat(text) || toThousandths(text) === undefined)
+        return { error: ImportError.decimal };
+      return { value: text };
+    }
+    case 'date': {
+      const d = parseImportDate(text, ctx.dateFormat);
+      if ('error' in d) return { error: d.error };
+      return d.day > ctx.today ? { error: ImportError.future } : { value: d.day };
+    }
+    case 'datetime': {
+      const d = parseImportDateTime(text, ctx.dateFormat);
+      if ('error' in d) return { error: d.error };
+      return d.day > ctx.today ? { error: ImportError.future } : { value: d.at };
+    }
+    case 'timeUnit': {
+      const u = TIME_UNITS[text.toLowerCase()];
+      return u ? { value: u } : { error: ImportError.timeUnit };
+    }
+    case 'lineType': {
+      // "labour or part, case-insensitive" (spec §5 "Import: line items").
+      const t = text.toLowerCase();
+      if (t === 'labour' || t === 'labor') return { value: LineItemKind.task };
+      if (t === 'part') return { value: LineItemKind.part };
+      return { error: ImportError.lineType };
+    }
+  }
+}
+
+/**
+ * Checks every cell of every row of a kind and builds the payloads of the batch writers. All issues are
+ * listed (a row may have several); payloads are returned only when there is none.
+ */
+export function checkImportRows(
+  kind: ImportKind,
+  rows: readonly ImportCells[],
+  ctx: ImportCheckContext,
+): ImportCheck {
+  const columns = IMPORT_COLUMNS[kind];
+  const issues: ImportCellIssue[] = [];
+  const values = rows.map((cells, row) => {
+    const out: Record<string, Value> = {};
+    for (const col of columns) {
+      const r = checkCell(col, cells[col.key] ?? '', ctx);
+      if (r.error) issues.push({ row, field: col.key, key: r.error });
+      else out[col.key] = r.value;
+    }
+    return out;
+  });
+  const payloads = build[kind](values, ctx, issues);
+  issues.sort((a, b) => a.row - b.row);
+  return { issues, payloads: issues.length ? [] : payloads };
+}
+
+type Row = Record<string, Value>;
+type Builder = (values: Row[], ctx: ImportCheckContext, issues: ImportCellIssue[]) => ImportPayload[];
+const str = (v: Value) => v as string | undefined;
+const num = (v: Value) => v as number | undefined;
+const defined = <T extends object>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+const build: Record<ImportKind, Builder> = {
+  intervals(values, ctx, issues) {
+    // Rows with the same name make one interval: the first row's frequencies, every row's units.
+    const taken = new Set((ctx.intervalNames ?? []).map((n) => n.toLowerCase()));
+    const byName = new Map<string, Extract<ImportPayload, { kind: 'intervals' }>>();
+    values.forEach((v, row) => {
+      const name = str(v.name);
+      if (name === undefined) return;
+      const key = name.toLowerCase();
+      if (taken.has(key)) issues.push({ row, field: 'name', key: ImportError.duplicate });
+      const dd = num(v.time_frequency);
+      if (dd !== undefined && dd > INTERVAL_TIME_FREQUENCY_MAX)
+        issues.push({ row, field: 'time_frequency', key: ImportError.timeFrequency });
+      const u = ((v.unit as number[] | undefined) ?? []).map((id) =>
+        defined({
+          id,
+          t: 'u' as const,
+          lcnm: num(v.last_mileage),
+          lceh: num(v.last_engine_hours),
+          ltm: str(v.last_date),
+        }),
+      );
+      const seen = byName.get(key);
+      if (seen) {
+        seen.rows.push(row);
+        seen.data.u = [...(seen.data.u ?? []), ...u.filter((x) => !seen.data.u?.some((y) => y.id === x.id))];
+        return;
+      }
+      const cnmd = num(v.mileage_frequency) ?? 0;
+      const cnehd = num(v.engine_hours_frequency) ?? 0;
+      if (!cnmd && !cnehd && !dd)
+        issues.push({ row, field: 'mileage_frequency', key: ImportError.noFrequency });
+      const data: IntervalImportRow = defined({
+        n: name,
+        description: str(v.description),
+        cnme: cnmd ? 1 : 0,
+        cnmd,
+        cnehe: cnehd ? 1 : 0,
+        cnehd,
+        de: dd ? 1 : 0,
+        dd: dd ?? 0,
+        du: (str(v.time_unit) as IntervalImportRow['du']) ?? 'm',
+        u,
+      });
+      byName.set(key, { kind: 'intervals', rows: [row], data });
+    });
+    return [...byName.values()];
+  },
+  services(values, _ctx, issues) {
+    return values.flatMap((v, row) => {
+      const start = str(v.start_date);
+      const end = str(v.end_date);
+      if (start && end && end < start)
+        issues.push({ row, field: 'end_date', key: ImportError.endBeforeStart });
+      // A row with an end date is closed history; with only a start it is in progress; else Due (spec §4).
+      const f = end ? 8 : start ? 2 : 1;
+      return ((v.unit as number[] | undefined) ?? []).map((uid) => ({
+        kind: 'services' as const,
+        rows: [row],
+        data: defined({
+          t: 'u' as const,
+          uid,
+          f,
+          n: str(v.name) ?? '',
+          description: str(v.description),
+          start_date: start,
+          end_date: end,
+          mileage: num(v.mileage),
+          engine_hours: num(v.engine_hours),
+          total_cost: str(v.total_cost),
+        }) as ServiceImportRow,
+      }));
+    });
+  },
+  fuelfillings(values, _ctx, issues) {
+    return values.flatMap((v, row) => {
+      if (v.volume !== undefined && toThousandths(str(v.volume) ?? '') === 0)
+        issues.push({ row, field: 'volume', key: ImportError.positive });
+      // The total is volume × price or entered by hand: one of them is needed (PRODUCT.md "Fuel fillings").
+      if (v.price === undefined && v.total_cost === undefined)
+        issues.push({ row, field: 'price', key: ImportError.priceOrTotal });
+      return ((v.unit as number[] | undefined) ?? []).map((uid) => ({
+        kind: 'fuelfillings' as const,
+        rows: [row],
+        data: defined({
+          uid,
+          date: str(v.date),
+          volume: str(v.volume) ?? '0',
+          price: str(v.price),
+          total_cost: str(v.total_cost),
+          mileage: num(v.mileage),
+          fuel_type: str(v.fuel_type),
+          station: str(v.station),
+          description: str(v.description),
+        }) as FuelFillingImportRow,
+      }));
+    });
+  },
+  lineitems(values, ctx, issues) {
+    // No existing item with the same name and type (spec §5), nor twice in one file.
+    const taken = new Set((ctx.lineItems ?? []).map((i) => `${i.t}:${i.n.toLowerCase()}`));
+    return values.flatMap((v, row) => {
+      const n = str(v.name);
+      const t = num(v.type);
+      if (n === undefined || t === undefined) return [];
+      const key = `${t}:${n.toLowerCase()}`;
+      if (taken.has(key)) issues.push({ row, field: 'name', key: ImportError.duplicate });
+      taken.add(key);
+      return [
+        {
+          kind: 'lineitems' as const,
+          rows: [row],
+          data: { fid: ctx.fleetId, n, t: t as 1 | 2, c: str(v.cost) ?? '0' },
+        },
+      ];
+    });
+  },
+};
+
+/**
+ * Column titles → field keys: a remembered mapping first (title → key), then a field whose key or English
+ * title matches the column title, ignoring case, spaces and underscores.
+ */
+export function guessImportMapping(
+  kind: ImportKind,
+  titles: readonly string[],
+  remembered: Readonly<Record<string, string>> = {},
+  englishTitles: Readonly<Record<string, string>> = {},
+): Record<string, number> {
+  const norm = (s: string) => s.toLowerCase().replace(/[\s_\-.]+/g, '');
+  const out: Record<string, number> = {};
+  for (const col of IMPORT_COLUMNS[kind]) {
+    const wanted = [remembered[col.key], col.key, englishTitles[col.key]].filter(
+      (x): x is string => typeof x === 'string' && x !== '',
+    );
+    for (const w of wanted) {
+      const i = titles.findIndex((t) => norm(t) === norm(w));
+      if (i >= 0 && !Object.values(out).includes(i)) {
+        out[col.key] = i;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** A parsed grid → mapped rows (field key → cell text), skipping the header line when there is one. */
+export function mapImportRows(
+  grid: readonly (readonly string[])[],
+  mapping: Readonly<Record<string, number>>,
+  header: boolean,
+): ImportCells[] {
+  const body = header ? grid.slice(1) : grid;
+  return body
+    .filter((cells) => cells.some((c) => c.trim() !== ''))
+    .map((cells) => Object.fromEntries(Object.entries(mapping).map(([k, i]) => [k, cells[i] ?? ''])));
+}

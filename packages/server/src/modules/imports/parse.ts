@@ -1,0 +1,281 @@
+import { inflateRawSync } from 'node:zlib';
+import {
+  IMPORT_CELL_MAX,
+  IMPORT_COLUMNS_MAX,
+  IMPORT_DELIMITERS,
+  IMPORT_ROWS_MAX,
+  IMPORT_SHEETS_MAX,
+  IMPORT_XLSX_ENTRIES_MAX,
+  IMPORT_XLSX_UNCOMPRESSED_MAX,
+  type ImportDelimiter,
+  type ImportEncoding,
+  type ImportParseReply,
+} from '@fleetkeep/core';
+import ExcelJS from 'exceljs';
+
+/**
+ * Reading an uploaded import file into text cells (issue 12 items 1 and 5). Every hostile input ends in
+ * a `FileRefused` with the i18n key of a clear message, never a crash, a hang or a partial result:
+ * binary junk, an empty file, too many rows or columns, a cell past IMPORT_CELL_MAX, a zip bomb (the zip
+ * directory's sizes are summed before anything is inflated, and every part is then inflated with a hard
+ * output cap, so a lying directory cannot get past it), a formula without a stored result.
+ */
+
+export class FileRefused extends Error {
+  constructor(readonly key: string) {
+    super(key);
+  }
+}
+
+export const FileError = {
+  empty: 'imports.file.empty',
+  binary: 'imports.file.binary',
+  tooManyRows: 'imports.file.tooManyRows',
+  tooManyColumns: 'imports.file.tooManyColumns',
+  cellTooLong: 'imports.file.cellTooLong',
+  badXlsx: 'imports.file.badXlsx',
+  zipBomb: 'imports.file.zipBomb',
+  formula: 'imports.file.formula',
+  sheet: 'imports.file.sheet',
+} as const;
+
+export interface ParseOptions {
+  name?: string;
+  delimiter?: ImportDelimiter;
+  encoding?: ImportEncoding;
+  sheet?: string;
+}
+
+const ZIP_MAGIC = 0x04034b50;
+const isZip = (b: Buffer) => b.length >= 4 && b.readUInt32LE(0) === ZIP_MAGIC;
+
+export async function parseImportFile(bytes: Buffer, options: ParseOptions): Promise<ImportParseReply> {
+  if (bytes.length === 0) throw new FileRefused(FileError.empty);
+  if (isZip(bytes) || /\.xlsx$/i.test(options.name ?? '')) return parseXlsx(bytes, options.sheet);
+  return parseCsvBytes(bytes, options);
+}
+
+// --- CSV ---
+
+/** Byte-order marks first; then strict UTF-8; else a single-byte code page by the share of high letters. */
+export function detectEncoding(b: Buffer): ImportEncoding {
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return 'utf-8';
+  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
+  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(b);
+    return 'utf-8';
+  } catch {
+    // Cyrillic text in windows-1251 is mostly bytes 0xC0-0xFF; Western text has few of them.
+    let high = 0;
+    let letters = 0;
+    for (const x of b.subarray(0, 65536)) {
+      if (x >= 0xc0) high++;
+      if (x >= 0xc0 || (x >= 0x41 && x <= 0x7a)) letters++;
+    }
+    return letters && high / letters > 0.3 ? 'windows-1251' : 'windows-1252';
+  }
+}
+
+/** Control characters other than tab, CR, LF and form feed mark a file that is not text. */
+function looksBinary(text: string): boolean {
+  const sample = text.slice(0, 65536);
+  let bad = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample.charCodeAt(i);
+    if ((c < 9 || (c > 13 && c < 32) || c === 0xfffd) && c !== 12) bad++;
+  }
+  return bad > Math.max(2, sample.length / 200);
+}
+
+/** The candidate found the same number of times (at least once) on the most of the first lines. */
+export function detectDelimiter(text: string): ImportDelimiter {
+  const lines = text.split(/\r?\n/, 21).filter((l) => l.trim() !== '');
+  let best: ImportDelimiter = ',';
+  let bestScore = 0;
+  for (const d of IMPORT_DELIMITERS) {
+    const counts = lines.map((l) => countOutsideQuotes(l, d));
+    const first = counts[0] ?? 0;
+    if (first === 0) continue;
+    const score = counts.filter((c) => c === first).length * 1000 + first;
+    if (score > bestScore) {
+      best = d;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function countOutsideQuotes(line: string, d: string): number {
+  let n = 0;
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === d && !quoted) n++;
+  }
+  return n;
+}
+
+function parseCsvBytes(bytes: Buffer, options: ParseOptions): ImportParseReply {
+  const encoding = options.encoding ?? detectEncoding(bytes);
+  let text: string;
+  try {
+    text = new TextDecoder(encoding).decode(bytes);
+  } catch {
+    throw new FileRefused(FileError.binary);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') throw new FileRefused(FileError.empty);
+  if (looksBinary(text)) throw new FileRefused(FileError.binary);
+  const delimiter = options.delimiter ?? detectDelimiter(text);
+  return { format: 'csv', sheets: [], sheet: null, delimiter, encoding, rows: parseCsv(text, delimiter) };
+}
+
+/**
+ * RFC 4180 CSV: quoted cells with doubled quotes, CR LF or LF line ends. Stops at the first cap passed
+ * (rows, columns, cell length), so a 100,000-column line or a 10 MB cell costs one pass at most.
+ */
+export function parseCsv(text: string, delimiter: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let i = 0;
+  const endCell = () => {
+    if (row.length >= IMPORT_COLUMNS_MAX) throw new FileRefused(FileError.tooManyColumns);
+    row.push(cell);
+    cell = '';
+  };
+  const endRow = () => {
+    endCell();
+    if (row.length > 1 || row[0] !== '') {
+      if (rows.length > IMPORT_ROWS_MAX) throw new FileRefused(FileError.tooManyRows);
+      rows.push(row);
+    }
+    row = [];
+  };
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else quoted = false;
+      } else cell += ch;
+    } else if (ch === '"' && cell === '') quoted = true;
+    else if (ch === delimiter) endCell();
+    else if (ch === '\n') endRow();
+    else if (ch === '\r') {
+      if (text[i + 1] === '\n') i++;
+      endRow();
+    } else cell += ch;
+    if (cell.length > IMPORT_CELL_MAX) throw new FileRefused(FileError.cellTooLong);
+    i++;
+  }
+  if (cell !== '' || row.length) endRow();
+  return rows;
+}
+
+// --- XLSX ---
+
+/**
+ * Checks the zip directory before exceljs inflates anything: at most IMPORT_XLSX_ENTRIES_MAX parts whose
+ * declared sizes sum to at most IMPORT_XLSX_UNCOMPRESSED_MAX; then inflates each part with its declared
+ * size as the hard output limit, so a part that lies about its size is refused too.
+ */
+export function checkZip(b: Buffer): void {
+  const min = Math.max(0, b.length - 65557);
+  let eocd = -1;
+  for (let i = b.length - 22; i >= min; i--)
+    if (b.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  if (eocd < 0) throw new FileRefused(FileError.badXlsx);
+  const entries = b.readUInt16LE(eocd + 10);
+  let at = b.readUInt32LE(eocd + 16);
+  if (entries === 0xffff || at === 0xffffffff) throw new FileRefused(FileError.zipBomb); // zip64
+  if (entries > IMPORT_XLSX_ENTRIES_MAX) throw new FileRefused(FileError.zipBomb);
+  let total = 0;
+  const parts: { method: number; size: number; packed: number; local: number }[] = [];
+  for (let n = 0; n < entries; n++) {
+    if (at + 46 > b.length || b.readUInt32LE(at) !== 0x02014b50) throw new FileRefused(FileError.badXlsx);
+    const part = {
+      method: b.readUInt16LE(at + 10),
+      packed: b.readUInt32LE(at + 20),
+      size: b.readUInt32LE(at + 24),
+      local: b.readUInt32LE(at + 42),
+    };
+    total += part.size;
+    if (total > IMPORT_XLSX_UNCOMPRESSED_MAX) throw new FileRefused(FileError.zipBomb);
+    parts.push(part);
+    at += 46 + b.readUInt16LE(at + 28) + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
+  }
+  for (const p of parts) {
+    if (p.local + 30 > b.length || b.readUInt32LE(p.local) !== ZIP_MAGIC)
+      throw new FileRefused(FileError.badXlsx);
+    const start = p.local + 30 + b.readUInt16LE(p.local + 26) + b.readUInt16LE(p.local + 28);
+    const data = b.subarray(start, start + p.packed);
+    if (p.method === 0) {
+      if (data.length !== p.size) throw new FileRefused(FileError.badXlsx);
+    } else if (p.method === 8) {
+      let out: Buffer;
+      try {
+        out = inflateRawSync(data, { maxOutputLength: Math.max(1, p.size) });
+      } catch (e) {
+        throw new FileRefused(e instanceof RangeError ? FileError.zipBomb : FileError.badXlsx);
+      }
+      if (out.length !== p.size) throw new FileRefused(FileError.badXlsx);
+    } else throw new FileRefused(FileError.badXlsx);
+  }
+}
+
+/** A cell as text: formulas give their stored result (or are refused), dates their ISO day (and time). */
+export function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  }
+  if (typeof value !== 'object') return String(value);
+  if ('formula' in value || 'sharedFormula' in value) {
+    const result = (value as { result?: ExcelJS.CellValue }).result;
+    if (result === undefined || (typeof result === 'object' && result !== null && 'error' in result))
+      throw new FileRefused(FileError.formula);
+    return cellText(result);
+  }
+  if ('richText' in value) return value.richText.map((r) => r.text).join('');
+  if ('text' in value) return String((value as { text: unknown }).text);
+  if ('error' in value) return String(value.error);
+  return '';
+}
+
+async function parseXlsx(bytes: Buffer, sheetName?: string): Promise<ImportParseReply> {
+  if (!isZip(bytes)) throw new FileRefused(FileError.badXlsx);
+  checkZip(bytes);
+  const book = new ExcelJS.Workbook();
+  try {
+    await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  } catch {
+    throw new FileRefused(FileError.badXlsx);
+  }
+  const sheets = book.worksheets.slice(0, IMPORT_SHEETS_MAX).map((s) => s.name);
+  const sheet = sheetName === undefined ? book.worksheets[0] : book.getWorksheet(sheetName);
+  if (!sheet) throw new FileRefused(sheetName === undefined ? FileError.empty : FileError.sheet);
+  if (sheet.actualRowCount > IMPORT_ROWS_MAX + 1) throw new FileRefused(FileError.tooManyRows);
+  if (sheet.columnCount > IMPORT_COLUMNS_MAX) throw new FileRefused(FileError.tooManyColumns);
+  const rows: string[][] = [];
+  sheet.eachRow((row) => {
+    const cells: string[] = [];
+    row.eachCell({ includeEmpty: true }, (cell, col) => {
+      const text = cellText(cell.value);
+      if (text.length > IMPORT_CELL_MAX) throw new FileRefused(FileError.cellTooLong);
+      cells[col - 1] = text;
+    });
+    if (cells.length > IMPORT_COLUMNS_MAX) throw new FileRefused(FileError.tooManyColumns);
+    rows.push(Array.from(cells, (c) => c ?? ''));
+  });
+  if (!rows.length) throw new FileRefused(FileError.empty);
+  return { format: 'xlsx', sheets, sheet: sheet.name, delimiter: null, encoding: null, rows };
+}

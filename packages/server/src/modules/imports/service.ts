@@ -1,0 +1,199 @@
+import {
+  checkImportRows,
+  type FleetNeedName,
+  type ImportKind,
+  type ImportPayload,
+  type ImportResultReply,
+  type ImportRowsBody,
+  type IntervalImportRow,
+  type IntervalWire,
+  type LineItemImportRow,
+  localDate,
+  toThousandths,
+} from '@fleetkeep/core';
+import { requireFleet } from '../../auth/access.js';
+import type { Actor } from '../../auth/actor.js';
+import { type AppContext, now } from '../../context.js';
+import type { LineItemRow } from '../../db/schema.js';
+import { AppError, conflict, invalidInput } from '../../http/errors.js';
+import { createMany as createFillings } from '../fuel/batch.js';
+import { importIntervals } from '../intervals/batch.js';
+import { listIntervals } from '../intervals/service.js';
+import { isUniqueViolation } from '../lineitems/library.js';
+import { publishLibraryItems } from '../lineitems/service.js';
+import { createMany as createServices } from '../services/batch.js';
+import { FileRefused, type ParseOptions, parseImportFile } from './parse.js';
+
+/** The need of each kind's import (spec §2: manageInterval, manageService, manageFuelFilling; §6). */
+export const IMPORT_NEEDS: Readonly<Record<ImportKind, FleetNeedName>> = {
+  intervals: 'interval.manage',
+  services: 'service.manage',
+  fuelfillings: 'fuel.manage',
+  lineitems: 'lineitem.manage',
+};
+
+/** `POST …/import/{kind}/parse`: the file's cells, or 400 with the reason's i18n key. */
+export async function parseUpload(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  kind: ImportKind,
+  body: unknown,
+  options: ParseOptions,
+) {
+  await requireFleet(ctx, actor, fleetId, IMPORT_NEEDS[kind]);
+  // The file's bytes (application/octet-stream); a JSON string body is taken as the file's text.
+  const bytes = Buffer.isBuffer(body) ? body : typeof body === 'string' ? Buffer.from(body) : Buffer.alloc(0);
+  try {
+    return await parseImportFile(bytes, options);
+  } catch (e) {
+    if (e instanceof FileRefused) throw invalidInput([{ field: 'body', message: e.key }], e.key);
+    throw e;
+  }
+}
+
+/**
+ * `POST …/import/{kind}`: checks the mapped text rows with the rules the preview used (core
+ * `checkImportRows`), then writes them with the kind's batch writer, in one transaction: all rows or
+ * none (DESIGN §5). Every issue names the sent row (`row`) and `body.rows.{row}.{field}`; its message is
+ * the i18n key of the reason.
+ */
+export async function importRows(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  kind: ImportKind,
+  body: ImportRowsBody,
+): Promise<ImportResultReply> {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, IMPORT_NEEDS[kind]);
+  const db = ctx.db.kysely;
+  const units = await db
+    .selectFrom('units')
+    .select(['id', 'name as n'])
+    .where('fleet_id', '=', fleetId)
+    .execute();
+  const intervalNames =
+    kind === 'intervals'
+      ? (await db.selectFrom('intervals').select('name').where('fleet_id', '=', fleetId).execute()).map(
+          (r) => r.name,
+        )
+      : [];
+  const lineItems =
+    kind === 'lineitems'
+      ? await db
+          .selectFrom('line_items')
+          .select(['name as n', 'kind as t'])
+          .where('fleet_id', '=', fleetId)
+          .execute()
+      : [];
+  const check = checkImportRows(kind, body.rows, {
+    dateFormat: body.date_format,
+    today: localDate(fleet.tz, now()),
+    units,
+    fleetId,
+    intervalNames,
+    lineItems,
+  });
+  if (check.issues.length)
+    throw invalidInput(
+      check.issues.map((i) => ({ row: i.row, field: `body.rows.${i.row}.${i.field}`, message: i.key })),
+    );
+  const ids = await write(ctx, actor, fleetId, kind, check.payloads);
+  return { kind, created: ids.length, rows: body.rows.length, ids };
+}
+
+async function write(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  kind: ImportKind,
+  payloads: ImportPayload[],
+) {
+  const data = payloads.map((p) => p.data);
+  try {
+    switch (kind) {
+      case 'intervals':
+        return (await importIntervals(ctx, actor, fleetId, data as IntervalImportRow[])).intervals.map(
+          (i) => i.id,
+        );
+      case 'services':
+        return (await createServices(ctx, actor, fleetId, data)).services.map((s) => s.id);
+      case 'fuelfillings':
+        return (await createFillings(ctx, actor, fleetId, data)).fuel_fillings.map((f) => f.id);
+      case 'lineitems':
+        return await writeLineItems(ctx, fleetId, data as LineItemImportRow[]);
+    }
+  } catch (e) {
+    throw toSourceRows(e, payloads);
+  }
+}
+
+/** A writer's per-row details name its payload index; the person fixes the file's row. */
+function toSourceRows(e: unknown, payloads: ImportPayload[]): unknown {
+  if (!(e instanceof AppError) || !Array.isArray(e.details)) return e;
+  const details = e.details.map((d: { row?: number; field?: string }) => {
+    const source = d.row === undefined ? undefined : payloads[d.row]?.rows[0];
+    return source === undefined ? d : { ...d, row: source, batch_row: d.row };
+  });
+  return new AppError(e.code, e.message, details);
+}
+
+/** `GET /fleets/{id}/import` (spec §7): the fleet's intervals as rows of the interval import. */
+export async function intervalImportList(ctx: AppContext, actor: Actor, fleetId: number) {
+  await requireFleet(ctx, actor, fleetId, 'interval.manage');
+  const { intervals } = await listIntervals(ctx, actor, fleetId);
+  return { intervals: intervals.map(toImportRow) };
+}
+
+function toImportRow(i: IntervalWire): IntervalImportRow {
+  const { id: _id, c: _c, tm: _tm, li, u, ...rest } = i;
+  return {
+    ...rest,
+    li: li.map((l) => ({ n: l.n, t: l.t, q: l.q, c: l.c })) as IntervalImportRow['li'],
+    u: u.map((a) => ({ id: a.id, t: a.t, lcnm: a.lcnm, lceh: a.lceh, ltm: a.ltm, cnt: a.cnt })),
+  };
+}
+
+/** `POST /fleets/{id}/import {intervals}` (spec §7): the imported intervals. */
+export async function importIntervalRows(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  intervals: IntervalImportRow[],
+) {
+  return importIntervals(ctx, actor, fleetId, intervals);
+}
+
+/** Rows of one insert statement (SQLite caps the bound values of a statement). */
+const INSERT_CHUNK = 1000;
+
+/**
+ * The library rows of an import (up to IMPORT_ROWS_MAX): the rules were checked by `checkImportRows`
+ * (duplicates included); written in one transaction in chunks, so that all rows or none are stored.
+ */
+async function writeLineItems(ctx: AppContext, fleetId: number, rows: LineItemImportRow[]) {
+  const at = now();
+  let created: LineItemRow[];
+  try {
+    created = await ctx.db.kysely.transaction().execute(async (trx) => {
+      const out: LineItemRow[] = [];
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        const values = rows.slice(i, i + INSERT_CHUNK).map((r) => ({
+          fleet_id: fleetId,
+          name: r.n,
+          kind: Number(r.t),
+          cost: toThousandths(r.c) ?? 0,
+          created_at: at,
+        }));
+        out.push(...(await trx.insertInto('line_items').values(values).returningAll().execute()));
+      }
+      return out;
+    });
+  } catch (e) {
+    // A concurrent writer took a name between the check and the write.
+    if (isUniqueViolation(e)) throw conflict('Some line items exist already');
+    throw e;
+  }
+  await publishLibraryItems(ctx, fleetId, created);
+  return created.map((r) => r.id);
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { checkDocument, guessKind, vehicleTargets } from './rules.ts';
+
+describe('migration rules', () => {
+  it('checks a Fleetkeep export and counts its collections', () => {
+    expect(checkDocument('{')).toEqual({ ok: false, reason: 'json' });
+    expect(checkDocument('{"format":"other","version":1}')).toEqual({ ok: false, reason: 'format' });
+    expect(checkDocument('{"format":"fleetkeep-fleet","version":2}')).toEqual({
+      ok: false,
+      reason: 'format',
+    });
+    const ok = checkDocument(
+      JSON.stringify({
+        format: 'fleetkeep-fleet',
+        version: 1,
+        fleet: { name: 'A' },
+        units: [{}, {}],
+        archive: [{}],
+      }),
+    );
+    expect(ok.ok && ok.counts.units).toBe(2);
+    expect(ok.ok && ok.counts.archive).toBe(1);
+    expect(ok.ok && ok.counts.services).toBe(0);
+    expect(ok.ok && ok.fleetName).toBe('A');
+  });
+  it('guesses the record kind from the file name', () => {
+    expect(guessKind('GasRecords.csv')).toBe('fuel');
+    expect(guessKind('odometer_records.csv')).toBe('odometer');
+    expect(guessKind('reminders.csv')).toBe('reminder');
+    expect(guessKind('RepairRecords.csv')).toBe('repair');
+    expect(guessKind('upgrades.csv')).toBe('upgrade');
+    expect(guessKind('anything.csv')).toBe('service');
+  });
+  it('turns the vehicle choices into the mapping, refusing an unnamed new unit', () => {
+    expect(
+      vehicleTargets({ Car: { target: 'new', name: ' Car 1 ' }, Van: { target: '7', name: '' } }),
+    ).toEqual([
+      { vehicle: 'Car', create: 'Car 1' },
+      { vehicle: 'Van', unit: 7 },
+    ]);
+    expect(vehicleTargets({ Car: { target: 'new', name: ' ' } })).toBeNull();
+  });
+});

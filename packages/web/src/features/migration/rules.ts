@@ -1,0 +1,81 @@
+import {
+  FLEET_TRANSFER_FORMAT,
+  FLEET_TRANSFER_VERSION,
+  type FleetTransferCsvCollection,
+  LUBELOGGER_KINDS,
+  type LubeLoggerKind,
+} from '@fleetkeep/core';
+
+/** Pure rules of the migration screen (spec §2 `/migration/{fleetId}`, issue 12 items 3 and 4). */
+
+/** The collections a document summary counts, in the order the screen lists them. */
+export const SUMMARY_KEYS = [
+  'units',
+  'drivers',
+  'trailers',
+  'custom_fields',
+  'line_items',
+  'intervals',
+  'assignments',
+  'services',
+  'archive',
+  'fuel_fillings',
+] as const satisfies readonly FleetTransferCsvCollection[];
+
+export type DocumentCheck =
+  | { ok: true; document: unknown; counts: Record<(typeof SUMMARY_KEYS)[number], number>; fleetName: string }
+  | { ok: false; reason: 'json' | 'format' };
+
+/** Reads a chosen file as a Fleetkeep export: parsed JSON of the right format and version, with counts. */
+export function checkDocument(text: string): DocumentCheck {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'json' };
+  }
+  const doc = value as Record<string, unknown> | null;
+  if (
+    typeof doc !== 'object' ||
+    doc === null ||
+    doc.format !== FLEET_TRANSFER_FORMAT ||
+    doc.version !== FLEET_TRANSFER_VERSION
+  )
+    return { ok: false, reason: 'format' };
+  const counts = Object.fromEntries(
+    SUMMARY_KEYS.map((k) => [k, Array.isArray(doc[k]) ? (doc[k] as unknown[]).length : 0]),
+  ) as Record<(typeof SUMMARY_KEYS)[number], number>;
+  const fleet = doc.fleet as { name?: unknown } | undefined;
+  return { ok: true, document: doc, counts, fleetName: typeof fleet?.name === 'string' ? fleet.name : '' };
+}
+
+/** The record kind a LubeLogger export's file name suggests (`gasrecords.csv` → fuel); service otherwise. */
+export function guessKind(fileName: string): LubeLoggerKind {
+  const n = fileName.toLowerCase();
+  if (/gas|fuel/.test(n)) return 'fuel';
+  if (/odometer/.test(n)) return 'odometer';
+  if (/reminder/.test(n)) return 'reminder';
+  if (/repair/.test(n)) return 'repair';
+  if (/upgrade/.test(n)) return 'upgrade';
+  return LUBELOGGER_KINDS[0];
+}
+
+/** A mapping choice: `new` creates a unit named `name`, otherwise the unit id as text. */
+export interface VehicleChoice {
+  target: string;
+  name: string;
+}
+
+/** The commit body's `vehicles` from the choices, or null while a new unit has no name. */
+export function vehicleTargets(
+  choices: Record<string, VehicleChoice>,
+): ({ vehicle: string; unit: number } | { vehicle: string; create: string })[] | null {
+  const out: ({ vehicle: string; unit: number } | { vehicle: string; create: string })[] = [];
+  for (const [vehicle, c] of Object.entries(choices)) {
+    if (c.target === 'new') {
+      if (c.name.trim() === '') return null;
+      out.push({ vehicle, create: c.name.trim() });
+    } else out.push({ vehicle, unit: Number(c.target) });
+  }
+  return out;
+}

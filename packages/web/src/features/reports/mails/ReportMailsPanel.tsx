@@ -1,0 +1,248 @@
+import { formatFleetDateTime, type ReportMailWire, type ReportType } from '@fleetkeep/core';
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Loading } from '../../../app/Loading.tsx';
+import { useSession } from '../../../app/session.ts';
+import { useCan } from '../../../app/useCan.ts';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { type DataColumn, DataTable } from '../../../components/DataTable/DataTable.tsx';
+import { dayjsLocale } from '../../../i18n/index.ts';
+import { LANGUAGE_NAMES, type Language } from '../../../i18n/languages.ts';
+import { ApiError } from '../../../lib/api.ts';
+import { useDeleteReportMail, useReportMails, useSendReportMail } from './api.ts';
+import { ReportMailDialog } from './ReportMailDialog.tsx';
+import { scheduleParts } from './rules.ts';
+
+/**
+ * The report mails of the fleet (issue 10 item 5; spec §7 "Report mails"), a tab of the /reports screen:
+ * each mail's report, format, schedule, recipients, last send (time and result) and next send. Users
+ * with `report.mail` create, edit and delete mails and "Send now"; readers (`report.view`) see the list.
+ */
+export function ReportMailsPanel({ fid, report }: { fid: number; report: ReportType }) {
+  const { t, i18n } = useTranslation();
+  const session = useSession();
+  const auth = session.status === 'authenticated' ? session.auth : null;
+  const fleet = auth?.fleets.find((f) => f.id === fid);
+  const dateFormat = auth?.model.s.dateFormat || 'DD.MM.YYYY';
+  const timeFormat = auth?.model.s.timeFormat || 'HH:mm';
+  const canWrite = useCan('report.mail');
+  const mails = useReportMails(fid);
+  const remove = useDeleteReportMail(fid);
+  const send = useSendReportMail(fid);
+  const [dialog, setDialog] = useState<{ mail: ReportMailWire | null } | null>(null);
+  const [asking, setAsking] = useState<ReportMailWire | null>(null);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const lang = i18n.language;
+
+  const when = (unix: number) =>
+    formatFleetDateTime(unix, fleet?.tz ?? 0, dateFormat, timeFormat, dayjsLocale());
+  const schedule = (m: ReportMailWire) => scheduleParts(m, lang, (k, v) => t(k, v)).join(' · ');
+  const lastText = (m: ReportMailWire) =>
+    m.last_sent === null
+      ? t('reportMails.never')
+      : `${when(m.last_sent)} · ${m.last_ok === 1 ? t('reportMails.sent') : t('reportMails.failed', { reason: m.last_result ?? '' })}`;
+
+  const sendNow = (m: ReportMailWire) => {
+    setNotice(null);
+    send.mutate(m.id, {
+      onSuccess: (reply) =>
+        setNotice(
+          reply.ok
+            ? { ok: true, text: t('reportMails.sendOk') }
+            : { ok: false, text: t('reportMails.failed', { reason: reply.reason ?? '' }) },
+        ),
+      onError: (err) =>
+        setNotice({
+          ok: false,
+          text: t('reportMails.failed', { reason: err instanceof ApiError ? err.reason : String(err) }),
+        }),
+    });
+  };
+
+  const columns: DataColumn<ReportMailWire>[] = [
+    {
+      id: 'name',
+      header: t('fleetAdmin.notify.name'),
+      value: (m) => m.name,
+      cell: (m) => (
+        <Stack gap={2}>
+          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+            {m.name}
+          </Text>
+          {m.enabled !== 1 && (
+            <Badge color="gray" variant="light" size="sm">
+              {t('reportMails.off')}
+            </Badge>
+          )}
+        </Stack>
+      ),
+    },
+    {
+      id: 'report',
+      header: t('reports.screen.type'),
+      value: (m) => `${t(`reports.type.${m.report}`)} · ${m.format.toUpperCase()}`,
+    },
+    { id: 'schedule', header: t('reportMails.every'), value: schedule, sortable: false },
+    {
+      id: 'recipients',
+      header: t('fleetAdmin.notify.recipients'),
+      value: (m) => `${LANGUAGE_NAMES[m.lang as Language] ?? m.lang} · ${m.recipients.join(', ')}`,
+      sortable: false,
+      cell: (m) => (
+        <Text size="sm" lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
+          {LANGUAGE_NAMES[m.lang as Language] ?? m.lang} · {m.recipients.join(', ')}
+        </Text>
+      ),
+    },
+    {
+      id: 'last',
+      header: t('reportMails.lastSend'),
+      value: (m) => m.last_sent ?? 0,
+      text: lastText,
+      cell: (m) =>
+        m.last_sent === null ? (
+          <Text size="sm" c="dimmed">
+            {t('reportMails.never')}
+          </Text>
+        ) : (
+          <Stack gap={2} data-testid={`reportmail-last-${m.id}`}>
+            <Text size="sm">{when(m.last_sent)}</Text>
+            <Badge
+              color={m.last_ok === 1 ? 'green' : 'red'}
+              variant="light"
+              size="sm"
+              title={m.last_result ?? undefined}
+              style={{ maxWidth: '16rem' }}
+            >
+              {m.last_ok === 1
+                ? t('reportMails.sent')
+                : t('reportMails.failed', { reason: m.last_result ?? '' })}
+            </Badge>
+          </Stack>
+        ),
+    },
+    {
+      id: 'next',
+      header: t('reportMails.nextSend'),
+      value: (m) => m.next_due ?? Number.MAX_SAFE_INTEGER,
+      text: (m) => (m.next_due === null ? t('reportMails.off') : when(m.next_due)),
+    },
+  ];
+  if (canWrite)
+    columns.push({
+      id: 'actions',
+      header: t('services.actions'),
+      hiddenHeader: true,
+      value: () => null,
+      sortable: false,
+      searchable: false,
+      exported: false,
+      cell: (m) => (
+        <Group gap={4} wrap="nowrap" justify="flex-end">
+          <Button
+            size="xs"
+            variant="subtle"
+            aria-label={`${t('reportMails.sendNow')}: ${m.name}`}
+            loading={send.isPending && send.variables === m.id}
+            disabled={send.isPending}
+            onClick={() => sendNow(m)}
+            data-testid={`reportmail-send-${m.id}`}
+          >
+            {t('reportMails.sendNow')}
+          </Button>
+          <Button
+            size="xs"
+            variant="subtle"
+            aria-label={`${t('lineitems.edit')}: ${m.name}`}
+            onClick={() => setDialog({ mail: m })}
+            data-testid={`reportmail-edit-${m.id}`}
+          >
+            {t('lineitems.edit')}
+          </Button>
+          <Button
+            size="xs"
+            variant="subtle"
+            color="red"
+            aria-label={`${t('common.delete')}: ${m.name}`}
+            onClick={() => setAsking(m)}
+            data-testid={`reportmail-delete-${m.id}`}
+          >
+            {t('common.delete')}
+          </Button>
+        </Group>
+      ),
+    });
+
+  return (
+    <Stack gap="xs" data-testid="reportmails">
+      <Text size="sm" c="dimmed">
+        {t('reportMails.intro')}
+      </Text>
+      {notice && (
+        <Alert
+          color={notice.ok ? 'green' : 'red'}
+          role={notice.ok ? 'status' : 'alert'}
+          withCloseButton
+          onClose={() => setNotice(null)}
+          data-testid="reportmail-notice"
+        >
+          {notice.text}
+        </Alert>
+      )}
+      {mails.isPending ? (
+        <Loading />
+      ) : mails.isError ? (
+        <Alert color="red" role="alert">
+          {mails.error instanceof ApiError ? mails.error.reason : t('fleetAdmin.notify.loadFailed')}
+        </Alert>
+      ) : (
+        <DataTable
+          data={mails.data}
+          columns={columns}
+          getRowId={(m) => String(m.id)}
+          urlPrefix="rm"
+          emptyText={t('reportMails.empty')}
+          minWidth={820}
+          toolbar={
+            canWrite ? (
+              <Button onClick={() => setDialog({ mail: null })} data-testid="reportmail-new">
+                {t('reportMails.new')}
+              </Button>
+            ) : undefined
+          }
+          data-testid="reportmail-table"
+        />
+      )}
+      {dialog && (
+        <ReportMailDialog
+          fid={fid}
+          mail={dialog.mail}
+          lang={lang}
+          report={report}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      <ConfirmDialog
+        opened={asking !== null}
+        title={t('common.delete')}
+        text={asking ? t('reportMails.deleteText', { name: asking.name }) : ''}
+        busy={remove.isPending}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => {
+          if (!asking) return;
+          remove.mutate(asking.id, {
+            onSettled: () => setAsking(null),
+            onError: (err) =>
+              setNotice({
+                ok: false,
+                text: t('fleetAdmin.notify.deleteFailed', {
+                  reason: err instanceof ApiError ? err.reason : String(err),
+                }),
+              }),
+          });
+        }}
+      />
+    </Stack>
+  );
+}

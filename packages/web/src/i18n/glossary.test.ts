@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES, languageFile } from './languages.ts';
+
+/**
+ * The terminology scan (issue 15 "Words"): each product term has one translation per language. The
+ * glossary (packages/core/glossary.json) names, per term, its word in each of the 23 languages and the
+ * keys whose texts must use it; words a language must not use for it anywhere; terms whose words must
+ * differ (two filters must not read alike).
+ */
+
+const CORE = path.resolve(import.meta.dirname, '../../../core');
+const DIR = path.join(CORE, 'locales');
+
+interface Term {
+  meaning: string;
+  words: Record<string, string>;
+  keys: string[];
+  avoid?: Record<string, string[]>;
+  except?: string[];
+  distinct?: string[];
+}
+
+const glossary = JSON.parse(fs.readFileSync(path.join(CORE, 'glossary.json'), 'utf8')) as {
+  terms: Record<string, Term>;
+};
+
+function flatten(tree: Record<string, unknown>, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of flatten(v as Record<string, unknown>, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+/** Compared without case, accents or apostrophe style, and without {{placeholders}}. */
+export function normalise(text: string): string {
+  return text
+    .replace(/\{\{[^}]*\}\}/g, ' ')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[’ʼ`´]/g, "'")
+    .toLocaleLowerCase('en');
+}
+
+const locales = new Map<string, Map<string, string>>(
+  LANGUAGES.map((lang) => [
+    lang,
+    flatten(JSON.parse(fs.readFileSync(path.join(DIR, `${languageFile(lang)}.json`), 'utf8'))),
+  ]),
+);
+
+describe('glossary (issue 15: one translation per term and language)', () => {
+  it('normalises case, accents, apostrophes and placeholders', () => {
+    expect(normalise('Συντήρηση')).toBe('συντηρηση');
+    expect(normalise('Type d’unité')).toBe("type d'unite");
+    expect(normalise('{{service}} Wartung')).toBe('  wartung');
+  });
+
+  it('names a word in every language for every term, and only known keys', () => {
+    const english = locales.get('en') as Map<string, string>;
+    for (const [name, term] of Object.entries(glossary.terms)) {
+      expect(Object.keys(term.words).sort(), name).toEqual([...LANGUAGES].sort());
+      expect(term.keys.length, name).toBeGreaterThan(0);
+      expect(
+        term.keys.filter((k) => !english.has(k)),
+        name,
+      ).toEqual([]);
+      for (const other of term.distinct ?? [])
+        expect(glossary.terms[other], `${name} → ${other}`).toBeDefined();
+    }
+  });
+
+  for (const [name, term] of Object.entries(glossary.terms)) {
+    describe(name, () => {
+      it('every listed text uses the word of its language', () => {
+        const wrong: string[] = [];
+        for (const [lang, texts] of locales) {
+          const word = normalise(term.words[lang] ?? '');
+          for (const key of term.keys) {
+            const text = texts.get(key) ?? '';
+            if (!normalise(text).includes(word))
+              wrong.push(`${lang} ${key}: "${text}" lacks "${term.words[lang]}"`);
+          }
+        }
+        expect(wrong).toEqual([]);
+      });
+
+      it('no text of a language uses a word it avoids for the term', () => {
+        const wrong: string[] = [];
+        for (const [lang, words] of Object.entries(term.avoid ?? {})) {
+          const texts = locales.get(lang);
+          expect(texts, lang).toBeDefined();
+          for (const [key, text] of texts ?? []) {
+            if (term.except?.includes(key)) continue;
+            for (const w of words)
+              if (normalise(text).includes(normalise(w))) wrong.push(`${lang} ${key}: "${text}" uses "${w}"`);
+          }
+        }
+        expect(wrong).toEqual([]);
+      });
+
+      it('reads differently from the terms it must not be confused with', () => {
+        const same: string[] = [];
+        for (const other of term.distinct ?? []) {
+          const them = glossary.terms[other] as Term;
+          for (const lang of LANGUAGES) {
+            const mine = normalise(term.words[lang] ?? '');
+            const theirs = normalise(them.words[lang] ?? '');
+            if (mine === theirs || mine.includes(theirs) || theirs.includes(mine))
+              same.push(`${lang}: "${term.words[lang]}" vs "${them.words[lang]}"`);
+            for (const key of them.keys) {
+              const text = normalise(locales.get(lang)?.get(key) ?? '');
+              if (text.includes(mine)) same.push(`${lang} ${key} (${other}) reads as ${name}`);
+            }
+          }
+        }
+        expect(same).toEqual([]);
+      });
+    });
+  }
+});
