@@ -4,8 +4,9 @@ import type { Page } from '@playwright/test';
 import { apiSession, cpuThrottle, expect, login, test } from './fixtures.ts';
 
 /**
- * Issue 12 items 3 and 4 (spec §2 `/migration/{fleetId}`, PRODUCT.md "Administration"): an account
- * admin makes a new fleet, imports the LubeLogger sample export (e2e/fixtures/lubelogger) into it with a
+ * Issue 12 items 3 and 4 (spec §2 `/migration/{fleetId}`, PRODUCT.md "Administration"): the super
+ * user makes a new fleet in its own account (so the demo account's admin keeps exactly the fleets the
+ * redirect journeys expect), imports the LubeLogger sample export (e2e/fixtures/lubelogger) into it with a
  * preview and a vehicle → unit mapping, downloads the fleet's JSON export and imports it into a second
  * new fleet. Only fleets this journey creates are written.
  */
@@ -23,7 +24,7 @@ test('imports the LubeLogger sample into a new fleet, then copies the fleet thro
   request,
 }) => {
   test.setTimeout(90_000 * cpuThrottle());
-  const { headers } = await apiSession(request, 'admin');
+  const { headers } = await apiSession(request, 'root');
   const stamp = Date.now().toString(36);
   const makeFleet = async (n: string) => {
     const res = await request.post('/api/fleets', { headers, data: { n } });
@@ -33,7 +34,7 @@ test('imports the LubeLogger sample into a new fleet, then copies the fleet thro
   const fid = await makeFleet(`E2E migration ${stamp}`);
   const copy = await makeFleet(`E2E migration copy ${stamp}`);
 
-  await login(page, 'admin');
+  await login(page, 'root');
   await expect(page.getByTestId('user-menu')).toBeVisible();
   await page.goto(`/migration/${fid}`);
   await expect(page.getByTestId('migration-title')).toHaveText(`E2E migration ${stamp}`);

@@ -140,8 +140,8 @@ test('a super user whose current fleet is suspended keeps it: no fleet dialog, t
     // fleet has been suspended" dialog blocks the screen.
     await expect.poll(() => fleetReadsAfter).toBeGreaterThan(0);
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: 'Administration' }).click();
+    // Root sees its fleets as admin only: Administration is in the top menu (spec §2).
+    await page.getByRole('link', { name: 'Administration' }).click();
     const row = page.getByRole('list', { name: 'Fleets' }).getByRole('listitem', { name: 'Northwind fleet' });
     await expect(row).toContainText('Suspended');
     await expect(page.getByRole('dialog')).toHaveCount(0);

@@ -1,6 +1,7 @@
 import { type ChannelEventSnapshot, DELIVERY_ATTEMPTS_MAX, retryDelay } from '@fleetkeep/core';
 import { sql } from 'kysely';
 import { type AppContext, now } from '../../context.js';
+import { Poller, perContext } from '../../jobs/poller.js';
 import { configOf, type DeliveryRow, recipientsOf } from './mappers.js';
 import { SETUP_DELETED, type SendResult, sendBot, sendMail, sendWebhook } from './senders.js';
 
@@ -29,54 +30,13 @@ export const ERROR_MAX = 1000;
 /** The last error of a delivery given up because its recipient left the set-up while it waited. */
 export const RECIPIENT_REMOVED = 'The recipient was removed from the set-up';
 
-export class DeliveryWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private closed = false;
-
-  constructor(private readonly ctx: AppContext) {}
-
-  start(): void {
-    if (this.timer || this.closed) return;
-    this.timer = setInterval(() => this.wake(), DELIVERY_POLL_MS);
-    this.timer.unref();
-    this.wake();
-  }
-
-  /** Runs a round now (or once more after the current one). */
-  wake(): void {
-    void this.drain().catch((err) => this.ctx.log?.error({ err }, 'notification deliveries'));
-  }
-
-  /** Sends everything due now; resolves when done (tests await it). */
-  drain(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          while (!this.closed && (await this.round()) === DELIVERY_CLAIM_BATCH);
-        } while (this.again && !this.closed);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+export class DeliveryWorker extends Poller {
+  constructor(ctx: AppContext) {
+    super(ctx, { name: 'notification deliveries', everyMs: DELIVERY_POLL_MS, batch: DELIVERY_CLAIM_BATCH });
   }
 
   /** Claims up to a batch of due deliveries, sends them, records each result; returns how many. */
-  private async round(): Promise<number> {
+  protected async round(): Promise<number> {
     const claimed = await this.claim();
     for (const row of claimed) {
       if (this.closed) break;
@@ -180,17 +140,8 @@ export class DeliveryWorker {
   }
 }
 
-const workers = new WeakMap<AppContext, DeliveryWorker>();
-
 /** The instance's delivery worker (made on first use). */
-export function deliveryWorker(ctx: AppContext): DeliveryWorker {
-  let w = workers.get(ctx);
-  if (!w) {
-    w = new DeliveryWorker(ctx);
-    workers.set(ctx, w);
-  }
-  return w;
-}
+export const deliveryWorker = perContext((ctx) => new DeliveryWorker(ctx));
 
 /** Starts the delivery worker of a server instance (server.ts); `close()` stops it. */
 export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {

@@ -1,5 +1,6 @@
 import { latestReportMailSlot, nextReportMailDue, REPORT_MAIL_RESULT_MAX } from '@fleetkeep/core';
 import { type AppContext, now } from '../../context.js';
+import { Poller, perContext } from '../../jobs/poller.js';
 import { scheduleOf } from './mappers.js';
 import { type ReportMailResult, SENT, sendReportMail } from './send.js';
 import { type ReportMailDb, type ReportMailRow, rmDb } from './tables.js';
@@ -57,46 +58,17 @@ export async function recordSend(
   });
 }
 
-export class ReportMailScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
-  private closed = false;
-
-  constructor(private readonly ctx: AppContext) {}
-
-  start(): void {
-    if (this.timer || this.closed) return;
-    this.timer = setInterval(() => this.wake(), REPORT_MAIL_POLL_MS);
-    this.timer.unref();
-    this.wake();
+export class ReportMailScheduler extends Poller {
+  constructor(ctx: AppContext) {
+    super(ctx, { name: 'report mails', everyMs: REPORT_MAIL_POLL_MS, batch: REPORT_MAIL_CLAIM_BATCH });
   }
 
-  wake(): void {
-    void this.drain().catch((err) => this.ctx.log?.error({ err }, 'report mails'));
+  /** Sends left 'sending' by a process that died are marked first. */
+  protected override prepare(): Promise<void> {
+    return this.sweep();
   }
 
-  /** Sends every due mail; resolves when done (tests await it). */
-  drain(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.running) return this.running;
-    this.running = (async () => {
-      try {
-        await this.sweep();
-        while (!this.closed && (await this.round()) === REPORT_MAIL_CLAIM_BATCH);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
-  }
-
-  private async round(): Promise<number> {
+  protected async round(): Promise<number> {
     const claimed = await this.claim();
     for (const c of claimed) {
       let result: ReportMailResult;
@@ -178,17 +150,8 @@ export class ReportMailScheduler {
   }
 }
 
-const schedulers = new WeakMap<AppContext, ReportMailScheduler>();
-
 /** The instance's report-mail scheduler (made on first use). */
-export function reportMailScheduler(ctx: AppContext): ReportMailScheduler {
-  let s = schedulers.get(ctx);
-  if (!s) {
-    s = new ReportMailScheduler(ctx);
-    schedulers.set(ctx, s);
-  }
-  return s;
-}
+export const reportMailScheduler = perContext((ctx) => new ReportMailScheduler(ctx));
 
 /** Starts the report-mail scheduler of a server instance (server.ts); `close()` stops it. */
 export function startReportMailScheduler(ctx: AppContext): ReportMailScheduler {
