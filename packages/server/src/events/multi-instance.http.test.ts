@@ -1,24 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_MAIN, freePort } from '../test/built-server.js';
 import { EventsClient } from '../test/events-client.js';
 import { Client, createPgDatabase, DEMO_PASSWORD, TEST_DB } from '../test/harness.js';
-
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Instance {
   child: ChildProcess;
@@ -29,7 +16,7 @@ interface Instance {
 /** Starts the built server (`node dist/main.js`, what `npm start` runs) and waits for its banner. */
 async function startInstance(env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [BUILT_MAIN], {
     env: {
       ...process.env,
       ...env,
@@ -77,7 +64,7 @@ describe(`server processes on ${TEST_DB}`, () => {
   let dropDb: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build:ts" first`);
+    if (!fs.existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run "npm run build:ts" first`);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-proc-'));
     const env: Record<string, string> = { DATA_DIR: dataDir };
     if (TEST_DB === 'postgres') {

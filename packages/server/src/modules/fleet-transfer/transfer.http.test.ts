@@ -1,4 +1,4 @@
-import { ACL_ALL, type FleetTransferDocument } from '@fleetkeep/core';
+import { ACL_ALL, FLEET_TRANSFER_CSV_COLLECTIONS, type FleetTransferDocument } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventsClient } from '../../test/events-client.js';
 import {
@@ -154,19 +154,7 @@ describe('fleet export and import', () => {
       attachments: 2,
     });
     const docA = await exportOf(a.client, a.fid);
-    for (const key of [
-      'units',
-      'drivers',
-      'trailers',
-      'custom_fields',
-      'line_items',
-      'intervals',
-      'assignments',
-      'services',
-      'archive',
-      'fuel_fillings',
-    ] as const)
-      expect(docA[key].length, key).toBeGreaterThan(0);
+    for (const key of FLEET_TRANSFER_CSV_COLLECTIONS) expect(docA[key].length, key).toBeGreaterThan(0);
 
     const b = await emptyFleet('Transfer B');
     const second = await b.client.post(`/api/fleets/${b.fid}/transfer`, { document: docA });

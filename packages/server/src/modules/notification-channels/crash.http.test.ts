@@ -1,14 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DeliveryWire } from '@fleetkeep/core';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_MAIN, freePort } from '../../test/built-server.js';
 import { Client, createPgDatabase, DEMO_PASSWORD, TEST_DB } from '../../test/harness.js';
 
 /**
@@ -20,18 +20,6 @@ import { Client, createPgDatabase, DEMO_PASSWORD, TEST_DB } from '../../test/har
  * `X-Fleetkeep-Delivery` (README "Webhooks") sees it once. Nothing else is sent twice.
  */
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/main.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 interface Instance {
   child: ChildProcess;
   url: string;
@@ -40,7 +28,7 @@ interface Instance {
 
 async function startInstance(env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [BUILT_MAIN], {
     env: {
       ...process.env,
       ...env,
@@ -95,7 +83,7 @@ describe(`kill -9 between send and record (${TEST_DB})`, () => {
   let hookUrl: string;
 
   beforeAll(async () => {
-    if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build:ts" first`);
+    if (!fs.existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run "npm run build:ts" first`);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-crash-'));
     if (TEST_DB === 'postgres') {
       const db = await createPgDatabase();

@@ -1,26 +1,15 @@
 import {
+  FLEET_TRANSFER_CSV_COLLECTIONS,
   FLEET_TRANSFER_FORMAT,
   FLEET_TRANSFER_VERSION,
-  type FleetTransferCsvCollection,
   LUBELOGGER_KINDS,
   type LubeLoggerKind,
 } from '@fleetkeep/core';
 
 /** Pure rules of the migration screen (spec §2 `/migration/{fleetId}`, issue 12 items 3 and 4). */
 
-/** The collections a document summary counts, in the order the screen lists them. */
-export const SUMMARY_KEYS = [
-  'units',
-  'drivers',
-  'trailers',
-  'custom_fields',
-  'line_items',
-  'intervals',
-  'assignments',
-  'services',
-  'archive',
-  'fuel_fillings',
-] as const satisfies readonly FleetTransferCsvCollection[];
+/** The collections a document summary counts, in the order the screen lists them: those of the export. */
+export const SUMMARY_KEYS = FLEET_TRANSFER_CSV_COLLECTIONS;
 
 export type DocumentCheck =
   | { ok: true; document: unknown; counts: Record<(typeof SUMMARY_KEYS)[number], number>; fleetName: string }
