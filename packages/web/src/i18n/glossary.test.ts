@@ -15,7 +15,8 @@ const DIR = path.join(CORE, 'locales');
 
 interface Term {
   meaning: string;
-  words: Record<string, string>;
+  /** The word of each language; several forms where the language inflects the stem (fi väli/välejä). */
+  words: Record<string, string | string[]>;
   keys: string[];
   avoid?: Record<string, string[]>;
   except?: string[];
@@ -44,6 +45,12 @@ export function normalise(text: string): string {
     .replace(/\p{M}/gu, '')
     .replace(/[’ʼ`´]/g, "'")
     .toLocaleLowerCase('en');
+}
+
+/** The forms of a term's word in one language, normalised. */
+function forms(term: Term, lang: string): string[] {
+  const word = term.words[lang] ?? '';
+  return (Array.isArray(word) ? word : [word]).map(normalise);
 }
 
 const locales = new Map<string, Map<string, string>>(
@@ -79,10 +86,10 @@ describe('glossary (issue 15: one translation per term and language)', () => {
       it('every listed text uses the word of its language', () => {
         const wrong: string[] = [];
         for (const [lang, texts] of locales) {
-          const word = normalise(term.words[lang] ?? '');
+          const words = forms(term, lang);
           for (const key of term.keys) {
             const text = texts.get(key) ?? '';
-            if (!normalise(text).includes(word))
+            if (!words.some((w) => normalise(text).includes(w)))
               wrong.push(`${lang} ${key}: "${text}" lacks "${term.words[lang]}"`);
           }
         }
@@ -108,13 +115,14 @@ describe('glossary (issue 15: one translation per term and language)', () => {
         for (const other of term.distinct ?? []) {
           const them = glossary.terms[other] as Term;
           for (const lang of LANGUAGES) {
-            const mine = normalise(term.words[lang] ?? '');
-            const theirs = normalise(them.words[lang] ?? '');
-            if (mine === theirs || mine.includes(theirs) || theirs.includes(mine))
-              same.push(`${lang}: "${term.words[lang]}" vs "${them.words[lang]}"`);
-            for (const key of them.keys) {
-              const text = normalise(locales.get(lang)?.get(key) ?? '');
-              if (text.includes(mine)) same.push(`${lang} ${key} (${other}) reads as ${name}`);
+            for (const mine of forms(term, lang)) {
+              for (const theirs of forms(them, lang))
+                if (mine.includes(theirs) || theirs.includes(mine))
+                  same.push(`${lang}: "${term.words[lang]}" vs "${them.words[lang]}"`);
+              for (const key of them.keys) {
+                const text = normalise(locales.get(lang)?.get(key) ?? '');
+                if (text.includes(mine)) same.push(`${lang} ${key} (${other}) reads as ${name}`);
+              }
             }
           }
         }
@@ -122,4 +130,25 @@ describe('glossary (issue 15: one translation per term and language)', () => {
       });
     });
   }
+
+  it('keeps each language to its own script (sr is written in Latin)', () => {
+    const scripts: Record<string, RegExp> = {
+      Cyrillic: /\p{Script=Cyrillic}/u,
+      Greek: /\p{Script=Greek}/u,
+      Thai: /\p{Script=Thai}/u,
+    };
+    const own: Record<string, string> = {
+      bg: 'Cyrillic',
+      ru: 'Cyrillic',
+      uk: 'Cyrillic',
+      el: 'Greek',
+      th: 'Thai',
+    };
+    const wrong: string[] = [];
+    for (const [lang, texts] of locales)
+      for (const [key, text] of texts)
+        for (const [script, pattern] of Object.entries(scripts))
+          if (script !== own[lang] && pattern.test(text)) wrong.push(`${lang} ${key} (${script}): "${text}"`);
+    expect(wrong).toEqual([]);
+  });
 });
