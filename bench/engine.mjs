@@ -4,14 +4,17 @@
 // second finds nothing to do (idempotent), the minute sweep looks at the time-rule assignments only, a
 // third a year later sets overdue flags. Baseline in the same
 // run: reading every assignment of the fleet with the raw driver (better-sqlite3 / pg).
-// SQLite always; PostgreSQL too when BENCH_DATABASE_URL is set. Knobs: BENCH_ENGINE_UNITS (10000).
+// SQLite always; PostgreSQL too when BENCH_DATABASE_URL is set. Knobs: BENCH_ENGINE_UNITS (10000),
+// BENCH_ENGINE_DIST (another build of the server, e.g. to compare two builds back to back),
+// BENCH_ENGINE_PROFILE (a folder: one V8 CPU profile per timed run, `<database>-<run>.cpuprofile`).
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../scripts/lib.mjs';
 import { createPgDatabase } from './lib.mjs';
 
-const DIST = path.join(ROOT, 'packages/server/dist');
+const DIST = process.env.BENCH_ENGINE_DIST || path.join(ROOT, 'packages/server/dist');
 const UNITS = Number(process.env.BENCH_ENGINE_UNITS || 10_000);
 const DAY = 86400;
 const INTERVALS = [
@@ -152,6 +155,24 @@ async function rawRead(target, fleetId) {
 }
 
 const round = (ms) => Math.round(ms * 10) / 10;
+const PROFILE_DIR = process.env.BENCH_ENGINE_PROFILE;
+
+/** Runs `work`, under the V8 CPU profiler when BENCH_ENGINE_PROFILE names a folder. */
+async function profiled(name, work) {
+  if (!PROFILE_DIR) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(PROFILE_DIR, { recursive: true });
+    fs.writeFileSync(path.join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 async function runOn(target) {
   const { loadConfig } = await import(path.join(DIST, 'config.js'));
@@ -172,16 +193,17 @@ async function runOn(target) {
     // Best of two, so that the baseline is not a cold-cache figure.
     const reads = [await rawRead(target, fleetId), await rawRead(target, fleetId)];
     const baseline = reads[0].ms <= reads[1].ms ? reads[0] : reads[1];
-    const timed = async (when, timeRulesOnly = false) => {
-      const started = performance.now();
-      const result = await recompute(server.ctx, { fleetId, timeRulesOnly }, when);
-      return { ms: performance.now() - started, ...result };
-    };
-    const first = await timed(at);
-    const second = await timed(at);
+    const timed = (name, when, timeRulesOnly = false) =>
+      profiled(`${target.dialect}-${name}`, async () => {
+        const started = performance.now();
+        const result = await recompute(server.ctx, { fleetId, timeRulesOnly }, when);
+        return { ms: performance.now() - started, ...result };
+      });
+    const first = await timed('first', at);
+    const second = await timed('second', at);
     // The minute sweep of timer.ts: only the assignments of intervals with a time rule.
-    const minute = await timed(at, true);
-    const later = await timed(at + 365 * DAY);
+    const minute = await timed('minute', at, true);
+    const later = await timed('later', at + 365 * DAY);
     if (second.created !== 0 || second.changed !== 0) throw new Error('the second run was not idempotent');
     const figures = {
       database: target.dialect,

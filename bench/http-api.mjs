@@ -107,4 +107,36 @@ export const fleetUnits = {
   },
 };
 
-export const benchmarks = [ping, ingestOsmand, fleetUnits];
+/** One authenticated small read: `path(fid, authorization)` names it, `count(body)` describes the reply. */
+async function smallRead(ctx, pathOf) {
+  const { fid, authorization } = await login(ctx.url, 'manager', ctx.password);
+  const path = await pathOf(fid, authorization);
+  const body = await probe(`${ctx.url}${path}`, { headers: { authorization } });
+  if (body === undefined || body === null || body.error)
+    throw new BenchError(`${path}: ${JSON.stringify(body)}`);
+  return requireSuccess(await load(ctx.url, { path, headers: { authorization } }));
+}
+
+export const serviceRead = {
+  id: 'service_read',
+  title: 'GET /api/fleets/{fid}/services/{id} (manager)',
+  run: (ctx) =>
+    smallRead(ctx, async (fid, authorization) => {
+      const list = await probe(`${ctx.url}/api/fleets/${fid}/services`, { headers: { authorization } });
+      const id = list?.services?.[0]?.id;
+      if (!id) throw new BenchError('the demo fleet has no open service to read');
+      return `/api/fleets/${fid}/services/${id}`;
+    }),
+};
+
+/**
+ * The settings read: there is no GET /api/user/settings (user settings come with /api/auth, which opens a
+ * session); GET /api/fleets is the user's fleets with their acl and settings, read by the web app on start.
+ */
+export const settingsRead = {
+  id: 'settings_read',
+  title: 'GET /api/fleets (fleets with settings, manager)',
+  run: (ctx) => smallRead(ctx, async () => '/api/fleets'),
+};
+
+export const benchmarks = [ping, ingestOsmand, fleetUnits, serviceRead, settingsRead];

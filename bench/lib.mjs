@@ -10,12 +10,52 @@ import { ROOT } from '../scripts/lib.mjs';
 
 export const SERVER_MAIN = path.join(ROOT, 'packages/server/dist/main.js');
 
+/**
+ * Quick mode (`npm run bench -- --quick` or BENCH_QUICK=1, issue 13 item 6): every benchmark on small data
+ * sets with short runs, so that the whole run ends in under 3 minutes on SQLite. Its figures are a smoke
+ * test of the benchmarks, not measurements: results.json labels them `quick`.
+ */
+export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+
+/**
+ * The data-set knobs of the benchmark modules and their sizes in quick mode. run.mjs sets each one that
+ * the environment leaves unset before it imports the modules, which read them once at import time.
+ */
+export const QUICK_SIZES = {
+  // BENCH_SERVICES stays at its full size (100,000, 10,000 open) until render.mjs takes the number of
+  // rows it waits for from it: that benchmark waits for a counter of exactly 10,000 open services.
+  BENCH_STAT_UNITS: 500,
+  BENCH_ENGINE_UNITS: 1_000,
+  BENCH_RENDER_RUNS: 2,
+  BENCH_DELIVERY_EVENTS: 100,
+  BENCH_IMPORT_ROWS: 1_000,
+  BENCH_IMPORT_ROUNDS: 1,
+  BENCH_WS_CHANGES: 20,
+};
+
+/** Seconds of load and of warm-up per HTTP benchmark, full and quick. */
+const DURATION_S = QUICK ? 2 : 10;
+const WARMUP_S = QUICK ? 0.5 : 2;
+
 /** Run-wide settings; each can be changed through the environment. */
 export const settings = {
-  durationS: Number(process.env.BENCH_DURATION || 10),
-  warmupS: Number(process.env.BENCH_WARMUP || 2),
+  durationS: Number(process.env.BENCH_DURATION || DURATION_S),
+  warmupS: Number(process.env.BENCH_WARMUP || WARMUP_S),
   connections: Number(process.env.BENCH_CONNECTIONS || 10),
+  quick: QUICK,
 };
+
+/** Sets the quick sizes of QUICK_SIZES that the environment leaves unset (quick mode only). */
+export function applyQuickSizes() {
+  if (!QUICK) return {};
+  const applied = {};
+  for (const [name, value] of Object.entries(QUICK_SIZES)) {
+    if (process.env[name]) continue;
+    process.env[name] = String(value);
+    applied[name] = value;
+  }
+  return applied;
+}
 
 /** A benchmark that cannot run (endpoint missing, wrong answers); reported, never thrown past run.mjs. */
 export class BenchError extends Error {}
@@ -87,15 +127,11 @@ export async function startServer({ env, logFile, timeoutMs = 120_000 }) {
     pid: child.pid,
     startupMs,
     /** Resident memory of the server in MiB (Linux), or null. */
-    rssMb() {
-      try {
-        const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-        return Number.isFinite(kb) ? Math.round(kb / 102.4) / 10 : null;
-      } catch {
-        return null;
-      }
-    },
+    rssMb: () => procStatusMb(child.pid, 'VmRSS'),
+    /** The highest resident memory of the server since it started, in MiB (Linux), or null. */
+    peakRssMb: () => procStatusMb(child.pid, 'VmHWM'),
+    /** CPU time the server has used since it started (user + system), in ms (Linux), or null. */
+    cpuMs: () => processCpuMs(child.pid),
     /** SIGTERM and wait; resolves to the exit code and how long the shutdown took. */
     async stop() {
       const t0 = performance.now();
@@ -110,6 +146,63 @@ export async function startServer({ env, logFile, timeoutMs = 120_000 }) {
       }
       return { code: exited.code, signal: exited.signal, ms: performance.now() - t0 };
     },
+  };
+}
+
+/** A memory line of `/proc/<pid>/status` (kB there) in MiB with one decimal, or null. */
+function procStatusMb(pid, field) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]);
+    return Number.isFinite(kb) ? Math.round(kb / 102.4) / 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS_PER_S = 100;
+
+/** User + system CPU time of a process from `/proc/<pid>/stat`, in ms, or null. */
+export function processCpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime and stime, fields 14 and 15
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_S : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The soft limit on open files of a process (`ulimit -n`), from `/proc/<pid>/limits`, or null. */
+export function openFilesLimit(pid = 'self') {
+  try {
+    const limits = fs.readFileSync(`/proc/${pid}/limits`, 'utf8');
+    const soft = /Max open files\s+(\S+)/.exec(limits)?.[1];
+    return soft === 'unlimited' ? Number.POSITIVE_INFINITY : Number(soft);
+  } catch {
+    return null;
+  }
+}
+
+/** The `q` quantile (0..1) of numbers sorted ascending, nearest rank; null when there are none. */
+export function quantile(sorted, q) {
+  if (sorted.length === 0) return null;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
+  return sorted[rank - 1];
+}
+
+/** p50, p99, average and maximum of a list of milliseconds, rounded to `digits`. */
+export function latencySummary(values, digits = 2) {
+  const sorted = Float64Array.from(values).sort();
+  const sum = sorted.reduce((s, x) => s + x, 0);
+  return {
+    p50: round(quantile(sorted, 0.5), digits),
+    p99: round(quantile(sorted, 0.99), digits),
+    avg: round(sum / Math.max(1, sorted.length), digits),
+    max: round(sorted[sorted.length - 1] ?? 0, digits),
   };
 }
 
@@ -202,7 +295,11 @@ export async function load(baseUrl, opts) {
 /** Fails a load result when more than `maxBadShare` of its requests did not succeed. */
 export function requireSuccess(result, maxBadShare = 0.01, hint = '') {
   const bad = result.requests - result.ok_requests;
-  if (result.requests === 0) throw new BenchError('no request completed');
+  if (result.requests === 0) {
+    throw new BenchError(
+      `no request completed in ${result.duration_s} s (${result.errors} errors, ${result.timeouts} timeouts)${hint ? `: ${hint}` : ''}`,
+    );
+  }
   if (bad / result.requests > maxBadShare) {
     const codes = Object.entries(result.status_codes)
       .map(([c, n]) => `${c}×${n}`)

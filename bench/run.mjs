@@ -3,11 +3,15 @@
 //
 // SQLite always; PostgreSQL too when BENCH_DATABASE_URL is set (a fresh database is created beside the
 // one it names and dropped afterwards). Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2),
-// BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated benchmark ids), BENCH_KEEP_DATA=1.
+// BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated benchmark ids), BENCH_KEEP_DATA=1, and
+// `--quick` (or BENCH_QUICK=1): small data sets and short runs (lib.mjs QUICK_SIZES), figures labelled
+// quick. The server's resident memory is recorded at start and after every benchmark (DESIGN §9).
 //
-// Adding a benchmark: export `{id, title, prepare?, run}` from a module and list it below.
-// - Server benchmarks get `ctx = {url, password, connections, dialect}`; `prepare(db)` runs while the
-//   server is stopped, with `db.exec(sql)` on the server's database (for generated data sets).
+// Adding a benchmark: export `{id, title, prepare?, run, describe?}` from a module and list it below.
+// - Server benchmarks get `ctx = {url, password, connections, dialect, pid, cpuMs}`; `prepare(db)` runs
+//   while the server is stopped, with `db.exec(sql)` on the server's database (for generated data sets).
+//   `describe(figures)` (optional) gives the line printed after the run instead of req/s and latency.
+//   A data-set size should come from an environment knob with a quick size in lib.mjs QUICK_SIZES.
 // - Static benchmarks (`run()` only) look at build outputs and run once per `npm run bench`.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,10 +25,13 @@ const PASSWORD = 'bench-demo-password';
 async function loadModules() {
   // Imported after the install step: they need autocannon and the database drivers.
   const lib = await import('./lib.mjs');
+  // Before the modules below read their data-set knobs (at import time).
+  const quickSizes = lib.applyQuickSizes();
   const http = await import('./http-api.mjs');
   const web = await import('./web-bundle.mjs');
   return {
     lib,
+    quickSizes,
     server: [
       ...http.benchmarks,
       ...(await import('./services.mjs')).benchmarks,
@@ -32,10 +39,16 @@ async function loadModules() {
       ...(await import('./render.mjs')).benchmarks,
       // statistics: a fleet of its own (10,000 units × 365 days of counter history).
       ...(await import('./statistics.mjs')).benchmarks,
+      // writes under reads: after the reads (it adds services), before the imports (whose domain events
+      // the server is still working through afterwards).
+      ...(await import('./writes.mjs')).benchmarks,
+      // websocket fan-out: its 1,000 sockets are closed again before the next benchmark.
+      ...(await import('./ws.mjs')).benchmarks,
       // deliveries: status change → webhook receipt (issue 11), after the reads (it adds services).
       ...(await import('./deliveries.mjs')).benchmarks,
       // imports: a 10,000-row services import, preview and save (issue 12), after the reads (it adds services).
       ...(await import('./imports.mjs')).benchmarks,
+      ...(await import('./ingest.mjs')).benchmarks,
     ],
     statics: [...web.benchmarks, ...(await import('./engine.mjs')).benchmarks],
   };
@@ -70,13 +83,27 @@ function fail(bench, err) {
     id: bench.id,
     title: bench.title,
     ok: false,
+    server_rss_mb: null,
     error: err instanceof Error ? err.message : String(err),
   };
 }
 
 /** Runs the server benchmarks on one database. */
 async function runTarget(target, benchmarks, lib) {
-  const out = { database: target.dialect, startup_ms: {}, shutdown_ms: null, benchmarks: [] };
+  const started = performance.now();
+  const out = await runOn(target, benchmarks, lib);
+  out.duration_s = Math.round((performance.now() - started) / 100) / 10;
+  return out;
+}
+
+async function runOn(target, benchmarks, lib) {
+  const out = {
+    database: target.dialect,
+    startup_ms: {},
+    shutdown_ms: null,
+    rss_mb: {},
+    benchmarks: [],
+  };
   const logFile = path.join(target.dataDir, 'server.log');
   const env = {
     DATA_DIR: target.dataDir,
@@ -89,7 +116,10 @@ async function runTarget(target, benchmarks, lib) {
     // Cold start: empty database, so migrations and the demo seed are part of it.
     server = await lib.startServer({ env, logFile });
     out.startup_ms.cold = Math.round(server.startupMs);
-    console.log(`  start-up on an empty database (migrate + seed): ${out.startup_ms.cold} ms`);
+    out.rss_mb.cold_start = server.rssMb();
+    console.log(
+      `  start-up on an empty database (migrate + seed): ${out.startup_ms.cold} ms, RSS ${out.rss_mb.cold_start} MiB`,
+    );
     const stopped = await server.stop();
     out.shutdown_ms = Math.round(stopped.ms);
     if (stopped.code !== 0)
@@ -107,7 +137,8 @@ async function runTarget(target, benchmarks, lib) {
 
     server = await lib.startServer({ env, logFile });
     out.startup_ms.warm = Math.round(server.startupMs);
-    console.log(`  start-up on an existing database: ${out.startup_ms.warm} ms`);
+    out.rss_mb.start = server.rssMb();
+    console.log(`  start-up on an existing database: ${out.startup_ms.warm} ms, RSS ${out.rss_mb.start} MiB`);
   } catch (err) {
     await server?.stop();
     out.error = err instanceof Error ? err.message : String(err);
@@ -121,24 +152,32 @@ async function runTarget(target, benchmarks, lib) {
     password: PASSWORD,
     connections: lib.settings.connections,
     dialect: target.dialect,
+    pid: server.pid,
+    cpuMs: server.cpuMs,
   };
   for (const b of benchmarks) {
     process.stdout.write(`  ${b.title} … `);
     try {
       const figures = await b.run(ctx);
+      const rss = { server_rss_mb: server.rssMb(), server_peak_rss_mb: server.peakRssMb() };
       out.benchmarks.push({
         id: b.id,
         title: b.title,
         ok: true,
         baseline: b.baseline === true,
+        ...(lib.QUICK ? { quick: true } : {}),
         ...figures,
-        server_rss_mb: server.rssMb(),
+        ...rss,
       });
       console.log(
         green(
-          figures.render
-            ? `${figures.render.list.median_ms} ms median (baseline screen ${figures.render.baseline.median_ms} ms, ×${figures.vs_baseline.time}); search ${figures.search.median_ms} ms`
-            : `${figures.requests_per_sec} req/s, p50 ${figures.latency_ms.p50} ms, p99 ${figures.latency_ms.p99} ms`,
+          `${
+            b.describe
+              ? b.describe(figures)
+              : figures.render
+                ? `${figures.render.list.median_ms} ms median (baseline screen ${figures.render.baseline.median_ms} ms, ×${figures.vs_baseline.time}); search ${figures.search.median_ms} ms`
+                : `${figures.requests_per_sec} req/s, p50 ${figures.latency_ms.p50} ms, p99 ${figures.latency_ms.p99} ms`
+          }; RSS ${rss.server_rss_mb} MiB`,
         ),
       );
     } catch (err) {
@@ -147,6 +186,8 @@ async function runTarget(target, benchmarks, lib) {
       if (!(err instanceof lib.BenchError)) console.error(err);
     }
   }
+  out.rss_mb.end = server.rssMb();
+  out.rss_mb.peak = server.peakRssMb();
   const stopped = await server.stop();
   if (stopped.code !== 0) out.error = `server exited with ${stopped.code ?? stopped.signal} on SIGTERM`;
 
@@ -177,7 +218,7 @@ function gitInfo() {
 
 function printTable(results) {
   const rows = [
-    ['database', 'benchmark', 'req/s', 'avg ms', 'p50 ms', 'p99 ms', '× base req/s', '× base p99'],
+    ['database', 'benchmark', 'req/s', 'avg ms', 'p50 ms', 'p99 ms', '× base req/s', '× base p99', 'RSS MiB'],
   ];
   for (const run of results.runs) {
     for (const r of run.benchmarks) {
@@ -197,13 +238,14 @@ function printTable(results) {
                 : r.baseline
                   ? '1'
                   : '-',
+              String(r.server_rss_mb ?? '-'),
             ]
-          : [run.database, r.title, 'FAILED', '', '', '', '', ''],
+          : [run.database, r.title, 'FAILED', '', '', '', '', '', ''],
       );
     }
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  console.log(bold('\nResults'));
+  console.log(bold(`\nResults${results.quick ? ' (quick mode: small data sets, short runs)' : ''}`));
   rows.forEach((r, n) => {
     const line = r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
     console.log(`  ${n === 0 ? bold(line) : r[2] === 'FAILED' ? red(line) : line}`);
@@ -212,7 +254,7 @@ function printTable(results) {
   for (const run of results.runs) {
     const s = run.startup_ms;
     console.log(
-      `  ${run.database}: start-up ${s.cold ?? '?'} ms on an empty database (migrate + seed), ${s.warm ?? '?'} ms on an existing one; shutdown ${run.shutdown_ms ?? '?'} ms`,
+      `  ${run.database} (${run.duration_s ?? '?'} s): start-up ${s.cold ?? '?'} ms on an empty database (migrate + seed), ${s.warm ?? '?'} ms on an existing one; shutdown ${run.shutdown_ms ?? '?'} ms; server RSS ${run.rss_mb?.cold_start ?? '?'} MiB after the cold start, ${run.rss_mb?.start ?? '?'} MiB at the start of the benchmarks, ${run.rss_mb?.end ?? '?'} MiB after the last, peak ${run.rss_mb?.peak ?? '?'} MiB`,
     );
     for (const r of run.benchmarks) {
       if (!r.ok) console.log(red(`  ${run.database} ${r.id} FAILED: ${r.error}`));
@@ -236,12 +278,16 @@ async function main() {
   const t0 = performance.now();
   await ensureInstalled();
   await ensureBuilt();
-  const { lib, server, statics } = await loadModules();
+  const { lib, quickSizes, server, statics } = await loadModules();
   const serverBenchmarks = selected(server);
   const staticBenchmarks = selected(statics);
 
   const results = {
     generated_at: new Date().toISOString(),
+    // Quick-mode figures are a smoke test of the benchmarks on small data sets, not measurements.
+    mode: lib.QUICK ? 'quick' : 'full',
+    quick: lib.QUICK,
+    ...(lib.QUICK ? { quick_sizes: quickSizes } : {}),
     git: gitInfo(),
     machine: {
       node: process.version,
@@ -258,7 +304,13 @@ async function main() {
 
   for (const b of staticBenchmarks) {
     try {
-      results.static.push({ id: b.id, title: b.title, ok: true, ...(await b.run()) });
+      results.static.push({
+        id: b.id,
+        title: b.title,
+        ok: true,
+        ...(lib.QUICK ? { quick: true } : {}),
+        ...(await b.run()),
+      });
     } catch (err) {
       results.static.push(fail(b, err));
     }

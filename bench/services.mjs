@@ -2,7 +2,7 @@
 // items each), 90 % archived (closed) over about 2.5 years, spread over the demo fleet's 25 units.
 // The data set is written straight into the server's database while it is stopped (`prepare`); the
 // reads go through the HTTP API as the manager, against the ping baseline of the same run.
-import { load, login, probe, requireSuccess } from './lib.mjs';
+import { BenchError, load, login, probe, requireSuccess } from './lib.mjs';
 
 const SERVICES = Number(process.env.BENCH_SERVICES || 100_000);
 const DEMO_UNITS = 25;
@@ -74,4 +74,30 @@ export const servicesArchiveMonth = {
     ),
 };
 
-export const benchmarks = [servicesActive, servicesOfUnit, servicesArchiveMonth];
+/**
+ * The same active list unchanged since the client's last read (issue 13 item 3): each request sends the
+ * `ETag` of a first read as `If-None-Match` and must be answered 304 with no body.
+ */
+export const servicesActiveNotModified = {
+  id: 'services_active_304',
+  title: `GET /api/fleets/{fid}/services with If-None-Match, unchanged (304)`,
+  async run(ctx) {
+    const { fid, authorization } = await login(ctx.url, 'manager', ctx.password);
+    const path = `/api/fleets/${fid}/services`;
+    const first = await fetch(`${ctx.url}${path}`, { headers: { authorization } });
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag');
+    if (first.status !== 200 || !etag)
+      throw new BenchError(`${path} answered ${first.status} without an ETag`);
+    const headers = { authorization, 'if-none-match': etag };
+    const result = await load(ctx.url, { path, headers });
+    const notModified = result.status_codes['304'] ?? 0;
+    if (notModified < result.requests * 0.99)
+      throw new BenchError(
+        `${result.requests - notModified} of ${result.requests} requests were not answered 304`,
+      );
+    return { ...result, ok_requests: notModified, not_modified: notModified };
+  },
+};
+
+export const benchmarks = [servicesActive, servicesActiveNotModified, servicesOfUnit, servicesArchiveMonth];

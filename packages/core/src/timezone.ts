@@ -23,9 +23,40 @@ export function tzOffsetMinutes(tz: number, at: number): number {
   const base = (tz << 16) >> 16;
   const south = (tz & TZ_DST_SOUTH) !== 0;
   if (!south && (tz & TZ_DST_EUROPE) === 0) return base;
-  const year = new Date(at * 1000).getUTCFullYear();
-  const summer = at >= lastSunday0100(year, 2) && at < lastSunday0100(year, 9);
+  const { start, end } = summerOf(at);
+  const summer = at >= start && at < end;
   return summer !== south ? base + 60 : base;
+}
+
+/** A UTC year [from, to) and its European summer [start, end), in Unix seconds. */
+interface SummerWindow {
+  from: number;
+  to: number;
+  start: number;
+  end: number;
+}
+
+/** Summer windows by year, and the one used last: the status engine asks for thousands of moments. */
+const summers = new Map<number, SummerWindow>();
+let lastSummer: SummerWindow = { from: 0, to: 0, start: 0, end: 0 };
+const SUMMERS_KEPT = 400;
+
+function summerOf(at: number): SummerWindow {
+  if (at >= lastSummer.from && at < lastSummer.to) return lastSummer;
+  const year = new Date(at * 1000).getUTCFullYear();
+  let found = summers.get(year);
+  if (!found) {
+    if (summers.size >= SUMMERS_KEPT) summers.clear();
+    found = {
+      from: Date.UTC(year, 0, 1) / 1000,
+      to: Date.UTC(year + 1, 0, 1) / 1000,
+      start: lastSunday0100(year, 2),
+      end: lastSunday0100(year, 9),
+    };
+    summers.set(year, found);
+  }
+  lastSummer = found;
+  return found;
 }
 
 /** Local wall-clock seconds (as if UTC) back to Unix seconds, using the offset in force then. */

@@ -3,6 +3,13 @@ import type { AppContext } from '../context.js';
 import type { AccountRow, FleetRow } from '../db/schema.js';
 import { accessDenied } from '../http/errors.js';
 import type { Actor } from './actor.js';
+import {
+  type FleetMembershipRow,
+  onRevisionMoved,
+  rememberedFleet,
+  rememberedVisible,
+  unmarkRequestActor,
+} from './cache.js';
 
 /**
  * The one server-side permission check (spec §6, DESIGN §5). Every route that touches fleet data
@@ -41,6 +48,9 @@ function cacheOf(ctx: AppContext): TreeCache {
     });
     // An activation change wakes every instance, also when the account has no fleet (admin/service.ts).
     ctx.bus.onWake(ACCOUNTS_TOPIC, () => forgetAccountTree(ctx));
+    // The bus is asynchronous across instances; the access revision read by each request is not
+    // (auth/cache.ts): every account change bumps it, so the next request drops a stale tree.
+    onRevisionMoved(ctx, () => forgetAccountTree(ctx));
   }
   return cache;
 }
@@ -150,8 +160,6 @@ export function holds(access: FleetAccess, need: FleetNeedName): boolean {
   return aclSatisfies(access.acl, need);
 }
 
-type FleetMembershipRow = FleetRow & { member_acl: number | null };
-
 /**
  * The fleet and membership rows read for one request: the route's declared need is checked before the
  * body is read (http/needs.ts), and the service function checks again with its own need; the second
@@ -167,16 +175,19 @@ function fleetWithMembership(ctx: AppContext, actor: Actor, fleetId: number) {
   }
   let row = rows.get(fleetId);
   if (!row) {
-    // The fleet and the actor's membership in one round trip.
-    row = ctx.db.kysely
-      .selectFrom('fleets')
-      .leftJoin('fleet_users', (join) =>
-        join.onRef('fleet_users.fleet_id', '=', 'fleets.id').on('fleet_users.user_id', '=', actor.userId),
-      )
-      .selectAll('fleets')
-      .select('fleet_users.acl as member_acl')
-      .where('fleets.id', '=', fleetId)
-      .executeTakeFirst();
+    // The fleet and the actor's membership in one round trip, or none while the access revision
+    // observed by this request is current (auth/cache.ts).
+    row = rememberedFleet(ctx, actor, fleetId, () =>
+      ctx.db.kysely
+        .selectFrom('fleets')
+        .leftJoin('fleet_users', (join) =>
+          join.onRef('fleet_users.fleet_id', '=', 'fleets.id').on('fleet_users.user_id', '=', actor.userId),
+        )
+        .selectAll('fleets')
+        .select('fleet_users.acl as member_acl')
+        .where('fleets.id', '=', fleetId)
+        .executeTakeFirst(),
+    );
     rows.set(fleetId, row);
     row.catch(() => rows.delete(fleetId));
   }
@@ -186,6 +197,8 @@ function fleetWithMembership(ctx: AppContext, actor: Actor, fleetId: number) {
 /** Forgets what this request read about fleets (after the request itself changed an acl or a fleet). */
 export function forgetRequestFleets(actor: Actor): void {
   perRequest.delete(actor);
+  // Nor may it use what other requests remembered: its own change has moved the access revision on.
+  unmarkRequestActor(actor);
 }
 
 /**
@@ -216,6 +229,18 @@ export async function visibleFleets(
   mask: number = actor.aclMask,
 ): Promise<FleetAccess[]> {
   const tree = await loadAccountTree(ctx);
+  const { memberAcl, fleets } = await rememberedVisible(ctx, actor, () => readVisible(ctx, actor));
+  const out: FleetAccess[] = [];
+  for (const fleet of fleets) {
+    const acl = effectiveAcl(actor, fleet, memberAcl.get(fleet.id), tree, mask);
+    // A copy: the rows may be remembered for later requests (auth/cache.ts).
+    if (acl !== 0) out.push({ fleet: { ...fleet }, acl });
+  }
+  return out;
+}
+
+/** The actor's memberships and the fleets its list may show (all of them for admins). */
+async function readVisible(ctx: AppContext, actor: Actor) {
   const memberships = await ctx.db.kysely
     .selectFrom('fleet_users')
     .select(['fleet_id', 'acl'])
@@ -224,16 +249,10 @@ export async function visibleFleets(
   const memberAcl = new Map(memberships.map((m) => [m.fleet_id, m.acl]));
   let query = ctx.db.kysely.selectFrom('fleets').selectAll().orderBy('id');
   if (!actor.su && !actor.admin) {
-    if (memberAcl.size === 0) return [];
+    if (memberAcl.size === 0) return { memberAcl, fleets: [] };
     query = query.where('id', 'in', [...memberAcl.keys()]);
   }
-  const fleets = await query.execute();
-  const out: FleetAccess[] = [];
-  for (const fleet of fleets) {
-    const acl = effectiveAcl(actor, fleet, memberAcl.get(fleet.id), tree, mask);
-    if (acl !== 0) out.push({ fleet, acl });
-  }
-  return out;
+  return { memberAcl, fleets: await query.execute() };
 }
 
 /**

@@ -70,6 +70,10 @@ export function openDatabase(options: DatabaseOptions): Db {
     // An idle client that loses its connection (server restart, terminated backend) is reported here;
     // without a listener it would crash the process. The pool replaces it on the next query.
     pool.on('error', reportIdleError);
+    // A client in use (a transaction between two statements) that loses its connection emits 'error' as
+    // well: its query fails by itself and the pool drops it on release, but without a listener the process
+    // crashed (found by the PostgreSQL restart soak test, issue 14 item 4).
+    pool.on('connect', (client) => client.on('error', reportIdleError));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       kysely,

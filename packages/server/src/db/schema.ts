@@ -359,6 +359,13 @@ export interface StatisticsVersionTable {
   version: number;
 }
 
+/** Per-fleet revision of what a collection's replies show (migration 020; http/etag.ts). */
+export interface CollectionRevisionTable {
+  fleet_id: number;
+  collection: string;
+  rev: number;
+}
+
 /** The domain-event outbox (migration 009; events/outbox.ts). */
 export interface DomainEventTable {
   id: Generated<number>;
@@ -550,6 +557,7 @@ export interface Database {
   fuel_fillings: FuelFillingTable;
   cost_days: CostDayTable;
   statistics_versions: StatisticsVersionTable;
+  collection_revisions: CollectionRevisionTable;
   notification_setups: NotificationSetupTable;
   notifications: NotificationTable;
   channel_setups: ChannelSetupTable;

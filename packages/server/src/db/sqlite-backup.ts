@@ -60,6 +60,37 @@ export function openExisting(
   });
 }
 
+/** The first bytes of every SQLite database file. */
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+/** Bytes of the SQLite file header (https://sqlite.org/fileformat.html §1.3). */
+const SQLITE_HEADER_BYTES = 100;
+
+/**
+ * What the SQLite file header says is wrong with `file` before SQLite opens it, or undefined: not an
+ * SQLite file at all, or shorter than the page count its header declares (a copy cut short). The page
+ * count is trusted only when its "version-valid-for" number matches the change counter, as SQLite does.
+ */
+export function headerProblem(file: string): string | undefined {
+  const header = Buffer.alloc(SQLITE_HEADER_BYTES);
+  const fd = fs.openSync(file, 'r');
+  let read: number;
+  try {
+    read = fs.readSync(fd, header, 0, SQLITE_HEADER_BYTES, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (read < SQLITE_HEADER_BYTES || !header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC))
+    return 'is not an SQLite database (no SQLite file header).';
+  const raw = header.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  const pages = header.readUInt32BE(28);
+  const valid = header.readUInt32BE(24) === header.readUInt32BE(92);
+  const size = fs.statSync(file).size;
+  if (valid && pages > 0 && pages * pageSize > size)
+    return `is truncated: ${size} bytes where its header declares ${pages * pageSize}.`;
+  return undefined;
+}
+
 export interface DatabaseCheck {
   /** Names of the migrations applied to it, in order. */
   migrations: string[];
@@ -71,6 +102,8 @@ export interface DatabaseCheck {
  * Error whose message an operator can act on.
  */
 export function checkFleetkeepDatabase(file: string, known: readonly string[]): DatabaseCheck {
+  const problem = headerProblem(file);
+  if (problem) throw new Error(`${file} ${problem}`);
   let db: SQLite.Database;
   try {
     db = openExisting(file, { readonly: true, timeout: 5000 });
@@ -84,6 +117,9 @@ export function checkFleetkeepDatabase(file: string, known: readonly string[]): 
         String(Object.values(r)[0]),
       );
     } catch (err) {
+      // SQLite reads a damaged page only when the check reaches it: damaged, not "no database".
+      if ((err as { code?: string }).code?.startsWith('SQLITE_CORRUPT'))
+        throw new Error(`${file} fails the integrity check: ${(err as Error).message}`);
       throw new Error(`${file} is not an SQLite database: ${(err as Error).message}`);
     }
     if (integrity.length !== 1 || integrity[0] !== 'ok') {

@@ -48,6 +48,27 @@ async function averageDailyKm(db: Kysely<Database>, unitIds: number[], at: numbe
   return avg;
 }
 
+/**
+ * Copies the line items of each new service's interval onto it, in one `insert … select` per chunk of
+ * services: the rows never travel through the process.
+ */
+async function copyLineItems(trx: Kysely<Database>, serviceIds: number[]): Promise<void> {
+  for (const part of chunks(serviceIds))
+    await trx
+      .insertInto('service_line_items')
+      .columns(['service_id', 'position', 'name', 'kind', 'qty', 'cost'])
+      .expression(
+        trx
+          .selectFrom('services as s')
+          .innerJoin('interval_line_items as l', 'l.interval_id', 's.interval_id')
+          .select(['s.id', 'l.position', 'l.name', 'l.kind', 'l.qty', 'l.cost'])
+          .where('s.id', 'in', part)
+          .orderBy('s.id')
+          .orderBy('l.position'),
+      )
+      .execute();
+}
+
 async function insertServices(trx: Kysely<Database>, work: Plan, at: number): Promise<ServiceRow[]> {
   const withMileage = work.creations.filter(
     (c) => c.assignment.object_type === 'u' && c.evaluation.remaining.mileage !== null,
@@ -95,30 +116,10 @@ async function insertServices(trx: Kysely<Database>, work: Plan, at: number): Pr
         .execute()),
     );
   }
-  const intervalIds = [...new Set(created.map((s) => s.interval_id as number))];
-  const lines = new Map<
-    number,
-    { position: number; name: string; kind: number; qty: number; cost: number }[]
-  >();
-  for (const part of chunks(intervalIds)) {
-    const rows = await trx
-      .selectFrom('interval_line_items')
-      .select(['interval_id', 'position', 'name', 'kind', 'qty', 'cost'])
-      .where('interval_id', 'in', part)
-      .orderBy('interval_id')
-      .orderBy('position')
-      .execute();
-    for (const { interval_id, ...line } of rows) {
-      const list = lines.get(interval_id) ?? [];
-      list.push(line);
-      lines.set(interval_id, list);
-    }
-  }
-  const copies = created.flatMap((s) =>
-    (lines.get(s.interval_id as number) ?? []).map((l) => ({ service_id: s.id, ...l })),
+  await copyLineItems(
+    trx,
+    created.map((s) => s.id),
   );
-  for (const part of chunks(copies, INSERT_ROWS * 4))
-    await trx.insertInto('service_line_items').values(part).execute();
   return created;
 }
 
@@ -151,16 +152,27 @@ async function updateFlags(trx: Kysely<Database>, work: Plan): Promise<{ row: Se
 }
 
 /**
+ * Writes a plan made inside `trx`: the new services with their line items, the overdue flag changes,
+ * and the domain events of what it wrote (became due, overdue by kind) into the outbox in the same
+ * transaction; the caller publishes them after the commit.
+ */
+async function write(trx: Kysely<Database>, work: Plan, at: number): Promise<Applied> {
+  if (work.creations.length === 0 && work.changes.length === 0) return { created: [], changed: [] };
+  const created = await insertServices(trx, work, at);
+  const changed = await updateFlags(trx, work);
+  await recordDomainEvents(trx, engineEvents(created, changed, at));
+  return { created, changed: changed.map((c) => c.row) };
+}
+
+/**
  * Writes what a first (unlocked) plan found, in one transaction: on PostgreSQL under a per-fleet
  * transaction advisory lock (DESIGN §6) so that instances running at once do not both create; the
  * plan is made again inside the lock for the assignments concerned, so it acts on committed state.
- * The domain events of what it wrote (became due, overdue by kind) go into the outbox in the same
- * transaction; the caller publishes them after the commit.
  */
 export async function applyPlan(ctx: AppContext, first: Plan, at: number): Promise<Applied> {
   const assignmentIds = [
     ...first.creations.map((c) => c.assignment.id),
-    ...first.changes.map((c) => c.service.assignment_id as number),
+    ...first.changes.map((c) => c.service.assignment_id),
   ];
   const fleets = [
     ...new Set([
@@ -168,13 +180,17 @@ export async function applyPlan(ctx: AppContext, first: Plan, at: number): Promi
       ...first.changes.map((c) => c.service.fleet_id),
     ]),
   ].sort((a, b) => a - b);
-  const scope: EngineScope = { assignmentIds };
   return ctx.db.kysely.transaction().execute(async (trx) => {
     for (const fid of fleets) await ctx.db.ops.lockInTransaction(trx, 'engineFleet', fid);
-    const work = await plan(trx, scope, at);
-    const created = await insertServices(trx, work, at);
-    const changed = await updateFlags(trx, work);
-    await recordDomainEvents(trx, engineEvents(created, changed, at));
-    return { created, changed: changed.map((c) => c.row) };
+    return write(trx, await plan(trx, { assignmentIds }, at), at);
   });
+}
+
+/**
+ * One writer at a time on one connection (SQLite, db/dialect `serialWriters`): the plan is made inside
+ * the writing transaction, where nothing else can act before the writes, so it is made once. A plan
+ * that finds nothing commits a transaction that wrote nothing.
+ */
+export async function planAndApply(ctx: AppContext, scope: EngineScope, at: number): Promise<Applied> {
+  return ctx.db.kysely.transaction().execute(async (trx) => write(trx, await plan(trx, scope, at), at));
 }

@@ -3,8 +3,11 @@ import type { ServiceRow } from '../db/schema.js';
 import { type LineWire, lineToWire, type OwnerState, serviceToWire } from '../modules/maintenance-wire.js';
 import { chunks } from './plan.js';
 
-/** Events in flight at once: bounded so that 100,000 events neither queue unbounded nor run serially. */
-const PUBLISH_PARALLEL = 64;
+/**
+ * Events per `publishMany`: one statement on PostgreSQL (`pg_notify` over an array, in order) instead of
+ * one round trip per event; bounded so that no single statement carries megabytes.
+ */
+const PUBLISH_BATCH = 500;
 
 const ownerKey = (type: string, id: number) => `${type}:${id}`;
 
@@ -64,21 +67,18 @@ export async function publishServices(ctx: AppContext, services: ServiceRow[], t
   }
   const state = await owners(ctx, services);
   const none: OwnerState = { mileage: null, engineHours: null, ins: 0 };
-  for (const part of chunks(services, PUBLISH_PARALLEL)) {
-    await Promise.all(
-      part.map((s) =>
-        ctx.bus.publish({
-          t,
-          s: 'service',
-          fid: s.fleet_id,
-          d: serviceToWire(
-            s,
-            lines.get(s.id) ?? [],
-            attachments.get(s.id) ?? 0,
-            state.get(ownerKey(s.object_type, s.object_id)) ?? none,
-          ),
-        }),
-      ),
+  for (const part of chunks(services, PUBLISH_BATCH))
+    await ctx.bus.publishMany(
+      part.map((s) => ({
+        t,
+        s: 'service' as const,
+        fid: s.fleet_id,
+        d: serviceToWire(
+          s,
+          lines.get(s.id) ?? [],
+          attachments.get(s.id) ?? 0,
+          state.get(ownerKey(s.object_type, s.object_id)) ?? none,
+        ),
+      })),
     );
-  }
 }

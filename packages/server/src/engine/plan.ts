@@ -1,6 +1,6 @@
 import { type Evaluation, evaluate, OVERDUE_MASK, ServiceFlag } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
-import type { AssignmentRow, Database, IntervalRow, ServiceRow } from '../db/schema.js';
+import type { AssignmentRow, Database, IntervalRow } from '../db/schema.js';
 
 /** What a recomputation looks at: a whole fleet, some service objects, or some assignments (a union). */
 export interface EngineScope {
@@ -24,15 +24,29 @@ export function chunks<T>(items: T[], size = CHUNK): T[][] {
   return out;
 }
 
+/** The columns of an assignment the engine reads (its baseline and what it belongs to). */
+export type PlanAssignment = Pick<
+  AssignmentRow,
+  'id' | 'fleet_id' | 'interval_id' | 'object_type' | 'object_id' | 'lcnm' | 'lceh' | 'ltm'
+>;
+
+/** The open (not closed, not rejected) service of an assignment, as far as the engine needs it. */
+export interface OpenService {
+  id: number;
+  fleet_id: number;
+  assignment_id: number;
+  f: number;
+}
+
 export interface Creation {
-  assignment: AssignmentRow;
+  assignment: PlanAssignment;
   interval: IntervalRow;
   evaluation: Evaluation;
   tz: number;
 }
 
 export interface FlagChange {
-  service: ServiceRow;
+  service: OpenService;
   f: number;
 }
 
@@ -49,100 +63,140 @@ export function isDue(f: number): boolean {
   );
 }
 
-async function loadAssignments(db: Kysely<Database>, scope: EngineScope): Promise<AssignmentRow[]> {
-  const found = new Map<number, AssignmentRow>();
-  const add = (rows: AssignmentRow[]) => {
+/** Flags of an archived service, written as the literal of the open-service partial indexes (migrations 003, 006). */
+const OPEN = sql<boolean>`(f & ${sql.lit(ServiceFlag.closed | ServiceFlag.rejected)}) = 0`;
+
+/**
+ * One row per assignment with its unit's counters, in one query (null unit: a driver, a trailer, or a
+ * unit gone).
+ */
+function planRows(db: Kysely<Database>) {
+  return db
+    .selectFrom('assignments as a')
+    .leftJoin('units as u', (j) => j.onRef('u.id', '=', 'a.object_id').on('a.object_type', '=', 'u'))
+    .select([
+      'a.id',
+      'a.fleet_id',
+      'a.interval_id',
+      'a.object_type',
+      'a.object_id',
+      'a.lcnm',
+      'a.lceh',
+      'a.ltm',
+      'u.id as unit_id',
+      'u.mileage',
+      'u.engine_hours',
+    ]);
+}
+
+type PlanRow = Awaited<ReturnType<ReturnType<typeof planRows>['execute']>>[number];
+
+/** The rows of every assignment in scope, each once (the parts of a scope may overlap). */
+async function loadRows(db: Kysely<Database>, scope: EngineScope): Promise<PlanRow[]> {
+  const found = new Map<number, PlanRow>();
+  const add = (rows: PlanRow[]) => {
     for (const r of rows) found.set(r.id, r);
   };
-  if (scope.fleetId !== undefined && scope.timeRulesOnly)
-    add(
-      await db
-        .selectFrom('assignments')
-        .innerJoin('intervals', 'intervals.id', 'assignments.interval_id')
-        .selectAll('assignments')
-        .where('assignments.fleet_id', '=', scope.fleetId)
-        .where('intervals.de', '=', 1)
-        .execute(),
-    );
-  else if (scope.fleetId !== undefined)
-    add(await db.selectFrom('assignments').selectAll().where('fleet_id', '=', scope.fleetId).execute());
+  const { fleetId } = scope;
+  if (fleetId !== undefined) {
+    let query = planRows(db).where('a.fleet_id', '=', fleetId);
+    if (scope.timeRulesOnly)
+      query = query.where('a.interval_id', 'in', (eb) =>
+        eb.selectFrom('intervals').select('id').where('fleet_id', '=', fleetId).where('de', '=', 1),
+      );
+    add(await query.execute());
+  }
   for (const type of ['u', 'd', 't'] as const) {
     const ids = [...new Set((scope.objects ?? []).filter((o) => o.type === type).map((o) => o.id))];
-    for (const part of chunks(ids)) {
-      add(
-        await db
-          .selectFrom('assignments')
-          .selectAll()
-          .where('object_type', '=', type)
-          .where('object_id', 'in', part)
-          .execute(),
-      );
-    }
+    for (const part of chunks(ids))
+      add(await planRows(db).where('a.object_type', '=', type).where('a.object_id', 'in', part).execute());
   }
   for (const part of chunks([...new Set(scope.assignmentIds ?? [])]))
-    add(await db.selectFrom('assignments').selectAll().where('id', 'in', part).execute());
+    add(await planRows(db).where('a.id', 'in', part).execute());
   return [...found.values()];
 }
 
 /**
- * Loads the assignments in scope with their intervals, fleet zones, unit counters and open services,
- * and decides what to create and which overdue flags to change at `at`. Reads only.
+ * The open services of the rows' assignments by assignment id: a fleet's in one query over the
+ * `services_open_fleet` index, the others by assignment id over `services_open_assignment`. (A join
+ * probing the index once per assignment costs SQLite half a raw read of the assignments again.)
+ */
+async function loadOpen(
+  db: Kysely<Database>,
+  scope: EngineScope,
+  rows: PlanRow[],
+): Promise<Map<number, OpenService>> {
+  const open = new Map<number, OpenService>();
+  const add = (services: OpenService[]) => {
+    for (const s of services) open.set(s.assignment_id, s);
+  };
+  const query = () =>
+    db
+      .selectFrom('services')
+      .select(['id', 'fleet_id', 'f', sql<number>`assignment_id`.as('assignment_id')])
+      .where(OPEN)
+      .where('assignment_id', 'is not', null);
+  const { fleetId } = scope;
+  if (fleetId !== undefined) add(await query().where('fleet_id', '=', fleetId).execute());
+  const others = rows.filter((r) => r.fleet_id !== fleetId).map((r) => r.id);
+  for (const part of chunks(others)) add(await query().where('assignment_id', 'in', part).execute());
+  return open;
+}
+
+async function loadById<T extends { id: number }>(
+  ids: number[],
+  load: (part: number[]) => Promise<T[]>,
+): Promise<Map<number, T>> {
+  const out = new Map<number, T>();
+  for (const part of chunks([...new Set(ids)])) for (const r of await load(part)) out.set(r.id, r);
+  return out;
+}
+
+/** What one assignment needs, if anything: a new Due service, or other overdue flags on its Due one. */
+function decide(
+  row: PlanRow,
+  service: OpenService | undefined,
+  interval: IntervalRow,
+  tz: number,
+  at: number,
+  into: Plan,
+): void {
+  const counters =
+    row.object_type === 'u'
+      ? { mileage: row.mileage, engineHours: row.engine_hours }
+      : { mileage: null, engineHours: null };
+  const evaluation = evaluate(interval, row, counters, at, tz);
+  if (!service) {
+    if (evaluation.notice.length > 0) into.creations.push({ assignment: row, interval, evaluation, tz });
+  } else if (isDue(service.f)) {
+    const f = (service.f & ~OVERDUE_MASK) | evaluation.overdueFlags;
+    if (f !== service.f) into.changes.push({ service, f });
+  }
+}
+
+/**
+ * Loads the assignments in scope with their unit counters (one query per scope part), their open
+ * services, intervals and fleet zones, and decides what to create and which overdue flags to change
+ * at `at` with the rules of core status.ts. Reads only.
  */
 export async function plan(db: Kysely<Database>, scope: EngineScope, at: number): Promise<Plan> {
-  const assignments = await loadAssignments(db, scope);
-  if (assignments.length === 0) return { creations: [], changes: [] };
-
-  const intervals = new Map<number, IntervalRow>();
-  for (const part of chunks([...new Set(assignments.map((a) => a.interval_id))]))
-    for (const r of await db.selectFrom('intervals').selectAll().where('id', 'in', part).execute())
-      intervals.set(r.id, r);
-
-  const tz = new Map<number, number>();
-  for (const part of chunks([...new Set(assignments.map((a) => a.fleet_id))]))
-    for (const r of await db.selectFrom('fleets').select(['id', 'tz']).where('id', 'in', part).execute())
-      tz.set(r.id, r.tz);
-
-  const units = new Map<number, { mileage: number; engineHours: number }>();
-  const unitIds = [...new Set(assignments.filter((a) => a.object_type === 'u').map((a) => a.object_id))];
-  for (const part of chunks(unitIds)) {
-    const rows = await db
-      .selectFrom('units')
-      .select(['id', 'mileage', 'engine_hours'])
-      .where('id', 'in', part)
-      .execute();
-    for (const r of rows) units.set(r.id, { mileage: r.mileage, engineHours: r.engine_hours });
-  }
-
-  const open = new Map<number, ServiceRow>();
-  for (const part of chunks(assignments.map((a) => a.id))) {
-    const rows = await db
-      .selectFrom('services')
-      .selectAll()
-      .where('assignment_id', 'in', part)
-      .where(sql<number>`f & ${ServiceFlag.closed | ServiceFlag.rejected}`, '=', 0)
-      .execute();
-    for (const r of rows) open.set(r.assignment_id as number, r);
-  }
-
   const result: Plan = { creations: [], changes: [] };
-  for (const assignment of assignments) {
-    const interval = intervals.get(assignment.interval_id);
-    if (!interval) continue;
-    let counters = { mileage: null as number | null, engineHours: null as number | null };
-    if (assignment.object_type === 'u') {
-      const unit = units.get(assignment.object_id);
-      if (!unit) continue;
-      counters = unit;
-    }
-    const zone = tz.get(assignment.fleet_id) ?? 0;
-    const evaluation = evaluate(interval, assignment, counters, at, zone);
-    const service = open.get(assignment.id);
-    if (!service) {
-      if (evaluation.notice.length > 0) result.creations.push({ assignment, interval, evaluation, tz: zone });
-    } else if (isDue(service.f)) {
-      const f = (service.f & ~OVERDUE_MASK) | evaluation.overdueFlags;
-      if (f !== service.f) result.changes.push({ service, f });
-    }
+  const rows = await loadRows(db, scope);
+  if (rows.length === 0) return result;
+  const intervals = await loadById(
+    rows.map((r) => r.interval_id),
+    (part) => db.selectFrom('intervals').selectAll().where('id', 'in', part).execute(),
+  );
+  const open = await loadOpen(db, scope, rows);
+  const fleets = await loadById(
+    rows.map((r) => r.fleet_id),
+    (part) => db.selectFrom('fleets').select(['id', 'tz']).where('id', 'in', part).execute(),
+  );
+  for (const row of rows) {
+    const interval = intervals.get(row.interval_id);
+    // A unit's assignment whose unit is gone is left alone, as is one whose interval is gone.
+    if (!interval || (row.object_type === 'u' && row.unit_id === null)) continue;
+    decide(row, open.get(row.id), interval, fleets.get(row.fleet_id)?.tz ?? 0, at, result);
   }
   return result;
 }

@@ -1,11 +1,22 @@
 import { type AppContext, type CountersListener, now } from '../context.js';
-import { applyPlan } from './apply.js';
+import { type Applied, applyPlan, planAndApply } from './apply.js';
 import { publishServices } from './events.js';
 import { type EngineScope, plan } from './plan.js';
 
 export interface RecomputeResult {
   created: number;
   changed: number;
+}
+
+/**
+ * Plans and writes: on SQLite in one transaction; elsewhere a plan without locks first, so that a run
+ * with nothing to do takes no lock, and the writes under the fleet locks after (apply.ts).
+ */
+async function planAndWrite(ctx: AppContext, scope: EngineScope, at: number): Promise<Applied> {
+  if (ctx.db.ops.serialWriters) return planAndApply(ctx, scope, at);
+  const first = await plan(ctx.db.kysely, scope, at);
+  if (first.creations.length === 0 && first.changes.length === 0) return { created: [], changed: [] };
+  return applyPlan(ctx, first, at);
 }
 
 /**
@@ -20,9 +31,8 @@ export async function recompute(
   scope: EngineScope,
   at: number = now(),
 ): Promise<RecomputeResult> {
-  const first = await plan(ctx.db.kysely, scope, at);
-  if (first.creations.length === 0 && first.changes.length === 0) return { created: 0, changed: 0 };
-  const { created, changed } = await applyPlan(ctx, first, at);
+  const { created, changed } = await planAndWrite(ctx, scope, at);
+  if (created.length === 0 && changed.length === 0) return { created: 0, changed: 0 };
   ctx.outbox.publish();
   await publishServices(ctx, created, 'c');
   await publishServices(ctx, changed, 'u');

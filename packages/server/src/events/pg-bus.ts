@@ -33,6 +33,8 @@ export class PgBus implements EventBus {
   static async start(url: string, onError: (err: unknown) => void): Promise<PgBus> {
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     pool.on('error', reportIdleError);
+    // A client in use that loses its connection must not crash the process (see db/database.ts).
+    pool.on('connect', (client) => client.on('error', reportIdleError));
     const bus = new PgBus(pool, url, onError);
     await bus.connect();
     return bus;

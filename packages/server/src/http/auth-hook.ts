@@ -1,8 +1,9 @@
 import { ErrorCode } from '@fleetkeep/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/actor.js';
+import { markRequestActor } from '../auth/cache.js';
 import type { AppContext } from '../context.js';
-import { resolveBearer, resolveSession } from '../modules/session/service.js';
+import { resolveBearer, resolveSession, revisionOf } from '../modules/session/service.js';
 import { AppError } from './errors.js';
 import { authorize } from './needs.js';
 
@@ -50,6 +51,9 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
     if (!needsSession(request)) return;
     const actor = await actorFromHeader(ctx, request.headers.authorization);
     if (!actor) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+    // The fleet checks of this request may use what is remembered at the revision it observed.
+    const rev = revisionOf(actor);
+    if (rev !== undefined) markRequestActor(actor, rev);
     request.actorOrNull = actor;
     await authorize(ctx, request, actor);
   });

@@ -89,18 +89,19 @@ export interface OwnerState {
 
 /**
  * A service (spec §3 "Service"). `total_cost` is the sum of its line items, or the hand-entered total
- * when it has none (PRODUCT.md "Services").
+ * when it has none (PRODUCT.md "Services"). A caller that read the line items as stored passes their
+ * cost in thousandths (each quantity × cost rounded, as below), so that the wire numbers are not converted back.
  */
 export function serviceToWire(
   row: ServiceRow,
   lines: LineWire[],
   attachments: number,
   owner: OwnerState,
+  storedLinesCost?: number,
 ): ServiceWire {
-  const linesCost = lines.reduce(
-    (sum, l) => sum + multiplyThousandths(toThousandths(l.q) ?? 0, toThousandths(l.c) ?? 0),
-    0,
-  );
+  const linesCost =
+    storedLinesCost ??
+    lines.reduce((sum, l) => sum + multiplyThousandths(toThousandths(l.q) ?? 0, toThousandths(l.c) ?? 0), 0);
   const total =
     lines.length > 0
       ? fromThousandths(linesCost)

@@ -1,5 +1,10 @@
-import { METER_REFUSED_PER_UNIT_MAX, METER_RETENTION_DAYS, type UnitMessageEvent } from '@fleetkeep/core';
-import type { Insertable, Transaction } from 'kysely';
+import {
+  type LiveEvent,
+  METER_REFUSED_PER_UNIT_MAX,
+  METER_RETENTION_DAYS,
+  type UnitMessageEvent,
+} from '@fleetkeep/core';
+import { type Insertable, sql, type Transaction } from 'kysely';
 import { accountTreeOf, loadAccountTree } from '../auth/access.js';
 import { type AppContext, now } from '../context.js';
 import type { Database, IngestLogTable, MeterReadingTable, PositionTable } from '../db/schema.js';
@@ -116,11 +121,21 @@ const chunks = <T>(rows: T[]): T[][] =>
     rows.slice(k * INSERT_CHUNK, (k + 1) * INSERT_CHUNK),
   );
 
+/** What the unit messages and the counters listeners are told after a commit (`announce`). */
+export interface Announcement {
+  events: LiveEvent[];
+  /** Units whose counters moved, in the order they first moved. */
+  changed: number[];
+}
+
+/** Readings committed: their outcomes in order, and what to announce now that they are durable. */
+export interface StoredReadings {
+  outcomes: IngestOutcome[];
+  announcement: Announcement;
+}
+
 /**
- * Decides and stores readings in order, one transaction for all of them: one select of the units
- * (locked on PostgreSQL so that concurrent messages of a unit apply one after another), then the
- * positions, the ingest log rows, one update per unit and the "counters changed" domain events. Each
- * reading stands alone: a refused one does not affect the others. Afterwards the domain events are
+ * Decides and stores readings in order (`writeReadings`), then announces them: the domain events are
  * published, each moved unit's message too, and the counters listeners hear which units' counters changed.
  */
 export async function storeReadings(
@@ -129,7 +144,25 @@ export async function storeReadings(
   t: number = now(),
   options: IngestOptions = {},
 ): Promise<IngestOutcome[]> {
-  if (readings.length === 0) return [];
+  const stored = await writeReadings(ctx, readings, t, options);
+  await announce(ctx, stored.announcement);
+  return stored.outcomes;
+}
+
+/**
+ * Decides and stores readings in order, one transaction for all of them: one select of the units
+ * (locked on PostgreSQL so that concurrent messages of a unit apply one after another), then the
+ * positions, the ingest log rows, one update of the units (`updateUnits`) and the "counters changed"
+ * domain events. Each reading stands alone: a refused one does not affect the others. After the commit
+ * the domain events are published (`ctx.outbox.publish()`); the caller announces the rest (`announce`).
+ */
+export async function writeReadings(
+  ctx: AppContext,
+  readings: Reading[],
+  t: number = now(),
+  options: IngestOptions = {},
+): Promise<StoredReadings> {
+  if (readings.length === 0) return { outcomes: [], announcement: { events: [], changed: [] } };
   const outcomes: IngestOutcome[] = [];
   const units = new Map<string, LiveUnit>();
   const changed = new Set<number>();
@@ -345,37 +378,10 @@ export async function storeReadings(
     for (const rows of chunks(meter)) await trx.insertInto('meter_readings').values(rows).execute();
     await trimMeter(trx, meter, t);
     await days.flush(trx, ctx.db.dialect); // statistics: writes only when a unit's fleet day changed
-    for (const unit of units.values()) {
-      if (!unit.accepted) continue;
-      const { state } = unit;
-      await trx
-        .updateTable('units')
-        .set({
-          last_time: state.lastTime,
-          lat: state.lat,
-          lon: state.lon,
-          speed: unit.speed,
-          course: unit.course,
-          altitude: unit.altitude,
-          ignition: state.ignition === null ? null : Number(state.ignition),
-          mileage: state.mileage,
-          engine_hours: state.engineHours,
-          params: JSON.stringify(unit.params),
-          counter_day: unit.counterDay, // statistics
-          counter_day_end: unit.counterDayEnd, // statistics
-          last_ms: state.lastMs, // meter
-          ...(unit.baselined && {
-            base_mileage: unit.base.mileage,
-            base_engine_hours: unit.base.engineHours,
-            counter_off_mileage: unit.offset.mileage,
-            counter_off_engine_hours: unit.offset.engineHours,
-            meter_odo_device: state.odometerSet ? unit.deviceId : null,
-            meter_hours_device: state.hoursSet ? unit.deviceId : null,
-          }),
-        })
-        .where('id', '=', unit.id)
-        .execute();
-    }
+    await updateUnits(
+      trx,
+      [...units.values()].filter((u) => u.accepted),
+    );
     // Domain events: "counters changed", one per unit of a fleet whose counters moved (events/domain.ts).
     await recordDomainEvents(
       trx,
@@ -391,13 +397,92 @@ export async function storeReadings(
     );
   });
   ctx.outbox.publish();
+  const events: LiveEvent[] = [];
+  for (const unit of units.values())
+    if (unit.accepted && unit.fleetId !== null)
+      events.push({ t: 'e', s: 'avl_unit', fid: unit.fleetId, d: messageEvent(unit) });
+  return { outcomes, announcement: { events, changed: [...changed] } };
+}
 
-  await announce(
-    ctx,
-    [...units.values()].filter((u) => u.accepted),
-    [...changed],
-  );
-  return outcomes;
+/** The live columns of a unit that every accepted reading moves. */
+function liveColumns(unit: LiveUnit) {
+  const { state } = unit;
+  return {
+    last_time: state.lastTime,
+    lat: state.lat,
+    lon: state.lon,
+    speed: unit.speed,
+    course: unit.course,
+    altitude: unit.altitude,
+    ignition: state.ignition === null ? null : Number(state.ignition),
+    mileage: state.mileage,
+    engine_hours: state.engineHours,
+    params: JSON.stringify(unit.params),
+    counter_day: unit.counterDay, // statistics
+    counter_day_end: unit.counterDayEnd, // statistics
+    last_ms: state.lastMs, // meter
+  };
+}
+
+/** SQL types of `liveColumns`, cast in the one update of many units so that both dialects bind alike. */
+const LIVE_COLUMN_TYPES: Record<keyof ReturnType<typeof liveColumns>, string> = {
+  last_time: 'bigint',
+  lat: 'double precision',
+  lon: 'double precision',
+  speed: 'double precision',
+  course: 'double precision',
+  altitude: 'double precision',
+  ignition: 'integer',
+  mileage: 'double precision',
+  engine_hours: 'double precision',
+  params: 'text',
+  counter_day: 'bigint',
+  counter_day_end: 'bigint',
+  last_ms: 'bigint',
+};
+const LIVE_COLUMNS = Object.keys(LIVE_COLUMN_TYPES) as (keyof typeof LIVE_COLUMN_TYPES)[];
+/** Units per update statement: 14 parameters each, well inside both dialects' limits. */
+const UPDATE_CHUNK = 200;
+
+/**
+ * Writes the accepted readings' units: one statement for all of them (issue 13 item 4: a statement per
+ * unit was a round trip per reading on PostgreSQL), apart from a unit a baseline moved, which also
+ * writes its base and corrections.
+ */
+async function updateUnits(trx: Transaction<Database>, units: LiveUnit[]): Promise<void> {
+  const plain = units.filter((u) => !u.baselined);
+  for (const unit of units.filter((u) => u.baselined)) {
+    const { state } = unit;
+    await trx
+      .updateTable('units')
+      .set({
+        ...liveColumns(unit),
+        base_mileage: unit.base.mileage,
+        base_engine_hours: unit.base.engineHours,
+        counter_off_mileage: unit.offset.mileage,
+        counter_off_engine_hours: unit.offset.engineHours,
+        meter_odo_device: state.odometerSet ? unit.deviceId : null,
+        meter_hours_device: state.hoursSet ? unit.deviceId : null,
+      })
+      .where('id', '=', unit.id)
+      .execute();
+  }
+  if (plain.length === 1) {
+    await trx.updateTable('units').set(liveColumns(plain[0]!)).where('id', '=', plain[0]!.id).execute();
+    return;
+  }
+  for (let i = 0; i < plain.length; i += UPDATE_CHUNK) {
+    const rows = plain.slice(i, i + UPDATE_CHUNK).map((unit) => {
+      const values = liveColumns(unit);
+      const cells = LIVE_COLUMNS.map((c) => sql`cast(${values[c]} as ${sql.raw(LIVE_COLUMN_TYPES[c])})`);
+      return sql`(${sql.join([sql`cast(${unit.id} as bigint)`, ...cells])})`;
+    });
+    const names = sql.join(LIVE_COLUMNS.map((c) => sql.ref(c)));
+    const sets = sql.join(LIVE_COLUMNS.map((c) => sql`${sql.ref(c)} = ${sql.ref(`v.${c}`)}`));
+    // A CTE of values and UPDATE … FROM: the same text on PostgreSQL and SQLite (3.33+).
+    await sql`with v (id, ${names}) as (values ${sql.join(rows)})
+      update units set ${sets} from v where units.id = v.id`.execute(trx);
+  }
 }
 
 /** A warning for the operator (issue 14 item 3), rate-limited per device identifier. */
@@ -445,13 +530,9 @@ async function trimMeter(trx: Transaction<Database>, rows: Insertable<MeterReadi
  * After the commit: the stored readings stay stored whatever the bus or a listener does (a device told
  * of a failure would resend them), so failures here are logged, not thrown.
  */
-async function announce(ctx: AppContext, moved: LiveUnit[], changed: number[]): Promise<void> {
+export async function announce(ctx: AppContext, { events, changed }: Announcement): Promise<void> {
   try {
-    await ctx.bus.publishMany(
-      moved
-        .filter((unit) => unit.fleetId !== null)
-        .map((unit) => ({ t: 'e', s: 'avl_unit', fid: unit.fleetId, d: messageEvent(unit) })),
-    );
+    await ctx.bus.publishMany(events);
   } catch (err) {
     ctx.log.error({ err }, 'unit message events not published');
   }

@@ -14,13 +14,83 @@ export class ApiError extends Error {
   }
 }
 
+/** HTTP 304: the kept body of the URL is still current. */
+const NOT_MODIFIED = 304;
+
 /** Error codes that count as a connection loss (spec §8). */
 const OFFLINE_CODES = new Set([1, -1, -4, 500]);
 
 let session: string | null = null;
 let onSessionLost: (() => void) | null = null;
 
+/** Bounds of the conditional-read cache: entries, and characters of the bodies they were parsed from. */
+export const REVALIDATE_MAX_ENTRIES = 32;
+export const REVALIDATE_MAX_CHARS = 32 * 1024 * 1024;
+
+interface Revalidated {
+  etag: string;
+  data: unknown;
+  chars: number;
+}
+
+/**
+ * The last tagged reply of each GET URL (issue 13 item 3). API replies carry `Cache-Control: no-store`
+ * (issue 14), so the browser never revalidates by itself: the client sends the kept `ETag` as
+ * `If-None-Match` and turns a 304 into the body it parsed before, so that the reloads after live
+ * events cost next to nothing when nothing changed. Least recently used first out; emptied whenever the
+ * session changes (logout, another user), so one user's data never answers another's read. Callers must
+ * not mutate what `api` returns (the same object may be returned again).
+ */
+class RevalidationCache {
+  private readonly entries = new Map<string, Revalidated>();
+  private chars = 0;
+
+  get(url: string): Revalidated | undefined {
+    const entry = this.entries.get(url);
+    if (entry) {
+      this.entries.delete(url);
+      this.entries.set(url, entry);
+    }
+    return entry;
+  }
+
+  set(url: string, entry: Revalidated): void {
+    this.delete(url);
+    if (entry.chars > REVALIDATE_MAX_CHARS) return;
+    this.entries.set(url, entry);
+    this.chars += entry.chars;
+    for (const old of this.entries.keys()) {
+      if (this.entries.size <= REVALIDATE_MAX_ENTRIES && this.chars <= REVALIDATE_MAX_CHARS) break;
+      this.delete(old);
+    }
+  }
+
+  delete(url: string): void {
+    const entry = this.entries.get(url);
+    if (!entry) return;
+    this.entries.delete(url);
+    this.chars -= entry.chars;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+const revalidation = new RevalidationCache();
+
+/** How many URLs the conditional-read cache holds (for tests). */
+export function revalidationSize(): number {
+  return revalidation.size;
+}
+
 export function setSession(ssid: string | null): void {
+  if (ssid !== session) revalidation.clear();
   session = ssid;
 }
 
@@ -47,6 +117,10 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const headers: Record<string, string> = {};
   if (!anonymous && session !== null) headers.Authorization = `SSID ${session}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const sentWith = session;
+  const conditional = method === 'GET' && !anonymous;
+  const kept = conditional ? revalidation.get(path) : undefined;
+  if (kept) headers['If-None-Match'] = kept.etag;
   let res: Response;
   try {
     res = await fetch(path, {
@@ -60,9 +134,15 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     setConnected(false);
     throw new ApiError(-4, 'Network problems', 0);
   }
+  if (res.status === NOT_MODIFIED && kept && sentWith === session) {
+    setConnected(true);
+    return kept.data as T;
+  }
   let data: unknown;
+  let chars = 0;
   try {
     const text = await res.text();
+    chars = text.length;
     data = text === '' ? {} : JSON.parse(text);
   } catch {
     setConnected(false);
@@ -79,5 +159,8 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     throw failure;
   }
   setConnected(true);
+  const etag = conditional ? res.headers.get('ETag') : null;
+  if (etag && sentWith === session) revalidation.set(path, { etag, data, chars });
+  else if (conditional) revalidation.delete(path);
   return data as T;
 }

@@ -18,6 +18,9 @@ import { meterReadings016 } from './016_meter_readings.js';
 import { reportMails017 } from './017_report_mails.js';
 import { statisticsFleetDays018 } from './018_statistics_fleet_days.js';
 import { deliveryRecipients019 } from './019_delivery_recipients.js';
+import { collectionRevisions020 } from './020_collection_revisions.js';
+import { costRunningTotals021 } from './021_cost_running_totals.js';
+import { authRevision022 } from './022_auth_revision.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -40,6 +43,9 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '017_report_mails': reportMails017(dialect),
     '018_statistics_fleet_days': statisticsFleetDays018(dialect),
     '019_delivery_recipients': deliveryRecipients019(),
+    '020_collection_revisions': collectionRevisions020(dialect),
+    '021_cost_running_totals': costRunningTotals021(),
+    '022_auth_revision': authRevision022(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -4,6 +4,7 @@ import {
   SERVICE_BATCH_MAX as BATCH_MAX,
   numberArrayError,
   type ServiceDeleteWire,
+  serviceListReply,
 } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
@@ -12,13 +13,14 @@ import type { Actor } from '../../auth/actor.js';
 import { type AppContext, DAY } from '../../context.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, invalidInput } from '../../http/errors.js';
+import type { TaggedList } from '../../http/etag.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { thousandths } from '../lineitems/library.js';
 import { trackServices } from '../statistics/cost-days.js';
 import { type Changes, replaceLines, runChange } from './effects.js';
 import { loadWires } from './load.js';
 import { dayOf, isArchived, statusOf } from './rules.js';
-import { loadService } from './service.js';
+import { loadService, SERVICE_LIST_COLLECTIONS } from './service.js';
 import { lineCounts, planContext } from './write.js';
 
 /**
@@ -35,23 +37,57 @@ function parseDay(tz: number, value: string, field: string) {
   return day;
 }
 
-export async function listArchived(ctx: AppContext, actor: Actor, fleetId: number, from: string, to: string) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.view');
-  const first = parseDay(fleet.tz, from, 'from');
-  const last = parseDay(fleet.tz, to, 'to');
+/** The fleet days a from/to query covers, checked (spec §7: at most 366 days). */
+function archiveRange(tz: number, from: string, to: string) {
+  const first = parseDay(tz, from, 'from');
+  const last = parseDay(tz, to, 'to');
   if (last < first) throw invalidInput([{ field: 'querystring.to', message: 'Must not be before from' }]);
   if (Math.round((last - first) / DAY) > ARCHIVE_RANGE_DAYS)
     throw invalidInput([
       { field: 'querystring.to', message: `The range spans at most ${ARCHIVE_RANGE_DAYS} days` },
     ]);
-  const services = await loadWires(ctx.db.kysely, fleetId, (qb) =>
+  return { first, last };
+}
+
+async function archivedServices(
+  db: Kysely<Database>,
+  fleetId: number,
+  range: { first: number; last: number },
+) {
+  const services = await loadWires(db, fleetId, (qb) =>
     qb
       .where('fleet_id', '=', fleetId)
       .where(FINISHED, '<>', 0)
-      .where('end_date', '>=', first)
-      .where('end_date', '<=', last),
+      .where('end_date', '>=', range.first)
+      .where('end_date', '<=', range.last),
   );
   return { services };
+}
+
+export async function listArchived(ctx: AppContext, actor: Actor, fleetId: number, from: string, to: string) {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.view');
+  return archivedServices(ctx.db.kysely, fleetId, archiveRange(fleet.tz, from, to));
+}
+
+/**
+ * The archive read as a tagged list (http/etag.ts): the query is checked first (a bad range is a 400,
+ * never a tag); the variant is the range of fleet days, so that a change of the fleet's zone changes it.
+ */
+export async function archivedRead(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  from: string,
+  to: string,
+): Promise<TaggedList> {
+  const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.view');
+  const range = archiveRange(fleet.tz, from, to);
+  return {
+    collections: SERVICE_LIST_COLLECTIONS,
+    variant: `${range.first}:${range.last}`,
+    schema: serviceListReply,
+    build: () => archivedServices(ctx.db.kysely, fleetId, range),
+  };
 }
 
 /** PUT .../services/archived/{id}: corrections with archiveEdit; the status stays frozen (PRODUCT.md). */

@@ -34,6 +34,13 @@ export async function replaceLines(
   ch: Changes,
 ) {
   await trx.deleteFrom('service_line_items').where('service_id', '=', serviceId).execute();
+  // The list's revision (migration 020): SQLite keeps no row triggers on line items.
+  await trx
+    .updateTable('collection_revisions')
+    .set((eb) => ({ rev: eb('rev', '+', 1) }))
+    .where('fleet_id', '=', fleetId)
+    .where('collection', '=', 'services')
+    .execute();
   if (lines.length === 0) return;
   await trx
     .insertInto('service_line_items')

@@ -19,15 +19,16 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
+import { ReplyCache, sendTagged } from '../../http/etag.js';
 import { zApp } from '../../http/types.js';
-import { deleteArchived, deleteOneArchived, listArchived, updateArchived } from './archive.js';
+import { archivedRead, deleteArchived, deleteOneArchived, updateArchived } from './archive.js';
 import { attachmentRoutes } from './attachment-routes.js';
 import { createMany, statusMany, updateMany } from './batch.js';
 import {
   confirmService,
   createService,
   getService,
-  listServices,
+  openServicesRead,
   rejectService,
   updateOne,
 } from './service.js';
@@ -39,6 +40,8 @@ export const serviceRoutes =
     const app = zApp(fastify);
     const tags = ['services'];
     const base = '/api/fleets/:fid/services';
+    // Bodies of the tagged lists (active, per object, archive), one per tag and variant (http/etag.ts).
+    const lists = new ReplyCache();
 
     app.get(
       base,
@@ -52,7 +55,15 @@ export const serviceRoutes =
           response: { 200: serviceListReply },
         },
       },
-      async (req) => listServices(ctx, actorOf(req), req.params.fid, req.query),
+      async (req, reply) =>
+        sendTagged(
+          ctx,
+          lists,
+          req,
+          reply,
+          req.params.fid,
+          await openServicesRead(ctx, actorOf(req), req.params.fid, req.query),
+        ),
     );
     app.post(
       base,
@@ -123,7 +134,15 @@ export const serviceRoutes =
           response: { 200: serviceListReply },
         },
       },
-      async (req) => listArchived(ctx, actorOf(req), req.params.fid, req.query.from, req.query.to),
+      async (req, reply) =>
+        sendTagged(
+          ctx,
+          lists,
+          req,
+          reply,
+          req.params.fid,
+          await archivedRead(ctx, actorOf(req), req.params.fid, req.query.from, req.query.to),
+        ),
     );
     app.put(
       `${base}/archived/:id`,

@@ -1,4 +1,10 @@
-import type { ServiceCreateInput, ServiceListQuery, ServiceUpdateInput, ServiceWire } from '@fleetkeep/core';
+import {
+  type ServiceCreateInput,
+  type ServiceListQuery,
+  type ServiceUpdateInput,
+  type ServiceWire,
+  serviceListReply,
+} from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
@@ -6,6 +12,7 @@ import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
+import type { TaggedList } from '../../http/etag.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { runChange } from './effects.js';
 import { byIds, loadWires, objectKey } from './load.js';
@@ -19,6 +26,20 @@ import { insertService, lineCounts, planContext, throwIssues, updateService } fr
  */
 const OPEN = sql<boolean>`(${sql.ref('f')} & 24) = 0`;
 
+/** The revisions a services list's tag is made of (migration 020): its rows and its owners' live state. */
+export const SERVICE_LIST_COLLECTIONS = ['services', 'owners'] as const;
+
+/** The open services of a fleet (Deleted, Closed and Rejected left out), optionally of one object. */
+async function openServices(db: Kysely<Database>, fleetId: number, filter: ServiceListQuery) {
+  const services = await loadWires(db, fleetId, (qb) => {
+    let q = qb.where('fleet_id', '=', fleetId).where(OPEN);
+    if (filter.object_type) q = q.where('object_type', '=', filter.object_type);
+    if (filter.object_id !== undefined) q = q.where('object_id', '=', filter.object_id);
+    return q;
+  });
+  return { services };
+}
+
 /** GET /fleets/{fid}/services: the open services (Due, overdue, In progress; spec §4 "Active group"). */
 export async function listServices(
   ctx: AppContext,
@@ -27,13 +48,23 @@ export async function listServices(
   filter: ServiceListQuery,
 ): Promise<{ services: ServiceWire[] }> {
   await requireFleet(ctx, actor, fleetId, 'service.view');
-  const services = await loadWires(ctx.db.kysely, fleetId, (qb) => {
-    let q = qb.where('fleet_id', '=', fleetId).where(OPEN);
-    if (filter.object_type) q = q.where('object_type', '=', filter.object_type);
-    if (filter.object_id !== undefined) q = q.where('object_id', '=', filter.object_id);
-    return q;
-  });
-  return { services };
+  return openServices(ctx.db.kysely, fleetId, filter);
+}
+
+/** The same read as a tagged list (http/etag.ts): access checked now, rows read only when needed. */
+export async function openServicesRead(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  filter: ServiceListQuery,
+): Promise<TaggedList> {
+  await requireFleet(ctx, actor, fleetId, 'service.view');
+  return {
+    collections: SERVICE_LIST_COLLECTIONS,
+    variant: `${filter.object_type ?? ''}:${filter.object_id ?? ''}`,
+    schema: serviceListReply,
+    build: () => openServices(ctx.db.kysely, fleetId, filter),
+  };
 }
 
 export async function getService(

@@ -9,9 +9,10 @@ import {
 import type { Kysely } from 'kysely';
 import { isShutOut } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
+import { cachedCredential, observeRevision, rememberCredential } from '../../auth/cache.js';
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../../auth/secrets.js';
 import { type AppContext, now } from '../../context.js';
-import type { Database, UserRow } from '../../db/schema.js';
+import type { AccessTokenRow, Database, UserRow } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 
 /** A login token lives until 30 days after its last use; a personal API token 10 days (PRODUCT.md). */
@@ -157,10 +158,18 @@ export async function openSession(
   return { ssid, actor: actorOf(user, id, maskOf(tokenRow), tokenRow.kind === 'api' ? tokenRow.id : null) };
 }
 
-/** Resolves `Authorization: SSID <ssid>`. */
-export async function resolveSession(ctx: AppContext, ssid: string): Promise<Actor | undefined> {
-  const t = now();
-  const row = await ctx.db.kysely
+/** The session row the hot path reads: the session, its user and the token it was opened with. */
+interface SessionLookup extends UserRow {
+  session_id: number;
+  last_seen_at: number;
+  token_kind: string | null;
+  token_rights: string | null;
+  token_id: number | null;
+  token_expires: number | null;
+}
+
+function readSession(ctx: AppContext, hash: string): Promise<SessionLookup | undefined> {
+  return ctx.db.kysely
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('access_tokens', 'access_tokens.id', 'sessions.access_token_id')
@@ -173,44 +182,182 @@ export async function resolveSession(ctx: AppContext, ssid: string): Promise<Act
       'access_tokens.id as token_id',
       'access_tokens.expires_at as token_expires',
     ])
-    .where('sessions.token_hash', '=', tokenHash(ssid))
+    .where('sessions.token_hash', '=', hash)
     .executeTakeFirst();
-  if (!row || row.last_seen_at + SESSION_IDLE_TTL < t) return undefined;
+}
+
+/** True when a session row has lapsed: idle too long, or its API token expired. */
+function lapsed(row: SessionLookup, t: number): boolean {
+  if (row.last_seen_at + SESSION_IDLE_TTL < t) return true;
+  return row.token_kind === 'api' && row.token_expires !== null && row.token_expires < t;
+}
+
+/**
+ * The session row, from memory when the access revision has not moved since it was read (auth/cache.ts),
+ * else from the database. A remembered row that looks lapsed is read again: another instance may have
+ * touched it since (`last_seen_at` and token lifetimes move without a revision bump, only forward).
+ */
+async function lookupSession(ctx: AppContext, hash: string, rev: number, t: number) {
+  const key = `s:${hash}`;
+  const hit = cachedCredential<SessionLookup>(ctx, rev, key);
+  if (hit && !lapsed(hit, t)) return hit;
+  const row = await readSession(ctx, hash);
+  if (row) rememberCredential(ctx, rev, key, row);
+  return row;
+}
+
+/** Resolves `Authorization: SSID <ssid>`; `rev` is set on the actor for the request's later checks. */
+export async function resolveSession(ctx: AppContext, ssid: string): Promise<Actor | undefined> {
+  const rev = await observeRevision(ctx);
+  const t = now();
+  const row = await lookupSession(ctx, tokenHash(ssid), rev, t);
+  if (!row || lapsed(row, t)) return undefined;
   const isApi = row.token_kind === 'api';
-  if (isApi && row.token_expires !== null && row.token_expires < t) return undefined;
   // A suspension ends the sessions (admin/service.ts); this also covers one opened in the meantime.
   if (await isShutOut(ctx, row)) return undefined;
   if (row.active === 0) return undefined; // deactivated user (admin/users.ts)
   if (t - row.last_seen_at >= TOUCH_EVERY) {
+    // The remembered row moves with the write, so this instance touches a session once a minute.
+    row.last_seen_at = t;
     await ctx.db.kysely
       .updateTable('sessions')
       .set({ last_seen_at: t })
       .where('id', '=', row.session_id)
       .execute();
   }
-  if (isApi && row.token_id !== null) {
-    await ctx.db.kysely
-      .updateTable('access_tokens')
-      .set((eb) => ({ last_used_at: t, expires_at: t + API_TOKEN_TTL, requests: eb('requests', '+', 1) }))
-      .where('id', '=', row.token_id)
-      .execute();
-  }
+  if (isApi && row.token_id !== null) await countTokenUse(ctx, row.token_id, t);
   const mask = isApi ? maskOf({ kind: 'api', rights: row.token_rights ?? '{}' }) : ACL_ALL;
-  return actorOf(row, row.session_id, mask, isApi ? row.token_id : null);
+  return withRevision(actorOf(row, row.session_id, mask, isApi ? row.token_id : null), rev);
 }
 
 /** Resolves `Authorization: Bearer <personal API token>`. */
 export async function resolveBearer(ctx: AppContext, token: string): Promise<Actor | undefined> {
-  const row = await useAccessToken(ctx, token, ['api']);
-  if (!row) return undefined;
+  const rev = await observeRevision(ctx);
+  const t = now();
+  const hash = tokenHash(token);
+  const key = `b:${hash}`;
+  let found = cachedCredential<BearerLookup>(ctx, rev, key);
+  if (!found || expired(found.token, t)) {
+    found = await readBearer(ctx, hash);
+    if (found) rememberCredential(ctx, rev, key, found);
+  }
+  if (!found || expired(found.token, t)) return undefined;
+  const { token: row, user } = found;
+  if (!user || (await isShutOut(ctx, user))) return undefined;
+  if (user.active === 0) return undefined; // deactivated user (admin/users.ts)
+  await countTokenUse(ctx, row.id, t);
+  return withRevision(actorOf(user, null, maskOf(row), row.id), rev);
+}
+
+interface BearerLookup {
+  token: AccessTokenRow;
+  user: UserRow | undefined;
+}
+
+function expired(row: { expires_at: number | null }, t: number): boolean {
+  return row.expires_at !== null && row.expires_at < t;
+}
+
+async function readBearer(ctx: AppContext, hash: string): Promise<BearerLookup | undefined> {
+  const token = await ctx.db.kysely
+    .selectFrom('access_tokens')
+    .selectAll()
+    .where('token_hash', '=', hash)
+    .where('kind', '=', 'api')
+    .executeTakeFirst();
+  if (!token) return undefined;
   const user = await ctx.db.kysely
     .selectFrom('users')
     .selectAll()
-    .where('id', '=', row.user_id)
+    .where('id', '=', token.user_id)
     .executeTakeFirst();
-  if (!user || (await isShutOut(ctx, user))) return undefined;
-  if (user.active === 0) return undefined; // deactivated user (admin/users.ts)
-  return actorOf(user, null, maskOf(row), row.id);
+  return { token, user };
+}
+
+/** The access revision each resolved actor was checked at (read by the auth hook). */
+const resolvedAt = new WeakMap<Actor, number>();
+
+function withRevision(actor: Actor, rev: number): Actor {
+  resolvedAt.set(actor, rev);
+  return actor;
+}
+
+/** The access revision an actor was resolved at, if it was resolved by this module. */
+export function revisionOf(actor: Actor): number | undefined {
+  return resolvedAt.get(actor);
+}
+
+/**
+ * A personal API token's use (its `requests`, `last_used_at` and the 10-day life from the last use) is
+ * written at most once a minute per token and instance, like the session touch: the uses in between are
+ * counted here and added by the next write, or by a timer a minute after the last write. The token list
+ * adds this instance's unwritten uses (`unwrittenTokenUses`).
+ */
+interface TokenUses {
+  pending: number;
+  lastUse: number;
+  writtenAt: number;
+  timer: NodeJS.Timeout | null;
+}
+
+const tokenUses = new WeakMap<AppContext, Map<number, TokenUses>>();
+
+function usesOf(ctx: AppContext): Map<number, TokenUses> {
+  let uses = tokenUses.get(ctx);
+  if (!uses) {
+    uses = new Map();
+    tokenUses.set(ctx, uses);
+  }
+  return uses;
+}
+
+/** Uses of an API token counted by this instance and not yet written (the token list adds them). */
+export function unwrittenTokenUses(ctx: AppContext, tokenId: number): number {
+  return tokenUses.get(ctx)?.get(tokenId)?.pending ?? 0;
+}
+
+async function writeTokenUses(ctx: AppContext, tokenId: number, use: TokenUses): Promise<void> {
+  const count = use.pending;
+  if (count === 0) return;
+  use.pending = 0;
+  use.writtenAt = use.lastUse;
+  await ctx.db.kysely
+    .updateTable('access_tokens')
+    .set((eb) => ({
+      last_used_at: use.lastUse,
+      expires_at: use.lastUse + API_TOKEN_TTL,
+      requests: eb('requests', '+', count),
+    }))
+    .where('id', '=', tokenId)
+    .execute();
+}
+
+async function countTokenUse(ctx: AppContext, tokenId: number, t: number): Promise<void> {
+  const uses = usesOf(ctx);
+  let use = uses.get(tokenId);
+  if (!use) {
+    use = { pending: 0, lastUse: t, writtenAt: Number.NEGATIVE_INFINITY, timer: null };
+    uses.set(tokenId, use);
+  }
+  use.pending++;
+  use.lastUse = t;
+  if (t - use.writtenAt >= TOUCH_EVERY) {
+    await writeTokenUses(ctx, tokenId, use);
+    return;
+  }
+  if (use.timer) return;
+  const entry = use;
+  entry.timer = setTimeout(
+    () => {
+      entry.timer = null;
+      writeTokenUses(ctx, tokenId, entry).catch((err: Error) => {
+        // The database is gone (server stopping): the count of the last minute is lost, nothing else.
+        ctx.log.debug({ err }, 'API token use not written');
+      });
+    },
+    (entry.writtenAt + TOUCH_EVERY - t) * 1000,
+  );
+  entry.timer.unref();
 }
 
 /** GET /api/logout: ends the session and revokes the login token behind it (DESIGN §4). */

@@ -1,6 +1,7 @@
 import { type FuelFigures, FuelMeasure, startOfDay } from '@fleetkeep/core';
 import { type Generated, type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import { RUNNING_FIGURES } from '../../db/migrations/021_cost_running_totals.js';
+import type { CostDayTable, Database } from '../../db/schema.js';
 
 /**
  * Keeps the daily cost aggregates (`cost_days`, migration 012) exact on write (issue 10 "Statistics":
@@ -12,9 +13,13 @@ import type { Database } from '../../db/schema.js';
  *   reads the contributions of the services a write touches before it and again after it;
  * - fuel fillings (modules/fuel write.ts): `fuelContribution` of the figures its domain events carry.
  *
- * Each delta is added to the object's row and to the fleet's (`*`, 0) row of its day, and bumps the
- * fleet's `statistics_versions` row (the statistics cache's key, service.ts), logging the units it moved
- * under the version reached (`statistics_unit_changes`, migration 018: what a kept reply recomputes).
+ * Each delta is added to the object's row and to the fleet's (`*`, 0) row of its day, the object's
+ * running totals (migration 021: `run_*`, what its rows add up to up to each day) are computed again from
+ * that day on, and the write bumps the fleet's `statistics_versions` row (the statistics cache's key,
+ * service.ts), logging the units it moved under the version reached (`statistics_unit_changes`,
+ * migration 018: what a kept reply recomputes). Every writer of `cost_days` goes through
+ * `applyCostDelta`: services, archive, object removal, fuel, fleet transfer, imports (through the
+ * services and fuel batch writers), the demo, a fleet's zone change.
  */
 
 /** What one row adds to one fleet day of one object; integer thousandths and counts. */
@@ -106,6 +111,13 @@ export async function applyCostDelta(
   if (deltas.length === 0) return;
   // One order for every writer, so that concurrent PostgreSQL transactions lock rows in the same order.
   deltas.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  // The version first: its row lock (held to the commit) serialises the cost writers of a fleet on
+  // PostgreSQL, so that each computes the running totals from rows no other one is changing.
+  await bumpStatistics(
+    trx,
+    [...new Set(deltas.map((d) => d.fleetId))],
+    deltas.filter((d) => d.objectType === 'u'),
+  );
   for (let i = 0; i < deltas.length; i += CHUNK) {
     const part = deltas.slice(i, i + CHUNK);
     await trx
@@ -138,11 +150,43 @@ export async function applyCostDelta(
       )
       .execute();
   }
-  await bumpStatistics(
-    trx,
-    [...new Set(deltas.map((d) => d.fleetId))],
-    deltas.filter((d) => d.objectType === 'u'),
-  );
+  await updateRunningTotals(trx, deltas);
+}
+
+/** The running totals of migration 021, beside the daily figures of `cost_days`. */
+export type RunningColumn = `run_${(typeof RUNNING_FIGURES)[number]}`;
+export type RunningTables = {
+  cost_days: CostDayTable & Record<RunningColumn, Generated<number>>;
+};
+
+/**
+ * Computes the running totals (migration 021) of every object that `deltas` changed again, from its
+ * earliest changed day on: each row's are the last row's before that day (or 0) plus the window sum of
+ * the daily figures up to its own day. One statement per object, in the order of `deltas`.
+ */
+async function updateRunningTotals(trx: Kysely<Database>, deltas: readonly CostContribution[]) {
+  const from = new Map<string, CostContribution>();
+  for (const d of deltas) {
+    const key = `${d.fleetId}:${d.objectType}:${d.objectId}`;
+    const known = from.get(key);
+    if (!known || d.day < known.day) from.set(key, d);
+  }
+  for (const d of from.values()) {
+    const sameObject = sql`fleet_id = ${d.fleetId} and object_type = ${d.objectType} and object_id = ${d.objectId}`;
+    const sets = RUNNING_FIGURES.map(
+      (f) => sql`${sql.ref(`run_${f}`)} = ${sql.ref(`w.r_${f}`)} + coalesce(${sql.ref(`b.run_${f}`)}, 0)`,
+    );
+    const sums = RUNNING_FIGURES.map(
+      (f) => sql`sum(${sql.ref(f)}) over (order by day) as ${sql.ref(`r_${f}`)}`,
+    );
+    const base = RUNNING_FIGURES.map((f) => sql.ref(`run_${f}`));
+    await sql`update cost_days set ${sql.join(sets)}
+      from (select day as d, ${sql.join(sums)} from cost_days where ${sameObject} and day >= ${d.day}) as w
+      left join (select ${sql.join(base)} from cost_days where ${sameObject} and day < ${d.day}
+                 order by day desc limit 1) as b on 1 = 1
+      where cost_days.fleet_id = ${d.fleetId} and cost_days.object_type = ${d.objectType}
+        and cost_days.object_id = ${d.objectId} and cost_days.day = w.d`.execute(trx);
+  }
 }
 
 /**

@@ -63,5 +63,18 @@ export function driven(base: number | null, end: number | null): number {
  */
 export function costPerKm(costThousandths: number, km: number): number | null {
   if (!(km > 0)) return null;
-  return Math.round((fromThousandths(costThousandths) / km) * 1000) / 1000;
+  return Math.round((decimalOf(costThousandths) / km) * 1000) / 1000;
 }
+
+/**
+ * Core `fromThousandths` without its text round trip for integers, the statistics' every figure (10,000
+ * unit rows a reply): an integer's quotient by 1000 is already the double nearest its 3-decimal value,
+ * the number `fromThousandths` parses back (up to 2^52).
+ */
+export function decimalOf(thousandths: number): number {
+  return Number.isInteger(thousandths) && Math.abs(thousandths) < EXACT_THOUSANDTHS
+    ? thousandths / 1000
+    : fromThousandths(thousandths);
+}
+
+const EXACT_THOUSANDTHS = 2 ** 52;

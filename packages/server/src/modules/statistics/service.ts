@@ -1,23 +1,29 @@
 import {
-  consumptionOf,
-  convertVolume,
   FuelMeasure,
-  fromThousandths,
   localDate,
   type StatisticsDay,
   type StatisticsFleetWire,
-  type StatisticsUnitRow,
   type StatisticsUnitWire,
 } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import { RUNNING_FIGURES } from '../../db/migrations/021_cost_running_totals.js';
 import type { Database, FleetRow } from '../../db/schema.js';
 import { invalidInput, notFound } from '../../http/errors.js';
-import { round3 } from '../fleets/mappers.js';
 import { type Patch, StatisticsCache } from './cache.js';
-import { costPerKm, driven, type Period, parsePeriod, periodText } from './rules.js';
+import type { RunningTables } from './cost-days.js';
+import { decimalOf, driven, type Period, parsePeriod, periodText } from './rules.js';
+import {
+  type CostSums,
+  figuresToWire,
+  NO_COSTS,
+  type UnitFigures,
+  type Units,
+  unitRowJson,
+  volumeIn,
+} from './wire.js';
 
 /**
  * GET /api/fleets/{id}/statistics and /api/fleets/{id}/units/{uid}/statistics (spec §7 "Fleet"):
@@ -29,41 +35,12 @@ import { costPerKm, driven, type Period, parsePeriod, periodText } from './rules
  * "Users with viewService get the Services, Reports and Dashboard areas"), as for the archive.
  *
  * Read from the daily aggregates only, never from services or fuel fillings: distance and engine hours
- * from `counter_days` with index seeks per unit, costs and fuel from `cost_days` (kept exact on write by
- * cost-days.ts) with one range of its key. A reply is kept in memory (cache.ts) while the fleet's
+ * from `counter_days` with index seeks per unit, costs and fuel per unit from the running totals of
+ * `cost_days` (migration 021, kept exact on write by cost-days.ts) with two index seeks per unit, the
+ * fleet's days from one range of its `*` rows. A reply is kept in memory (cache.ts) while the fleet's
  * statistics version, bumped by every cost write in its transaction, and its units are unchanged; after
  * a change, only the units the writes and unit events named are read again and patched into it.
  */
-
-/** Sums of `cost_days` rows: integer thousandths and counts. */
-interface CostSums {
-  servicesCost: number;
-  servicesCount: number;
-  fuelCost: number;
-  fuelCount: number;
-  fuelL: number;
-  fuelGal: number;
-}
-
-const NO_COSTS: CostSums = {
-  servicesCost: 0,
-  servicesCount: 0,
-  fuelCost: 0,
-  fuelCount: 0,
-  fuelL: 0,
-  fuelGal: 0,
-};
-
-interface UnitFigures extends CostSums {
-  mileage: number;
-  engineHours: number;
-}
-
-/** How the fleet reads: its fuel unit and measure system. */
-interface Units {
-  fm: number;
-  ms: number;
-}
 
 /**
  * Distance and engine hours of the units of a fleet (or of one unit) over a period, from the daily
@@ -140,18 +117,7 @@ async function periodCounters(ctx: AppContext, fleetId: number, p: Period, unitI
   return out;
 }
 
-/** Sums of the `cost_days` columns, as integers in both dialects (PostgreSQL sums bigint as numeric). */
-const sumOf = <K extends keyof SumRow>(column: K) =>
-  sql<number>`cast(sum(${sql.ref(column)}) as bigint)`.as(column);
-const sumColumns = [
-  sumOf('services_cost'),
-  sumOf('services_count'),
-  sumOf('fuel_cost'),
-  sumOf('fuel_count'),
-  sumOf('fuel_l'),
-  sumOf('fuel_gal'),
-];
-
+/** Figures of `cost_days` rows as read: PostgreSQL answers bigint as text. */
 interface SumRow {
   services_cost: number | string | null;
   services_count: number | string | null;
@@ -181,10 +147,6 @@ function addCosts(a: CostSums, b: CostSums): CostSums {
   };
 }
 
-/** Thousandths of the fleet's fuel unit: each written unit's exact sum converted once (core fuel.ts). */
-const volumeIn = (c: CostSums, fm: number) =>
-  convertVolume(c.fuelL, FuelMeasure.liter, fm) + convertVolume(c.fuelGal, FuelMeasure.gallon, fm);
-
 /**
  * The days of an object (`u` and a unit id) or of the whole fleet (`*`, 0) in a period, in order:
  * at most one row per day, read on the key.
@@ -212,53 +174,71 @@ async function periodDays(
 }
 
 /**
- * Per unit of the fleet (or of `unitIds`): what its `cost_days` rows of the period add up to (one
- * grouped range).
+ * Every unit of the fleet (or those of `unitIds` in it), in id order, with what its `cost_days` rows of
+ * the period add up to: the running totals (migration 021) of its last row up to the period's end less
+ * those of its last row before the period's start — per unit two index seeks on the key, whatever the
+ * period's length (issue 13: no range of rows per request).
  */
 async function periodUnitCosts(
-  db: Kysely<Database>,
+  ctx: AppContext,
   fleetId: number,
   p: Period,
   unitIds?: readonly number[],
-) {
-  if (unitIds?.length === 0) return new Map<number, CostSums>();
-  let query = db
-    .selectFrom('cost_days')
-    .select(['object_id', ...sumColumns])
-    .where('fleet_id', '=', fleetId)
-    .where('day', '>=', p.first)
-    .where('day', '<=', p.last)
-    .where('object_type', '=', 'u');
-  if (unitIds !== undefined) query = query.where('object_id', 'in', unitIds);
-  const rows = await query.groupBy('object_id').execute();
-  return new Map(rows.map((r) => [r.object_id, costsOf(r)]));
-}
-
-function figuresToWire(f: UnitFigures, u: Units): Omit<StatisticsUnitRow, 'uid'> {
-  const total = f.servicesCost + f.fuelCost;
-  const volume = volumeIn(f, u.fm);
-  return {
-    mileage: round3(f.mileage),
-    engine_hours: round3(f.engineHours),
-    services_cost: fromThousandths(f.servicesCost),
-    cost_per_km: costPerKm(total, f.mileage),
-    fuel_cost: fromThousandths(f.fuelCost),
-    total_cost: fromThousandths(total),
-    services_count: f.servicesCount,
-    fuel_count: f.fuelCount,
-    fuel_volume: fromThousandths(volume),
-    consumption: consumptionOf(volume, f.mileage, u.ms),
-  };
+): Promise<{ id: number; costs: CostSums }[]> {
+  if (unitIds?.length === 0) return [];
+  const db = ctx.db.kysely.withTables<RunningTables>();
+  const latest = (op: '<=' | '<', day: number) =>
+    db
+      .selectFrom('cost_days as x')
+      .where('x.fleet_id', '=', fleetId)
+      .where('x.object_type', '=', 'u')
+      .where('x.object_id', '=', sql<number>`u.id`)
+      .where('x.day', op, day)
+      .orderBy('x.day', 'desc')
+      .limit(1);
+  const runs = RUNNING_FIGURES.map((f) => `x.run_${f}` as const);
+  // PostgreSQL: LATERAL, one index seek per unit and bound. SQLite has no LATERAL: it joins the row of
+  // the day found by the correlated seek (LEFT JOINs keep the units the outer loop, as the key has to).
+  const joined = ctx.db.ops.lateralJoins
+    ? db
+        .selectFrom('units as u')
+        .leftJoinLateral(latest('<=', p.last).select(runs).as('e'), (j) => j.onTrue())
+        .leftJoinLateral(latest('<', p.first).select(runs).as('b'), (j) => j.onTrue())
+    : db
+        .selectFrom('units as u')
+        .leftJoin('cost_days as e', (j) =>
+          j
+            .on('e.fleet_id', '=', fleetId)
+            .on('e.object_type', '=', 'u')
+            .onRef('e.object_id', '=', 'u.id')
+            .on('e.day', '=', latest('<=', p.last).select('x.day')),
+        )
+        .leftJoin('cost_days as b', (j) =>
+          j
+            .on('b.fleet_id', '=', fleetId)
+            .on('b.object_type', '=', 'u')
+            .onRef('b.object_id', '=', 'u.id')
+            .on('b.day', '=', latest('<', p.first).select('x.day')),
+        );
+  const difference = (f: (typeof RUNNING_FIGURES)[number]) =>
+    sql<number | string | null>`${sql.ref(`e.run_${f}`)} - coalesce(${sql.ref(`b.run_${f}`)}, 0)`.as(f);
+  let query = joined
+    .select(['u.id', ...RUNNING_FIGURES.map(difference)])
+    .where('u.fleet_id', '=', fleetId)
+    .orderBy('u.id');
+  if (unitIds !== undefined) query = query.where('u.id', 'in', unitIds);
+  const rows = await query.execute();
+  return rows.map((r) => ({ id: r.id, costs: costsOf(r) }));
 }
 
 function dayToWire(tz: number, fm: number, d: { day: number; costs: CostSums }): StatisticsDay {
   return {
     day: localDate(tz, d.day),
-    services_cost: fromThousandths(d.costs.servicesCost),
+    services_cost: decimalOf(d.costs.servicesCost),
     services_count: d.costs.servicesCount,
-    fuel_cost: fromThousandths(d.costs.fuelCost),
+    fuel_cost: decimalOf(d.costs.fuelCost),
     fuel_count: d.costs.fuelCount,
-    fuel_volume: fromThousandths(volumeIn(d.costs, fm)),
+    fuel_volume: decimalOf(volumeIn(d.costs, fm)),
   };
 }
 
@@ -391,12 +371,10 @@ export async function computeFleet(
   const db = ctx.db.kysely;
   const fleetId = fleet.id;
   const only = patch ? [...patch.units].sort((a, b) => a - b) : undefined;
-  let members = db.selectFrom('units').select('id').where('fleet_id', '=', fleetId);
-  if (only) members = members.where('id', 'in', only.length ? only : [0]);
-  const [memberRows, counters, unitCosts, days] = [
-    await members.orderBy('id').execute(),
+  // The members of the fleet (of `only`), in id order, with their costs.
+  const [memberRows, counters, days] = [
+    await periodUnitCosts(ctx, fleetId, period, only),
     await periodCounters(ctx, fleetId, period, only),
-    await periodUnitCosts(db, fleetId, period, only),
     await periodDays(db, fleetId, period, '*', 0),
   ];
   const previous = patch?.previous;
@@ -430,10 +408,9 @@ export async function computeFleet(
     figures = new Array(ids.length);
     rows = new Array(ids.length);
   }
-  for (const { id } of memberRows) {
+  for (const { id, costs } of memberRows) {
     const i = indexOf(ids, id);
     const counter = counters.get(id);
-    const costs = unitCosts.get(id) ?? NO_COSTS;
     const f: UnitFigures = {
       mileage: counter?.mileage ?? 0,
       engineHours: counter?.engineHours ?? 0,
@@ -446,7 +423,7 @@ export async function computeFleet(
       costs.servicesCount === 0 &&
       costs.fuelCount === 0 &&
       costs.servicesCost === 0;
-    rows[i] = idle ? null : JSON.stringify({ uid: id, ...figuresToWire(f, u) });
+    rows[i] = idle ? null : unitRowJson(id, f, u);
     dirty?.add(Math.floor(i / BLOCK));
   }
   const blocks = Array.from({ length: Math.ceil(ids.length / BLOCK) }, (_, k) =>

@@ -13,7 +13,7 @@ import { newToken, tokenHash } from '../../auth/secrets.js';
 import { type AppContext, now } from '../../context.js';
 import { AppError, accessDenied, notFound } from '../../http/errors.js';
 import { unitToWire } from '../fleets/mappers.js';
-import { API_TOKEN_TTL, parseRights } from '../session/service.js';
+import { API_TOKEN_TTL, parseRights, unwrittenTokenUses } from '../session/service.js';
 import { patchedSettings, type Settings, settingsWithDefaults } from './settings.js';
 
 function tokenToWire(row: {
@@ -51,7 +51,10 @@ export async function listTokens(ctx: AppContext, actor: Actor): Promise<UserTok
     .where('expires_at', '>=', now())
     .orderBy('id')
     .execute();
-  return { tokens: rows.map(tokenToWire) };
+  // Uses this instance counted but has not written yet (session/service.ts writes them once a minute).
+  return {
+    tokens: rows.map((r) => tokenToWire({ ...r, requests: r.requests + unwrittenTokenUses(ctx, r.id) })),
+  };
 }
 
 export async function createToken(

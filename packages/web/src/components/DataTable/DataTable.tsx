@@ -11,37 +11,29 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import {
-  type Cell,
-  type ColumnDef,
-  type FilterFn,
-  getCoreRowModel,
-  getFilteredRowModel,
-  getSortedRowModel,
-  type Header,
-  type Row,
-  type RowSelectionState,
-  type SortingFn,
-  useReactTable,
-} from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { memo, type ReactNode, type Ref, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { SearchFilter } from '../SearchFilter.tsx';
 import { Select } from '../Select.tsx';
 import type { SelectOption } from '../search.ts';
 import {
-  compareValues,
+  allSelected,
   csvFileName,
   csvRows,
   decodeTableState,
   encodeTableState,
+  filterRows,
   nextSort,
+  type Selection,
   type SortState,
-  type SortValue,
   searchHaystack,
   searchNeedle,
+  selectAll,
+  selectOne,
+  someSelected,
+  sortRows,
   type TableUrlState,
 } from './rules.ts';
 
@@ -107,23 +99,13 @@ export interface DataTableProps<T> {
 const ROW_ESTIMATE = 41;
 
 /**
- * A header or cell of a column definition, called as a plain function rather than rendered as a component
- * (TanStack's `flexRender`): the definitions are rebuilt when the columns change (e.g. a live update of
- * the names they look up), and a new component type would re-mount every cell, closing an open row menu
- * and dropping focus. Called, the cells' own elements stay the same types and React keeps them.
- */
-function renderPart<C>(part: unknown, context: C): ReactNode {
-  return typeof part === 'function' ? (part as (context: C) => ReactNode)(context) : (part as ReactNode);
-}
-
-const sortNatural: SortingFn<unknown> = (a, b, id) =>
-  compareValues(a.getValue<SortValue>(id), b.getValue<SortValue>(id));
-const equalsFilter: FilterFn<unknown> = (row, id, wanted: string) =>
-  String(row.getValue(id) ?? '') === wanted;
-
-/**
- * The one data table (STYLE.md): TanStack Table + Virtual, natural sort, global search and filters kept
- * in the URL, selectable rows, row count, CSV export of the rows that pass the search.
+ * The one data table (STYLE.md): TanStack Virtual, natural sort, global search and filters kept in the
+ * URL, selectable rows, row count, CSV export of the rows that pass the search.
+ *
+ * The row model is plain arrays (issue 13, Chromium target): the data filtered in one pass and sorted by
+ * keys read once per row, recomputed only when the data, the columns, the filters, the search or the sort
+ * change. No object per row is made: a 10,000-row list costs two arrays, and only the rows on screen
+ * (plus overscan) are rendered.
  */
 export function DataTable<T>({
   data,
@@ -161,7 +143,7 @@ export function DataTable<T>({
         urlPrefix,
       );
     });
-  const [selection, setSelection] = useState<RowSelectionState>({});
+  const [selection, setSelection] = useState<Selection>({});
   const selectable = onSelectionChange !== undefined;
 
   const textOf = useMemo(() => {
@@ -173,11 +155,10 @@ export function DataTable<T>({
    * Each row's searchable text, normalised once per row and column set: the search of a 10,000-row table
    * then costs one `includes` per row instead of formatting and normalising every cell on each key press.
    */
-  const firstSearchable = columns.find((c) => c.searchable ?? true)?.id;
-  const globalFilter = useMemo(() => {
+  const haystackOf = useMemo(() => {
     const searchable = columns.filter((c) => c.searchable ?? true).map((c) => c.id);
     const cache = new WeakMap<object, string>();
-    const haystackOf = (row: T): string => {
+    return (row: T): string => {
       const key = row as object;
       let text = cache.get(key);
       if (text === undefined) {
@@ -186,81 +167,42 @@ export function DataTable<T>({
       }
       return text;
     };
-    // The answer is the whole row's, so one column asks it (getColumnCanGlobalFilter below).
-    const fn: FilterFn<T> = (row, _id, needle: string) =>
-      needle === '' || haystackOf(row.original).includes(needle);
-    fn.resolveFilterValue = (query: string) => searchNeedle(String(query ?? ''));
-    return fn;
   }, [columns, textOf]);
+  const canSearch = columns.some((c) => c.searchable ?? true);
 
-  const defs = useMemo<ColumnDef<T>[]>(() => {
-    const out: ColumnDef<T>[] = columns.map((c) => ({
-      id: c.id,
-      accessorFn: (row: T) => c.value(row),
-      header: c.header,
-      enableSorting: c.sortable ?? true,
-      sortingFn: sortNatural as SortingFn<T>,
-      filterFn: equalsFilter as FilterFn<T>,
-      enableGlobalFilter: c.searchable ?? true,
-      cell: (info) => (c.cell ? c.cell(info.row.original) : textOf(info.row.original, c.id)),
-    }));
-    if (selectable)
-      out.unshift({
-        id: '__select',
-        enableSorting: false,
-        enableGlobalFilter: false,
-        header: ({ table }) => (
-          <Checkbox
-            aria-label={t('controls.selectAll')}
-            checked={table.getIsAllRowsSelected()}
-            indeterminate={table.getIsSomeRowsSelected()}
-            onChange={table.getToggleAllRowsSelectedHandler()}
-          />
-        ),
-        cell: ({ row }) => (
-          <Checkbox
-            aria-label={t('controls.selectRow', { name: rowLabel ? rowLabel(row.original) : row.id })}
-            checked={row.getIsSelected()}
-            onChange={row.getToggleSelectedHandler()}
-          />
-        ),
-      });
-    return out;
-  }, [columns, selectable, rowLabel, t, textOf]);
+  // Stable keys of the URL state: the row model is recomputed when they change, not on every render.
+  const sortKey = JSON.stringify(state.sort);
+  const filterKey = JSON.stringify(state.filters);
+  const columnFilters = useMemo(() => JSON.parse(filterKey) as Record<string, string>, [filterKey]);
+  const search = state.search;
 
-  // Stable state arrays: new ones on every render would recompute the row models (and, through TanStack's
-  // automatic resets, render again) each time.
-  const sortKey = JSON.stringify(state.sort ? [state.sort] : []);
-  const filterKey = JSON.stringify(Object.entries(state.filters).map(([id, value]) => ({ id, value })));
-  const sorting = useMemo(() => JSON.parse(sortKey) as SortState[], [sortKey]);
-  const columnFilters = useMemo(() => JSON.parse(filterKey) as { id: string; value: string }[], [filterKey]);
-  const table = useReactTable<T>({
-    data: data as T[],
-    columns: defs,
-    getRowId: (row) => getRowId(row),
-    state: {
-      sorting,
-      globalFilter: state.search,
-      columnFilters,
-      rowSelection: selection,
-    },
-    enableRowSelection: selectable,
-    autoResetPageIndex: false,
-    autoResetExpanded: false,
-    onRowSelectionChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(selection) : updater;
-      setSelection(next);
-      onSelectionChange?.(Object.keys(next).filter((id) => next[id]));
-    },
-    globalFilterFn: globalFilter,
-    // TanStack asks the global filter once per taking-part column; the filter answers for the whole row, so
-    // the first searchable column alone takes part, whatever its first row holds (TanStack's default test).
-    getColumnCanGlobalFilter: (column) => column.id === firstSearchable,
-    getCoreRowModel: getCoreRowModel(),
-    getFilteredRowModel: getFilteredRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-  });
-  const rows = table.getRowModel().rows;
+  const filteredRows = useMemo(() => {
+    const equals = Object.entries(columnFilters).flatMap(([id, wanted]) => {
+      const column = columns.find((c) => c.id === id);
+      return column ? [{ value: column.value, wanted }] : [];
+    });
+    const needle = search !== '' && canSearch ? searchNeedle(search) : null;
+    const matches = needle === null || needle === '' ? null : (row: T) => haystackOf(row).includes(needle);
+    return filterRows(data, equals, matches);
+  }, [data, columns, columnFilters, search, canSearch, haystackOf]);
+
+  const rows = useMemo(() => {
+    const sort = JSON.parse(sortKey) as SortState | null;
+    const column = sort ? columns.find((c) => c.id === sort.id && (c.sortable ?? true)) : undefined;
+    return sort && column ? sortRows(filteredRows, column.value, sort.desc) : filteredRows;
+  }, [filteredRows, sortKey, columns]);
+
+  // The ids of the rows shown, for the select-all box (read through a ref: callers pass inline functions).
+  const rowIdOf = useRef(getRowId);
+  rowIdOf.current = getRowId;
+  const shownIds = useMemo(
+    () => (selectable ? rows.map((row) => rowIdOf.current(row)) : []),
+    [rows, selectable],
+  );
+  const changeSelection = (next: Selection) => {
+    setSelection(next);
+    onSelectionChange?.(Object.keys(next));
+  };
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -272,7 +214,7 @@ export function DataTable<T>({
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
-  const span = defs.length;
+  const span = columns.length + (selectable ? 1 : 0);
 
   const exportCsv = async () => {
     if (!csvName) return;
@@ -281,7 +223,7 @@ export function DataTable<T>({
     const text = Papa.unparse(
       csvRows(
         exported.map((c) => ({ header: c.header, value: (row: T) => textOf(row, c.id) })),
-        rows.map((r: Row<T>) => r.original),
+        rows,
       ),
     );
     const url = URL.createObjectURL(new Blob([`\ufeff${text}`], { type: 'text/csv;charset=utf-8' }));
@@ -294,36 +236,50 @@ export function DataTable<T>({
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   };
 
-  const filtered = state.search.trim() !== '' || columnFilters.length > 0;
-  const specOf = (id: string) => columns.find((c) => c.id === id);
+  const filterCount = Object.keys(columnFilters).length;
+  const filtered = state.search.trim() !== '' || filterCount > 0;
 
+  /** The sort of a column: 'asc', 'desc' or none. */
+  const sortedOf = (id: string) => (state.sort?.id === id ? (state.sort.desc ? 'desc' : 'asc') : false);
   /** A header's label: a sort button when the column sorts, screen-reader text when hidden. */
-  const headerLabel = (header: Header<T, unknown>) => {
-    const sorted = header.column.getIsSorted();
-    const label = renderPart(header.column.columnDef.header, header.getContext());
-    if (specOf(header.column.id)?.hiddenHeader) return <VisuallyHidden>{label}</VisuallyHidden>;
-    if (!header.column.getCanSort()) return label;
+  const headerLabel = (c: DataColumn<T>) => {
+    const sorted = sortedOf(c.id);
+    if (c.hiddenHeader) return <VisuallyHidden>{c.header}</VisuallyHidden>;
+    if (!(c.sortable ?? true)) return c.header;
     return (
       <UnstyledButton
         fw={600}
         fz="sm"
         style={{ whiteSpace: 'nowrap' }}
-        onClick={() => update((now) => ({ sort: nextSort(now.sort, header.column.id) }))}
+        onClick={() => update((now) => ({ sort: nextSort(now.sort, c.id) }))}
       >
-        {label}
+        {c.header}
         <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
       </UnstyledButton>
     );
   };
-  const ariaSort = (header: Header<T, unknown>) => {
-    const sorted = header.column.getIsSorted();
+  const ariaSort = (c: DataColumn<T>) => {
+    const sorted = sortedOf(c.id);
     return sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined;
   };
-  const cellOf = (cell: Cell<T, unknown>) => renderPart(cell.column.columnDef.cell, cell.getContext());
-  const phoneCells = (cells: Cell<T, unknown>[], place: PhonePlace) =>
-    cells.filter((cell) => specOf(cell.column.id)?.phone === place);
+  const selectAllBox = (
+    <Checkbox
+      aria-label={t('controls.selectAll')}
+      checked={allSelected(selection, shownIds)}
+      indeterminate={someSelected(selection, shownIds)}
+      onChange={(e) => changeSelection(selectAll(selection, shownIds, e.currentTarget.checked))}
+    />
+  );
+  // A row box reads the latest selection through a ref, so the rows' props stay the same between renders.
+  const latest = useRef({ selection, changeSelection });
+  latest.current = { selection, changeSelection };
+  const onSelect = useMemo(
+    () => (id: string, on: boolean) =>
+      latest.current.changeSelection(selectOne(latest.current.selection, id, on)),
+    [],
+  );
 
-  const filterCount = columnFilters.length + activeFilters;
+  const allFilterCount = filterCount + activeFilters;
   const columnFilterControls = columns
     .filter((c) => c.filter)
     .map((c) => (
@@ -347,12 +303,12 @@ export function DataTable<T>({
         />
         {phone && (columnFilterControls.length > 0 || filters) ? (
           <Button
-            variant={filterCount > 0 ? 'light' : 'default'}
+            variant={allFilterCount > 0 ? 'light' : 'default'}
             onClick={() => setFiltersOpen((o) => !o)}
             aria-expanded={filtersOpen}
             data-testid={testId ? `${testId}-filters` : undefined}
           >
-            {t('controls.filtersCount', { count: filterCount })}
+            {t('controls.filtersCount', { count: allFilterCount })}
           </Button>
         ) : (
           <>
@@ -405,38 +361,29 @@ export function DataTable<T>({
             <Table.Thead
               style={{ position: 'sticky', top: 0, zIndex: 1, background: 'var(--mantine-color-body)' }}
             >
-              {table.getHeaderGroups().map((group) =>
-                phone ? (
-                  // One header cell: the select-all box and the sort buttons of the columns shown.
-                  <Table.Tr key={group.id}>
-                    <Table.Th colSpan={span}>
-                      <Group gap="md" wrap="wrap">
-                        {group.headers
-                          .filter((h) => h.column.id === '__select' || specOf(h.column.id)?.phone)
-                          .filter((h) => h.column.id === '__select' || h.column.getCanSort())
-                          .map((header) => (
-                            <span key={header.id}>
-                              {header.column.id === '__select'
-                                ? renderPart(header.column.columnDef.header, header.getContext())
-                                : headerLabel(header)}
-                            </span>
-                          ))}
-                      </Group>
+              {phone ? (
+                // One header cell: the select-all box and the sort buttons of the columns shown.
+                <Table.Tr>
+                  <Table.Th colSpan={span}>
+                    <Group gap="md" wrap="wrap">
+                      {selectable && <span>{selectAllBox}</span>}
+                      {columns
+                        .filter((c) => c.phone && (c.sortable ?? true))
+                        .map((c) => (
+                          <span key={c.id}>{headerLabel(c)}</span>
+                        ))}
+                    </Group>
+                  </Table.Th>
+                </Table.Tr>
+              ) : (
+                <Table.Tr>
+                  {selectable && <Table.Th w={40}>{selectAllBox}</Table.Th>}
+                  {columns.map((c) => (
+                    <Table.Th key={c.id} aria-sort={ariaSort(c)}>
+                      {headerLabel(c)}
                     </Table.Th>
-                  </Table.Tr>
-                ) : (
-                  <Table.Tr key={group.id}>
-                    {group.headers.map((header) => (
-                      <Table.Th
-                        key={header.id}
-                        w={header.column.id === '__select' ? 40 : undefined}
-                        aria-sort={ariaSort(header)}
-                      >
-                        {headerLabel(header)}
-                      </Table.Th>
-                    ))}
-                  </Table.Tr>
-                ),
+                  ))}
+                </Table.Tr>
               )}
             </Table.Thead>
             <Table.Tbody>
@@ -447,54 +394,25 @@ export function DataTable<T>({
               )}
               {items.map((item) => {
                 const row = rows[item.index];
-                if (!row) return null;
-                const cells = row.getVisibleCells();
+                if (row === undefined) return null;
+                const id = getRowId(row);
                 return (
-                  <Table.Tr
-                    key={row.id}
-                    data-index={item.index}
-                    ref={virtualizer.measureElement}
-                    aria-rowindex={item.index + 2}
-                    aria-selected={selectable ? row.getIsSelected() : undefined}
-                  >
-                    {phone ? (
-                      <Table.Td colSpan={span}>
-                        <Group gap="xs" wrap="nowrap" align="flex-start">
-                          {cells
-                            .filter((cell) => cell.column.id === '__select')
-                            .map((cell) => (
-                              <Box key={cell.id} pt={2}>
-                                {cellOf(cell)}
-                              </Box>
-                            ))}
-                          <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
-                            {phoneCells(cells, 'title').map((cell) => (
-                              <Box key={cell.id} style={{ overflowWrap: 'anywhere' }}>
-                                {cellOf(cell)}
-                              </Box>
-                            ))}
-                            <Group gap="xs" wrap="wrap" align="center">
-                              {phoneCells(cells, 'detail').map((cell) => (
-                                <Box
-                                  key={cell.id}
-                                  fz="sm"
-                                  data-column={cell.column.id}
-                                  style={{ minWidth: 0 }}
-                                >
-                                  {cellOf(cell)}
-                                </Box>
-                              ))}
-                            </Group>
-                          </Stack>
-                          {phoneCells(cells, 'end').map((cell) => (
-                            <Box key={cell.id}>{cellOf(cell)}</Box>
-                          ))}
-                        </Group>
-                      </Table.Td>
-                    ) : (
-                      cells.map((cell) => <Table.Td key={cell.id}>{cellOf(cell)}</Table.Td>)
-                    )}
-                  </Table.Tr>
+                  <DataRow<T>
+                    key={id}
+                    row={row}
+                    id={id}
+                    index={item.index}
+                    columns={columns}
+                    textOf={textOf}
+                    phone={phone}
+                    span={span}
+                    selected={selectable ? selection[id] === true : undefined}
+                    selectLabel={
+                      selectable ? t('controls.selectRow', { name: rowLabel ? rowLabel(row) : id }) : ''
+                    }
+                    onSelect={onSelect}
+                    measure={virtualizer.measureElement}
+                  />
                 );
               })}
               {padBottom > 0 && (
@@ -513,7 +431,88 @@ export function DataTable<T>({
             : t('controls.rows', { count: rows.length })}
         </Text>
       )}
-      {summary && data.length > 0 && summary(rows.map((r) => r.original))}
+      {summary && data.length > 0 && summary(rows)}
     </Box>
   );
 }
+
+interface DataRowProps<T> {
+  row: T;
+  id: string;
+  index: number;
+  columns: readonly DataColumn<T>[];
+  textOf: (row: T, id: string) => string;
+  phone: boolean;
+  span: number;
+  /** Whether the row's box is checked; undefined when the table has no selection. */
+  selected: boolean | undefined;
+  selectLabel: string;
+  onSelect: (id: string, on: boolean) => void;
+  measure: Ref<HTMLTableRowElement>;
+}
+
+/**
+ * One rendered row. Memoised: when the table renders again (the virtualiser measured the rows, scrolled,
+ * or another row's box changed), a row whose props are the same is not rendered again (issue 13).
+ */
+function DataRowOf<T>({
+  row,
+  id,
+  index,
+  columns,
+  textOf,
+  phone,
+  span,
+  selected,
+  selectLabel,
+  onSelect,
+  measure,
+}: DataRowProps<T>) {
+  const cellOf = (c: DataColumn<T>) => (c.cell ? c.cell(row) : textOf(row, c.id));
+  const phoneColumns = (place: PhonePlace) => columns.filter((c) => c.phone === place);
+  const box =
+    selected === undefined ? null : (
+      <Checkbox
+        aria-label={selectLabel}
+        checked={selected}
+        onChange={(e) => onSelect(id, e.currentTarget.checked)}
+      />
+    );
+  return (
+    <Table.Tr data-index={index} ref={measure} aria-rowindex={index + 2} aria-selected={selected}>
+      {phone ? (
+        <Table.Td colSpan={span}>
+          <Group gap="xs" wrap="nowrap" align="flex-start">
+            {box && <Box pt={2}>{box}</Box>}
+            <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+              {phoneColumns('title').map((c) => (
+                <Box key={c.id} style={{ overflowWrap: 'anywhere' }}>
+                  {cellOf(c)}
+                </Box>
+              ))}
+              <Group gap="xs" wrap="wrap" align="center">
+                {phoneColumns('detail').map((c) => (
+                  <Box key={c.id} fz="sm" data-column={c.id} style={{ minWidth: 0 }}>
+                    {cellOf(c)}
+                  </Box>
+                ))}
+              </Group>
+            </Stack>
+            {phoneColumns('end').map((c) => (
+              <Box key={c.id}>{cellOf(c)}</Box>
+            ))}
+          </Group>
+        </Table.Td>
+      ) : (
+        <>
+          {box && <Table.Td>{box}</Table.Td>}
+          {columns.map((c) => (
+            <Table.Td key={c.id}>{cellOf(c)}</Table.Td>
+          ))}
+        </>
+      )}
+    </Table.Tr>
+  );
+}
+
+const DataRow = memo(DataRowOf) as typeof DataRowOf;

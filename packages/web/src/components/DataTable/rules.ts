@@ -127,3 +127,73 @@ export function searchHaystack(cells: readonly string[]): string {
 export function searchNeedle(query: string): string {
   return normalizeForSearch(query.trim()).replaceAll(CELL_BREAK, ' ');
 }
+
+/** A column filter of the row model: the rows whose value, as text, equals `wanted`. */
+export interface EqualsFilter<T> {
+  value: (row: T) => SortValue;
+  wanted: string;
+}
+
+/**
+ * The rows that pass every column filter (a value equal to the chosen one, as text) and the search
+ * (`matches`, null without a search), in their order. One pass, no per-row objects: a 10,000-row list
+ * costs one array.
+ */
+export function filterRows<T>(
+  rows: readonly T[],
+  filters: readonly EqualsFilter<T>[],
+  matches: ((row: T) => boolean) | null,
+): readonly T[] {
+  if (filters.length === 0 && matches === null) return rows;
+  return rows.filter(
+    (row) =>
+      filters.every((f) => String(f.value(row) ?? '') === f.wanted) && (matches === null || matches(row)),
+  );
+}
+
+/**
+ * The rows in the order of one column: its key read once per row (not twice per comparison), compared
+ * with `compareValues`, reversed when descending (empties then come first), equal keys in their
+ * original order.
+ */
+export function sortRows<T>(rows: readonly T[], key: (row: T) => SortValue, desc: boolean): T[] {
+  const keyed = rows.map((row, index) => ({ row, key: key(row), index }));
+  keyed.sort((a, b) => {
+    const order = compareValues(a.key, b.key);
+    if (order === 0) return a.index - b.index;
+    return desc ? -order : order;
+  });
+  return keyed.map((k) => k.row);
+}
+
+/** Row selection by row id (ids of rows no longer shown stay selected until cleared). */
+export type Selection = Readonly<Record<string, true>>;
+
+/** Every shown row selected (and at least one row). */
+export function allSelected(selection: Selection, shownIds: readonly string[]): boolean {
+  return shownIds.length > 0 && shownIds.every((id) => selection[id] === true);
+}
+
+/** Some rows selected, fewer than are shown (the select-all box's indeterminate state). */
+export function someSelected(selection: Selection, shownIds: readonly string[]): boolean {
+  const count = Object.keys(selection).length;
+  return count > 0 && count < shownIds.length;
+}
+
+/** The select-all box checked (`on`) or cleared: every shown row selected, or unselected (others stay). */
+export function selectAll(selection: Selection, shownIds: readonly string[], on: boolean): Selection {
+  const next: Record<string, true> = { ...selection };
+  for (const id of shownIds) {
+    if (on) next[id] = true;
+    else delete next[id];
+  }
+  return next;
+}
+
+/** One row's box checked (`on`) or cleared. */
+export function selectOne(selection: Selection, id: string, on: boolean): Selection {
+  const next: Record<string, true> = { ...selection };
+  if (on) next[id] = true;
+  else delete next[id];
+  return next;
+}

@@ -1,0 +1,143 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { ZodType } from 'zod';
+import type { AppContext } from '../context.js';
+import type { Database } from '../db/schema.js';
+import { ReplyContractError, replyProblems } from './replies.js';
+
+/**
+ * Conditional reads of the big lists (issue 13 item 3): a list's `ETag` is made of its fleet's
+ * collection revisions (migration 020, bumped by triggers in every writer's transaction) and of whatever
+ * else makes the reply differ for the same URL (the variant: query string, fleet zone, …). A request whose
+ * `If-None-Match` names the current tag is answered 304 with no body and without reading the rows.
+ *
+ * The revisions are read before the rows, from the database on every request: a change committed between
+ * the two reads leaves a tag older than the body (the next read answers 200 again), never a tag newer
+ * than the body, and another instance's write is seen by the very next read (no cache to invalidate).
+ *
+ * Bodies are kept per tag (bounded by bytes): the same tag means the same committed data, so a list read
+ * again by anyone before the next change is sent as the bytes already built.
+ */
+
+/** Collections with a revision row (migration 020). */
+export type Collection = 'services' | 'owners';
+
+/** Changes when the wire of the tagged replies changes shape, so that old tags never match new bodies. */
+const TAG_SCHEME = 'v1';
+/** Upper bound of the bytes of bodies kept by a reply cache. */
+export const REPLY_CACHE_BYTES = 64 * 1024 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** 32-bit FNV-1a of a string, hex: the variant part of a tag (short and opaque). */
+export function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}
+
+/** The current tag of a fleet's collections for one variant of a reply. */
+export async function collectionTag(
+  db: Kysely<Database>,
+  fleetId: number,
+  collections: readonly Collection[],
+  variant: string,
+): Promise<string> {
+  const rows = await db
+    .selectFrom('collection_revisions')
+    .select(['collection', 'rev'])
+    .where('fleet_id', '=', fleetId)
+    .where('collection', 'in', collections)
+    .execute();
+  const revs = collections.map((c) => rows.find((r) => r.collection === c)?.rev ?? 0);
+  return `"${TAG_SCHEME}-${fleetId}-${revs.join('-')}-${fnv1a(variant)}"`;
+}
+
+/** RFC 9110 §13.1.2: weak comparison of `If-None-Match` against the current tag (`*` matches any). */
+export function noneMatch(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  for (const part of header.split(',')) {
+    const candidate = part.trim();
+    if (candidate === '*') return true;
+    if ((candidate.startsWith('W/') ? candidate.slice(2) : candidate) === tag) return true;
+  }
+  return false;
+}
+
+/** Bodies by tag, oldest dropped first once over `maxBytes`. */
+export class ReplyCache {
+  private readonly entries = new Map<string, Buffer>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = REPLY_CACHE_BYTES) {}
+
+  get(key: string): Buffer | undefined {
+    const body = this.entries.get(key);
+    if (body) {
+      this.entries.delete(key);
+      this.entries.set(key, body);
+    }
+    return body;
+  }
+
+  set(key: string, body: Buffer): void {
+    if (body.length > this.maxBytes) return;
+    this.delete(key);
+    this.entries.set(key, body);
+    this.bytes += body.length;
+    for (const [old, value] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(old);
+      this.bytes -= value.length;
+    }
+  }
+
+  private delete(key: string): void {
+    const body = this.entries.get(key);
+    if (!body) return;
+    this.entries.delete(key);
+    this.bytes -= body.length;
+  }
+}
+
+export interface TaggedList {
+  /** Revisions of these collections of the fleet make the tag. */
+  collections: readonly Collection[];
+  /** Whatever else makes the reply differ for the same URL. */
+  variant: string;
+  /** The reply's contract, checked on build where the server checks replies (test servers). */
+  schema: ZodType;
+  /** Builds the reply from the rows; runs only when neither the client nor the cache has the tag. */
+  build: () => Promise<unknown>;
+}
+
+/**
+ * Answers a tagged list read: 304 when `If-None-Match` names the current tag, else the body of that tag
+ * (built once per tag and process). The caller has checked access before.
+ */
+export async function sendTagged(
+  ctx: AppContext,
+  cache: ReplyCache,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  fleetId: number,
+  list: TaggedList,
+): Promise<FastifyReply> {
+  const tag = await collectionTag(ctx.db.kysely, fleetId, list.collections, list.variant);
+  if (noneMatch(req.headers['if-none-match'], tag)) return reply.code(304).header('etag', tag).send();
+  // The variant itself, not its hash, keys the body: two variants never share one.
+  const key = `${req.routeOptions.url}|${tag}|${list.variant}`;
+  let body = cache.get(key);
+  if (!body) {
+    const data = await list.build();
+    if (ctx.config.checkReplies) {
+      const problems = replyProblems(list.schema, data);
+      if (problems.length) throw new ReplyContractError(`${req.method} ${req.routeOptions.url}`, problems);
+    }
+    body = Buffer.from(JSON.stringify(data));
+    cache.set(key, body);
+  }
+  return reply.header('etag', tag).header('content-type', JSON_TYPE).send(body);
+}
