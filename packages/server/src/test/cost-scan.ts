@@ -1,5 +1,6 @@
 import { startOfDay } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
+import { DAY, now } from '../context.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -56,4 +57,16 @@ export async function costAggregates(db: Kysely<Database>, fleetId: number) {
     if (v.some((x) => x !== 0)) out[`${r.day}:${r.object_type}:${r.object_id}`] = v;
   }
   return out;
+}
+
+/**
+ * The fleet days of the property tests, in zone `tz`: a day `back` days ago (its start, 06:00 in, so that
+ * a daylight-saving night never shifts it), its ISO date, and thousandths as decimal text.
+ */
+export function fleetDays(tz: number) {
+  const today = () => startOfDay(tz, now());
+  const dayStart = (back: number) => startOfDay(tz, today() - back * DAY + 6 * 3600);
+  const iso = (back: number) => new Date((dayStart(back) + 12 * 3600) * 1000).toISOString().slice(0, 10);
+  const dec = (thousandths: number) => (thousandths / 1000).toFixed(3);
+  return { today, dayStart, iso, dec };
 }

@@ -1,8 +1,8 @@
-import { ACL_ALL, FuelMeasure, startOfDay, TZ_DST_EUROPE } from '@fleetkeep/core';
+import { ACL_ALL, FuelMeasure, TZ_DST_EUROPE } from '@fleetkeep/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, now } from '../../context.js';
-import { costScan } from '../../test/cost-scan.js';
+import { now } from '../../context.js';
+import { costScan, fleetDays } from '../../test/cost-scan.js';
 import {
   accountOf,
   createFleet,
@@ -37,10 +37,7 @@ describe('fleet statistics patched after writes', () => {
   afterAll(() => t?.close());
 
   const db = () => t.server.ctx.db.kysely;
-  const today = () => startOfDay(tz, now());
-  const dayStart = (back: number) => startOfDay(tz, today() - back * DAY + 6 * 3600);
-  const iso = (back: number) => new Date((dayStart(back) + 12 * 3600) * 1000).toISOString().slice(0, 10);
-  const dec = (thousandths: number) => (thousandths / 1000).toFixed(3);
+  const { dayStart, iso, dec } = fleetDays(tz);
 
   const thousandths = fc.integer({ min: 1, max: 200_000 });
   const command = fc.oneof(

@@ -1,9 +1,9 @@
-import { ACL_ALL, startOfDay, TZ_DST_EUROPE } from '@fleetkeep/core';
+import { ACL_ALL, TZ_DST_EUROPE } from '@fleetkeep/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, now } from '../../context.js';
+import { now } from '../../context.js';
 import { backfillRunningTotals, RUNNING_FIGURES } from '../../db/migrations/021_cost_running_totals.js';
-import { costScan } from '../../test/cost-scan.js';
+import { costScan, fleetDays } from '../../test/cost-scan.js';
 import {
   accountOf,
   createFleet,
@@ -39,10 +39,7 @@ describe('running cost totals after random writes', () => {
   afterAll(() => t?.close());
 
   const db = () => t.server.ctx.db.kysely;
-  const today = () => startOfDay(tz, now());
-  const dayStart = (back: number) => startOfDay(tz, today() - back * DAY + 6 * 3600);
-  const iso = (back: number) => new Date((dayStart(back) + 12 * 3600) * 1000).toISOString().slice(0, 10);
-  const dec = (thousandths: number) => (thousandths / 1000).toFixed(3);
+  const { dayStart, iso, dec } = fleetDays(tz);
 
   const thousandths = fc.integer({ min: 0, max: 200_000 });
   const filling = fc.record({
