@@ -562,6 +562,24 @@ describe('notification channels', () => {
       expect((await deliveries())[0]).toMatchObject({ status: 'sent', attempts: 2 });
     });
 
+    it('a mail sent again after a lost record carries the Message-ID of the first', async () => {
+      await create('mails', { n: 'Again', k: 1, lang: 'en', recipients: ['again@example.com'] });
+      await createService({ uid: await fx.unit(), f: 1 });
+      await settled();
+      expect(smtp.mails).toHaveLength(1);
+      const [row] = await deliveries('?channel=mail');
+      const first = smtp.mails[0]!.messageId;
+      expect(first).toBe(`<delivery.${fx.fleetId}.${row!.id}@${new URL(PUBLIC_URL).hostname}>`);
+      // As a process that sent it and died before recording: claimed again once the lease ran out.
+      await db()
+        .updateTable('notification_deliveries')
+        .set({ status: 'pending', attempts: 1, next_at: now() - 1, error: null })
+        .execute();
+      await deliveryWorker(t.server.ctx).drain();
+      expect(smtp.mails).toHaveLength(2);
+      expect(smtp.mails[1]!.messageId).toBe(first);
+    });
+
     it('each event once per set-up, even when the consumer hands it over twice', async () => {
       await create('webhooks', { n: 'Once', k: 1, url: `${hook.url}/once` });
       const m = await outboxMark(db());

@@ -111,16 +111,28 @@ export function renderMail(snapshot: ChannelEventSnapshot, lang: string, publicU
   return { subject: m.subject, text, html };
 }
 
+/** The host of PUBLIC_URL ('localhost' when it has none). */
+function publicHost(publicUrl: string): string {
+  try {
+    return new URL(publicUrl).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
+
 /** `SMTP_FROM`, else `Fleetkeep <fleetkeep@host of PUBLIC_URL>`. */
 export function mailFrom(config: Pick<Config, 'smtpFrom' | 'publicUrl'>): string {
   if (config.smtpFrom) return config.smtpFrom;
-  let host = 'localhost';
-  try {
-    host = new URL(config.publicUrl).hostname || host;
-  } catch {
-    // keep localhost
-  }
-  return `Fleetkeep <fleetkeep@${host}>`;
+  return `Fleetkeep <fleetkeep@${publicHost(config.publicUrl)}>`;
+}
+
+/**
+ * The Message-ID of a queued delivery's mail: the same on every attempt, so that a mail sent again after
+ * a crash between send and record (issue 11; the worker is at least once there) carries the id of the
+ * first, and mail stores and clients that drop a repeated Message-ID show it once.
+ */
+export function deliveryMessageId(publicUrl: string, fleetId: number, deliveryId: number): string {
+  return `<delivery.${fleetId}.${deliveryId}@${publicHost(publicUrl)}>`;
 }
 
 export async function sendMail(
@@ -128,6 +140,7 @@ export async function sendMail(
   to: readonly string[],
   snapshot: ChannelEventSnapshot,
   lang: string,
+  messageId?: string,
 ): Promise<SendResult> {
   if (!config.smtpUrl) return failure(MAIL_NOT_CONFIGURED);
   const mail = renderMail(snapshot, lang, config.publicUrl);
@@ -138,7 +151,12 @@ export async function sendMail(
     socketTimeout: SMTP_TIMEOUT_MS,
   });
   try {
-    await transport.sendMail({ from: mailFrom(config), to: [...to], ...mail });
+    await transport.sendMail({
+      from: mailFrom(config),
+      to: [...to],
+      ...mail,
+      ...(messageId ? { messageId } : {}),
+    });
     return { ok: true };
   } catch (err) {
     return failure(errorText(err));

@@ -3,7 +3,14 @@ import { sql } from 'kysely';
 import { type AppContext, now } from '../../context.js';
 import { Poller, perContext } from '../../jobs/poller.js';
 import { configOf, type DeliveryRow, recipientsOf } from './mappers.js';
-import { SETUP_DELETED, type SendResult, sendBot, sendMail, sendWebhook } from './senders.js';
+import {
+  deliveryMessageId,
+  SETUP_DELETED,
+  type SendResult,
+  sendBot,
+  sendMail,
+  sendWebhook,
+} from './senders.js';
 
 /**
  * The delivery worker (issue 11 item 2 "retried with backoff and recorded"): started with the server,
@@ -101,7 +108,13 @@ export class DeliveryWorker extends Poller {
       return { ok: false, reason: RECIPIENT_REMOVED, final: true };
     switch (row.channel) {
       case 'mail':
-        return sendMail(config, to(c.recipients), snapshot, lang);
+        return sendMail(
+          config,
+          to(c.recipients),
+          snapshot,
+          lang,
+          deliveryMessageId(config.publicUrl, row.fleet_id, row.id),
+        );
       case 'bot':
         return sendBot(
           config.publicUrl,
