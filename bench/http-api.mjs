@@ -20,7 +20,7 @@ export const ping = {
   baseline: true,
   async run(ctx) {
     await probe(`${ctx.url}/api/ping`);
-    return requireSuccess(await load(ctx.url, { path: '/api/ping' }));
+    return requireSuccess(await load(ctx.url, { path: '/api/ping', cpuMs: ctx.cpuMs }));
   },
 };
 
@@ -81,7 +81,7 @@ export const ingestOsmand = {
     if (ctx.connections > DEMO_DEVICES.length) {
       throw new BenchError(`at most ${DEMO_DEVICES.length} connections (one demo device each at least)`);
     }
-    const result = await load(ctx.url, { setupClient });
+    const result = await load(ctx.url, { setupClient, cpuMs: ctx.cpuMs });
     // `load` counts warm-up and run together in these counters; scale the refusals to the run.
     const share = refused / Math.max(1, accepted + refused);
     result.refused_share = Math.round(share * 10_000) / 10_000;
@@ -101,7 +101,9 @@ export const fleetUnits = {
     const path = `/api/fleets/${fid}/units`;
     const body = await probe(`${ctx.url}${path}`, { headers: { authorization } });
     const count = Array.isArray(body) ? body.length : Array.isArray(body?.units) ? body.units.length : null;
-    const result = requireSuccess(await load(ctx.url, { path, headers: { authorization } }));
+    const result = requireSuccess(
+      await load(ctx.url, { path, headers: { authorization }, cpuMs: ctx.cpuMs }),
+    );
     result.units_per_reply = count;
     return result;
   },
@@ -114,7 +116,7 @@ async function smallRead(ctx, pathOf) {
   const body = await probe(`${ctx.url}${path}`, { headers: { authorization } });
   if (body === undefined || body === null || body.error)
     throw new BenchError(`${path}: ${JSON.stringify(body)}`);
-  return requireSuccess(await load(ctx.url, { path, headers: { authorization } }));
+  return requireSuccess(await load(ctx.url, { path, headers: { authorization }, cpuMs: ctx.cpuMs }));
 }
 
 export const serviceRead = {

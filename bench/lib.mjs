@@ -82,7 +82,10 @@ export async function startServer({ env, logFile, timeoutMs = 120_000 }) {
   const url = `http://127.0.0.1:${port}`;
   const log = fs.openSync(logFile, 'a');
   const started = performance.now();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  // BENCH_SERVER_ARGS: node options of the server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+  // (profile.mjs reads the profiles it writes).
+  const nodeArgs = (process.env.BENCH_SERVER_ARGS || '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -259,14 +262,18 @@ function cannon(opts) {
  */
 export async function load(baseUrl, opts) {
   // autocannon has no `path` option: a path must be part of the URL, or every request hits `/`.
-  const { path = '', ...rest } = opts;
+  // `cpuMs` (optional, the server's `ctx.cpuMs`): also report the server's CPU time per request of the
+  // recorded run, a figure that a machine shared with other work disturbs far less than req/s.
+  const { path = '', cpuMs, ...rest } = opts;
   const base = {
     url: `${baseUrl}${path}`,
     connections: settings.connections,
     ...rest,
   };
   if (settings.warmupS > 0) await cannon({ ...base, duration: settings.warmupS });
+  const cpuBefore = cpuMs?.() ?? null;
   const r = await cannon({ ...base, duration: settings.durationS });
+  const cpuAfter = cpuMs?.() ?? null;
   const total = r.requests.total;
   const bad = r.non2xx + r.errors + r.timeouts + (r.mismatches ?? 0);
   const statusCodes = Object.fromEntries(
@@ -289,6 +296,9 @@ export async function load(baseUrl, opts) {
     status_codes: statusCodes,
     duration_s: r.duration,
     connections: r.connections,
+    ...(cpuBefore !== null && cpuAfter !== null && total > 0
+      ? { server_cpu_us_per_request: round(((cpuAfter - cpuBefore) * 1000) / total, 1) }
+      : {}),
   };
 }
 

@@ -3,7 +3,8 @@
 //
 // SQLite always; PostgreSQL too when BENCH_DATABASE_URL is set (a fresh database is created beside the
 // one it names and dropped afterwards). Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2),
-// BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated benchmark ids), BENCH_KEEP_DATA=1, and
+// BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated benchmark ids), BENCH_KEEP_DATA=1, BENCH_RESULTS,
+// BENCH_NO_BUILD=1, BENCH_SERVER_ARGS (lib.mjs), and
 // `--quick` (or BENCH_QUICK=1): small data sets and short runs (lib.mjs QUICK_SIZES), figures labelled
 // quick. The server's resident memory is recorded at start and after every benchmark (DESIGN §9).
 //
@@ -19,7 +20,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { bold, ensureBuilt, ensureInstalled, green, ROOT, red, yellow } from '../scripts/lib.mjs';
 
-const RESULTS = path.join(ROOT, 'bench/results.json');
+// BENCH_RESULTS: another file for the figures (a quick run beside others' keeps bench/results.json).
+const RESULTS = process.env.BENCH_RESULTS
+  ? path.resolve(process.env.BENCH_RESULTS)
+  : path.join(ROOT, 'bench/results.json');
 const PASSWORD = 'bench-demo-password';
 
 async function loadModules() {
@@ -200,6 +204,11 @@ async function runOn(target, benchmarks, lib) {
       throughput: lib.round(r.requests_per_sec / base.requests_per_sec, 3),
       p50_latency: base.latency_ms.p50 > 0 ? lib.round(r.latency_ms.p50 / base.latency_ms.p50, 2) : null,
       p99_latency: base.latency_ms.p99 > 0 ? lib.round(r.latency_ms.p99 / base.latency_ms.p99, 2) : null,
+      // The server's CPU time per request against the baseline's: steadier than req/s on a busy machine.
+      cpu_per_request:
+        r.server_cpu_us_per_request > 0 && base.server_cpu_us_per_request > 0
+          ? lib.round(r.server_cpu_us_per_request / base.server_cpu_us_per_request, 2)
+          : null,
     };
   }
   return out;
@@ -218,7 +227,18 @@ function gitInfo() {
 
 function printTable(results) {
   const rows = [
-    ['database', 'benchmark', 'req/s', 'avg ms', 'p50 ms', 'p99 ms', '× base req/s', '× base p99', 'RSS MiB'],
+    [
+      'database',
+      'benchmark',
+      'req/s',
+      'avg ms',
+      'p50 ms',
+      'p99 ms',
+      '× base req/s',
+      '× base p99',
+      'CPU µs/req',
+      'RSS MiB',
+    ],
   ];
   for (const run of results.runs) {
     for (const r of run.benchmarks) {
@@ -238,9 +258,10 @@ function printTable(results) {
                 : r.baseline
                   ? '1'
                   : '-',
+              String(r.server_cpu_us_per_request ?? '-'),
               String(r.server_rss_mb ?? '-'),
             ]
-          : [run.database, r.title, 'FAILED', '', '', '', '', '', ''],
+          : [run.database, r.title, 'FAILED', '', '', '', '', '', '', ''],
       );
     }
   }
@@ -277,7 +298,8 @@ function printTable(results) {
 async function main() {
   const t0 = performance.now();
   await ensureInstalled();
-  await ensureBuilt();
+  // BENCH_NO_BUILD=1: run the built server as it is (e.g. while the sources do not compile).
+  if (process.env.BENCH_NO_BUILD !== '1') await ensureBuilt();
   const { lib, quickSizes, server, statics } = await loadModules();
   const serverBenchmarks = selected(server);
   const staticBenchmarks = selected(statics);

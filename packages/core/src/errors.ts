@@ -13,6 +13,8 @@ export const ErrorCode = {
   wrongCredentials: 8,
   tooManyRequests: 9,
   conflict: 10,
+  /** The server's disk (SQLite file, attachments, PostgreSQL) is full; spec §8 and DESIGN §5 have no code for it (issue 14 item 4). */
+  storageFull: 11,
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -27,6 +29,8 @@ export const ERROR_STATUS: Record<ErrorCodeValue, number> = {
   8: 401,
   9: 429,
   10: 409,
+  // 507 Insufficient Storage (RFC 4918 §11.5): the request was fine, the server cannot store it now.
+  11: 507,
 };
 
 export const ERROR_REASON: Record<ErrorCodeValue, string> = {
@@ -40,6 +44,7 @@ export const ERROR_REASON: Record<ErrorCodeValue, string> = {
   8: 'Wrong user name or password',
   9: 'Too many requests',
   10: 'Conflict',
+  11: "The server's disk is full",
 };
 
 /** The JSON body of every failed API call. */

@@ -43,5 +43,23 @@ export interface UnitMessageEvent {
   cneh: number;
 }
 
-/** User event types of spec §4: 32 forces logout, 64 means the current fleet was updated. */
-export const UserEventType = { logout: 32, fleetChanged: 64 } as const;
+/**
+ * User event types of spec §4: 32 forces logout, 64 means the current fleet was updated. 128 (ours, issue
+ * 12) reports the progress of the user's running import: `ImportProgressEvent`.
+ */
+export const UserEventType = { logout: 32, fleetChanged: 64, importProgress: 128 } as const;
+
+/**
+ * Payload of an import's progress (`t: "e"`, `s: "user"`, type 128), sent to the importing user only while
+ * the server checks and writes a batch import: `id` is the one the client named in its request, `phase`
+ * what the server is doing, `done` of `total` rows checked, then records written (all or none: written
+ * rows are committed together at the end).
+ */
+export interface ImportProgressEvent {
+  type: typeof UserEventType.importProgress;
+  id: string;
+  fid: number;
+  phase: 'check' | 'write';
+  done: number;
+  total: number;
+}

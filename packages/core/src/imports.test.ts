@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkImportRows,
+  checkImportRowsInSteps,
   guessImportMapping,
   type ImportCheckContext,
   ImportError,
+  intervalImportIssues,
   mapImportRows,
   parseImportDate,
   parseImportDateTime,
@@ -164,6 +166,72 @@ describe('import: intervals (spec §5)', () => {
       `4.name:${ImportError.duplicate}`,
       `5.time_unit:${ImportError.timeUnit}`,
     ]);
+  });
+});
+
+describe('import: intervals, typed rows (spec §5; the §7 route uses the same rules)', () => {
+  const rules = { today: '2026-06-15', tz: 0, intervalNames: ['Oil'], objects: new Set(['u:1', 'd:7']) };
+  it('accepts a good row, objects by type', () => {
+    const rows = [
+      {
+        n: 'Belts',
+        cnme: 1 as const,
+        cnmd: 9000,
+        u: [
+          { id: 1, t: 'u' as const },
+          { id: 7, t: 'd' as const },
+        ],
+      },
+    ];
+    expect(intervalImportIssues(rows, rules)).toEqual([]);
+  });
+  it('flags what the preview flags, with the typed path', () => {
+    const found = intervalImportIssues(
+      [
+        { n: 'OIL', de: 1, dd: 3 },
+        {
+          n: 'Brakes',
+          de: 1,
+          dd: 3,
+          u: [
+            { id: 2, t: 'u' },
+            { id: 1, t: 'u', ltm: '2026-06-16' },
+          ],
+        },
+        { n: 'Brakes', cnme: 0, cnmd: 100 },
+        { n: 'Lights', de: 1, dd: 1, u: [{ id: 1, t: 'u', ltm: '2026-13-01' }] },
+        { n: 'Wipers', de: 1, dd: 1, u: [{ id: 1, t: 'u', ltm: 1_781_654_400 }] },
+      ],
+      rules,
+    );
+    expect(found.map((i) => `${i.row}.${i.path}.${i.field}:${i.key}`)).toEqual([
+      `0.n.name:${ImportError.duplicate}`,
+      `1.u.0.id.unit:${ImportError.unit}`,
+      `1.u.1.ltm.last_date:${ImportError.future}`,
+      `2.n.name:${ImportError.duplicate}`,
+      `2.cnmd.mileage_frequency:${ImportError.noFrequency}`,
+      `3.u.0.ltm.last_date:${ImportError.month}`,
+      `4.u.0.ltm.last_date:${ImportError.future}`,
+    ]);
+  });
+});
+
+describe('checking in steps', () => {
+  it('gives the same result and reports every step up to the last row', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => ({ unit: i === 5 ? 'Nope' : 'Truck', name: `S${i}` }));
+    const steps: number[] = [];
+    const stepped = await checkImportRowsInSteps('services', rows, ctx, (n) => void steps.push(n), 3);
+    expect(steps).toEqual([3, 6, 7]);
+    expect(stepped).toEqual(checkImportRows('services', rows, ctx));
+    expect(keys(stepped)).toEqual([`5.unit:${ImportError.unit}`]);
+    const good = rows.map((r) => ({ ...r, unit: 'Van' }));
+    const built = await checkImportRowsInSteps('services', good, ctx, () => undefined, 3);
+    expect(built).toEqual(checkImportRows('services', good, ctx));
+    expect(built.payloads.map((p) => p.rows[0])).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]);
+    const fuel = good.map((r) => ({ unit: r.unit, date: '01.06.2026', volume: '10', price: '1.5' }));
+    const fuelBuilt = await checkImportRowsInSteps('fuelfillings', fuel, ctx, () => undefined, 2);
+    expect(fuelBuilt).toEqual(checkImportRows('fuelfillings', fuel, ctx));
+    expect(fuelBuilt.payloads).toHaveLength(14);
   });
 });
 

@@ -1,7 +1,15 @@
 import { z } from 'zod';
-import { Limits } from '../constants.js';
-import { id, objectType } from './common.js';
+import { ALL_NOTIFICATION_KINDS, LANGUAGES, Limits } from '../constants.js';
+import { flag, id, objectType } from './common.js';
 import { CUSTOM_VALUE_MAX, CUSTOM_VALUES_MAX } from './customfields.js';
+import {
+  BOT_CHAT_MAX,
+  BOT_CHATS_MAX,
+  channelUrl,
+  EMAIL_MAX,
+  MAIL_RECIPIENTS_MAX,
+} from './notification-channels.js';
+import { INAPP_SETUP_USERS_MAX } from './notifications.js';
 import { SERVICE_ATTACHMENT_BYTES_MAX, SERVICE_ATTACHMENTS_MAX } from './services.js';
 
 /**
@@ -16,7 +24,13 @@ import { SERVICE_ATTACHMENT_BYTES_MAX, SERVICE_ATTACHMENTS_MAX } from './service
  */
 
 export const FLEET_TRANSFER_FORMAT = 'fleetkeep-fleet';
-export const FLEET_TRANSFER_VERSION = 1;
+/**
+ * Version 2 added the meter history (`meter_readings`, `counter_corrections`) and the notification
+ * set-ups; the importer reads version 1 documents too (those collections empty).
+ */
+export const FLEET_TRANSFER_VERSION = 2;
+/** Versions the importer reads. */
+export const FLEET_TRANSFER_VERSIONS = [1, 2] as const;
 /** Body limit of `POST .../transfer` (the document with its attachments in base64). */
 export const FLEET_TRANSFER_BODY_MAX = 256 * 1024 * 1024;
 /** Records per collection of one document. */
@@ -192,12 +206,97 @@ export const transferFuelFilling = z.object({
   attachments,
 });
 
+/** A user named by login (who accepted a reading, who corrected a counter, whom an in-app set-up addresses). */
+const userName = z.string().min(1).max(Limits.stringMax);
+/** A counter of the meter history: an actual counter may sit below zero after a device change. */
+const counter = z.number().finite().min(-1e12).max(1e12);
+
+/**
+ * A row of a unit's meter history (modules/meter; core contracts/meter.ts): a device's or an import's
+ * reading that was refused, a baseline, a day's sample or an accepted refusal. Counters are the unit's
+ * actual counters (as `transferUnit` has them), km and hours; `tm_ms` the time the reading carries.
+ */
+export const transferMeterReading = z.object({
+  id,
+  unit_id: id,
+  tm_ms: nonNeg,
+  received_at: time,
+  source: z.enum(['device', 'import']),
+  status: z.enum(['accepted', 'baseline', 'refused']),
+  mileage: opt(counter),
+  engine_hours: opt(counter),
+  old_mileage: opt(counter),
+  old_engine_hours: opt(counter),
+  reason: opt(z.string().max(Limits.stringMax)),
+  payload: opt(z.string().max(FLEET_TRANSFER_TEXT_MAX)),
+  device_id: z.string().max(Limits.stringMax),
+  /** Who accepted a refused reading (login); the importer maps it to a member of the fleet or itself. */
+  accepted_by: opt(userName),
+  accepted_at: opt(time),
+});
+export type TransferMeterReading = z.output<typeof transferMeterReading>;
+
+/** A hand correction of a unit's counter (old and new actual value; `by` the login of who made it). */
+export const transferCorrection = z.object({
+  id,
+  unit_id: id,
+  tm: time,
+  field: z.enum(['mileage', 'engine_hours']),
+  old_value: counter,
+  new_value: counter,
+  by: opt(userName),
+});
+export type TransferCorrection = z.output<typeof transferCorrection>;
+
+const setupBase = {
+  id,
+  name,
+  enabled: flag,
+  kinds: z.number().int().min(1).max(ALL_NOTIFICATION_KINDS),
+};
+/**
+ * Set-ups never carry their secret (a bot token, a webhook signing secret): `secret_set` 1 says the
+ * source had one; the import creates such a set-up switched off and lists it to have its secret
+ * entered again (issue 12: a secret must not travel in a file that is mailed around).
+ */
+const secretSet = flag.describe('1: the source had a secret, to be entered again after import');
+export const transferNotificationSetup = z.discriminatedUnion('channel', [
+  z.object({
+    ...setupBase,
+    channel: z.literal('inapp'),
+    /** Logins of the members it addresses; empty: every member. */
+    users: z.array(userName).max(INAPP_SETUP_USERS_MAX),
+  }),
+  z.object({
+    ...setupBase,
+    channel: z.literal('mail'),
+    lang: z.enum(LANGUAGES),
+    recipients: z.array(z.string().trim().max(EMAIL_MAX).pipe(z.email())).min(1).max(MAIL_RECIPIENTS_MAX),
+  }),
+  z.object({
+    ...setupBase,
+    channel: z.literal('bot'),
+    lang: z.enum(LANGUAGES),
+    url: channelUrl,
+    chats: z.array(z.string().trim().min(1).max(BOT_CHAT_MAX)).min(1).max(BOT_CHATS_MAX),
+    secret_set: secretSet,
+  }),
+  z.object({
+    ...setupBase,
+    channel: z.literal('webhook'),
+    lang: z.enum(LANGUAGES).nullable(),
+    url: channelUrl,
+    secret_set: secretSet,
+  }),
+]);
+export type TransferNotificationSetup = z.output<typeof transferNotificationSetup>;
+
 const rows = <T extends z.ZodTypeAny>(s: T) => z.array(s).max(FLEET_TRANSFER_ROWS_MAX).default([]);
 
 /** The whole export document. */
 export const fleetTransferDocument = z.object({
   format: z.literal(FLEET_TRANSFER_FORMAT),
-  version: z.literal(FLEET_TRANSFER_VERSION),
+  version: z.union(FLEET_TRANSFER_VERSIONS.map((v) => z.literal(v)) as [z.ZodLiteral<1>, z.ZodLiteral<2>]),
   exported_at: time,
   fleet: transferFleet,
   units: rows(transferUnit),
@@ -210,6 +309,9 @@ export const fleetTransferDocument = z.object({
   services: rows(transferService),
   archive: rows(transferService),
   fuel_fillings: rows(transferFuelFilling),
+  meter_readings: rows(transferMeterReading),
+  counter_corrections: rows(transferCorrection),
+  notification_setups: rows(transferNotificationSetup),
 });
 export type FleetTransferDocument = z.output<typeof fleetTransferDocument>;
 export type TransferService = z.output<typeof transferService>;
@@ -239,6 +341,9 @@ const TRANSFER_COUNT_KEYS = [
   'archive',
   'fuel_fillings',
   'attachments',
+  'meter_readings',
+  'counter_corrections',
+  'notification_setups',
 ] as const;
 const counts = z.object(
   Object.fromEntries(TRANSFER_COUNT_KEYS.map((k) => [k, z.number().int()])) as Record<
@@ -259,91 +364,7 @@ export const fleetTransferReply = z.object({
   matched: counts,
   skipped: counts,
   ids: z.object({ units: idPairs, drivers: idPairs, trailers: idPairs, intervals: idPairs }),
+  /** Set-ups created switched off because their secret (bot token, signing secret) must be entered again. */
+  secrets: z.array(z.object({ channel: z.enum(['bot', 'webhook']), id: z.number().int(), name: z.string() })),
 });
 export type FleetTransferReply = z.infer<typeof fleetTransferReply>;
-
-// --- LubeLogger (issue 12 item 4) ---
-
-/** Record kinds of LubeLogger's CSV exports. */
-export const LUBELOGGER_KINDS = ['service', 'repair', 'upgrade', 'fuel', 'odometer', 'reminder'] as const;
-export type LubeLoggerKind = (typeof LUBELOGGER_KINDS)[number];
-export const LUBELOGGER_FILES_MAX = 60;
-/** Characters of one CSV file. */
-export const LUBELOGGER_FILE_MAX = 5 * 1024 * 1024;
-export const LUBELOGGER_ROWS_MAX = 50_000;
-/** Rows of each kind shown in the preview. */
-export const LUBELOGGER_PREVIEW_ROWS = 50;
-
-export const lubeLoggerFile = z.object({
-  name: z.string().trim().min(1).max(255),
-  kind: z.enum(LUBELOGGER_KINDS),
-  /** The vehicle of a file without a `VehicleId` column (older exports are per vehicle). */
-  vehicle: z.string().trim().min(1).max(Limits.stringMax),
-  content: z.string().max(LUBELOGGER_FILE_MAX),
-});
-export type LubeLoggerFile = z.infer<typeof lubeLoggerFile>;
-
-/** How dates in the files are written: month first (LubeLogger's en-US default), day first, or ISO. */
-export const LUBELOGGER_DATE_FORMATS = ['MDY', 'DMY', 'YMD'] as const;
-
-export const lubeLoggerParseBody = z.object({
-  files: z.array(lubeLoggerFile).min(1).max(LUBELOGGER_FILES_MAX),
-  date_format: z.enum(LUBELOGGER_DATE_FORMATS).default('MDY'),
-});
-export type LubeLoggerParseBody = z.output<typeof lubeLoggerParseBody>;
-
-/** Where a LubeLogger vehicle goes: an existing unit of the fleet, or a new unit of that name. */
-export const lubeLoggerTarget = z.union([
-  z.object({ vehicle: z.string().max(Limits.stringMax), unit: id }),
-  z.object({ vehicle: z.string().max(Limits.stringMax), create: name }),
-]);
-
-export const lubeLoggerCommitBody = lubeLoggerParseBody.extend({
-  vehicles: z.array(lubeLoggerTarget).min(1).max(1000),
-});
-export type LubeLoggerCommitBody = z.output<typeof lubeLoggerCommitBody>;
-
-export const lubeLoggerPreviewRow = z.object({
-  file: z.string(),
-  line: z.number().int(),
-  vehicle: z.string(),
-  kind: z.enum(LUBELOGGER_KINDS),
-  date: z.string().nullable().describe('YYYY-MM-DD'),
-  odometer: z.number().nullable().describe('As written (the fleet distance unit)'),
-  name: z.string(),
-  cost: z.string().nullable(),
-  volume: z.string().nullable(),
-  error: z.string().nullable(),
-});
-export type LubeLoggerPreviewRow = z.infer<typeof lubeLoggerPreviewRow>;
-
-const kindCounts = z.object(
-  Object.fromEntries(LUBELOGGER_KINDS.map((k) => [k, z.number().int()])) as Record<
-    LubeLoggerKind,
-    z.ZodNumber
-  >,
-);
-
-export const lubeLoggerParseReply = z.object({
-  vehicles: z.array(
-    z.object({
-      vehicle: z.string(),
-      rows: z.number().int(),
-      /** A unit of the fleet with exactly this name, the mapping's default. */
-      unit: z.number().int().nullable(),
-    }),
-  ),
-  counts: kindCounts,
-  errors: z.number().int(),
-  rows: z.array(lubeLoggerPreviewRow),
-});
-export type LubeLoggerParseReply = z.infer<typeof lubeLoggerParseReply>;
-
-export const lubeLoggerCommitReply = z.object({
-  units_created: z.number().int(),
-  services: z.number().int(),
-  archive: z.number().int(),
-  fuel_fillings: z.number().int(),
-  odometer: z.number().int(),
-});
-export type LubeLoggerCommitReply = z.infer<typeof lubeLoggerCommitReply>;

@@ -182,9 +182,16 @@ export type ImportParseReply = z.infer<typeof importParseReply>;
 export const importCells = z.record(z.string().max(32), z.string().max(IMPORT_CELL_MAX));
 export type ImportCells = z.infer<typeof importCells>;
 
+/** A client's name for one import run, echoed in its progress events (core events.ts type 128). */
+export const importProgressId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/)
+  .describe('Name of this run: progress events (websocket, user event type 128) carry it');
+
 export const importRowsBody = z.object({
   date_format: importDateFormat,
   rows: z.array(importCells).min(1).max(IMPORT_ROWS_MAX),
+  progress: importProgressId.optional(),
 });
 export type ImportRowsBody = z.infer<typeof importRowsBody>;
 

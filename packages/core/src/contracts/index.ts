@@ -9,6 +9,7 @@ export * from './fuel.js';
 export * from './imports.js';
 export * from './intervals.js';
 export * from './lineitems.js';
+export * from './lubelogger.js';
 export * from './meter.js';
 export * from './notification-channels.js';
 export * from './notifications.js';

@@ -13,7 +13,7 @@ import { COUNTER_MAX, counter, pathId, unixTime } from './common.js';
  *   the oldest dropped first);
  * - every baseline: the first odometer or engine-hours reading of a unit's device (its first ever, and
  *   the first after the unit's device identifier changed) sets the counter instead of being measured
- *   against it;
+ *   against it, and the unit's interval baselines move by the same step (`shift_cnm`, `shift_cneh`);
  * - the first accepted reading of each fleet day (the day's counters at its first and last reading are
  *   in the statistics' daily history as well);
  * - refused readings a manager accepted (`st: 'accepted'`, with `by` and `at`).
@@ -61,6 +61,16 @@ export const meterEntryWire = z.object({
   cneh: z.number().nullable().describe('Engine hours (null when the entry does not set them)'),
   old_cnm: z.number().nullable().describe('Corrections and baselines: the mileage before, km'),
   old_cneh: z.number().nullable().describe('Corrections and baselines: the engine hours before'),
+  shift_cnm: z
+    .number()
+    .nullable()
+    .describe("Baselines: the unit's interval baselines (last service mileage) moved by this, km; else null"),
+  shift_cneh: z
+    .number()
+    .nullable()
+    .describe(
+      "Baselines: the unit's interval baselines (last service engine hours) moved by this; else null",
+    ),
   st: meterState,
   reason: z.string().nullable().describe('Why the rules refused the reading (kept once accepted)'),
   by: meterPerson.nullable().describe('Who corrected, or accepted the refused reading'),

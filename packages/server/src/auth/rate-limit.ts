@@ -7,6 +7,7 @@ import {
   LOGIN_WINDOW_SECONDS,
 } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 
@@ -42,18 +43,41 @@ export function lockedUntil(newestFirst: readonly number[], max: number, limits:
   return last + lock;
 }
 
+/** A try whose password check has not ended after this long (its instance died) counts as a failure. */
+const STALE_MS = 30_000;
+/** Longest wait for a place among the tries in flight before the try is refused (429, `Retry-After`). */
+const WAIT_MAX_MS = 60_000;
+/** How often a waiting try looks again (tries of other instances end without waking it). */
+const POLL_MS = 500;
+
+/** One try under way: `fail` after a wrong password, `succeed` after a right one, `drop` on any other end. */
+export interface LoginTry {
+  fail(): Promise<void>;
+  succeed(): Promise<void>;
+  drop(): Promise<void>;
+}
+
 /**
  * The login throttle (DESIGN §4; issue 14 item 3), shared by every instance through the database (table
- * `login_failures`, migration 015): failed passwords count per user name from any address and per
- * address for any name, in a sliding window, with short locks that grow (`lockedUntil`).
+ * `login_failures`, migrations 015 and 023): failed passwords count per user name from any address and
+ * per address for any name, in a sliding window, with short locks that grow (`lockedUntil`). While the
+ * name or the address is locked, a try is refused with 429 `{error: 9}` and `Retry-After`, whatever its
+ * password; a refused try is not counted, so a lock never extends itself.
  *
- * `begin` records the try before its password is checked, so that parallel tries (on this or another
- * instance) count each other, and refuses it with 429 `{error: 9}` (`Retry-After`) while the name or the
- * address is locked; a refused try is not counted, so a lock never extends itself. The try stays as a
- * failure unless `succeed` clears the name. Login and the own password change both go through it.
+ * Only failures count: a try under way is a `pending` row, which no lock counts. So that parallel tries
+ * (on this or another instance) cannot outrun the count, a name or an address has at most as many tries
+ * in flight as failures it may still make before its lock (`max − failures in the window`, at least
+ * one); a further try waits for one of them to end (it is not refused), so 200 drivers signing in
+ * behind one address are all let in, at most 30 password checks at a time (more would only queue for
+ * the CPU). A wrong password turns the row into a failure.
+ * A right one deletes it with the name's earlier failures from the same address (the user's own
+ * typos); failures of the name from other addresses stay, so that signing in does not wipe out a
+ * guesser's count elsewhere. Login and the own password change both go through it.
  */
 export class LoginLimiter {
   readonly limits: LoginLimits;
+  /** Tries of this instance waiting for a place, woken one at a time as tries end. */
+  private readonly waiting: (() => void)[] = [];
   constructor(
     limits: Partial<LoginLimits> = {},
     private readonly clock: () => number = () => Date.now(),
@@ -61,45 +85,116 @@ export class LoginLimiter {
     this.limits = { ...LOGIN_LIMITS, ...limits };
   }
 
-  async begin(db: Kysely<Database>, name: string, address: string): Promise<void> {
+  async begin(db: Db, name: string, address: string): Promise<LoginTry> {
     const key = name.toLowerCase();
-    const t = this.clock();
-    const horizon = t - this.limits.windowMs - this.limits.lockMaxMs;
-    await db.deleteFrom('login_failures').where('at_ms', '<', horizon).execute();
-    const { id } = await db
-      .insertInto('login_failures')
-      .values({ name: key, address, at_ms: t })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const earlier = async (column: 'name' | 'address', value: string, max: number) => {
-      const rows = await db
-        .selectFrom('login_failures')
-        .select('at_ms')
-        .where(column, '=', value)
-        .where('id', '<', id)
-        .where('at_ms', '>', horizon)
-        .orderBy('at_ms', 'desc')
-        .limit(max * 4)
-        .execute();
-      return lockedUntil(
-        rows.map((r) => Number(r.at_ms)),
-        max,
-        this.limits,
-      );
-    };
-    const until = Math.max(
-      await earlier('name', key, this.limits.nameMax),
-      await earlier('address', address, this.limits.addressMax),
-    );
-    if (until > t) {
-      await db.deleteFrom('login_failures').where('id', '=', id).execute();
-      const wait = Math.max(1, Math.ceil((until - t) / 1000));
-      throw new AppError(ErrorCode.tooManyRequests, 'Too many login attempts', { retry_after: wait });
+    const deadline = this.clock() + WAIT_MAX_MS;
+    for (;;) {
+      const t = this.clock();
+      // A look without the lock first: a locked or full name or address waits (or is refused) without
+      // holding up the others.
+      let { full, until } = await this.look(db.kysely, key, address, t);
+      let id: number | null = null;
+      if (!full && until <= t) {
+        // One try at a time takes a place (PostgreSQL: an advisory lock for the few statements; SQLite
+        // writes one transaction at a time), so that two tries on two instances cannot both take the last.
+        ({ id, full, until } = await db.kysely.transaction().execute(async (trx) => {
+          await db.ops.lockInTransaction(trx, 'loginThrottle');
+          const now = await this.look(trx, key, address, t);
+          if (now.full || now.until > t) return { id: null, ...now };
+          const row = await trx
+            .insertInto('login_failures')
+            .values({ name: key, address, at_ms: t, pending: 1 })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          return { id: row.id, ...now };
+        }));
+      }
+      if (id !== null) return this.attempt(db.kysely, id, key, address);
+      if (until > t || this.clock() >= deadline) {
+        const wait = Math.max(1, Math.ceil((until - t) / 1000));
+        throw new AppError(ErrorCode.tooManyRequests, 'Too many login attempts', { retry_after: wait });
+      }
+      await this.pause();
     }
   }
 
-  /** The right password: the name's failures (from every address) are forgotten. */
-  async succeed(db: Kysely<Database>, name: string): Promise<void> {
-    await db.deleteFrom('login_failures').where('name', '=', name.toLowerCase()).execute();
+  /**
+   * The name's and the address's state at `t`: the end of their lock (0 when none), and whether their
+   * places for tries in flight are taken.
+   */
+  private async look(db: Kysely<Database>, key: string, address: string, t: number) {
+    const horizon = t - this.limits.windowMs - this.limits.lockMaxMs;
+    const by = async (column: 'name' | 'address', value: string, max: number) => {
+      // One statement, so that failures and tries in flight are counted at one moment (a try that
+      // fails meanwhile is counted once, as one or the other).
+      const rows = await db
+        .selectFrom('login_failures')
+        .select(['at_ms', 'pending'])
+        .where(column, '=', value)
+        .where('at_ms', '>', horizon)
+        .orderBy('at_ms', 'desc')
+        .limit(max * 8)
+        .execute();
+      const times: number[] = [];
+      let inFlight = 0;
+      for (const r of rows) {
+        const at = Number(r.at_ms);
+        if (Number(r.pending) === 1 && at >= t - STALE_MS) inFlight++;
+        else times.push(at);
+      }
+      const recent = times.filter((at) => at > t - this.limits.windowMs).length;
+      // After a lock has passed, one try at a time.
+      return { until: lockedUntil(times, max, this.limits), full: inFlight >= Math.max(1, max - recent) };
+    };
+    const byName = await by('name', key, this.limits.nameMax);
+    const byAddress = await by('address', address, this.limits.addressMax);
+    return { until: Math.max(byName.until, byAddress.until), full: byName.full || byAddress.full };
+  }
+
+  /** Until a try of this instance ends, or a poll's time has passed (tries of other instances). */
+  private pause(): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        const at = this.waiting.indexOf(wake);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve();
+      };
+      const timer = setTimeout(wake, POLL_MS + Math.floor(Math.random() * POLL_MS));
+      this.waiting.push(wake);
+    });
+  }
+
+  private attempt(db: Kysely<Database>, id: number, name: string, address: string): LoginTry {
+    const end = async (write: () => Promise<unknown>) => {
+      try {
+        await write();
+      } finally {
+        this.waiting[0]?.();
+      }
+    };
+    return {
+      fail: () =>
+        end(async () => {
+          const t = this.clock();
+          await db.updateTable('login_failures').set({ pending: 0, at_ms: t }).where('id', '=', id).execute();
+          // Rows past the window and the longest lock count no more.
+          const horizon = t - this.limits.windowMs - this.limits.lockMaxMs;
+          await db.deleteFrom('login_failures').where('at_ms', '<', horizon).execute();
+        }),
+      succeed: () =>
+        end(() =>
+          db
+            .deleteFrom('login_failures')
+            .where((eb) =>
+              eb.or([
+                eb('id', '=', id),
+                eb.and([eb('name', '=', name), eb('address', '=', address), eb('pending', '=', 0)]),
+              ]),
+            )
+            .execute(),
+        ),
+      drop: () => end(() => db.deleteFrom('login_failures').where('id', '=', id).execute()),
+    };
   }
 }

@@ -1,4 +1,5 @@
 import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { cachedStatements } from './database.js';
 
@@ -37,5 +38,19 @@ describe('SQLite statement cache', () => {
     expect(second).not.toBe(first);
     expect(second.all([])).toEqual([{ v: 1 }, { v: 2 }]);
     iterator.return?.();
+  });
+
+  it('lets SQLITE_FULL through when SQLite has rolled the transaction back itself (issue 14 item 4)', async () => {
+    const raw = new SQLite(':memory:');
+    raw.exec('create table t (v blob)');
+    raw.pragma(`max_page_count = ${Number(raw.pragma('page_count', { simple: true })) + 2}`);
+    const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: cachedStatements(raw) }) });
+    const write = kysely.transaction().execute(async (trx) => {
+      await sql`insert into t (v) values (${Buffer.alloc(100)})`.execute(trx);
+      await sql`insert into t (v) values (${Buffer.alloc(100_000)})`.execute(trx);
+    });
+    await expect(write).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    expect(raw.prepare('select count(*) as n from t').get()).toEqual({ n: 0 });
+    await kysely.destroy();
   });
 });

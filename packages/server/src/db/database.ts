@@ -32,6 +32,14 @@ export function reportIdleError(err: Error & { code?: string }): void {
 /** Statements kept prepared per SQLite connection; the hot paths use a few dozen distinct texts. */
 const STATEMENT_CACHE = 500;
 
+/** A statement that does nothing: the ROLLBACK of a transaction SQLite has already rolled back. */
+const NOTHING_TO_ROLL_BACK = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+} as unknown as SqliteStatement;
+
 /**
  * better-sqlite3 with a bounded cache of prepared statements: Kysely prepares every query anew, which
  * cost 9-20 % of ingestion CPU. A statement is reusable; least recently used ones are dropped.
@@ -41,6 +49,10 @@ export function cachedStatements(db: SQLite.Database, size = STATEMENT_CACHE): S
   return {
     close: () => db.close(),
     prepare(text: string) {
+      // SQLite rolls a transaction back by itself on SQLITE_FULL (and IOERR, NOMEM); Kysely's ROLLBACK
+      // after it failed with "no transaction is active" and hid the real error (a full disk answered
+      // 500, issue 14 item 4). With nothing to roll back it is a no-op.
+      if (!db.inTransaction && /^rollback\b/i.test(text)) return NOTHING_TO_ROLL_BACK;
       const hit = cache.get(text) as (SqliteStatement & { busy?: boolean }) | undefined;
       // A statement still being iterated (a streamed query) cannot run again; give that caller a new one.
       if (hit?.busy) return db.prepare(text);

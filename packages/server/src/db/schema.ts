@@ -176,6 +176,9 @@ export interface MeterReadingTable {
   device_id: string;
   accepted_by: number | null;
   accepted_at: number | null;
+  /** Baselines: the step the unit's interval baselines moved by (migration 023); null when none moved. */
+  shift_mileage: number | null;
+  shift_engine_hours: number | null;
 }
 
 export interface CounterCorrectionTable {
@@ -511,6 +514,8 @@ export interface LoginFailureTable {
   name: string;
   address: string;
   at_ms: number;
+  /** 1 while the try's password is checked (migration 023, auth/rate-limit.ts). */
+  pending: Generated<number>;
 }
 
 /** A fault report of the web app (migration 015; modules/client-errors). */

@@ -146,6 +146,9 @@ export class Consumers {
           return;
         }
         if (n < size || this.closed) return;
+        // A turn for the event loop between full batches: 10,000 events of one import never hold the
+        // server (on SQLite every statement is synchronous; issue 12 "without blocking the server").
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (err) {
       this.ctx.log.error({ err, consumer: r.consumer.name }, 'domain event consumer failed (retried later)');

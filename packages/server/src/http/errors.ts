@@ -51,6 +51,20 @@ function isMalformedMultipart(error: FastifyError, contentType: string | undefin
   return error.code === 'ERR_STREAM_PREMATURE_CLOSE' || MALFORMED_MULTIPART.test(error.message ?? '');
 }
 
+/**
+ * A full disk (issue 14 item 4): SQLite's SQLITE_FULL, PostgreSQL's disk_full (SQLSTATE 53100), and
+ * ENOSPC or EDQUOT of a file write, also when wrapped as another error's `cause`.
+ */
+const DISK_FULL = new Set(['SQLITE_FULL', '53100', 'ENOSPC', 'EDQUOT']);
+
+export function isDiskFull(err: unknown): boolean {
+  let e = err as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 5; depth++, e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && DISK_FULL.has(e.code)) return true;
+  }
+  return false;
+}
+
 /** Maps every failure (ours, Fastify's, validation, unknown route) to the API error shape. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler<Error>((error, request, reply) => {
@@ -105,6 +119,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (sqlState === '22003') {
       return reply.status(400).send(body(ErrorCode.invalidInput, 'Number out of range'));
+    }
+    // The write was not stored (SQLite rolled its transaction back): 507 {error: 11}, not an unexpected
+    // fault; the operator must free space, and the same process writes again once there is some.
+    if (isDiskFull(err)) {
+      request.log.error({ requestId: request.id, code: sqlState, reason: err.message }, 'disk full');
+      return reply
+        .status(ERROR_STATUS[ErrorCode.storageFull])
+        .send(body(ErrorCode.storageFull, ERROR_REASON[ErrorCode.storageFull]));
     }
     request.log.error({ err, requestId: request.id }, 'unexpected fault');
     return reply

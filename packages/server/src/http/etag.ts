@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
@@ -19,8 +19,8 @@ import { ReplyContractError, replyProblems } from './replies.js';
  * again by anyone before the next change is sent as the bytes already built.
  */
 
-/** Collections with a revision row (migration 020). */
-export type Collection = 'services' | 'owners';
+/** Collections with a revision row (migration 020; `units`: migration 026). */
+export type Collection = 'services' | 'owners' | 'units';
 
 /** Changes when the wire of the tagged replies changes shape, so that old tags never match new bodies. */
 const TAG_SCHEME = 'v1';
@@ -38,6 +38,30 @@ export function fnv1a(text: string): string {
   return (h >>> 0).toString(16);
 }
 
+/** The tag query's text per database and set of collections, built once (it runs on every tagged read). */
+const tagQueries = new WeakMap<Kysely<Database>, Map<string, CompiledQuery>>();
+
+function tagQuery(db: Kysely<Database>, collections: readonly Collection[]): CompiledQuery {
+  let byCollections = tagQueries.get(db);
+  if (!byCollections) {
+    byCollections = new Map();
+    tagQueries.set(db, byCollections);
+  }
+  const key = collections.join(',');
+  let query = byCollections.get(key);
+  if (!query) {
+    // Parameters in this order: the fleet id, then the collections.
+    query = db
+      .selectFrom('collection_revisions')
+      .select(['collection', 'rev'])
+      .where('fleet_id', '=', 0)
+      .where('collection', 'in', collections)
+      .compile();
+    byCollections.set(key, query);
+  }
+  return query;
+}
+
 /** The current tag of a fleet's collections for one variant of a reply. */
 export async function collectionTag(
   db: Kysely<Database>,
@@ -45,13 +69,12 @@ export async function collectionTag(
   collections: readonly Collection[],
   variant: string,
 ): Promise<string> {
-  const rows = await db
-    .selectFrom('collection_revisions')
-    .select(['collection', 'rev'])
-    .where('fleet_id', '=', fleetId)
-    .where('collection', 'in', collections)
-    .execute();
-  const revs = collections.map((c) => rows.find((r) => r.collection === c)?.rev ?? 0);
+  const { rows } = await db.executeQuery(
+    CompiledQuery.raw(tagQuery(db, collections).sql, [fleetId, ...collections]),
+  );
+  const revs = collections.map(
+    (c) => (rows as { collection: string; rev: number | string }[]).find((r) => r.collection === c)?.rev ?? 0,
+  );
   return `"${TAG_SCHEME}-${fleetId}-${revs.join('-')}-${fnv1a(variant)}"`;
 }
 

@@ -12,9 +12,10 @@ import {
 } from '../test/harness.js';
 
 /**
- * The login throttle (DESIGN §4, issue 14 item 3; core contracts/session.ts `LOGIN_*`): failures count per
- * user name across addresses and per address across names, in the database so that every instance
- * shares them; 429 `{error: 9}` with `Retry-After`; short locks; a successful login clears the name.
+ * The login throttle (DESIGN §4, issue 14 item 3; core contracts/session.ts `LOGIN_*`): only failures
+ * count, per user name across addresses and per address across names, in the database so that every
+ * instance shares them; tries in flight cannot outrun the count; 429 `{error: 9}` with `Retry-After`;
+ * short locks; a successful login clears the name's failures from its own address.
  * The server trusts X-Forwarded-For here (TRUST_PROXY), so each test names its own client addresses.
  */
 describe('login rate limiting', () => {
@@ -42,6 +43,13 @@ describe('login rate limiting', () => {
   const attempt = (username: string, password: string, from: string, base = t.url) =>
     new Client(base).request('POST', '/api/login', { username, password }, { 'x-forwarded-for': from });
 
+  /** How many answers had each status. */
+  const statuses = (answers: { status: number }[]) => {
+    const out: Record<number, number> = {};
+    for (const a of answers) out[a.status] = (out[a.status] ?? 0) + 1;
+    return out;
+  };
+
   const expectLocked = (res: Awaited<ReturnType<typeof attempt>>) => {
     expect(res.status, JSON.stringify(res.body)).toBe(429);
     expect(res.body.error).toBe(9);
@@ -60,7 +68,10 @@ describe('login rate limiting', () => {
       expect(res.status, `attempt ${i}`).toBe(401);
       expect(res.body.error).toBe(8);
     }
-    expect(expectLocked(await attempt(name, 'wrong', from))).toBeLessThanOrEqual(LOGIN_LOCK_SECONDS);
+    // The first lock lasts LOGIN_LOCK_SECONDS from the last failure (auth/rate-limit.ts `lockedUntil`).
+    const retry = expectLocked(await attempt(name, 'wrong', from));
+    expect(retry).toBeLessThanOrEqual(LOGIN_LOCK_SECONDS);
+    expect(retry).toBeGreaterThanOrEqual(LOGIN_LOCK_SECONDS - 1);
     expectLocked(await attempt(name, DEMO_PASSWORD, from));
     // Case does not matter; another address does not help either.
     expectLocked(await attempt(name.toUpperCase(), DEMO_PASSWORD, address()));
@@ -87,7 +98,50 @@ describe('login rate limiting', () => {
     expect((await attempt('viewer', DEMO_PASSWORD, address())).status).toBe(200);
   });
 
-  it('forgets the failures of a name after a successful login', async () => {
+  it('lets 200 correct sign-ins from one address in, all at once (tries in flight are no failures)', async () => {
+    const names = await Promise.all(Array.from({ length: 20 }, () => user('depot')));
+    const from = address();
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => attempt(names[i % names.length]!, DEMO_PASSWORD, from)),
+    );
+    expect(statuses(answers)).toEqual({ 200: 200 });
+    // Nothing of them counts: the address still has all its failures to make before a lock.
+    for (let i = 1; i <= LOGIN_ADDRESS_FAILURES_MAX; i++)
+      expect((await attempt(`nobody-${seq}-depot-${i}`, 'wrong', from)).status, `attempt ${i}`).toBe(401);
+    expectLocked(await attempt(names[0]!, DEMO_PASSWORD, from));
+  }, 180_000); // 200 argon2 checks on a small shared machine
+
+  it(`slows 30 wrong passwords for one name from 30 addresses sent at once: ${LOGIN_NAME_FAILURES_MAX} are checked`, async () => {
+    const name = await user('burst');
+    const answers = await Promise.all(Array.from({ length: 30 }, () => attempt(name, 'wrong', address())));
+    expect(statuses(answers)).toEqual({ 401: LOGIN_NAME_FAILURES_MAX, 429: 30 - LOGIN_NAME_FAILURES_MAX });
+    for (const res of answers.filter((a) => a.status === 429)) expectLocked(res);
+    expectLocked(await attempt(name, DEMO_PASSWORD, address()));
+  });
+
+  it(`slows 52 tries over 44 names from one address sent at once: ${LOGIN_ADDRESS_FAILURES_MAX} are checked`, async () => {
+    const from = address();
+    const answers = await Promise.all(
+      Array.from({ length: 52 }, (_, i) => attempt(`nobody-${seq}-spray-${i % 44}`, 'wrong', from)),
+    );
+    expect(statuses(answers)).toEqual({
+      401: LOGIN_ADDRESS_FAILURES_MAX,
+      429: 52 - LOGIN_ADDRESS_FAILURES_MAX,
+    });
+    expectLocked(await attempt('viewer', DEMO_PASSWORD, from));
+  });
+
+  it('keeps the failures of a name from other addresses when its user signs in', async () => {
+    const name = await user('guessed');
+    for (let i = 0; i < LOGIN_NAME_FAILURES_MAX - 1; i++)
+      expect((await attempt(name, 'wrong', address())).status).toBe(401);
+    expect((await attempt(name, DEMO_PASSWORD, address())).status).toBe(200);
+    // The guesser's last try before the lock, then the lock.
+    expect((await attempt(name, 'wrong', address())).status).toBe(401);
+    expectLocked(await attempt(name, 'wrong', address()));
+  });
+
+  it('forgets the failures of a name from its address after a successful login', async () => {
     const name = await user('recovering');
     const from = address();
     for (let i = 0; i < LOGIN_NAME_FAILURES_MAX - 1; i++)
@@ -157,5 +211,24 @@ describe('login rate limiting', () => {
       expectLocked(await attempt(name, DEMO_PASSWORD, address(), t.url));
       expectLocked(await attempt(name, DEMO_PASSWORD, address(), secondUrl));
     });
+
+    it('share the places of tries in flight: wrong passwords sent at once to both are checked at most the limit', async () => {
+      const name = await user('shared-burst');
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => attempt(name, 'wrong', address(), i % 2 ? secondUrl : t.url)),
+      );
+      expect(statuses(answers)).toEqual({ 401: LOGIN_NAME_FAILURES_MAX, 429: 24 - LOGIN_NAME_FAILURES_MAX });
+    });
+
+    it('let 100 correct sign-ins from one address in on both at once', async () => {
+      const names = await Promise.all(Array.from({ length: 10 }, () => user('shared-depot')));
+      const from = address();
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          attempt(names[i % names.length]!, DEMO_PASSWORD, from, i % 2 ? secondUrl : t.url),
+        ),
+      );
+      expect(statuses(answers)).toEqual({ 200: 100 });
+    }, 180_000);
   });
 });

@@ -70,7 +70,12 @@ class GroupCommit {
 
   private async drain(): Promise<void> {
     try {
-      while (this.waiting.length > 0) await this.write(this.waiting.splice(0, MAX_GROUP));
+      while (this.waiting.length > 0) {
+        await this.write(this.waiting.splice(0, MAX_GROUP));
+        // A turn for other requests between groups: 2,000 units reporting at once would otherwise hold
+        // the event loop for seconds (issue 14 load soak); later arrivals join the next group.
+        if (this.waiting.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     } finally {
       this.writing = false;
     }

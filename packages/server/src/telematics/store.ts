@@ -12,6 +12,7 @@ import { countersChanged } from '../events/domain.js';
 import { recordDomainEvents } from '../events/outbox.js';
 import { round3 } from '../modules/fleets/mappers.js';
 import { CounterDays } from '../modules/statistics/counter-days.js';
+import { type Shift, shiftedIntervalEvents, shiftIntervalBaselines } from './baseline-shift.js';
 import { type Reading, readingMs } from './reading.js';
 import { type CounterState, decide } from './rules.js';
 import { WarnLimiter } from './warn-limit.js';
@@ -166,6 +167,8 @@ export async function writeReadings(
   const outcomes: IngestOutcome[] = [];
   const units = new Map<string, LiveUnit>();
   const changed = new Set<number>();
+  // Units whose interval baselines moved with a new counter baseline (telematics/baseline-shift.ts).
+  const shifts: Shift[] = [];
 
   // Cached per instance and dropped on every instance by an activation change (auth/access.ts).
   let tree = await loadAccountTree(ctx);
@@ -331,12 +334,22 @@ export async function writeReadings(
           engineHours: unit.base.engineHours + baseline.engineHours,
         };
         unit.baselined = true;
+        const odometer = next.odometerSet !== unit.state.odometerSet;
+        const hours = next.hoursSet !== unit.state.hoursSet;
+        // The unit's interval baselines move by the same step, in this transaction; the history shows it.
+        const shift = await shiftIntervalBaselines(trx, unit, baseline, {
+          mileage: odometer && unit.state.mileage > 0,
+          engineHours: hours && unit.state.engineHours > 0,
+        });
+        if (shift) shifts.push(shift);
         meterRow(reading, unit, {
           status: 'baseline',
-          mileage: next.odometerSet !== unit.state.odometerSet ? next.mileage : null,
-          engine_hours: next.hoursSet !== unit.state.hoursSet ? next.engineHours : null,
-          old_mileage: next.odometerSet !== unit.state.odometerSet ? unit.state.mileage : null,
-          old_engine_hours: next.hoursSet !== unit.state.hoursSet ? unit.state.engineHours : null,
+          mileage: odometer ? next.mileage : null,
+          engine_hours: hours ? next.engineHours : null,
+          old_mileage: odometer ? unit.state.mileage : null,
+          old_engine_hours: hours ? unit.state.engineHours : null,
+          shift_mileage: shift?.mileage ?? null,
+          shift_engine_hours: shift?.engineHours ?? null,
         });
         unit.sampled = true;
       } else {
@@ -401,6 +414,13 @@ export async function writeReadings(
   for (const unit of units.values())
     if (unit.accepted && unit.fleetId !== null)
       events.push({ t: 'e', s: 'avl_unit', fid: unit.fleetId, d: messageEvent(unit) });
+  // After the commit: a failure to read the moved intervals must not fail the stored readings.
+  if (shifts.length > 0)
+    try {
+      events.push(...(await shiftedIntervalEvents(ctx.db.kysely, shifts)));
+    } catch (err) {
+      ctx.log.error({ err }, 'moved interval baselines not announced');
+    }
   return { outcomes, announcement: { events, changed: [...changed] } };
 }
 

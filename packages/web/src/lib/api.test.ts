@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { api, REVALIDATE_MAX_ENTRIES, revalidationSize, setSession } from './api.ts';
+import { ApiError, api, REVALIDATE_MAX_ENTRIES, revalidationSize, setSession } from './api.ts';
+import { isConnected, setConnected } from './connection.ts';
 
 /**
  * The API client's conditional reads (issue 13 item 3) against a real HTTP server that answers as the
@@ -25,6 +26,16 @@ const revOf = (url: string) => revisions.get(url) ?? 1;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = req.url ?? '/';
+    if (url.endsWith('/full')) {
+      res.writeHead(507, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 11, reason: "The server's disk is full" }));
+      return;
+    }
+    if (url.endsWith('/broken')) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 500, reason: 'Unexpected fault' }));
+      return;
+    }
     seen.push({ url, ifNoneMatch: req.headers['if-none-match'], authorization: req.headers.authorization });
     const rev = revOf(url);
     const tag = `"${url.length}-${rev}"`;
@@ -112,5 +123,18 @@ describe('conditional reads', () => {
     expect(last().ifNoneMatch).toBeUndefined();
     await api(`${base}/api/n${REVALIDATE_MAX_ENTRIES}`);
     expect(last().ifNoneMatch).toBeDefined();
+  });
+});
+
+describe('connection state', () => {
+  it('a full disk (507) is a reason to show, not a lost connection; a fault (500) is', async () => {
+    setConnected(true);
+    const full = await api(`${base}/api/full`, { method: 'POST', body: '{}' }).catch((e: unknown) => e);
+    expect(full).toBeInstanceOf(ApiError);
+    expect((full as ApiError).reason).toBe("The server's disk is full");
+    expect(isConnected()).toBe(true);
+    await api(`${base}/api/broken`).catch(() => undefined);
+    expect(isConnected()).toBe(false);
+    setConnected(true);
   });
 });

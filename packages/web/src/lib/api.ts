@@ -19,6 +19,11 @@ const NOT_MODIFIED = 304;
 
 /** Error codes that count as a connection loss (spec §8). */
 const OFFLINE_CODES = new Set([1, -1, -4, 500]);
+/**
+ * HTTP 507, the server's disk is full (ErrorCode.storageFull): the server is there and says why the
+ * write failed, so the form shows that reason instead of the connection-lost overlay.
+ */
+const STORAGE_FULL = 507;
 
 let session: string | null = null;
 let onSessionLost: (() => void) | null = null;
@@ -153,7 +158,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     const code = typeof error === 'number' ? error : Math.min(res.status, 500);
     const reason = String((data as { reason?: unknown }).reason ?? res.statusText);
     const failure = new ApiError(code, reason, res.status, (data as { details?: unknown }).details);
-    if (res.status >= 500 || OFFLINE_CODES.has(code)) setConnected(false);
+    if ((res.status >= 500 && res.status !== STORAGE_FULL) || OFFLINE_CODES.has(code)) setConnected(false);
     else setConnected(true);
     if (code === 1 && !anonymous) onSessionLost?.();
     throw failure;

@@ -19,6 +19,8 @@ export const LOCKS = {
   accountState: 0x464b4131,
   /** First run: one set-up (or create-superuser) checks for users and creates the first ones (modules/setup). 'FKS1'. */
   setup: 0x464b5331,
+  /** Login throttle: one try counts the tries in flight at a time (auth/rate-limit.ts). 'FKL1'. */
+  loginThrottle: 0x464b4c31,
 } as const;
 
 export type LockName = keyof typeof LOCKS;

@@ -21,6 +21,8 @@ import { deliveryRecipients019 } from './019_delivery_recipients.js';
 import { collectionRevisions020 } from './020_collection_revisions.js';
 import { costRunningTotals021 } from './021_cost_running_totals.js';
 import { authRevision022 } from './022_auth_revision.js';
+import { loginTriesMeterShifts023 } from './023_login_tries_meter_shifts.js';
+import { unitsRevision026 } from './026_units_revision.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -46,6 +48,8 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '020_collection_revisions': collectionRevisions020(dialect),
     '021_cost_running_totals': costRunningTotals021(),
     '022_auth_revision': authRevision022(dialect),
+    '023_login_tries_meter_shifts': loginTriesMeterShifts023(),
+    '026_units_revision': unitsRevision026(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -13,7 +13,8 @@ import { type AppContext, now } from '../../context.js';
 import { invalidInput } from '../../http/errors.js';
 import { dayOf } from '../services/rules.js';
 import { importInto, publishImport, type UnitTarget } from './import.js';
-import { type LubeRecord, readFile, toDocument } from './lubelogger.js';
+import { kmOf, type LubeRecord, readFile, toDocument } from './lubelogger.js';
+import { applyOdometers } from './lubelogger-odometer.js';
 
 /**
  * The LubeLogger migration (issue 12 item 4; PRODUCT.md "Administration": preview and result summary):
@@ -106,10 +107,28 @@ export async function commitLubeLogger(
     const m = mapping.get(v)!;
     targets.set(i + 1, 'unit' in m ? { unit: m.unit } : { create: m.create });
   });
-  const document = toDocument(records, vehicles, fleet, (date) => dayOf(fleet.tz, date)!, now());
-  const { reply, published } = await ctx.db.kysely
-    .transaction()
-    .execute((trx) => importInto(ctx, trx, fleet, actor, document, { unitTargets: targets }));
+  const day = (date: string) => dayOf(fleet.tz, date)!;
+  const document = toDocument(records, vehicles, fleet, day, now());
+  const { reply, published, refused } = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const done = await importInto(ctx, trx, fleet, actor, document, { unitTargets: targets });
+    // Odometer records of vehicles mapped to existing units go through the counter rules (a created
+    // unit starts at the highest odometer of its vehicle, lubelogger.ts `toDocument`).
+    let refused = 0;
+    for (const [i, vehicle] of vehicles.entries()) {
+      const target = targets.get(i + 1)!;
+      if (!('unit' in target)) continue;
+      const odometers = records
+        .filter((r) => r.vehicle === vehicle && r.kind === 'odometer' && r.odometer !== null)
+        .map((r) => ({
+          ms: (day(r.date!) + 12 * 3600) * 1000,
+          km: kmOf(fleet, r.odometer!),
+          file: r.file,
+          line: r.line,
+        }));
+      refused += await applyOdometers(done.run, target.unit, odometers);
+    }
+    return { ...done, refused };
+  });
   await publishImport(ctx, fleet, actor, published);
   return {
     units_created: reply.created.units,
@@ -117,5 +136,6 @@ export async function commitLubeLogger(
     archive: reply.created.archive,
     fuel_fillings: reply.created.fuel_fillings,
     odometer: records.filter((r) => r.kind === 'odometer').length,
+    odometer_refused: refused,
   };
 }

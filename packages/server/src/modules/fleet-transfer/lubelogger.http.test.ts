@@ -70,7 +70,14 @@ describe('LubeLogger migration', () => {
       ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ units_created: 1, services: 1, archive: 3, fuel_fillings: 3, odometer: 1 });
+    expect(res.body).toEqual({
+      units_created: 1,
+      services: 1,
+      archive: 3,
+      fuel_fillings: 3,
+      odometer: 1,
+      odometer_refused: 0,
+    });
     const pickup = await db()
       .selectFrom('units')
       .selectAll()
@@ -107,6 +114,59 @@ describe('LubeLogger migration', () => {
       .executeTakeFirstOrThrow();
     expect(Number(cost.s)).toBe(89_900 + 1_234_500 + 25_000);
     expect(Number(cost.f)).toBe(50_000 + 76_240 + 85_720);
+  });
+
+  it('moves an existing unit by its odometer records through the counter rules, refusals kept', async () => {
+    const { fid, client } = await fleetWithAdmin('Lube odometers');
+    // Total 1000 km at joining (base 1000): the actual counter is 0 km.
+    const van = await createUnit(t, { accountId, fleetId: fid, name: 'Van', mileage: 1000 });
+    const odometer = (rows: string[]) => ({
+      name: 'odo.csv',
+      kind: 'odometer',
+      vehicle: 'Van',
+      content: ['Date,InitialOdometer,Odometer,Notes', ...rows].join('\n'),
+    });
+    const first = await client.post(`/api/fleets/${fid}/transfer/lubelogger`, {
+      files: [odometer(['2024-02-15,0,12500,', '2024-03-01,0,12400,typo', '2024-03-10,0,13000,'])],
+      vehicles: [{ vehicle: 'Van', unit: van }],
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ units_created: 0, odometer: 3, odometer_refused: 1 });
+    const unit = () => db().selectFrom('units').selectAll().where('id', '=', van).executeTakeFirstOrThrow();
+    // Actual 13000 km: total = 13000 + base 1000.
+    expect((await unit()).mileage).toBe(14_000);
+    const history = async () =>
+      db()
+        .selectFrom('meter_readings')
+        .select(['tm_ms', 'source', 'status', 'mileage', 'reason'])
+        .where('unit_id', '=', van)
+        .orderBy('tm_ms')
+        .orderBy('id')
+        .execute();
+    expect((await history()).map((r) => [r.source, r.status, r.mileage, r.reason])).toEqual([
+      ['import', 'accepted', 13_500, null],
+      ['import', 'refused', 13_400, 'Odometer went backwards'],
+      ['import', 'accepted', 14_000, null],
+    ]);
+    // The meter history lists them as imported readings.
+    const listed = await client.get(`/api/fleets/${fid}/units/${van}/meter?from=0`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.entries.filter((e: { src: string }) => e.src === 'import')).toHaveLength(3);
+
+    // Older than the unit's newest reading: refused, never lowering the counter.
+    const second = await client.post(`/api/fleets/${fid}/transfer/lubelogger`, {
+      files: [odometer(['2024-03-05,0,12800,'])],
+      vehicles: [{ vehicle: 'Van', unit: van }],
+    });
+    expect(second.status).toBe(200);
+    expect(second.body.odometer_refused).toBe(1);
+    expect((await unit()).mileage).toBe(14_000);
+    expect((await history()).find((r) => r.reason === 'Reading is out of order')).toMatchObject({
+      status: 'refused',
+      mileage: 13_800,
+    });
+    // The step was a correction for the statistics, not distance driven.
+    expect((await unit()).counter_off_mileage).toBe(13_000);
   });
 
   it('stores nothing when a row is bad or a mapping is wrong', async () => {

@@ -203,6 +203,10 @@ export interface FleetUnits {
 
 const MILE_KM = 1.609344;
 
+/** An odometer as written (the fleet's distance unit) in km, to the metre. */
+export const kmOf = (fleet: Pick<FleetUnits, 'ms'>, v: number) =>
+  Math.round((fleet.ms === 1 ? v * MILE_KM : v) * 1000) / 1000;
+
 /**
  * The records as a fleet export document: one unit per vehicle (source ids 1…n in `vehicles` order;
  * its counters the highest odometer seen), service, repair and upgrade records closed in the archive,
@@ -215,8 +219,7 @@ export function toDocument(
   dayOf: (date: string) => number,
   at: number,
 ): FleetTransferDocument {
-  const km = (v: number | null) =>
-    v === null ? null : Math.round((fleet.ms === 1 ? v * MILE_KM : v) * 1000) / 1000;
+  const km = (v: number | null) => (v === null ? null : kmOf(fleet, v));
   const unitOf = new Map(vehicles.map((v, i) => [v, i + 1]));
   const highest = new Map<string, number>();
   for (const r of records)
@@ -244,6 +247,9 @@ export function toDocument(
     services: [],
     archive: [],
     fuel_fillings: [],
+    meter_readings: [],
+    counter_corrections: [],
+    notification_setups: [],
   };
   let id = 0;
   const blank = {

@@ -45,7 +45,7 @@ export const fleetTransferRoutes =
         schema: {
           tags,
           summary:
-            'The whole fleet as one JSON document (objects, intervals, assignments, services, archive, fuel fillings, library, custom fields, attachments in base64)',
+            'The whole fleet as one JSON document, streamed (objects, intervals, assignments, services, archive, fuel fillings, library, custom fields, attachments in base64, meter history, notification set-ups without secrets)',
           params: fleetParams,
           response: { 200: binaryReply },
         },
@@ -55,7 +55,7 @@ export const fleetTransferRoutes =
         return reply
           .header('content-type', 'application/json; charset=utf-8')
           .header('content-disposition', contentDisposition(file.name))
-          .send(file.data as never);
+          .send(file.stream as never);
       },
     );
     app.get(
@@ -79,7 +79,7 @@ export const fleetTransferRoutes =
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', contentDisposition(file.name))
-          .send(file.data as never);
+          .send(file.stream as never);
       },
     );
     app.post(

@@ -9,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { canonical } from './fixtures/canonical.js';
 import { sampleDocument } from './fixtures/document.js';
 import { LIVE_EVENTS_MAX } from './import.js';
 
@@ -21,66 +22,6 @@ import { LIVE_EVENTS_MAX } from './import.js';
 
 type Doc = FleetTransferDocument;
 const DAY = 86400;
-
-/** The document with every id replaced by what it names, collections sorted: equal iff same data. */
-function canonical(doc: Doc) {
-  const unit = new Map(doc.units.map((u) => [u.id, u.name]));
-  const driver = new Map(doc.drivers.map((p) => [p.id, p.name]));
-  const trailer = new Map(doc.trailers.map((p) => [p.id, p.name]));
-  const objectName = (type: string, id: number) =>
-    `${type}:${(type === 'u' ? unit : type === 'd' ? driver : trailer).get(id)}`;
-  const field = new Map(doc.custom_fields.map((f) => [f.id, `${f.owner_type}:${f.name}`]));
-  const interval = new Map(doc.intervals.map((i) => [i.id, i.name]));
-  const assignment = new Map(
-    doc.assignments.map((a) => [
-      a.id,
-      `${interval.get(a.interval_id)}@${objectName(a.object_type, a.object_id)}`,
-    ]),
-  );
-  const cf = (list: { id: number; v: string }[]) =>
-    list
-      .map((c) => ({ field: field.get(c.id), v: c.v }))
-      .sort((a, b) => String(a.field).localeCompare(String(b.field)));
-  const sort = <T>(list: T[]) => list.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-  const service = ({
-    id: _id,
-    object_id,
-    interval_id,
-    assignment_id,
-    cf: values,
-    ...s
-  }: Doc['services'][number]) => ({
-    ...s,
-    object: objectName(s.object_type, object_id),
-    interval: interval_id === null ? null : interval.get(interval_id),
-    assignment: assignment_id === null ? null : assignment.get(assignment_id),
-    cf: cf(values),
-  });
-  return {
-    units: sort(doc.units.map(({ id: _id, cf: v, ...u }) => ({ ...u, cf: cf(v) }))),
-    drivers: sort(doc.drivers.map(({ id: _id, cf: v, ...p }) => ({ ...p, cf: cf(v) }))),
-    trailers: sort(doc.trailers.map(({ id: _id, cf: v, ...p }) => ({ ...p, cf: cf(v) }))),
-    custom_fields: sort(doc.custom_fields.map(({ id: _id, ...f }) => f)),
-    line_items: sort(doc.line_items.map(({ id: _id, ...l }) => l)),
-    intervals: sort(doc.intervals.map(({ id: _id, ...i }) => i)),
-    assignments: sort(
-      doc.assignments.map(({ id: _id, interval_id, object_id, ...a }) => ({
-        ...a,
-        interval: interval.get(interval_id),
-        object: objectName(a.object_type, object_id),
-      })),
-    ),
-    services: sort(doc.services.map(service)),
-    archive: sort(doc.archive.map(service)),
-    fuel_fillings: sort(
-      doc.fuel_fillings.map(({ id: _id, unit_id, cf: v, ...f }) => ({
-        ...f,
-        unit: unit.get(unit_id),
-        cf: cf(v),
-      })),
-    ),
-  };
-}
 
 describe('fleet export and import', () => {
   let t: TestServer;
@@ -152,11 +93,48 @@ describe('fleet export and import', () => {
       archive: 2,
       fuel_fillings: 2,
       attachments: 2,
+      meter_readings: 2,
+      counter_corrections: 2,
+      notification_setups: 5,
     });
+    // The in-app set-up addressing nobody of this fleet is skipped, not widened to every member.
+    expect(first.body.skipped.notification_setups).toBe(1);
+    // Secrets never travel: the bot and the signed webhook are switched off, to have them entered again.
+    expect(first.body.secrets.map((s: { channel: string; name: string }) => [s.channel, s.name])).toEqual([
+      ['bot', 'Chat'],
+      ['webhook', 'Signed hook'],
+    ]);
+    const setups = await db()
+      .selectFrom('channel_setups')
+      .select(['name', 'enabled', 'secret'])
+      .where('fleet_id', '=', a.fid)
+      .orderBy('name')
+      .execute();
+    expect(setups).toEqual([
+      { name: 'Chat', enabled: 0, secret: null },
+      { name: 'Office', enabled: 1, secret: null },
+      { name: 'Plain hook', enabled: 0, secret: null },
+      { name: 'Signed hook', enabled: 0, secret: null },
+    ]);
     const docA = await exportOf(a.client, a.fid);
     for (const key of FLEET_TRANSFER_CSV_COLLECTIONS) expect(docA[key].length, key).toBeGreaterThan(0);
+    expect(docA.version).toBe(2);
+    // Who accepted or corrected: a login the target fleet lacks becomes the importer.
+    expect(docA.meter_readings.find((r) => r.status === 'refused')?.accepted_by).toBe('transfer-transfer-a');
+    expect(docA.counter_corrections.map((c) => c.by)).toEqual(['transfer-transfer-a', 'transfer-transfer-a']);
+    expect(JSON.stringify(docA.notification_setups)).not.toContain('"secret"');
 
     const b = await emptyFleet('Transfer B');
+    // A's admin is a member of B too, so that the logins of A's history map to the same user.
+    const adminA = await db()
+      .selectFrom('users')
+      .select('id')
+      .where('name', '=', 'transfer-transfer-a')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('fleet_users')
+      .values({ fleet_id: b.fid, user_id: adminA.id, acl: ACL_ALL })
+      .execute();
     const second = await b.client.post(`/api/fleets/${b.fid}/transfer`, { document: docA });
     expect(second.status, JSON.stringify(second.body)).toBe(200);
     expect(second.body.matched.units).toBe(0);
@@ -234,6 +212,9 @@ describe('fleet export and import', () => {
     });
     // The driver's assignment has its open service already: one open service per assignment (spec §4).
     expect(again.body.skipped.services).toBe(1);
+    // The meter history and the set-ups of the first import are not added twice.
+    expect(again.body.skipped).toMatchObject({ meter_readings: 2, counter_corrections: 2 });
+    expect(again.body.matched.notification_setups).toBe(5);
     const after = await counts(c.fid);
     expect(after.units).toBe(before.units);
     expect(after.intervals).toBe(before.intervals);

@@ -15,11 +15,12 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
+import { ReplyCache, sendTagged } from '../../http/etag.js';
 import { zApp } from '../../http/types.js';
 import {
   bindablePeople,
   fleetPeople,
-  fleetUnits,
+  fleetUnitsRead,
   pullCounters,
   setEntities,
   updatePerson,
@@ -32,6 +33,8 @@ export const objectRoutes =
   async (fastify) => {
     const app = zApp(fastify);
     const tags = ['service objects'];
+    // Bodies of the units list, one per fleet and `units` revision (http/etag.ts, migration 026).
+    const unitLists = new ReplyCache();
 
     app.put(
       '/api/fleets/:id/entities',
@@ -53,7 +56,15 @@ export const objectRoutes =
         config: { need: 'fleet.member' },
         schema: { tags, summary: 'Units of the fleet', params: idParams, response: { 200: unitListReply } },
       },
-      async (req) => fleetUnits(ctx, actorOf(req), req.params.id),
+      async (req, reply) =>
+        sendTagged(
+          ctx,
+          unitLists,
+          req,
+          reply,
+          req.params.id,
+          await fleetUnitsRead(ctx, actorOf(req), req.params.id),
+        ),
     );
     for (const kind of ['drivers', 'trailers'] as const) {
       const listReply = kind === 'drivers' ? driverListReply : trailerListReply;

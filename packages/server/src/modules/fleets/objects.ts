@@ -7,6 +7,7 @@ import {
   type UnitListReply,
   type UnitUpdateBody,
   type UnitWire,
+  unitListReply,
 } from '@fleetkeep/core';
 import { loadAccountTree, requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
@@ -15,6 +16,7 @@ import type { PersonRow } from '../../db/schema.js';
 import { countersChanged } from '../../events/domain.js';
 import { recordDomainEvents } from '../../events/outbox.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
+import type { TaggedList } from '../../http/etag.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
 import { recordCorrection } from '../statistics/counter-days.js';
@@ -26,8 +28,21 @@ export type PersonKind = 'drivers' | 'trailers';
 const COLLECTION = { drivers: 'driver', trailers: 'trailer' } as const;
 const OBJECT_TYPE = { units: 'u', drivers: 'd', trailers: 't' } as const;
 
-export async function fleetUnits(ctx: AppContext, actor: Actor, fleetId: number): Promise<UnitListReply> {
+/**
+ * GET /api/fleets/{id}/units as a tagged list (http/etag.ts): the fleet's `units` revision (migration 026)
+ * makes the tag, so an unchanged list answers 304 and the body is built once per revision.
+ */
+export async function fleetUnitsRead(ctx: AppContext, actor: Actor, fleetId: number): Promise<TaggedList> {
   await requireFleet(ctx, actor, fleetId, 'fleet.member');
+  return {
+    collections: ['units'],
+    variant: '',
+    schema: unitListReply,
+    build: () => readFleetUnits(ctx, fleetId),
+  };
+}
+
+async function readFleetUnits(ctx: AppContext, fleetId: number): Promise<UnitListReply> {
   const rows = await ctx.db.kysely
     .selectFrom('units')
     .selectAll()

@@ -3,6 +3,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, DAY, now } from '../../context.js';
 import type { Database, FleetRow, FuelFillingRow, FuelFillingTable, LineItemRow } from '../../db/schema.js';
+import { committed } from '../../db/yield.js';
 import { recordDomainEvents } from '../../events/outbox.js';
 import { invalidInput, notFound } from '../../http/errors.js';
 import { ensureLibraryItems, type Issue } from '../lineitems/library.js';
@@ -155,6 +156,7 @@ export async function runFuelChange<T>(
   const ch = new FuelChanges();
   const result = await ctx.db.kysely.transaction().execute((trx) => write(trx, ch));
   ctx.outbox.publish();
+  committed(ch.created.size + ch.updated.size); // an import's progress (issue 12)
   const ids = [...ch.created, ...ch.updated].filter((id) => !ch.deleted.has(id));
   const wires = ids.length ? await wiresByIds(ctx.db.kysely, fleet, ids) : [];
   const fid = fleet.id;

@@ -12,6 +12,8 @@ export interface ReadingRow {
   engine_hours: number | null;
   old_mileage: number | null;
   old_engine_hours: number | null;
+  shift_mileage: number | null;
+  shift_engine_hours: number | null;
   reason: string | null;
   accepted_by: number | null;
   accepted_at: number | null;
@@ -44,6 +46,8 @@ export function readingToWire(r: ReadingRow): MeterEntryWire {
     cneh: n3(r.engine_hours),
     old_cnm: n3(r.old_mileage),
     old_cneh: n3(r.old_engine_hours),
+    shift_cnm: n3(r.shift_mileage),
+    shift_cneh: n3(r.shift_engine_hours),
     st: r.status === 'refused' ? 'refused' : r.status === 'baseline' ? 'baseline' : 'accepted',
     reason: r.reason,
     by: person(r.accepted_by, r.by_name, r.by_full_name),
@@ -62,6 +66,8 @@ export function correctionToWire(c: CorrectionRow): MeterEntryWire {
     cneh: mileage ? null : round3(c.new_value),
     old_cnm: mileage ? round3(c.old_value) : null,
     old_cneh: mileage ? null : round3(c.old_value),
+    shift_cnm: null,
+    shift_cneh: null,
     st: 'accepted',
     reason: null,
     by: person(c.user_id, c.by_name, c.by_full_name),

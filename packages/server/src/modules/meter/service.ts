@@ -24,6 +24,9 @@ import { type CorrectionRow, correctionToWire, type ReadingRow, readingToWire } 
  * devices sent that ingestion kept (telematics/store.ts) and the hand corrections, newest first. Any
  * member reads it (`meter.view`); a manager (`meter.manage`, manageService) accepts a refused reading or
  * enters a correction, and the status engine runs on the result (the counters listeners).
+ *
+ * Neither moves the unit's interval baselines: a person set the counter deliberately (its step is
+ * booked as a correction), whereas a device's new baseline moves them along (telematics/baseline-shift.ts).
  */
 
 const DAY_S = 86_400;
@@ -48,6 +51,8 @@ const readingColumns = [
   'meter_readings.engine_hours',
   'meter_readings.old_mileage',
   'meter_readings.old_engine_hours',
+  'meter_readings.shift_mileage',
+  'meter_readings.shift_engine_hours',
   'meter_readings.reason',
   'meter_readings.accepted_by',
   'meter_readings.accepted_at',

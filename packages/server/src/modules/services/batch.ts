@@ -7,7 +7,7 @@ import {
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
-import { breathe } from '../../db/yield.js';
+import { breathe, pause } from '../../db/yield.js';
 import { parseRows } from '../../http/batch-rows.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import { customValueChecker } from '../customfields/service.js';
@@ -40,15 +40,17 @@ export async function createMany(ctx: AppContext, actor: Actor, fleetId: number,
       's',
       rows.map((r) => r.cf),
     ); // customfields
-    const plans = rows.map((r, j) => {
+    const plans: ReturnType<typeof planCreate>[] = [];
+    for (const [j, r] of rows.entries()) {
+      await pause(j); // 10,000 imported rows are planned with turns for the event loop (issue 12)
       const i = rowIndex[j]!;
       const { total_cost, ...input } = r;
       const manual = input.manual_cost ?? total_cost;
       // Dates not after today and end not before start: the rules of planCreate (spec §5).
       const plan = planCreate(pc, { ...input, manual_cost: manual }, lk, `body.services.${i}.`);
       plan.issues.push(...checkCustom(input.cf, `body.services.${i}.`)); // customfields
-      return plan;
-    });
+      plans.push(plan);
+    }
     const issues = [
       ...shapeIssues,
       ...plans.flatMap((p, j) => p.issues.map((x) => ({ ...x, row: rowIndex[j]! }))),

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { DialectName } from '../../db/database.js';
 import { dialectOps } from '../../db/dialect/index.js';
 import type { Database, LineItemRow } from '../../db/schema.js';
+import { committed, pause, turn } from '../../db/yield.js';
 import { recompute } from '../../engine/index.js';
 import { conflict } from '../../http/errors.js';
 import { personToWire, unitToWire } from '../fleets/mappers.js';
@@ -162,6 +163,9 @@ export async function syncIns(
   return events;
 }
 
+/** Services read back per query after a write. */
+const WIRES_PER_READ = 500;
+
 /**
  * Runs a write in one transaction, keeps `ins` exact inside it, then publishes the service, library
  * and owner events and hands reset assignments to the status engine. Returns the changed services.
@@ -186,12 +190,22 @@ export async function runChange<T>(
       throw err;
     });
   ctx.outbox.publish(); // the domain events recorded by the write (write.ts)
-  const ids = [...ch.created, ...ch.updated].filter((id) => !ch.deleted.has(id));
-  const wires = ids.length ? await loadWires(ctx.db.kysely, fleetId, byIds(fleetId, ids)) : [];
+  committed(ch.created.size + ch.updated.size); // an import's progress (issue 12)
+  const ids = [...ch.created, ...ch.updated].filter((id) => !ch.deleted.has(id)).sort((a, b) => a - b);
+  // In parts, with turns for the event loop: an import's 10,000 services never hold the server (issue 12).
+  const wires: ServiceWire[] = [];
+  for (let i = 0; i < ids.length; i += WIRES_PER_READ) {
+    if (i > 0) await turn();
+    wires.push(
+      ...(await loadWires(ctx.db.kysely, fleetId, byIds(fleetId, ids.slice(i, i + WIRES_PER_READ)))),
+    );
+  }
   for (const item of ch.library)
     await ctx.bus.publish({ t: 'c', s: 'lineitem', fid: fleetId, d: libraryItemToWire(item) });
-  for (const w of wires)
+  for (const [i, w] of wires.entries()) {
+    await pause(i);
     await ctx.bus.publish({ t: ch.created.has(w.id) ? 'c' : 'u', s: 'service', fid: fleetId, d: w });
+  }
   for (const id of ch.deleted) await ctx.bus.publish({ t: 'd', s: 'service', fid: fleetId, d: { id } });
   for (const e of ownerEvents) await ctx.bus.publish(e);
   if (ch.assignments.size) await afterBaselines(ctx, fleetId, [...ch.assignments]);

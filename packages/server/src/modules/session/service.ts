@@ -60,17 +60,27 @@ function decoy(): Promise<string> {
 
 /** POST /api/login: checks the password and issues a login token (DESIGN §4). */
 export async function login(ctx: AppContext, username: string, password: string, address: string) {
-  // Counted before the password is checked (auth/rate-limit.ts): 429 while the name or address is locked.
-  await ctx.limiter.begin(ctx.db.kysely, username, address);
-  const user = await ctx.db.kysely
-    .selectFrom('users')
-    .selectAll()
-    .where((eb) => eb(eb.fn('lower', ['name']), '=', username.toLowerCase()))
-    .executeTakeFirst();
-  // The answer time must not tell which user names exist.
-  const valid = await verifyPassword(user?.password_hash ?? (await decoy()), password);
-  if (!user || !valid) throw new AppError(ErrorCode.wrongCredentials);
-  await ctx.limiter.succeed(ctx.db.kysely, username);
+  // 429 while the name or address is locked; only a wrong password counts (auth/rate-limit.ts).
+  const attempt = await ctx.limiter.begin(ctx.db, username, address);
+  let user: UserRow | undefined;
+  let valid: boolean;
+  try {
+    user = await ctx.db.kysely
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', username.toLowerCase()))
+      .executeTakeFirst();
+    // The answer time must not tell which user names exist.
+    valid = await verifyPassword(user?.password_hash ?? (await decoy()), password);
+  } catch (err) {
+    await attempt.drop();
+    throw err;
+  }
+  if (!user || !valid) {
+    await attempt.fail();
+    throw new AppError(ErrorCode.wrongCredentials);
+  }
+  await attempt.succeed();
   // After the password check, so that the answer tells nothing to someone who does not know it. The
   // tree is read afresh: a suspension made on another instance a moment ago counts.
   if (await isShutOut(ctx, user, true)) throw new AppError(ErrorCode.accessDenied, ACCOUNT_SUSPENDED);

@@ -37,9 +37,13 @@ export interface Units {
   ms: number;
 }
 
-/** Thousandths of the fleet's fuel unit: each written unit's exact sum converted once (core fuel.ts). */
+/**
+ * Thousandths of the fleet's fuel unit: each written unit's exact sum converted once (core fuel.ts). A
+ * sum of 0 is 0 in any unit: not converted (a conversion computes in BigInt; most units fill in one).
+ */
 export const volumeIn = (c: CostSums, fm: number) =>
-  convertVolume(c.fuelL, FuelMeasure.liter, fm) + convertVolume(c.fuelGal, FuelMeasure.gallon, fm);
+  (c.fuelL === 0 ? 0 : convertVolume(c.fuelL, FuelMeasure.liter, fm)) +
+  (c.fuelGal === 0 ? 0 : convertVolume(c.fuelGal, FuelMeasure.gallon, fm));
 
 export function figuresToWire(f: UnitFigures, u: Units): Omit<StatisticsUnitRow, 'uid'> {
   const total = f.servicesCost + f.fuelCost;

@@ -28,11 +28,16 @@ export async function changeOwnPassword(
     .where('id', '=', actor.userId)
     .executeTakeFirst();
   if (!user) throw accessDenied();
-  await ctx.limiter.begin(ctx.db.kysely, user.name, address);
-  if (!(await verifyPassword(user.password_hash, oldPassword))) {
+  const attempt = await ctx.limiter.begin(ctx.db, user.name, address);
+  const valid = await verifyPassword(user.password_hash, oldPassword).catch(async (err: unknown) => {
+    await attempt.drop();
+    throw err;
+  });
+  if (!valid) {
+    await attempt.fail();
     throw invalidInput([{ field: 'body.old', message: WRONG_PASSWORD }], WRONG_PASSWORD);
   }
-  await ctx.limiter.succeed(ctx.db.kysely, user.name);
+  await attempt.succeed();
   const hash = await hashPassword(newPassword);
   const ended = await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();

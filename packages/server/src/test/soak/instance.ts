@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { BUILT_MAIN, freePort } from '../built-server.js';
@@ -41,6 +42,12 @@ export interface Where {
  */
 const MAIN = process.env.FLEETKEEP_SOAK_MAIN || BUILT_MAIN;
 
+/** A command-line tool of the same build (`backup`, `restore`…). */
+export const builtCli = (name: string) => path.join(path.dirname(MAIN), 'cli', `${name}.js`);
+
+/** The test-only event-loop probe, preloaded when `extra` names FLEETKEEP_LOOP_PROBE_FILE. */
+const LOOP_PROBE = path.join(import.meta.dirname, 'loop-probe.mjs');
+
 export function assertBuilt(): void {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build:ts" first`);
 }
@@ -62,7 +69,12 @@ export async function startInstance(where: Where, extra: Record<string, string> 
   };
   if (where.databaseUrl) env.DATABASE_URL = where.databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // FLEETKEEP_SOAK_NODE_ARGS: Node options for the server processes only (e.g. `--cpu-prof`, which
+  // NODE_OPTIONS refuses), for a look inside a run.
+  const nodeArgs = (process.env.FLEETKEEP_SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const probe = env.FLEETKEEP_LOOP_PROBE_FILE ? ['--import', LOOP_PROBE] : [];
+  const args = [...nodeArgs, ...probe, MAIN];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const output: string[] = [];
   child.stderr?.on('data', (c: Buffer) => output.push(String(c)));
@@ -180,9 +192,9 @@ export const TIMED_OUT = -1;
 export async function timed(
   method: string,
   url: string,
-  options: { ssid?: string; body?: unknown; timeoutMs: number },
+  options: { ssid?: string; body?: unknown; timeoutMs: number; headers?: Record<string, string> },
 ): Promise<Outcome> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.ssid) headers.authorization = `SSID ${options.ssid}`;
   let payload: string | undefined;
   if (options.body !== undefined) {
@@ -190,29 +202,41 @@ export async function timed(
     headers['content-type'] = 'application/json';
   }
   const started = performance.now();
-  try {
-    const res = await fetch(url, {
-      method,
-      headers,
-      body: payload,
-      signal: AbortSignal.timeout(options.timeoutMs),
-    });
-    const text = await res.text();
-    let body: unknown = text;
+  const controller = new AbortController();
+  const attempt = async (): Promise<Outcome> => {
     try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = text;
+      const res = await fetch(url, { method, headers, body: payload, signal: controller.signal });
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = text;
+      }
+      return { status: res.status, ms: performance.now() - started, body };
+    } catch (err) {
+      const aborted = controller.signal.aborted;
+      return {
+        status: aborted ? TIMED_OUT : BROKEN,
+        ms: performance.now() - started,
+        body: undefined,
+        error: (err as Error).message,
+      };
     }
-    return { status: res.status, ms: performance.now() - started, body };
-  } catch (err) {
-    const name = (err as Error).name;
-    return {
-      status: name === 'TimeoutError' || name === 'AbortError' ? TIMED_OUT : BROKEN,
-      ms: performance.now() - started,
-      body: undefined,
-      error: (err as Error).message,
-    };
+  };
+  // Our own deadline as well as the abort: a fetch aborted while its body was read did not always settle,
+  // and a load run then waited forever instead of counting a time-out.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ status: TIMED_OUT, ms: performance.now() - started, body: undefined, error: 'timed out' });
+    }, options.timeoutMs);
+  });
+  try {
+    return await Promise.race([attempt(), deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

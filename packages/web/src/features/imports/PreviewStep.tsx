@@ -1,12 +1,13 @@
 import {
   checkImportRows,
+  formatNumber,
   IMPORT_COLUMNS,
   type ImportCells,
   type ImportKind,
   type ImportResultReply,
   localDate,
 } from '@fleetkeep/core';
-import { Alert, Anchor, Box, Button, Group, List, Progress, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Group, List, Stack, Switch, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
@@ -19,8 +20,12 @@ import { keysForEvent } from '../../lib/queryKeys.ts';
 import { importRows } from './api.ts';
 import { listPath } from './ChooseStep.tsx';
 import type { ImportRowsState } from './ImportScreen.tsx';
+import { ImportProgressBar } from './ProgressBar.tsx';
+import { useImportProgress } from './progress.ts';
 
 const ROW_HEIGHT = 36;
+/** Counts as spec §9 writes numbers (space group separator). */
+const count = (n: number) => formatNumber(n, { decimals: 0 });
 /** The live-event collection each kind writes (its lists reload after an import). */
 const COLLECTIONS = {
   intervals: 'interval',
@@ -53,7 +58,7 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
   const library = useLibrary(fid);
   const [rows, setRows] = useState<ImportCells[]>(state.rows);
   const [skip, setSkip] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
+  const { progress, begin, uploaded, end } = useImportProgress();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   const columns = IMPORT_COLUMNS[kind].filter((c) => c.key in (state.rows[0] ?? {}));
@@ -90,9 +95,11 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
   const run = async () => {
     if (fid === null) return;
     const sent = skip ? rows.filter((_, i) => !badRows.has(i)) : rows;
-    setProgress(0);
+    // The server reports rows checked and written under this run's name (issue 12 item 2).
+    const id = begin();
     try {
-      const result = await importRows(fid, kind, { date_format: state.dateFormat, rows: sent }, setProgress);
+      const body = { date_format: state.dateFormat, rows: sent, progress: id };
+      const result = await importRows(fid, kind, body, uploaded);
       setOutcome({ result, skipped: rows.length - sent.length, failed: [] });
       // The imported records join the lists (spec §7: the client registers them).
       for (const key of keysForEvent(COLLECTIONS[kind], fid))
@@ -106,7 +113,7 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
           : [{ row: -1, message: e instanceof ApiError ? e.reason : String(e) }],
       });
     } finally {
-      setProgress(null);
+      end();
     }
   };
 
@@ -117,12 +124,12 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
       <Stack gap="md" p="md" data-testid="import-result">
         <Title order={2}>{t('imports.result.title')}</Title>
         <Text data-testid="import-created">
-          {t('imports.result.created', { n: outcome.result?.created ?? 0 })}
+          {t('imports.result.created', { n: count(outcome.result?.created ?? 0) })}
         </Text>
-        <Text data-testid="import-skipped">{t('imports.result.skipped', { n: outcome.skipped })}</Text>
+        <Text data-testid="import-skipped">{t('imports.result.skipped', { n: count(outcome.skipped) })}</Text>
         {outcome.failed.length > 0 && (
           <Text data-testid="import-failed" c="red">
-            {t('imports.result.failed', { n: outcome.failed.length })}
+            {t('imports.result.failed', { n: count(outcome.failed.length) })}
           </Text>
         )}
         {outcome.failed.length > 0 && (
@@ -148,9 +155,9 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
         {state.fileName}
       </Text>
       <Group gap="lg">
-        <Text data-testid="import-row-count">{t('imports.rows', { n: rows.length })}</Text>
+        <Text data-testid="import-row-count">{t('imports.rows', { n: count(rows.length) })}</Text>
         <Text data-testid="import-bad-count" c={badRows.size ? 'red' : undefined}>
-          {t('imports.problems', { n: badRows.size })}
+          {t('imports.problems', { n: count(badRows.size) })}
         </Text>
         <Switch
           label={t('imports.skipInvalid')}
@@ -226,12 +233,7 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
           </div>
         </div>
       </Box>
-      {progress !== null && (
-        <Stack gap={4}>
-          <Progress value={progress * 100} animated={progress >= 1} aria-label={t('imports.uploading')} />
-          <Text size="sm">{progress >= 1 ? t('imports.saving') : t('imports.uploading')}</Text>
-        </Stack>
-      )}
+      {progress !== null && <ImportProgressBar progress={progress} />}
       {check.issues.length > 0 && !skip && <Alert color="red">{t('imports.fixFirst')}</Alert>}
       <Group>
         <Button component={Link} to={listPath(kind)} variant="default">

@@ -39,6 +39,7 @@ import {
   checkDocument,
   type DocumentCheck,
   guessKind,
+  RESULT_EXTRA_KEYS,
   SUMMARY_KEYS,
   type VehicleChoice,
   vehicleTargets,
@@ -240,7 +241,7 @@ function ImportPanel({ fid }: { fid: number }) {
             <CountsTable
               head={['', t('migration.created'), t('migration.matched'), t('migration.skipped')]}
               rows={[
-                ...[...SUMMARY_KEYS, 'attachments' as const].map((k) => ({
+                ...[...SUMMARY_KEYS, ...RESULT_EXTRA_KEYS].map((k) => ({
                   key: k,
                   values: [
                     t(`migration.collection.${k}`),
@@ -251,6 +252,11 @@ function ImportPanel({ fid }: { fid: number }) {
                 })),
               ]}
             />
+            {result.secrets.length > 0 && (
+              <Alert color="yellow" data-testid="migration-secrets">
+                {t('migration.secretsNeeded', { names: result.secrets.map((x) => x.name).join(', ') })}
+              </Alert>
+            )}
           </Stack>
         )}
       </Stack>
@@ -492,6 +498,7 @@ function LubeLoggerPanel({ fid }: { fid: number }) {
                 { key: 'archive', values: [t('migration.collection.archive'), result.archive] },
                 { key: 'fuel', values: [t('migration.collection.fuel_fillings'), result.fuel_fillings] },
                 { key: 'odometer', values: [t('migration.kinds.odometer'), result.odometer] },
+                { key: 'refused', values: [t('migration.odometerRefused'), result.odometer_refused] },
               ]}
             />
           </Stack>

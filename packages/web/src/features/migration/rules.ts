@@ -1,7 +1,7 @@
 import {
   FLEET_TRANSFER_CSV_COLLECTIONS,
   FLEET_TRANSFER_FORMAT,
-  FLEET_TRANSFER_VERSION,
+  FLEET_TRANSFER_VERSIONS,
   LUBELOGGER_KINDS,
   type LubeLoggerKind,
 } from '@fleetkeep/core';
@@ -10,6 +10,13 @@ import {
 
 /** The collections a document summary counts, in the order the screen lists them: those of the export. */
 export const SUMMARY_KEYS = FLEET_TRANSFER_CSV_COLLECTIONS;
+/** Counts the import result lists after the collections (the export document has them too, not as CSV). */
+export const RESULT_EXTRA_KEYS = [
+  'attachments',
+  'meter_readings',
+  'counter_corrections',
+  'notification_setups',
+] as const;
 
 export type DocumentCheck =
   | { ok: true; document: unknown; counts: Record<(typeof SUMMARY_KEYS)[number], number>; fleetName: string }
@@ -28,7 +35,7 @@ export function checkDocument(text: string): DocumentCheck {
     typeof doc !== 'object' ||
     doc === null ||
     doc.format !== FLEET_TRANSFER_FORMAT ||
-    doc.version !== FLEET_TRANSFER_VERSION
+    !(FLEET_TRANSFER_VERSIONS as readonly unknown[]).includes(doc.version)
   )
     return { ok: false, reason: 'format' };
   const counts = Object.fromEntries(

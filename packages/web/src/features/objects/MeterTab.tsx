@@ -63,6 +63,15 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
       const key = REASON_KEY.get(e.reason);
       return key ? t(`meter.reason_${key}`) : e.reason;
     };
+    // A device's new baseline moved the unit's interval baselines by the same step (issue 14).
+    const signed = (v: number, text: (v: number) => string) => (v > 0 ? `+${text(v)}` : text(v));
+    const shifted = (e: MeterEntryWire) =>
+      [
+        e.shift_cnm === null ? null : signed(e.shift_cnm, distance),
+        e.shift_cneh === null ? null : signed(e.shift_cneh, labels.engineHours),
+      ]
+        .filter((v) => v !== null)
+        .map((value) => t('meter.intervalsShifted', { value }));
     return [
       {
         id: 'tm',
@@ -98,7 +107,8 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
         id: 'st',
         header: t('objects.state'),
         value: (e) => t(`meter.st_${e.st}`),
-        text: (e) => [t(`meter.st_${e.st}`), reason(e)].filter(Boolean).join(': '),
+        text: (e) =>
+          [[t(`meter.st_${e.st}`), reason(e)].filter(Boolean).join(': '), ...shifted(e)].join('; '),
         cell: (e) => (
           <Stack gap={2}>
             <Badge variant="light" color={STATE_COLOR[e.st]} radius="sm" data-testid={`meter-state-${e.st}`}>
@@ -109,6 +119,11 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
                 {reason(e)}
               </Text>
             )}
+            {shifted(e).map((line) => (
+              <Text key={line} size="xs" c="dimmed" data-testid="meter-shift">
+                {line}
+              </Text>
+            ))}
           </Stack>
         ),
         phone: 'detail',
