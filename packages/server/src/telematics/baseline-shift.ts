@@ -20,6 +20,7 @@ import type { Baseline } from './rules.js';
 
 export interface Shift {
   fleetId: number;
+  unitId: number;
   /** Intervals whose assignments moved, for the live `interval` events after the commit. */
   intervalIds: number[];
   /** The steps applied (null where that counter did not move a baseline). */
@@ -30,11 +31,12 @@ export interface Shift {
 const OPEN = sql<boolean>`(f & ${sql.lit(ServiceFlag.closed | ServiceFlag.rejected)}) = 0`;
 
 /**
- * Moves the baselines of a unit's assignments by the step of each counter whose baseline the unit's
+ * Plans the move of a unit's assignment baselines by the step of each counter whose baseline the unit's
  * device set (`hadCounter`: the unit had a value for it before; a unit counting from nothing has no
- * scale to keep). Returns null when no assignment moved.
+ * scale to keep), inside the ingestion transaction but with a plain read: no row of `assignments` or
+ * `services` is locked there. Returns null when the unit has no assignment to move.
  */
-export async function shiftIntervalBaselines(
+export async function planBaselineShift(
   trx: Transaction<Database>,
   unit: { id: number; fleetId: number | null },
   step: Baseline,
@@ -44,37 +46,63 @@ export async function shiftIntervalBaselines(
   const mileage = hadCounter.mileage && step.mileage !== 0 ? step.mileage : 0;
   const engineHours = hadCounter.engineHours && step.engineHours !== 0 ? step.engineHours : 0;
   if (mileage === 0 && engineHours === 0) return null;
-  const moved = await trx
-    .updateTable('assignments')
-    .set((eb) => ({ lcnm: eb('lcnm', '+', mileage), lceh: eb('lceh', '+', engineHours) }))
+  const assigned = await trx
+    .selectFrom('assignments')
+    .select(['id', 'interval_id'])
     .where('object_type', '=', 'u')
     .where('object_id', '=', unit.id)
     .where('fleet_id', '=', unit.fleetId)
-    .returning(['id', 'interval_id'])
     .execute();
-  if (moved.length === 0) return null;
-  await trx
-    .updateTable('services')
-    .set((eb) => ({
-      limit_mileage: eb('limit_mileage', '+', mileage),
-      last_mileage: eb('last_mileage', '+', mileage),
-      limit_engine_hours: eb('limit_engine_hours', '+', engineHours),
-      last_engine_hours: eb('last_engine_hours', '+', engineHours),
-    }))
-    .where(OPEN)
-    .where('fleet_id', '=', unit.fleetId)
-    .where(
-      'assignment_id',
-      'in',
-      moved.map((a) => a.id),
-    )
-    .execute();
+  if (assigned.length === 0) return null;
   return {
     fleetId: unit.fleetId,
-    intervalIds: [...new Set(moved.map((a) => a.interval_id))],
+    unitId: unit.id,
+    intervalIds: [...new Set(assigned.map((a) => a.interval_id))],
     mileage: mileage === 0 ? null : mileage,
     engineHours: engineHours === 0 ? null : engineHours,
   };
+}
+
+/**
+ * Applies planned shifts right after the readings' commit, in one transaction of its own that takes its
+ * row locks in the order every service writer does (open services, then assignments; units not at all):
+ * inside the ingestion transaction, which holds its units from the start, moving services would wait for
+ * a service write that in turn waits for those units (a deadlock PostgreSQL detected under the kill -9
+ * test's load). The status engine runs on the units after this, as for any counter change.
+ */
+export async function applyBaselineShifts(db: Kysely<Database>, shifts: Shift[]): Promise<void> {
+  if (shifts.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const s of shifts) {
+      const mileage = s.mileage ?? 0;
+      const engineHours = s.engineHours ?? 0;
+      const assignmentIds = trx
+        .selectFrom('assignments')
+        .select('id')
+        .where('object_type', '=', 'u')
+        .where('object_id', '=', s.unitId)
+        .where('fleet_id', '=', s.fleetId);
+      await trx
+        .updateTable('services')
+        .set((eb) => ({
+          limit_mileage: eb('limit_mileage', '+', mileage),
+          last_mileage: eb('last_mileage', '+', mileage),
+          limit_engine_hours: eb('limit_engine_hours', '+', engineHours),
+          last_engine_hours: eb('last_engine_hours', '+', engineHours),
+        }))
+        .where(OPEN)
+        .where('fleet_id', '=', s.fleetId)
+        .where('assignment_id', 'in', assignmentIds)
+        .execute();
+      await trx
+        .updateTable('assignments')
+        .set((eb) => ({ lcnm: eb('lcnm', '+', mileage), lceh: eb('lceh', '+', engineHours) }))
+        .where('object_type', '=', 'u')
+        .where('object_id', '=', s.unitId)
+        .where('fleet_id', '=', s.fleetId)
+        .execute();
+    }
+  });
 }
 
 /** After the commit: the moved intervals' live events (their `u` lists carry the baselines, DESIGN §5). */

@@ -12,7 +12,12 @@ import { countersChanged } from '../events/domain.js';
 import { recordDomainEvents } from '../events/outbox.js';
 import { round3 } from '../modules/fleets/mappers.js';
 import { CounterDays } from '../modules/statistics/counter-days.js';
-import { type Shift, shiftedIntervalEvents, shiftIntervalBaselines } from './baseline-shift.js';
+import {
+  applyBaselineShifts,
+  planBaselineShift,
+  type Shift,
+  shiftedIntervalEvents,
+} from './baseline-shift.js';
 import { type Reading, readingMs } from './reading.js';
 import { type CounterState, decide } from './rules.js';
 import { WarnLimiter } from './warn-limit.js';
@@ -336,8 +341,9 @@ export async function writeReadings(
         unit.baselined = true;
         const odometer = next.odometerSet !== unit.state.odometerSet;
         const hours = next.hoursSet !== unit.state.hoursSet;
-        // The unit's interval baselines move by the same step, in this transaction; the history shows it.
-        const shift = await shiftIntervalBaselines(trx, unit, baseline, {
+        // The unit's interval baselines move by the same step, right after the commit
+        // (baseline-shift.ts applyBaselineShifts); the history shows it.
+        const shift = await planBaselineShift(trx, unit, baseline, {
           mileage: odometer && unit.state.mileage > 0,
           engineHours: hours && unit.state.engineHours > 0,
         });
@@ -414,12 +420,13 @@ export async function writeReadings(
   for (const unit of units.values())
     if (unit.accepted && unit.fleetId !== null)
       events.push({ t: 'e', s: 'avl_unit', fid: unit.fleetId, d: messageEvent(unit) });
-  // After the commit: a failure to read the moved intervals must not fail the stored readings.
+  // After the commit: a failure to move or read the moved intervals must not fail the stored readings.
   if (shifts.length > 0)
     try {
+      await applyBaselineShifts(ctx.db.kysely, shifts);
       events.push(...(await shiftedIntervalEvents(ctx.db.kysely, shifts)));
     } catch (err) {
-      ctx.log.error({ err }, 'moved interval baselines not announced');
+      ctx.log.error({ err }, 'interval baselines not moved with the counter baseline');
     }
   return { outcomes, announcement: { events, changed: [...changed] } };
 }
