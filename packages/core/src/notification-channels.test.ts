@@ -53,6 +53,17 @@ describe('set-ups an event goes to', () => {
     expect(setupsFor(setups, 8).map((s) => s.id)).toEqual([3, 4]);
     expect(setupsFor(setups, 2).map((s) => s.id)).toEqual([4]);
   });
+  it('leaves out set-ups made after the event', () => {
+    const dated = [
+      { id: 1, on: true, k: 4, since: 1_000 },
+      { id: 2, on: true, k: 4, since: 2_000 },
+      { id: 3, on: true, k: 4 },
+    ];
+    expect(setupsFor(dated, 4, 1_500).map((s) => s.id)).toEqual([1, 3]);
+    expect(setupsFor(dated, 4, 2_000).map((s) => s.id)).toEqual([1, 2, 3]);
+    expect(setupsFor(dated, 4, 999).map((s) => s.id)).toEqual([3]);
+    expect(setupsFor(dated, 4).map((s) => s.id)).toEqual([1, 2, 3]);
+  });
   it('nothing for what is not one kind bit', () => {
     expect(setupsFor(setups, 5)).toEqual([]);
     expect(setupsFor(setups, 256)).toEqual([]);

@@ -28,12 +28,21 @@ export interface ChannelSetupRule {
   on: boolean;
   /** The kinds it sends (bit mask). */
   k: number;
+  /** When it was made, Unix seconds: what happened before is not its business. */
+  since?: number;
 }
 
-/** The switched-on set-ups whose kinds include `kind` (each gets one delivery of the event). */
-export function setupsFor<T extends ChannelSetupRule>(setups: readonly T[], kind: number): T[] {
+/**
+ * The switched-on set-ups whose kinds include `kind` (each gets one delivery of the event). With the
+ * event's time `at`, a set-up made after the event is left out: the outbox may still hand over events from
+ * before a set-up existed (a start's backlog, a consumer catching up), and a new webhook or chat should
+ * not receive history.
+ */
+export function setupsFor<T extends ChannelSetupRule>(setups: readonly T[], kind: number, at?: number): T[] {
   if (!isNotificationKind(kind)) return [];
-  return setups.filter((s) => s.on && (s.k & kind) !== 0);
+  return setups.filter(
+    (s) => s.on && (s.k & kind) !== 0 && (at === undefined || s.since === undefined || at >= s.since),
+  );
 }
 
 /** The names of the kind bits in the payload's `event.kind_name` (DESIGN §6). */

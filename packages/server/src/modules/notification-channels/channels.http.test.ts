@@ -597,6 +597,33 @@ describe('notification channels', () => {
       expect(await deliveries()).toHaveLength(1);
     });
 
+    it('a set-up made after an event does not receive it (a backlog handed over late is not history for it)', async () => {
+      const m = await outboxMark(db());
+      await createService({ uid: await fx.unit(), f: 1 });
+      await settled();
+      const events = (await eventsSince(db(), m, ['service.created'])) as ServiceDomainEvent[];
+      expect(events).toHaveLength(1);
+      const made = await create('webhooks', { n: 'Late', k: 1, url: `${hook.url}/late` });
+      const handOver = () =>
+        db()
+          .transaction()
+          .execute(async (trx) => deliveriesOf(trx, events));
+      // Made a second after the event: as the outbox consumer reaching that event only now.
+      await db()
+        .updateTable('channel_setups')
+        .set({ created_at: events[0]!.at + 1 })
+        .where('id', '=', made.id)
+        .execute();
+      expect(await handOver()).toEqual([]);
+      // Made in the event's second: it was there when it happened.
+      await db()
+        .updateTable('channel_setups')
+        .set({ created_at: events[0]!.at })
+        .where('id', '=', made.id)
+        .execute();
+      expect((await handOver()).map((d) => d.setup_id)).toEqual([made.id]);
+    });
+
     it('an e-mail set-up with several recipients: one message each, each seeing only its own address', async () => {
       const addrs = ['a@example.com', 'b@example.com', 'c@example.com'];
       await create('mails', { n: 'Crew', k: 1, lang: 'en', recipients: addrs });

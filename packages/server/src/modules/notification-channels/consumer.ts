@@ -59,18 +59,19 @@ export async function deliveriesOf(
   const fleetIds = [...new Set(withKind.map((e) => e.event.fid))];
   const setups = await db
     .selectFrom('channel_setups')
-    .select(['id', 'fleet_id', 'channel', 'name', 'enabled', 'kinds', 'config'])
+    .select(['id', 'fleet_id', 'channel', 'name', 'enabled', 'kinds', 'config', 'created_at'])
     .where('fleet_id', 'in', fleetIds)
     .where('enabled', '=', 1)
     .orderBy('id')
     .execute();
   if (setups.length === 0) return [];
-  const rules = setups.map((s) => ({ ...s, on: s.enabled === 1, k: s.kinds }));
+  const rules = setups.map((s) => ({ ...s, on: s.enabled === 1, k: s.kinds, since: Number(s.created_at) }));
   const relevant = withKind.filter(
     (e) =>
       setupsFor(
         rules.filter((s) => s.fleet_id === e.event.fid),
         e.kind,
+        e.event.at,
       ).length > 0,
   );
   if (relevant.length === 0) return [];
@@ -163,6 +164,7 @@ export async function deliveriesOf(
     for (const setup of setupsFor(
       rules.filter((s) => s.fleet_id === event.fid),
       kind,
+      event.at,
     ))
       for (const recipient of recipientsOf(setup))
         out.push({
