@@ -1,5 +1,5 @@
 import type { FleetTransferDocument } from '@fleetkeep/core';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { type Cut, group, pages } from './pages.js';
 import {
@@ -51,125 +51,80 @@ async function* mapped<R, T>(src: AsyncGenerator<R[]>, map: (rows: R[]) => Promi
   for await (const rows of src) yield await map(rows);
 }
 
-export function unitPages({ db, fid, cut }: Source): AsyncGenerator<Doc['units']> {
-  return mapped(
-    pages('units', (after, limit) =>
-      db
-        .selectFrom('units')
-        .selectAll()
-        .where('fleet_id', '=', fid)
-        .where('id', '>', after)
-        .where('id', '<=', cut.units)
-        .orderBy('id')
-        .limit(limit)
-        .execute(),
-    ),
-    (rows) => rows.map(unitOut),
-  );
-}
+/** The tables read whole, by the fleet's id: a keyset page is the same query on each. */
+type FleetTable =
+  | 'units'
+  | 'drivers'
+  | 'trailers'
+  | 'custom_fields'
+  | 'line_items'
+  | 'intervals'
+  | 'assignments'
+  | 'fuel_fillings'
+  | 'notification_setups'
+  | 'channel_setups';
 
-export function personPages(
+/** The fleet's rows of `table` up to the export's cut, page by page (pages.ts). */
+function fleetPages<T extends FleetTable>(
   { db, fid, cut }: Source,
-  table: 'drivers' | 'trailers',
-): AsyncGenerator<Doc['drivers']> {
-  return mapped(
-    pages(table, (after, limit) =>
-      db
-        .selectFrom(table)
+  table: T,
+): AsyncGenerator<Selectable<Database[T]>[]> {
+  type Row = Selectable<Database[T]> & { id: number };
+  // Every table here has `id` and `fleet_id`; Kysely cannot see that through a generic table name.
+  const keyed = db as unknown as Kysely<Record<FleetTable, { id: number; fleet_id: number }>>;
+  return pages<Row>(
+    table,
+    (after, limit) =>
+      keyed
+        .selectFrom(table as FleetTable)
         .selectAll()
         .where('fleet_id', '=', fid)
         .where('id', '>', after)
         .where('id', '<=', cut[table])
         .orderBy('id')
         .limit(limit)
-        .execute(),
-    ),
-    (rows) => rows.map(personOut),
+        .execute() as unknown as Promise<Row[]>,
   );
 }
 
-export function fieldPages({ db, fid, cut }: Source): AsyncGenerator<Doc['custom_fields']> {
-  return mapped(
-    pages('custom_fields', (after, limit) =>
-      db
-        .selectFrom('custom_fields')
-        .selectAll()
-        .where('fleet_id', '=', fid)
-        .where('id', '>', after)
-        .where('id', '<=', cut.custom_fields)
-        .orderBy('id')
-        .limit(limit)
-        .execute(),
-    ),
-    (rows) => rows.map(fieldOut),
-  );
+export function unitPages(src: Source): AsyncGenerator<Doc['units']> {
+  return mapped(fleetPages(src, 'units'), (rows) => rows.map(unitOut));
 }
 
-export function libraryPages({ db, fid, cut }: Source): AsyncGenerator<Doc['line_items']> {
-  return mapped(
-    pages('line_items', (after, limit) =>
-      db
-        .selectFrom('line_items')
-        .selectAll()
-        .where('fleet_id', '=', fid)
-        .where('id', '>', after)
-        .where('id', '<=', cut.line_items)
-        .orderBy('id')
-        .limit(limit)
-        .execute(),
-    ),
-    (rows) => rows.map(libraryOut),
-  );
+export function personPages(src: Source, table: 'drivers' | 'trailers'): AsyncGenerator<Doc['drivers']> {
+  return mapped(fleetPages(src, table), (rows) => rows.map(personOut));
 }
 
-export function intervalPages({ db, fid, cut }: Source): AsyncGenerator<Doc['intervals']> {
-  return mapped(
-    pages('intervals', (after, limit) =>
-      db
-        .selectFrom('intervals')
-        .selectAll()
-        .where('fleet_id', '=', fid)
-        .where('id', '>', after)
-        .where('id', '<=', cut.intervals)
-        .orderBy('id')
-        .limit(limit)
-        .execute(),
-    ),
-    async (rows) => {
-      const lines = group(
-        await db
-          .selectFrom('interval_line_items')
-          .selectAll()
-          .where(
-            'interval_id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .orderBy('interval_id')
-          .orderBy('position')
-          .execute(),
-        (l) => l.interval_id,
-      );
-      return rows.map((i) => intervalOut(i, lines.get(i.id) ?? []));
-    },
-  );
+export function fieldPages(src: Source): AsyncGenerator<Doc['custom_fields']> {
+  return mapped(fleetPages(src, 'custom_fields'), (rows) => rows.map(fieldOut));
 }
 
-export function assignmentPages({ db, fid, cut }: Source): AsyncGenerator<Doc['assignments']> {
-  return mapped(
-    pages('assignments', (after, limit) =>
-      db
-        .selectFrom('assignments')
+export function libraryPages(src: Source): AsyncGenerator<Doc['line_items']> {
+  return mapped(fleetPages(src, 'line_items'), (rows) => rows.map(libraryOut));
+}
+
+export function intervalPages(src: Source): AsyncGenerator<Doc['intervals']> {
+  return mapped(fleetPages(src, 'intervals'), async (rows) => {
+    const lines = group(
+      await src.db
+        .selectFrom('interval_line_items')
         .selectAll()
-        .where('fleet_id', '=', fid)
-        .where('id', '>', after)
-        .where('id', '<=', cut.assignments)
-        .orderBy('id')
-        .limit(limit)
+        .where(
+          'interval_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('interval_id')
+        .orderBy('position')
         .execute(),
-    ),
-    (rows) => rows.map(assignmentOut),
-  );
+      (l) => l.interval_id,
+    );
+    return rows.map((i) => intervalOut(i, lines.get(i.id) ?? []));
+  });
+}
+
+export function assignmentPages(src: Source): AsyncGenerator<Doc['assignments']> {
+  return mapped(fleetPages(src, 'assignments'), (rows) => rows.map(assignmentOut));
 }
 
 async function filesOf(src: Source, owner: string, ids: number[]): Promise<Map<number, FileMeta[]>> {
@@ -228,30 +183,16 @@ export function servicePages(
 }
 
 export function fuelPages(src: Source, withFiles: boolean): AsyncGenerator<WithFiles<FuelRecord>[]> {
-  const { db, fid, cut } = src;
-  return mapped(
-    pages('fuel_fillings', (after, limit) =>
-      db
-        .selectFrom('fuel_fillings')
-        .selectAll()
-        .where('fleet_id', '=', fid)
-        .where('id', '>', after)
-        .where('id', '<=', cut.fuel_fillings)
-        .orderBy('id')
-        .limit(limit)
-        .execute(),
-    ),
-    async (rows) => {
-      const files = withFiles
-        ? await filesOf(
-            src,
-            FUEL_OWNER,
-            rows.map((r) => r.id),
-          )
-        : new Map<number, FileMeta[]>();
-      return rows.map((f) => ({ record: fuelOut(f), files: files.get(f.id) ?? [] }));
-    },
-  );
+  return mapped(fleetPages(src, 'fuel_fillings'), async (rows) => {
+    const files = withFiles
+      ? await filesOf(
+          src,
+          FUEL_OWNER,
+          rows.map((r) => r.id),
+        )
+      : new Map<number, FileMeta[]>();
+    return rows.map((f) => ({ record: fuelOut(f), files: files.get(f.id) ?? [] }));
+  });
 }
 
 /** One attachment's bytes, read when the writer reaches it. */
@@ -322,18 +263,8 @@ export function correctionPages({ db, fid, cut }: Source): AsyncGenerator<Doc['c
 }
 
 /** The in-app set-ups, then the e-mail, bot and webhook ones (notification-channels), without secrets. */
-export async function* setupPages({ db, fid, cut }: Source): AsyncGenerator<Doc['notification_setups']> {
-  for await (const rows of pages('notification_setups', (after, limit) =>
-    db
-      .selectFrom('notification_setups')
-      .selectAll()
-      .where('fleet_id', '=', fid)
-      .where('id', '>', after)
-      .where('id', '<=', cut.notification_setups)
-      .orderBy('id')
-      .limit(limit)
-      .execute(),
-  )) {
+export async function* setupPages(src: Source): AsyncGenerator<Doc['notification_setups']> {
+  for await (const rows of fleetPages(src, 'notification_setups')) {
     const ids = new Set<number>();
     for (const r of rows) {
       try {
@@ -345,7 +276,7 @@ export async function* setupPages({ db, fid, cut }: Source): AsyncGenerator<Doc[
     const names = new Map(
       ids.size
         ? (
-            await db
+            await src.db
               .selectFrom('users')
               .select(['id', 'name'])
               .where('id', 'in', [...ids])
@@ -356,19 +287,8 @@ export async function* setupPages({ db, fid, cut }: Source): AsyncGenerator<Doc[
     yield rows.map((r) => inAppSetupOut(r, names));
   }
   // Channel set-up ids follow the in-app ones', so that the two kinds never share an id in the document.
-  const offset = cut.notification_setups;
-  yield* mapped(
-    pages('channel_setups', (after, limit) =>
-      db
-        .selectFrom('channel_setups')
-        .selectAll()
-        .where('fleet_id', '=', fid)
-        .where('id', '>', after)
-        .where('id', '<=', cut.channel_setups)
-        .orderBy('id')
-        .limit(limit)
-        .execute(),
-    ),
-    (rows) => rows.map((r) => ({ ...channelSetupOut(r), id: offset + r.id })),
+  const offset = src.cut.notification_setups;
+  yield* mapped(fleetPages(src, 'channel_setups'), (rows) =>
+    rows.map((r) => ({ ...channelSetupOut(r), id: offset + r.id })),
   );
 }
