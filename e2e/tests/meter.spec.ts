@@ -3,7 +3,8 @@ import { apiSession, cpuThrottle, expect, login, screenshot, test } from './fixt
 /**
  * Issue 14: a unit's meter history. A tracker's reading that the counter rules refuse is kept with its
  * reason; the manager sees it on the unit page's "Meter history" tab, accepts it (confirmed) and the
- * unit's mileage becomes the reading's.
+ * unit's mileage becomes the reading's. The tracker's first odometer is a new baseline, and the unit's
+ * interval baselines move by the same step, which the history shows on the baseline's row.
  */
 test('a refused reading is seen and accepted in the meter history', async ({ page, request }) => {
   test.setTimeout(60_000 * cpuThrottle());
@@ -15,6 +16,13 @@ test('a refused reading is seen and accepted in the meter history', async ({ pag
   });
   expect(created.ok(), await created.text()).toBe(true);
   const unitId = (await created.json()).id as number;
+  // Oil every 15,000 km, last done at 500 km: 14,500 km to go, before and after the new baseline.
+  const interval = await request.post(`/api/fleets/${fid}/intervals`, {
+    headers,
+    data: { n: `Oil ${uid}`, cnme: 1, cnmd: 15_000, cnmo: 500, u: [{ id: unitId, t: 'u', lcnm: 500 }] },
+  });
+  expect(interval.ok(), await interval.text()).toBe(true);
+  const intervalId = (await interval.json()).id as number;
   try {
     const send = async (seconds: number, km: number) =>
       (
@@ -24,8 +32,8 @@ test('a refused reading is seen and accepted in the meter history', async ({ pag
       ).json();
     const t0 = Math.floor(Date.now() / 1000) - 120;
     // The tracker's first odometer is the baseline; 5,000 km a minute later is refused.
-    expect(await send(t0, 1010)).toEqual({ ok: true });
-    expect(await send(t0 + 60, 6010)).toEqual({ ok: false, reason: 'Reading refused' });
+    expect(await send(t0, 200_000)).toEqual({ ok: true });
+    expect(await send(t0 + 60, 205_000)).toEqual({ ok: false, reason: 'Reading refused' });
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await login(page, 'manager');
@@ -35,8 +43,11 @@ test('a refused reading is seen and accepted in the meter history', async ({ pag
     const refused = table.getByRole('row').filter({ hasText: 'Implausible mileage jump' });
     // The first visit loads the unit page's code and data; a loaded machine may take a while.
     await expect(refused).toContainText('Refused', { timeout: 30_000 * cpuThrottle() });
-    await expect(refused).toContainText(/6\s?010 km/);
-    await expect(table.getByRole('row').filter({ hasText: 'Baseline' })).toContainText(/1\s?010 km/);
+    await expect(refused).toContainText(/205\s?000 km/);
+    const baseline = table.getByRole('row').filter({ hasText: 'Baseline' });
+    await expect(baseline).toContainText(/200\s?000 km/);
+    // 1,000 km counted before, 200,000 km on the clock: the oil interval's last service moves by the step.
+    await expect(baseline.getByTestId('meter-shift')).toHaveText(/\+199\s?000 km/);
     await screenshot(page, 'meter-history-1280');
 
     await refused.getByTestId('meter-accept').click();
@@ -50,12 +61,13 @@ test('a refused reading is seen and accepted in the meter history', async ({ pag
     const unit = (await (await request.get(`/api/fleets/${fid}/units`, { headers })).json()).units.find(
       (u: { id: number }) => u.id === unitId,
     );
-    expect(unit.cnm).toBe(6010);
+    expect(unit.cnm).toBe(205_000);
 
     // The same history on a phone: one card per entry.
     await page.setViewportSize({ width: 375, height: 800 });
     await screenshot(page, 'meter-history-375');
   } finally {
+    await request.delete(`/api/fleets/${fid}/intervals/${intervalId}`, { headers });
     await request.delete(`/api/fleets/${fid}/units/${unitId}`, { headers });
   }
 });
