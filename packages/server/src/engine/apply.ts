@@ -1,14 +1,13 @@
 import { forecastDate, ServiceFlag } from '@fleetkeep/core';
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import { DAY, now } from '../context.js';
-import type { Database, ServiceRow, ServiceTable } from '../db/schema.js';
+import { bulkInsert, type Placeholder } from '../db/bulk.js';
+import type { Database, ServiceRow } from '../db/schema.js';
 import { engineEvents } from '../events/domain.js';
-import { recordDomainEvents } from '../events/outbox.js';
+import { recordDomainEventsBulk } from '../events/outbox.js';
 import { chunks, type EngineScope, type Plan, plan } from './plan.js';
 
-/** Rows per insert: ~26 columns × 1000 stays under both dialects' bound-parameter limits. */
-const INSERT_ROWS = 1000;
 /** Window of the average daily distance behind the forecast date (PRODUCT.md "The status engine"). */
 const FORECAST_WINDOW_DAYS = 30;
 
@@ -69,53 +68,72 @@ async function copyLineItems(trx: Kysely<Database>, serviceIds: number[]): Promi
       .execute();
 }
 
-async function insertServices(trx: Kysely<Database>, work: Plan, at: number): Promise<ServiceRow[]> {
+/** The columns the engine writes of a new service, in the order of the values `insertServices` builds. */
+const SERVICE_COLUMNS = [
+  'fleet_id',
+  'object_type',
+  'object_id',
+  'interval_id',
+  'assignment_id',
+  'f',
+  'name',
+  'description',
+  'creator_id',
+  'created_at',
+  'updated_at',
+  'planned_date',
+  'forecast_date',
+  'limit_mileage',
+  'limit_engine_hours',
+  'last_date',
+  'last_mileage',
+  'last_engine_hours',
+  'cf',
+] as const;
+
+async function insertServices(
+  trx: Kysely<Database>,
+  placeholder: Placeholder,
+  work: Plan,
+  at: number,
+): Promise<ServiceRow[]> {
   const withMileage = work.creations.filter(
     (c) => c.assignment.object_type === 'u' && c.evaluation.remaining.mileage !== null,
   );
   const avg = await averageDailyKm(trx, [...new Set(withMileage.map((c) => c.assignment.object_id))], at);
   const t = now();
-  const rows: Insertable<ServiceTable>[] = work.creations.map(
-    ({ assignment: a, interval: i, evaluation: e, tz }) => {
-      const unit = a.object_type === 'u';
-      return {
-        fleet_id: a.fleet_id,
-        object_type: a.object_type,
-        object_id: a.object_id,
-        interval_id: i.id,
-        assignment_id: a.id,
-        f: ServiceFlag.upcoming | e.overdueFlags,
-        name: i.name,
-        description: i.description,
-        creator_id: null,
-        created_at: t,
-        updated_at: t,
-        planned_date: e.plannedDate,
-        forecast_date: unit
-          ? forecastDate(e.remaining.mileage, avg.get(a.object_id) ?? null, e.today, tz)
-          : null,
-        limit_mileage: e.remaining.mileage === null ? null : a.lcnm + i.cnmd,
-        limit_engine_hours: e.remaining.engineHours === null ? null : a.lceh + i.cnehd,
-        last_date: a.ltm,
-        last_mileage: unit ? a.lcnm : null,
-        last_engine_hours: unit ? a.lceh : null,
-        cf: '[]',
-      };
-    },
+  const rows = work.creations.map(({ assignment: a, interval: i, evaluation: e, tz }) => {
+    const unit = a.object_type === 'u';
+    return [
+      a.fleet_id,
+      a.object_type,
+      a.object_id,
+      i.id,
+      a.id,
+      ServiceFlag.upcoming | e.overdueFlags,
+      i.name,
+      i.description,
+      null,
+      t,
+      t,
+      e.plannedDate,
+      unit ? forecastDate(e.remaining.mileage, avg.get(a.object_id) ?? null, e.today, tz) : null,
+      e.remaining.mileage === null ? null : a.lcnm + i.cnmd,
+      e.remaining.engineHours === null ? null : a.lceh + i.cnehd,
+      a.ltm,
+      unit ? a.lcnm : null,
+      unit ? a.lceh : null,
+      '[]',
+    ];
+  });
+  // Another writer may have opened a service meanwhile: the partial unique index
+  // `services_open_assignment` refuses it and the row is skipped (not returned).
+  const created = await bulkInsert<ServiceRow>(
+    trx,
+    placeholder,
+    { table: 'services', columns: SERVICE_COLUMNS, skipConflicts: true, returning: true },
+    rows,
   );
-  const created: ServiceRow[] = [];
-  for (const part of chunks(rows, INSERT_ROWS)) {
-    // Another writer may have opened a service meanwhile: the partial unique index
-    // `services_open_assignment` refuses it and the row is skipped (not returned).
-    created.push(
-      ...(await trx
-        .insertInto('services')
-        .values(part)
-        .onConflict((oc) => oc.doNothing())
-        .returningAll()
-        .execute()),
-    );
-  }
   await copyLineItems(
     trx,
     created.map((s) => s.id),
@@ -131,7 +149,9 @@ async function updateFlags(trx: Kysely<Database>, work: Plan): Promise<{ row: Se
   const groups = new Map<string, number[]>();
   for (const c of work.changes) {
     const key = `${c.service.f}:${c.f}`;
-    groups.set(key, [...(groups.get(key) ?? []), c.service.id]);
+    const ids = groups.get(key);
+    if (ids) ids.push(c.service.id);
+    else groups.set(key, [c.service.id]);
   }
   const changed: { row: ServiceRow; from: number }[] = [];
   const t = now();
@@ -156,11 +176,16 @@ async function updateFlags(trx: Kysely<Database>, work: Plan): Promise<{ row: Se
  * and the domain events of what it wrote (became due, overdue by kind) into the outbox in the same
  * transaction; the caller publishes them after the commit.
  */
-async function write(trx: Kysely<Database>, work: Plan, at: number): Promise<Applied> {
+async function write(
+  trx: Kysely<Database>,
+  placeholder: Placeholder,
+  work: Plan,
+  at: number,
+): Promise<Applied> {
   if (work.creations.length === 0 && work.changes.length === 0) return { created: [], changed: [] };
-  const created = await insertServices(trx, work, at);
+  const created = await insertServices(trx, placeholder, work, at);
   const changed = await updateFlags(trx, work);
-  await recordDomainEvents(trx, engineEvents(created, changed, at));
+  await recordDomainEventsBulk(trx, engineEvents(created, changed, at), placeholder);
   return { created, changed: changed.map((c) => c.row) };
 }
 
@@ -182,7 +207,7 @@ export async function applyPlan(ctx: AppContext, first: Plan, at: number): Promi
   ].sort((a, b) => a - b);
   return ctx.db.kysely.transaction().execute(async (trx) => {
     for (const fid of fleets) await ctx.db.ops.lockInTransaction(trx, 'engineFleet', fid);
-    return write(trx, await plan(trx, { assignmentIds }, at), at);
+    return write(trx, ctx.db.ops.placeholder, await plan(trx, { assignmentIds }, at), at);
   });
 }
 
@@ -192,5 +217,7 @@ export async function applyPlan(ctx: AppContext, first: Plan, at: number): Promi
  * that finds nothing commits a transaction that wrote nothing.
  */
 export async function planAndApply(ctx: AppContext, scope: EngineScope, at: number): Promise<Applied> {
-  return ctx.db.kysely.transaction().execute(async (trx) => write(trx, await plan(trx, scope, at), at));
+  return ctx.db.kysely
+    .transaction()
+    .execute(async (trx) => write(trx, ctx.db.ops.placeholder, await plan(trx, scope, at), at));
 }

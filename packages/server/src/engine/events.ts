@@ -53,7 +53,11 @@ export async function publishServices(ctx: AppContext, services: ServiceRow[], t
       .orderBy('service_id')
       .orderBy('position')
       .execute();
-    for (const r of rows) lines.set(r.service_id, [...(lines.get(r.service_id) ?? []), lineToWire(r)]);
+    for (const r of rows) {
+      const list = lines.get(r.service_id);
+      if (list) list.push(lineToWire(r));
+      else lines.set(r.service_id, [lineToWire(r)]);
+    }
     if (t === 'u') {
       const counts = await db
         .selectFrom('attachments')

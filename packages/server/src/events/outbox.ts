@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DomainEvent, NewDomainEvent } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
 import { type AppContext, now } from '../context.js';
+import { bulkInsert, type Placeholder } from '../db/bulk.js';
 import type { Database } from '../db/schema.js';
 import { Consumers, type DomainEventConsumer, OUTBOX_TOPIC } from './consumers.js';
 
@@ -58,6 +59,32 @@ export async function recordDomainEvents(trx: Kysely<Database>, events: NewDomai
       .insertInto('domain_events')
       .values(rows.slice(i, i + INSERT_ROWS))
       .execute();
+}
+
+/** The columns a bulk record binds per event (`seq` and `published_at` stay null). */
+const BULK_COLUMNS = ['event_id', 'type', 'fleet_id', 'at', 'created_at', 'payload'] as const;
+
+/**
+ * The same as `recordDomainEvents` for writers that record thousands of events at once (the status
+ * engine's first run over a fleet, issue 13): db/bulk.ts multi-row inserts, one prepared statement for
+ * every full chunk. `placeholder` is the dialect's (db/dialect `placeholder`: `?` or `$k`).
+ */
+export async function recordDomainEventsBulk(
+  trx: Kysely<Database>,
+  events: NewDomainEvent[],
+  placeholder: Placeholder,
+): Promise<void> {
+  if (events.length === 0) return;
+  const t = now();
+  await bulkInsert(
+    trx,
+    placeholder,
+    { table: 'domain_events', columns: BULK_COLUMNS },
+    events.map((e) => {
+      const event = { id: randomUUID(), ...e } as DomainEvent;
+      return [event.id, event.type, event.fid, event.at, t, JSON.stringify(event)];
+    }),
+  );
 }
 
 /**
