@@ -30,7 +30,8 @@ export interface BulkInsert {
  * built here once per chunk size, not through Kysely's query builder: building and compiling a
  * 1,000-row insert node by node cost more than SQLite's own work for it (issue 13). Every full chunk
  * has the same text, so SQLite reuses one prepared statement (db/database.ts `cachedStatements`). Used
- * where thousands of rows go in at once: the status engine's services and the outbox's event rows.
+ * where many rows go in at once: the status engine's services, the outbox's event rows, ingestion's
+ * positions.
  */
 export async function bulkInsert<R>(
   db: Kysely<Database>,
@@ -40,24 +41,34 @@ export async function bulkInsert<R>(
 ): Promise<R[]> {
   const width = spec.columns.length;
   const perChunk = Math.max(1, Math.min(MAX_ROWS, Math.floor(MAX_PARAMETERS / width)));
-  const texts = new Map<number, string>();
-  const textFor = (n: number) => {
-    let text = texts.get(n);
-    if (text === undefined) {
-      text = insertText(placeholder, spec, n);
-      texts.set(n, text);
-    }
-    return text;
-  };
   const out: R[] = [];
   for (let i = 0; i < rows.length; i += perChunk) {
     const part = rows.slice(i, i + perChunk);
     const parameters: unknown[] = [];
     for (const row of part) for (let c = 0; c < width; c++) parameters.push(row[c]);
-    const result = await db.executeQuery<R>(CompiledQuery.raw(textFor(part.length), parameters));
+    const result = await db.executeQuery<R>(
+      CompiledQuery.raw(textFor(placeholder, spec, part.length), parameters),
+    );
     if (spec.returning) for (const r of result.rows) out.push(r);
   }
   return out;
+}
+
+/**
+ * Statement texts by dialect, table, columns and row count, kept for the life of the process: a hot
+ * writer (ingestion's group commit, a few rows at a time) builds each text once. The keys are bounded
+ * by the writers' fixed column lists times MAX_ROWS row counts.
+ */
+const texts = new Map<string, string>();
+
+function textFor(placeholder: Placeholder, spec: BulkInsert, n: number): string {
+  const key = `${placeholder(2)}|${spec.table}|${spec.columns.join(',')}|${spec.skipConflicts ? 1 : 0}${spec.returning ? 1 : 0}|${n}`;
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = insertText(placeholder, spec, n);
+    texts.set(key, text);
+  }
+  return text;
 }
 
 function insertText(placeholder: Placeholder, spec: BulkInsert, n: number): string {

@@ -179,6 +179,8 @@ export interface MeterReadingTable {
   /** Baselines: the step the unit's interval baselines moved by (migration 023); null when none moved. */
   shift_mileage: number | null;
   shift_engine_hours: number | null;
+  /** 1 while the recorded shift is not yet applied to the unit's intervals (027, telematics/baseline-shift.ts). */
+  shift_pending: Generated<number>;
 }
 
 export interface CounterCorrectionTable {

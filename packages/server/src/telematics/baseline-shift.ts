@@ -1,5 +1,6 @@
 import { ServiceFlag } from '@fleetkeep/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { loadIntervals } from '../modules/intervals/store.js';
 import type { Baseline } from './rules.js';
@@ -64,24 +65,47 @@ export async function planBaselineShift(
 }
 
 /**
- * Applies planned shifts right after the readings' commit, in one transaction of its own that takes its
- * row locks in the order every service writer does (open services, then assignments; units not at all):
- * inside the ingestion transaction, which holds its units from the start, moving services would wait for
- * a service write that in turn waits for those units (a deadlock PostgreSQL detected under the kill -9
- * test's load). The status engine runs on the units after this, as for any counter change.
+ * Applies the shifts recorded but not yet applied (issue 14): each baseline row of the meter history
+ * whose step the readings' transaction recorded with `shift_pending = 1` (store.ts). Called right after
+ * the readings' commit for the units that got one, and at every start for all units (`recoverShifts`), so
+ * that a process killed between the two commits loses no shift.
+ *
+ * Idempotent, keyed on the row: in one transaction per call, each row is first claimed by setting its
+ * marker to 0 where it is still 1; a row another instance (or an earlier run) claimed is skipped, so a
+ * step is applied once. Then the row locks are taken in the order every service writer takes them (open
+ * services, then assignments; units not at all): inside the ingestion transaction, which holds its units
+ * from the start, moving services would wait for a service write that in turn waits for those units (a
+ * deadlock PostgreSQL detected under the kill -9 test's load). Only ingestion writes pending rows, and its
+ * trim leaves them alone (store.ts `trimMeter`), so the claim waits for nothing a service writer holds.
+ * Returns the shifts applied; the status engine runs on their units after this, as for any counter change.
  */
-export async function applyBaselineShifts(db: Kysely<Database>, shifts: Shift[]): Promise<void> {
-  if (shifts.length === 0) return;
-  await db.transaction().execute(async (trx) => {
-    for (const s of shifts) {
-      const mileage = s.mileage ?? 0;
-      const engineHours = s.engineHours ?? 0;
-      const assignmentIds = trx
-        .selectFrom('assignments')
-        .select('id')
-        .where('object_type', '=', 'u')
-        .where('object_id', '=', s.unitId)
-        .where('fleet_id', '=', s.fleetId);
+export async function applyPendingShifts(db: Kysely<Database>, unitIds?: number[]): Promise<Shift[]> {
+  if (unitIds?.length === 0) return [];
+  return db.transaction().execute(async (trx) => {
+    let select = trx
+      .selectFrom('meter_readings')
+      .select(['id', 'fleet_id', 'unit_id', 'shift_mileage', 'shift_engine_hours'])
+      .where('shift_pending', '=', 1)
+      .orderBy('id');
+    if (unitIds) select = select.where('unit_id', 'in', unitIds);
+    const applied: Shift[] = [];
+    for (const row of await select.execute()) {
+      const claim = await trx
+        .updateTable('meter_readings')
+        .set({ shift_pending: 0 })
+        .where('id', '=', row.id)
+        .where('shift_pending', '=', 1)
+        .executeTakeFirst();
+      if (Number(claim.numUpdatedRows) === 0 || row.fleet_id === null) continue;
+      const s = { fleetId: row.fleet_id, unitId: row.unit_id };
+      const mileage = row.shift_mileage ?? 0;
+      const engineHours = row.shift_engine_hours ?? 0;
+      const assignments = () =>
+        trx
+          .selectFrom('assignments')
+          .where('object_type', '=', 'u')
+          .where('object_id', '=', s.unitId)
+          .where('fleet_id', '=', s.fleetId);
       await trx
         .updateTable('services')
         .set((eb) => ({
@@ -92,16 +116,24 @@ export async function applyBaselineShifts(db: Kysely<Database>, shifts: Shift[])
         }))
         .where(OPEN)
         .where('fleet_id', '=', s.fleetId)
-        .where('assignment_id', 'in', assignmentIds)
+        .where('assignment_id', 'in', assignments().select('id'))
         .execute();
-      await trx
+      const moved = await trx
         .updateTable('assignments')
         .set((eb) => ({ lcnm: eb('lcnm', '+', mileage), lceh: eb('lceh', '+', engineHours) }))
         .where('object_type', '=', 'u')
         .where('object_id', '=', s.unitId)
         .where('fleet_id', '=', s.fleetId)
+        .returning('interval_id')
         .execute();
+      applied.push({
+        ...s,
+        intervalIds: [...new Set(moved.map((a) => a.interval_id))],
+        mileage: row.shift_mileage,
+        engineHours: row.shift_engine_hours,
+      });
     }
+    return applied;
   });
 }
 
@@ -118,4 +150,22 @@ export async function shiftedIntervalEvents(db: Kysely<Database>, shifts: Shift[
     for (const d of await loadIntervals(db, fid, [...ids]))
       events.push({ t: 'u' as const, s: 'interval' as const, fid, d });
   return events;
+}
+
+/**
+ * At start (routes.ts): applies the shifts a killed process recorded but did not apply (issue 14), then
+ * announces them as the step after a commit does: the moved intervals' live events and the status engine
+ * on their units. A failure is logged: the rows stay pending for the next start.
+ */
+export async function recoverShifts(ctx: AppContext): Promise<void> {
+  try {
+    const applied = await applyPendingShifts(ctx.db.kysely);
+    if (applied.length === 0) return;
+    ctx.log.warn({ units: applied.map((s) => s.unitId) }, 'interval baselines moved after a restart');
+    await ctx.bus.publishMany(await shiftedIntervalEvents(ctx.db.kysely, applied));
+    const units = [...new Set(applied.map((s) => s.unitId))];
+    for (const listener of ctx.countersListeners) await listener(units);
+  } catch (err) {
+    ctx.log.error({ err }, 'recorded interval baseline moves not applied at start');
+  }
 }

@@ -9,6 +9,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { actorOf } from '../http/auth-hook.js';
 import { zApp } from '../http/types.js';
+import { recoverShifts } from './baseline-shift.js';
 import { ingestBatchAs, ingestOsmand, osmandInput } from './service.js';
 
 /** A full batch (core `TELEMATICS_BATCH_MAX_ROWS` rows) is larger than the default body limit. */
@@ -24,6 +25,8 @@ export const ingestRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (fastify) => {
     const app = zApp(fastify);
+    // Interval baseline moves recorded by readings whose process died before applying them (issue 14).
+    fastify.addHook('onReady', () => recoverShifts(ctx));
 
     app.get(
       '/api/ingest/osmand',

@@ -4,22 +4,19 @@ import {
   METER_RETENTION_DAYS,
   type UnitMessageEvent,
 } from '@fleetkeep/core';
-import { type Insertable, sql, type Transaction } from 'kysely';
+import type { Insertable, Transaction } from 'kysely';
 import { accountTreeOf, loadAccountTree } from '../auth/access.js';
 import { type AppContext, now } from '../context.js';
-import type { Database, IngestLogTable, MeterReadingTable, PositionTable } from '../db/schema.js';
+import type { DialectOps } from '../db/dialect/index.js';
+import type { Database, IngestLogTable, PositionTable } from '../db/schema.js';
 import { countersChanged } from '../events/domain.js';
 import { recordDomainEvents } from '../events/outbox.js';
 import { round3 } from '../modules/fleets/mappers.js';
 import { CounterDays } from '../modules/statistics/counter-days.js';
-import {
-  applyBaselineShifts,
-  planBaselineShift,
-  type Shift,
-  shiftedIntervalEvents,
-} from './baseline-shift.js';
+import { applyPendingShifts, planBaselineShift, shiftedIntervalEvents } from './baseline-shift.js';
 import { type Reading, readingMs } from './reading.js';
 import { type CounterState, decide } from './rules.js';
+import { insertPositions, selectUnits, updateMany } from './statements.js';
 import { WarnLimiter } from './warn-limit.js';
 
 /**
@@ -122,6 +119,9 @@ function messageEvent(unit: LiveUnit): UnitMessageEvent {
   };
 }
 
+/** A meter history row as ingestion writes it, with its pending marker (migration 027). */
+type MeterRow = Insertable<Database['meter_readings']>;
+
 const chunks = <T>(rows: T[]): T[][] =>
   Array.from({ length: Math.ceil(rows.length / INSERT_CHUNK) }, (_, k) =>
     rows.slice(k * INSERT_CHUNK, (k + 1) * INSERT_CHUNK),
@@ -172,52 +172,15 @@ export async function writeReadings(
   const outcomes: IngestOutcome[] = [];
   const units = new Map<string, LiveUnit>();
   const changed = new Set<number>();
-  // Units whose interval baselines moved with a new counter baseline (telematics/baseline-shift.ts).
-  const shifts: Shift[] = [];
+  // Units with a recorded move of their interval baselines (telematics/baseline-shift.ts).
+  const shifted = new Set<number>();
 
   // Cached per instance and dropped on every instance by an activation change (auth/access.ts).
   let tree = await loadAccountTree(ctx);
 
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    let select = trx
-      .selectFrom('units')
-      .select([
-        'id',
-        'fleet_id',
-        'device_id',
-        'last_time',
-        'lat',
-        'lon',
-        'speed',
-        'course',
-        'altitude',
-        'ignition',
-        'mileage',
-        'engine_hours',
-        'params',
-        // meter (016): millisecond order, baselines, actual counters.
-        'last_ms',
-        'meter_odo_device',
-        'meter_hours_device',
-        'base_mileage',
-        'base_engine_hours',
-        // statistics: the unit's counter history state, in the same select.
-        'counter_day',
-        'counter_day_end',
-        'counter_off_mileage',
-        'counter_off_engine_hours',
-      ])
-      .select((eb) =>
-        eb
-          .selectFrom('fleets')
-          .select('fleets.account_id')
-          .whereRef('fleets.id', '=', 'units.fleet_id')
-          .as('fleet_account_id'),
-      )
-      .where('device_id', 'in', [...new Set(readings.map((r) => r.deviceId))])
-      .orderBy('id');
-    select = ctx.db.ops.forUpdate(select);
-    for (const row of await select.execute()) {
+    const deviceIds = [...new Set(readings.map((r) => r.deviceId))];
+    for (const row of await selectUnits(trx, ctx.db.ops, deviceIds)) {
       units.set(row.device_id, {
         id: row.id,
         fleetId: row.fleet_id,
@@ -256,9 +219,9 @@ export async function writeReadings(
     // statistics: the daily counter history, written with the positions (modules/statistics).
     let days = new CounterDays();
     // meter: refusals, baselines and each day's first reading (core contracts/meter.ts).
-    const meter: Insertable<MeterReadingTable>[] = [];
+    const meter: MeterRow[] = [];
     const source = options.source ?? 'device';
-    const meterRow = (r: Reading, unit: LiveUnit, row: Partial<Insertable<MeterReadingTable>>) =>
+    const meterRow = (r: Reading, unit: LiveUnit, row: Partial<MeterRow>) =>
       meter.push({
         fleet_id: unit.fleetId,
         unit_id: unit.id,
@@ -267,6 +230,8 @@ export async function writeReadings(
         source,
         status: 'accepted',
         device_id: r.deviceId,
+        // Every row names it: SQLite's multi-row insert fills a missing column with null, not its default.
+        shift_pending: 0,
         ...row,
       });
     const log: Insertable<IngestLogTable>[] = [];
@@ -341,13 +306,14 @@ export async function writeReadings(
         unit.baselined = true;
         const odometer = next.odometerSet !== unit.state.odometerSet;
         const hours = next.hoursSet !== unit.state.hoursSet;
-        // The unit's interval baselines move by the same step, right after the commit
-        // (baseline-shift.ts applyBaselineShifts); the history shows it.
+        // The unit's interval baselines move by the same step: recorded here on the history row
+        // (pending), applied right after the commit, or at the next start after a crash
+        // (baseline-shift.ts applyPendingShifts, issue 14); the history shows it.
         const shift = await planBaselineShift(trx, unit, baseline, {
           mileage: odometer && unit.state.mileage > 0,
           engineHours: hours && unit.state.engineHours > 0,
         });
-        if (shift) shifts.push(shift);
+        if (shift) shifted.add(unit.id);
         meterRow(reading, unit, {
           status: 'baseline',
           mileage: odometer ? next.mileage : null,
@@ -356,6 +322,7 @@ export async function writeReadings(
           old_engine_hours: hours ? unit.state.engineHours : null,
           shift_mileage: shift?.mileage ?? null,
           shift_engine_hours: shift?.engineHours ?? null,
+          shift_pending: shift ? 1 : 0,
         });
         unit.sampled = true;
       } else {
@@ -392,13 +359,14 @@ export async function writeReadings(
       outcomes.push({ status: 'accepted', unitId: unit.id, countersChanged });
     }
 
-    for (const rows of chunks(positions)) await trx.insertInto('positions').values(rows).execute();
+    await insertPositions(trx, ctx.db.ops, positions);
     for (const rows of chunks(log)) await trx.insertInto('ingest_log').values(rows).execute();
     for (const rows of chunks(meter)) await trx.insertInto('meter_readings').values(rows).execute();
     await trimMeter(trx, meter, t);
     await days.flush(trx, ctx.db.dialect); // statistics: writes only when a unit's fleet day changed
     await updateUnits(
       trx,
+      ctx.db.ops,
       [...units.values()].filter((u) => u.accepted),
     );
     // Domain events: "counters changed", one per unit of a fleet whose counters moved (events/domain.ts).
@@ -421,10 +389,11 @@ export async function writeReadings(
     if (unit.accepted && unit.fleetId !== null)
       events.push({ t: 'e', s: 'avl_unit', fid: unit.fleetId, d: messageEvent(unit) });
   // After the commit: a failure to move or read the moved intervals must not fail the stored readings.
-  if (shifts.length > 0)
+  // (A crash here leaves the recorded shifts pending: the next start applies them, routes.ts.)
+  if (shifted.size > 0)
     try {
-      await applyBaselineShifts(ctx.db.kysely, shifts);
-      events.push(...(await shiftedIntervalEvents(ctx.db.kysely, shifts)));
+      const applied = await applyPendingShifts(ctx.db.kysely, [...shifted]);
+      events.push(...(await shiftedIntervalEvents(ctx.db.kysely, applied)));
     } catch (err) {
       ctx.log.error({ err }, 'interval baselines not moved with the counter baseline');
     }
@@ -468,6 +437,7 @@ const LIVE_COLUMN_TYPES: Record<keyof ReturnType<typeof liveColumns>, string> = 
   last_ms: 'bigint',
 };
 const LIVE_COLUMNS = Object.keys(LIVE_COLUMN_TYPES) as (keyof typeof LIVE_COLUMN_TYPES)[];
+const LIVE_TYPES = LIVE_COLUMNS.map((c) => LIVE_COLUMN_TYPES[c]);
 /** Units per update statement: 14 parameters each, well inside both dialects' limits. */
 const UPDATE_CHUNK = 200;
 
@@ -476,7 +446,7 @@ const UPDATE_CHUNK = 200;
  * unit was a round trip per reading on PostgreSQL), apart from a unit a baseline moved, which also
  * writes its base and corrections.
  */
-async function updateUnits(trx: Transaction<Database>, units: LiveUnit[]): Promise<void> {
+async function updateUnits(trx: Transaction<Database>, ops: DialectOps, units: LiveUnit[]): Promise<void> {
   const plain = units.filter((u) => !u.baselined);
   for (const unit of units.filter((u) => u.baselined)) {
     const { state } = unit;
@@ -494,21 +464,12 @@ async function updateUnits(trx: Transaction<Database>, units: LiveUnit[]): Promi
       .where('id', '=', unit.id)
       .execute();
   }
-  if (plain.length === 1) {
-    await trx.updateTable('units').set(liveColumns(plain[0]!)).where('id', '=', plain[0]!.id).execute();
-    return;
-  }
   for (let i = 0; i < plain.length; i += UPDATE_CHUNK) {
     const rows = plain.slice(i, i + UPDATE_CHUNK).map((unit) => {
       const values = liveColumns(unit);
-      const cells = LIVE_COLUMNS.map((c) => sql`cast(${values[c]} as ${sql.raw(LIVE_COLUMN_TYPES[c])})`);
-      return sql`(${sql.join([sql`cast(${unit.id} as bigint)`, ...cells])})`;
+      return [unit.id, ...LIVE_COLUMNS.map((c) => values[c])];
     });
-    const names = sql.join(LIVE_COLUMNS.map((c) => sql.ref(c)));
-    const sets = sql.join(LIVE_COLUMNS.map((c) => sql`${sql.ref(c)} = ${sql.ref(`v.${c}`)}`));
-    // A CTE of values and UPDATE … FROM: the same text on PostgreSQL and SQLite (3.33+).
-    await sql`with v (id, ${names}) as (values ${sql.join(rows)})
-      update units set ${sets} from v where units.id = v.id`.execute(trx);
+    await updateMany(trx, ops, LIVE_COLUMNS, LIVE_TYPES, rows);
   }
 }
 
@@ -523,15 +484,18 @@ function warn(ctx: AppContext, deviceId: string, reason: string, unitId?: number
  * Keeps the meter history bounded (core contracts/meter.ts): for each unit that got rows, its refused
  * readings past the newest `METER_REFUSED_PER_UNIT_MAX` and its readings older than the retention go.
  */
-async function trimMeter(trx: Transaction<Database>, rows: Insertable<MeterReadingTable>[], t: number) {
+async function trimMeter(trx: Transaction<Database>, rows: MeterRow[], t: number) {
   if (rows.length === 0) return;
   const cutoffMs = (t - METER_RETENTION_DAYS * 86_400) * 1000;
   const refused = new Set(rows.filter((r) => r.status === 'refused').map((r) => r.unit_id));
   for (const unitId of new Set(rows.map((r) => r.unit_id))) {
+    // A row whose shift is still pending stays until it is applied (baseline-shift.ts): deleting it
+    // would lose the shift, and waiting on its claim would wait for a services lock.
     await trx
       .deleteFrom('meter_readings')
       .where('unit_id', '=', unitId)
       .where('tm_ms', '<', cutoffMs)
+      .where('shift_pending', '=', 0)
       .execute();
     if (!refused.has(unitId)) continue;
     const edge = await trx

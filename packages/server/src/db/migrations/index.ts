@@ -23,6 +23,7 @@ import { costRunningTotals021 } from './021_cost_running_totals.js';
 import { authRevision022 } from './022_auth_revision.js';
 import { loginTriesMeterShifts023 } from './023_login_tries_meter_shifts.js';
 import { unitsRevision026 } from './026_units_revision.js';
+import { meterShiftPending027 } from './027_meter_shift_pending.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -50,6 +51,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '022_auth_revision': authRevision022(dialect),
     '023_login_tries_meter_shifts': loginTriesMeterShifts023(),
     '026_units_revision': unitsRevision026(dialect),
+    '027_meter_shift_pending': meterShiftPending027(),
   };
   return { getMigrations: async () => list };
 }

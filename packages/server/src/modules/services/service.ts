@@ -15,7 +15,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import type { TaggedList } from '../../http/etag.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { runChange } from './effects.js';
-import { byIds, loadWires, objectKey } from './load.js';
+import { loadOneWire, loadWires, objectKey } from './load.js';
 import { lookup, planCreate, planUpdate } from './plan.js';
 import { isArchived, statusOf } from './rules.js';
 import { insertService, lineCounts, planContext, throwIssues, updateService } from './write.js';
@@ -74,7 +74,7 @@ export async function getService(
   id: number,
 ): Promise<ServiceWire> {
   await requireFleet(ctx, actor, fleetId, 'service.view');
-  const [wire] = await loadWires(ctx.db.kysely, fleetId, byIds(fleetId, [id]));
+  const wire = await loadOneWire(ctx.db.kysely, fleetId, id);
   if (!wire) throw notFound('Service not found');
   return wire;
 }

@@ -1,0 +1,149 @@
+import { CompiledQuery, type Insertable, type Selectable, type Transaction } from 'kysely';
+import { bulkInsert } from '../db/bulk.js';
+import type { DialectOps } from '../db/dialect/index.js';
+import type { Database, PositionTable, UnitTable } from '../db/schema.js';
+
+/**
+ * The hot statements of ingestion, their text made once per dialect and row count (issue 13: Kysely
+ * built, parsed and compiled them anew for every group commit and every batch, a large share of the
+ * ingestion CPU, most of it for the thousands of values of a batch). The texts are plain SQL that both
+ * dialects read alike apart from placeholders (db/dialect `placeholder`) and the row lock of PostgreSQL.
+ */
+
+/** The columns of a unit that ingestion reads, and the account of its fleet. */
+export const UNIT_COLUMNS = [
+  'id',
+  'fleet_id',
+  'device_id',
+  'last_time',
+  'lat',
+  'lon',
+  'speed',
+  'course',
+  'altitude',
+  'ignition',
+  'mileage',
+  'engine_hours',
+  'params',
+  // meter (016): millisecond order, baselines, actual counters.
+  'last_ms',
+  'meter_odo_device',
+  'meter_hours_device',
+  'base_mileage',
+  'base_engine_hours',
+  // statistics: the unit's counter history state, in the same select.
+  'counter_day',
+  'counter_day_end',
+  'counter_off_mileage',
+  'counter_off_engine_hours',
+] as const;
+
+export type UnitRow = Pick<Selectable<UnitTable>, (typeof UNIT_COLUMNS)[number]> & {
+  fleet_account_id: number | null;
+};
+
+const POSITION_COLUMNS = [
+  'unit_id',
+  'tm',
+  'lat',
+  'lon',
+  'speed',
+  'course',
+  'altitude',
+  'ignition',
+  'mileage',
+  'engine_hours',
+] as const;
+
+/** Texts per dialect and row count; counts above this are rare (big batches) and not kept. */
+const KEEP_TEXTS_UP_TO = 1000;
+const texts = new Map<string, string>();
+
+function text(ops: DialectOps, kind: string, n: number, make: () => string): string {
+  if (n > KEEP_TEXTS_UP_TO) return make();
+  const key = `${ops.name} ${kind} ${n}`;
+  let made = texts.get(key);
+  if (made === undefined) {
+    made = make();
+    texts.set(key, made);
+  }
+  return made;
+}
+
+/** `(?, ?, …), (…)` for `rows` rows of `width` values, numbered from `from` + 1. */
+function tuples(ops: DialectOps, rows: number, width: number, from = 0, cell = (p: string, _c: number) => p) {
+  const out: string[] = [];
+  let k = from;
+  for (let r = 0; r < rows; r++) {
+    const cells: string[] = [];
+    for (let c = 0; c < width; c++) cells.push(cell(ops.placeholder(++k), c));
+    out.push(`(${cells.join(', ')})`);
+  }
+  return out.join(', ');
+}
+
+/**
+ * The units of the given device identifiers, in id order, locked on PostgreSQL (FOR UPDATE: concurrent
+ * messages of a unit apply one after another; the fleet's row is read, not locked).
+ */
+export async function selectUnits(
+  trx: Transaction<Database>,
+  ops: DialectOps,
+  deviceIds: string[],
+): Promise<UnitRow[]> {
+  const sqlText = text(ops, 'units', deviceIds.length, () => {
+    const columns = UNIT_COLUMNS.map((c) => `"units"."${c}"`).join(', ');
+    const list = deviceIds.map((_, k) => ops.placeholder(k + 1)).join(', ');
+    const lock = ops.name === 'postgres' ? ' for update' : '';
+    return `select ${columns}, (select "fleets"."account_id" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_account_id" from "units" where "units"."device_id" in (${list}) order by "units"."id"${lock}`;
+  });
+  const { rows } = await trx.executeQuery<UnitRow>(CompiledQuery.raw(sqlText, deviceIds));
+  return rows;
+}
+
+/** Inserts positions (db/bulk.ts: statements of up to 500 rows, each text built once). */
+export async function insertPositions(
+  trx: Transaction<Database>,
+  ops: DialectOps,
+  positions: Insertable<PositionTable>[],
+): Promise<void> {
+  await bulkInsert(
+    trx,
+    ops.placeholder,
+    { table: 'positions', columns: POSITION_COLUMNS },
+    positions.map((p) => [
+      p.unit_id,
+      p.tm,
+      p.lat,
+      p.lon,
+      p.speed ?? null,
+      p.course ?? null,
+      p.altitude ?? null,
+      p.ignition ?? null,
+      p.mileage ?? 0,
+      p.engine_hours ?? 0,
+    ]),
+  );
+}
+
+/**
+ * One update of many units' columns (`values` per unit in `columns` order, the id first): a CTE of
+ * values and UPDATE … FROM, the same text on PostgreSQL and SQLite (3.33+). Each cell is cast to its
+ * SQL type so that both dialects bind alike.
+ */
+export async function updateMany(
+  trx: Transaction<Database>,
+  ops: DialectOps,
+  columns: readonly string[],
+  types: readonly string[],
+  values: unknown[][],
+): Promise<void> {
+  const sqlText = text(ops, `update ${columns.join(',')}`, values.length, () => {
+    const allTypes = ['bigint', ...types];
+    const names = columns.map((c) => `"${c}"`).join(', ');
+    const sets = columns.map((c) => `"${c}" = "v"."${c}"`).join(', ');
+    const rows = tuples(ops, values.length, allTypes.length, 0, (p, c) => `cast(${p} as ${allTypes[c]})`);
+    return `with "v" ("id", ${names}) as (values ${rows}) update "units" set ${sets} from "v" where "units"."id" = "v"."id"`;
+  });
+  await trx.executeQuery(CompiledQuery.raw(sqlText, values.flat()));
+}
