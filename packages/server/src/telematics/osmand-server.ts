@@ -3,6 +3,8 @@ import type { AppContext } from '../context.js';
 import { installErrorHandling } from '../http/errors.js';
 import { ingestOsmand, osmandInput } from './service.js';
 
+/** Connections waiting to be accepted (a fleet's worth of trackers). */
+const TRACKER_BACKLOG = 4096;
 /** Devices send one small message at a time. */
 const BODY_LIMIT = 64 * 1024;
 
@@ -30,7 +32,10 @@ export async function startOsmandServer(
     handler: async (req) => ingestOsmand(ctx, osmandInput(req.query, req.body)),
   });
 
-  await app.listen({ port, host });
+  // A fleet's trackers connect in bursts (every unit at once after a stall or a restart): Node's default
+  // accept queue of 511 overflowed under the load soak's 2,000 units and trackers timed out connecting.
+  // The kernel caps it at net.core.somaxconn.
+  await app.listen({ port, host, backlog: TRACKER_BACKLOG });
   const address = app.server.address();
   return {
     port: typeof address === 'object' && address ? address.port : port,

@@ -488,16 +488,19 @@ async function trimMeter(trx: Transaction<Database>, rows: MeterRow[], t: number
   if (rows.length === 0) return;
   const cutoffMs = (t - METER_RETENTION_DAYS * 86_400) * 1000;
   const refused = new Set(rows.filter((r) => r.status === 'refused').map((r) => r.unit_id));
-  for (const unitId of new Set(rows.map((r) => r.unit_id))) {
-    // A row whose shift is still pending stays until it is applied (baseline-shift.ts): deleting it
-    // would lose the shift, and waiting on its claim would wait for a services lock.
+  // One statement per chunk of units, not one per unit: at a day's first readings every unit of a large
+  // fleet has a row, and a delete per unit held the group's transaction (and its row locks on PostgreSQL)
+  // for seconds (the load soak's two-instance run).
+  // A row whose shift is still pending stays until it is applied (baseline-shift.ts): deleting it would
+  // lose the shift, and waiting on its claim would wait for a services lock.
+  for (const ids of chunks([...new Set(rows.map((r) => r.unit_id))]))
     await trx
       .deleteFrom('meter_readings')
-      .where('unit_id', '=', unitId)
+      .where('unit_id', 'in', ids)
       .where('tm_ms', '<', cutoffMs)
       .where('shift_pending', '=', 0)
       .execute();
-    if (!refused.has(unitId)) continue;
+  for (const unitId of refused) {
     const edge = await trx
       .selectFrom('meter_readings')
       .select('id')

@@ -215,12 +215,14 @@ export async function timed(
       }
       return { status: res.status, ms: performance.now() - started, body };
     } catch (err) {
-      const aborted = controller.signal.aborted;
+      // fetch's own connect deadline (10 s) counts as a time-out: the server did not accept in time.
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const timedOut = controller.signal.aborted || cause?.code === 'UND_ERR_CONNECT_TIMEOUT';
       return {
-        status: aborted ? TIMED_OUT : BROKEN,
+        status: timedOut ? TIMED_OUT : BROKEN,
         ms: performance.now() - started,
         body: undefined,
-        error: (err as Error).message,
+        error: `${(err as Error).message} (${cause?.code ?? cause?.message ?? 'no cause'})`,
       };
     }
   };

@@ -1,10 +1,12 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 
 /**
  * The load soak's 2,000 reporting units (issue 14 item 4) in a worker thread of their own, so that the
  * 200 simulated users of the test thread and the readings do not wait on one event loop: each unit
  * reports every `everyMs` from a random phase (spread evenly over the period) until `end`, and the
- * worker posts back per-request times and failures. Plain JavaScript: a worker is started by Node, not by
+ * worker posts back per-request times and failures (time-outs counted apart, see load.soak.ts) and its own
+ * event-loop delay (a starved worker makes readings look slow). Plain JavaScript: a worker is started by Node, not by
  * the test runner's TypeScript transform.
  *
  * workerData: { feeds: [{ url, device, index }], end, everyMs, timeoutMs }
@@ -15,9 +17,15 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const ms = [];
 const samples = [];
 let errors = 0;
+let timeouts = 0;
+/** Wall-clock start (ms) of every failed reading: when in the run the failures came. */
+const failedAt = [];
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
 
 async function reading(url) {
   const started = performance.now();
+  const startedAt = Date.now();
   const controller = new AbortController();
   let timer;
   const deadline = new Promise((resolve) => {
@@ -33,7 +41,11 @@ async function reading(url) {
       if (res.status === 200 && JSON.parse(text).ok === true) return undefined;
       return `${res.status} ${text.slice(0, 160)}`;
     } catch (err) {
-      return controller.signal.aborted ? 'timeout' : `broken: ${err.message}`;
+      // fetch's own connect deadline (10 s) is a time-out too: the server did not accept the connection
+      // in time (its accept queue overflows while its event loop is kept off the CPU).
+      if (controller.signal.aborted) return 'timeout';
+      if (err.cause?.code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect timeout';
+      return `broken: ${err.message} (${err.cause?.code ?? err.cause?.message ?? 'no cause'})`;
     }
   })();
   try {
@@ -41,7 +53,11 @@ async function reading(url) {
     ms.push(performance.now() - started);
     if (failure) {
       errors++;
-      if (samples.length < 3) samples.push(failure);
+      failedAt.push(startedAt);
+      if (failure.endsWith('timeout')) timeouts++;
+      // Up to three examples of each kind: a real error must show even after many time-outs.
+      const kind = (f) => (f.endsWith('timeout') ? f : 'other');
+      if (samples.filter((f) => kind(f) === kind(failure)).length < 3) samples.push(failure);
     }
   } finally {
     clearTimeout(timer);
@@ -70,4 +86,12 @@ async function feed({ url, device, index }) {
 }
 
 await Promise.all(feeds.map(feed));
-parentPort.postMessage({ ms, errors, samples });
+loop.disable();
+parentPort.postMessage({
+  ms,
+  errors,
+  timeouts,
+  failedAt,
+  samples,
+  loop: { max: loop.max / 1e6, p99: loop.percentile(99) / 1e6 },
+});
