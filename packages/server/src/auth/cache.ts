@@ -85,15 +85,42 @@ function revisionQuery(ctx: AppContext): CompiledQuery<{ rev: number | string }>
 }
 
 /**
+ * A revision the auth hook read for the request it is resolving, in the same round trip as that
+ * request's list revisions (http/etag.ts `readRevisions`). Set only for the synchronous start of one
+ * credential lookup (`resolvingAt`), so no other request can take it.
+ */
+let handedOver: { ctx: AppContext; rev: number } | null = null;
+
+/**
+ * Starts a credential lookup (`start`) whose `observeRevision` uses `rev`, read by the caller after the
+ * request arrived, instead of reading the row again. The session and token lookups observe the revision
+ * first, before their first `await`; a lookup that does not simply reads the row itself, as before.
+ */
+export function resolvingAt<T>(ctx: AppContext, rev: number, start: () => Promise<T>): Promise<T> {
+  handedOver = { ctx, rev };
+  try {
+    return start();
+  } finally {
+    handedOver = null;
+  }
+}
+
+/**
  * Reads the access revision (one single-row query) and drops what was remembered under another one.
  * Returns the revision the caller's reads belong to.
  */
 export async function observeRevision(ctx: AppContext): Promise<number> {
-  const { rows } = await ctx.db.kysely.executeQuery(revisionQuery(ctx));
-  const rev = Number(rows[0]?.rev ?? 0);
+  const handed = handedOver?.ctx === ctx ? handedOver.rev : undefined;
+  handedOver = null;
+  const rev = handed ?? (await readRevision(ctx));
   const memory = memoryOf(ctx);
   if (memory.rev !== rev) dropAll(memory, rev);
   return rev;
+}
+
+async function readRevision(ctx: AppContext): Promise<number> {
+  const rows = await ctx.db.fixed(revisionQuery(ctx));
+  return Number(rows[0]?.rev ?? 0);
 }
 
 function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {

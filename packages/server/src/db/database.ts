@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
 import { type DialectOps, dialectOps } from './dialect/index.js';
 import type { Database } from './schema.js';
@@ -17,7 +24,31 @@ export interface Db {
   label: string;
   /** PostgreSQL connection string, for components that need their own connection (LISTEN). */
   url: string | undefined;
+  /**
+   * Runs a hot query of fixed text, compiled once (`parameters` replace the compiled ones): the access
+   * and list revisions read on every request. On PostgreSQL it goes straight to the pool as a named
+   * prepared statement: no Kysely layers on our side, no parse and plan on the server's (issue 13: the
+   * fixed cost of a query dominates a small read). On SQLite through Kysely, whose statements are cached.
+   */
+  fixed<R>(query: CompiledQuery<R>, parameters?: readonly unknown[]): Promise<R[]>;
   close(): Promise<void>;
+}
+
+/**
+ * Named statements of `fixed` by query text. Only texts compiled once at start of use come here, so the
+ * map stays as small as the set of such queries; a name is never reused for another text.
+ */
+function namedStatements(pool: pg.Pool): Db['fixed'] {
+  const names = new Map<string, string>();
+  return async <R>(query: CompiledQuery<R>, parameters = query.parameters) => {
+    let name = names.get(query.sql);
+    if (!name) {
+      name = `fixed_${names.size + 1}`;
+      names.set(query.sql, name);
+    }
+    const result = await pool.query({ name, text: query.sql, values: parameters as unknown[] });
+    return result.rows as R[];
+  };
 }
 
 // int8 (counts, Unix seconds) fits a JS number for every value this product stores.
@@ -93,6 +124,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       ops: dialectOps('postgres'),
       label: 'PostgreSQL',
       url: options.databaseUrl,
+      fixed: namedStatements(pool),
       close: () => kysely.destroy(),
     };
   }
@@ -112,6 +144,8 @@ export function openDatabase(options: DatabaseOptions): Db {
     ops: dialectOps('sqlite'),
     label: file,
     url: undefined,
+    fixed: async <R>(query: CompiledQuery<R>, parameters = query.parameters) =>
+      (await kysely.executeQuery(CompiledQuery.raw(query.sql, [...parameters]))).rows as R[],
     close: () => kysely.destroy(),
   };
 }

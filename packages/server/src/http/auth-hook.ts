@@ -1,11 +1,12 @@
 import { ErrorCode } from '@fleetkeep/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/actor.js';
-import { markRequestActor } from '../auth/cache.js';
+import { markRequestActor, resolvingAt } from '../auth/cache.js';
 import type { AppContext } from '../context.js';
 import { resolveBearer, resolveSession, revisionOf } from '../modules/session/service.js';
 import { AppError } from './errors.js';
-import { authorize } from './needs.js';
+import { keepListRevisions, readRevisions } from './etag.js';
+import { authorize, fleetSourceOf, pathInt } from './needs.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,13 +44,36 @@ function needsSession(request: FastifyRequest): boolean {
   return route !== DOCS_PREFIX && !route.startsWith(`${DOCS_PREFIX}/`);
 }
 
+/** The fleet of a tagged list route (`config.taggedBy`), when its path names one. */
+function taggedFleet(request: FastifyRequest): number | undefined {
+  const { taggedBy, fleetFrom } = request.routeOptions.config;
+  if (!taggedBy) return undefined;
+  const source = fleetSourceOf(request.routeOptions.url ?? '', fleetFrom);
+  if (!source || !('param' in source) || 'record' in source) return undefined;
+  return pathInt((request.params as Record<string, unknown>)[source.param]);
+}
+
+/**
+ * The request's actor. On a tagged list route the access revision is read together with the list's
+ * revisions (http/etag.ts `readRevisions`): one round trip instead of two, and `sendTagged` takes them.
+ */
+async function resolveActor(ctx: AppContext, request: FastifyRequest): Promise<Actor | undefined> {
+  const header = request.headers.authorization;
+  const fleetId = header ? taggedFleet(request) : undefined;
+  const taggedBy = request.routeOptions.config.taggedBy;
+  if (fleetId === undefined || !taggedBy) return actorFromHeader(ctx, header);
+  const { access, list } = await readRevisions(ctx.db, fleetId, taggedBy);
+  keepListRevisions(request, list);
+  return resolvingAt(ctx, access, () => actorFromHeader(ctx, header));
+}
+
 export function installAuth(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('actorOrNull', null);
   // onRequest, so that a call without a session or without the right is refused before its body is
   // even read.
   app.addHook('onRequest', async (request) => {
     if (!needsSession(request)) return;
-    const actor = await actorFromHeader(ctx, request.headers.authorization);
+    const actor = await resolveActor(ctx, request);
     if (!actor) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
     // The fleet checks of this request may use what is remembered at the revision it observed.
     const rev = revisionOf(actor);

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CompiledQuery, type Kysely } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { ReplyContractError, replyProblems } from './replies.js';
 
@@ -21,6 +22,16 @@ import { ReplyContractError, replyProblems } from './replies.js';
 
 /** Collections with a revision row (migration 020; `units`: migration 026). */
 export type Collection = 'services' | 'owners' | 'units';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A tagged list route's collections (`sendTagged` with the same ones and the fleet of the route's
+     * fleet source): the auth hook reads their revisions with the access revision, in one round trip.
+     */
+    taggedBy?: readonly Collection[];
+  }
+}
 
 /** Changes when the wire of the tagged replies changes shape, so that old tags never match new bodies. */
 const TAG_SCHEME = 'v1';
@@ -62,20 +73,92 @@ function tagQuery(db: Kysely<Database>, collections: readonly Collection[]): Com
   return query;
 }
 
+type RevisionRow = { collection: string; rev: number | string };
+
+const revisionsOf = (rows: RevisionRow[], collections: readonly Collection[]) =>
+  collections.map((c) => Number(rows.find((r) => r.collection === c)?.rev ?? 0));
+
+const tagOf = (fleetId: number, revs: readonly number[], variant: string) =>
+  `"${TAG_SCHEME}-${fleetId}-${revs.join('-')}-${fnv1a(variant)}"`;
+
 /** The current tag of a fleet's collections for one variant of a reply. */
 export async function collectionTag(
-  db: Kysely<Database>,
+  db: Db,
   fleetId: number,
   collections: readonly Collection[],
   variant: string,
 ): Promise<string> {
-  const { rows } = await db.executeQuery(
-    CompiledQuery.raw(tagQuery(db, collections).sql, [fleetId, ...collections]),
-  );
-  const revs = collections.map(
-    (c) => (rows as { collection: string; rev: number | string }[]).find((r) => r.collection === c)?.rev ?? 0,
-  );
-  return `"${TAG_SCHEME}-${fleetId}-${revs.join('-')}-${fnv1a(variant)}"`;
+  const query = tagQuery(db.kysely, collections) as CompiledQuery<RevisionRow>;
+  const rows = await db.fixed(query, [fleetId, ...collections]);
+  return tagOf(fleetId, revisionsOf(rows, collections), variant);
+}
+
+/** The access revision's row in the combined read; no collection has an empty name. */
+const AUTH_ROW = '';
+
+/** The combined query's text per database and set of collections, built once like `tagQuery`. */
+const combinedQueries = new WeakMap<Kysely<Database>, Map<string, CompiledQuery>>();
+
+function combinedQuery(db: Kysely<Database>, collections: readonly Collection[]): CompiledQuery {
+  let byCollections = combinedQueries.get(db);
+  if (!byCollections) {
+    byCollections = new Map();
+    combinedQueries.set(db, byCollections);
+  }
+  const key = collections.join(',');
+  let query = byCollections.get(key);
+  if (!query) {
+    // Parameters in this order: the fleet id, then the collections (placeholders of the dialect).
+    query = sql`select ${sql.lit(AUTH_ROW)} as collection, rev from auth_revision where id = 1
+      union all
+      select collection, rev from collection_revisions
+      where fleet_id = ${0} and collection in (${sql.join(collections)})`.compile(db);
+    byCollections.set(key, query);
+  }
+  return query;
+}
+
+/** Revisions a tagged list's request read with its access revision (`readRevisions`). */
+export interface ListRevisions {
+  fleetId: number;
+  collections: readonly Collection[];
+  revs: number[];
+}
+
+/**
+ * The access revision (auth/cache.ts) and a fleet's collection revisions in one round trip: a tagged
+ * list read needs both, and on PostgreSQL each query costs more CPU than the rest of such a request
+ * (issue 13). Both are read after the request arrived and before any row, as each read alone would be.
+ */
+export async function readRevisions(
+  db: Db,
+  fleetId: number,
+  collections: readonly Collection[],
+): Promise<{ access: number; list: ListRevisions }> {
+  const query = combinedQuery(db.kysely, collections) as CompiledQuery<RevisionRow>;
+  const rows = await db.fixed(query, [fleetId, ...collections]);
+  const access = Number(rows.find((r) => r.collection === AUTH_ROW)?.rev ?? 0);
+  return { access, list: { fleetId, collections, revs: revisionsOf(rows, collections) } };
+}
+
+/** What the auth hook read for a request's tagged list, taken by `sendTagged`. */
+const readForRequest = new WeakMap<FastifyRequest, ListRevisions>();
+
+/** Keeps the list revisions the auth hook read with the access revision, for `sendTagged`. */
+export function keepListRevisions(req: FastifyRequest, list: ListRevisions): void {
+  readForRequest.set(req, list);
+}
+
+/** The request's tag: from the revisions read with its access revision when they fit, else read now. */
+async function requestTag(db: Db, req: FastifyRequest, fleetId: number, list: TaggedList): Promise<string> {
+  const kept = readForRequest.get(req);
+  readForRequest.delete(req);
+  const fits =
+    kept?.fleetId === fleetId &&
+    kept.collections.length === list.collections.length &&
+    kept.collections.every((c, i) => c === list.collections[i]);
+  if (kept && fits) return tagOf(fleetId, kept.revs, list.variant);
+  return collectionTag(db, fleetId, list.collections, list.variant);
 }
 
 /** RFC 9110 §13.1.2: weak comparison of `If-None-Match` against the current tag (`*` matches any). */
@@ -148,7 +231,7 @@ export async function sendTagged(
   fleetId: number,
   list: TaggedList,
 ): Promise<FastifyReply> {
-  const tag = await collectionTag(ctx.db.kysely, fleetId, list.collections, list.variant);
+  const tag = await requestTag(ctx.db, req, fleetId, list);
   if (noneMatch(req.headers['if-none-match'], tag)) return reply.code(304).header('etag', tag).send();
   // The variant itself, not its hash, keys the body: two variants never share one.
   const key = `${req.routeOptions.url}|${tag}|${list.variant}`;

@@ -110,7 +110,7 @@ export function installNeedDeclarations(app: FastifyInstance): void {
 }
 
 /** A path id as the schemas accept it (spec §5 integer); anything else is left to validation (400). */
-function pathInt(value: unknown): number | undefined {
+export function pathInt(value: unknown): number | undefined {
   if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value)) return undefined;
   const n = Number(value);
   return n <= 2147483647 ? n : undefined;

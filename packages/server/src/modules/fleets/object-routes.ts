@@ -53,7 +53,8 @@ export const objectRoutes =
     app.get(
       '/api/fleets/:id/units',
       {
-        config: { need: 'fleet.member' },
+        // The units revision is read with the access revision, in one round trip (http/auth-hook.ts).
+        config: { need: 'fleet.member', taggedBy: ['units'] },
         schema: { tags, summary: 'Units of the fleet', params: idParams, response: { 200: unitListReply } },
       },
       async (req, reply) =>

@@ -1,3 +1,4 @@
+import { ACL_ALL } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../../context.js';
 import { createServer, type Server } from '../../server.js';
@@ -6,6 +7,7 @@ import {
   accountOf,
   Client,
   createUnit,
+  createUser,
   type Reply,
   startTestServer,
   TEST_DB,
@@ -93,6 +95,39 @@ describe(`units list with ETag across instances on ${TEST_DB}`, () => {
     const res = await read(outsider, list(), tag);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error: 7 });
+  });
+
+  it('reads its tag with the access revision: access lost on A is refused on B at once, never a 304', async () => {
+    // The units list reads the access revision and its tag in one query (http/auth-hook.ts); a member
+    // whose membership goes, or whose session ends, must not get the unchanged list's 304 from B.
+    const name = `tag-member-${++n}`;
+    const userId = await createUser(t, {
+      name,
+      accountId,
+      memberships: [{ fleetId: t.demo.fleetId, acl: ACL_ALL }],
+    });
+    const member = (await t.signIn(name)).client;
+    const memberOnB = new Client(onB.baseUrl, member.ssid);
+    const tag = tagOf(await read(memberOnB, list()));
+    expect((await read(memberOnB, list(), tag)).status).toBe(304);
+    await t.server.ctx.db.kysely
+      .deleteFrom('fleet_users')
+      .where('user_id', '=', userId)
+      .where('fleet_id', '=', t.demo.fleetId)
+      .execute();
+    expect((await read(memberOnB, list(), tag)).status).toBe(403);
+    await t.server.ctx.db.kysely
+      .insertInto('fleet_users')
+      .values({ fleet_id: t.demo.fleetId, user_id: userId, acl: ACL_ALL })
+      .execute();
+    expect((await read(memberOnB, list(), tag)).status).toBe(304);
+    expect((await member.get('/api/logout')).status).toBe(200);
+    expect((await read(memberOnB, list(), tag)).status).toBe(401);
+    // A request without a credential, or with a malformed fleet id, reads no tag and answers as before.
+    expect(
+      (await new Client(onB.baseUrl).request('GET', list(), undefined, { 'if-none-match': tag })).status,
+    ).toBe(401);
+    expect((await read(onB, '/api/fleets/x/units', tag)).status).toBe(400);
   });
 
   it('a unit created, renamed through the API or changed in SQL changes the tag at once', async () => {

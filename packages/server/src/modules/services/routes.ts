@@ -30,6 +30,7 @@ import {
   getService,
   openServicesRead,
   rejectService,
+  SERVICE_LIST_COLLECTIONS,
   updateOne,
 } from './service.js';
 
@@ -46,7 +47,8 @@ export const serviceRoutes =
     app.get(
       base,
       {
-        config: { need: 'service.view' },
+        // The auth hook reads the list's revisions with the access revision (http/etag.ts).
+        config: { need: 'service.view', taggedBy: SERVICE_LIST_COLLECTIONS },
         schema: {
           tags,
           summary: 'Open services (Due, overdue, In progress), optionally of one object',
@@ -124,7 +126,7 @@ export const serviceRoutes =
     app.get(
       `${base}/archived`,
       {
-        config: { need: 'service.view' },
+        config: { need: 'service.view', taggedBy: SERVICE_LIST_COLLECTIONS },
         schema: {
           tags,
           summary:

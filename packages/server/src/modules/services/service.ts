@@ -74,7 +74,10 @@ export async function getService(
   id: number,
 ): Promise<ServiceWire> {
   await requireFleet(ctx, actor, fleetId, 'service.view');
-  const wire = await loadOneWire(ctx.db.kysely, fleetId, id);
+  // A named prepared statement on PostgreSQL (db/database.ts `fixed`): no parse and plan per read.
+  const wire = await loadOneWire(ctx.db.kysely, fleetId, id, (query, parameters) =>
+    ctx.db.fixed(query, parameters),
+  );
   if (!wire) throw notFound('Service not found');
   return wire;
 }
