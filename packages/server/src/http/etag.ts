@@ -49,29 +49,38 @@ export function fnv1a(text: string): string {
   return (h >>> 0).toString(16);
 }
 
-/** The tag query's text per database and set of collections, built once (it runs on every tagged read). */
-const tagQueries = new WeakMap<Kysely<Database>, Map<string, CompiledQuery>>();
-
-function tagQuery(db: Kysely<Database>, collections: readonly Collection[]): CompiledQuery {
-  let byCollections = tagQueries.get(db);
-  if (!byCollections) {
-    byCollections = new Map();
-    tagQueries.set(db, byCollections);
-  }
-  const key = collections.join(',');
-  let query = byCollections.get(key);
-  if (!query) {
-    // Parameters in this order: the fleet id, then the collections.
-    query = db
-      .selectFrom('collection_revisions')
-      .select(['collection', 'rev'])
-      .where('fleet_id', '=', 0)
-      .where('collection', 'in', collections)
-      .compile();
-    byCollections.set(key, query);
-  }
-  return query;
+/**
+ * A query per database and set of collections, compiled once (the tag and combined reads run on every
+ * tagged request). Parameters in this order: the fleet id, then the collections.
+ */
+function compiledPer(
+  build: (db: Kysely<Database>, collections: readonly Collection[]) => CompiledQuery,
+): (db: Kysely<Database>, collections: readonly Collection[]) => CompiledQuery {
+  const cache = new WeakMap<Kysely<Database>, Map<string, CompiledQuery>>();
+  return (db, collections) => {
+    let byCollections = cache.get(db);
+    if (!byCollections) {
+      byCollections = new Map();
+      cache.set(db, byCollections);
+    }
+    const key = collections.join(',');
+    let query = byCollections.get(key);
+    if (!query) {
+      query = build(db, collections);
+      byCollections.set(key, query);
+    }
+    return query;
+  };
 }
+
+const tagQuery = compiledPer((db, collections) =>
+  db
+    .selectFrom('collection_revisions')
+    .select(['collection', 'rev'])
+    .where('fleet_id', '=', 0)
+    .where('collection', 'in', collections)
+    .compile(),
+);
 
 type RevisionRow = { collection: string; rev: number | string };
 
@@ -96,27 +105,13 @@ export async function collectionTag(
 /** The access revision's row in the combined read; no collection has an empty name. */
 const AUTH_ROW = '';
 
-/** The combined query's text per database and set of collections, built once like `tagQuery`. */
-const combinedQueries = new WeakMap<Kysely<Database>, Map<string, CompiledQuery>>();
-
-function combinedQuery(db: Kysely<Database>, collections: readonly Collection[]): CompiledQuery {
-  let byCollections = combinedQueries.get(db);
-  if (!byCollections) {
-    byCollections = new Map();
-    combinedQueries.set(db, byCollections);
-  }
-  const key = collections.join(',');
-  let query = byCollections.get(key);
-  if (!query) {
-    // Parameters in this order: the fleet id, then the collections (placeholders of the dialect).
-    query = sql`select ${sql.lit(AUTH_ROW)} as collection, rev from auth_revision where id = 1
+/** The access revision and the collections' revisions in one read (`readRevisions`). */
+const combinedQuery = compiledPer((db, collections) =>
+  sql`select ${sql.lit(AUTH_ROW)} as collection, rev from auth_revision where id = 1
       union all
       select collection, rev from collection_revisions
-      where fleet_id = ${0} and collection in (${sql.join(collections)})`.compile(db);
-    byCollections.set(key, query);
-  }
-  return query;
-}
+      where fleet_id = ${0} and collection in (${sql.join(collections)})`.compile(db),
+);
 
 /** Revisions a tagged list's request read with its access revision (`readRevisions`). */
 export interface ListRevisions {
