@@ -1,4 +1,10 @@
-import { evaluate, type IntervalRule, TZ_DST_EUROPE, TZ_DST_SOUTH } from '@fleetkeep/core';
+import {
+  evaluate,
+  INTERVAL_RULES_OFF,
+  type IntervalRule,
+  TZ_DST_EUROPE,
+  TZ_DST_SOUTH,
+} from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, now } from '../context.js';
@@ -22,18 +28,6 @@ const AT = [
   Date.UTC(2024, 2, 31, 0, 30) / 1000, // Europe's change to summer time, a leap year
   Date.UTC(2024, 0, 31, 23, 50) / 1000, // a month end late in the day
 ];
-const RULE_OFF: IntervalRule = {
-  cnme: 0,
-  cnmd: 0,
-  cnmo: 0,
-  cnehe: 0,
-  cnehd: 0,
-  cneho: 0,
-  de: 0,
-  dd: 0,
-  du: 'd',
-  do: 0,
-};
 const MILEAGE = 100_000;
 const HOURS = 5_000;
 /** Counter offsets from the exact threshold: rounding (core status.ts rounds to 1/1000) and beyond. */
@@ -118,7 +112,7 @@ describe('status engine: the fleet read leaves out only assignments outside noti
         for (const du of UNITS)
           for (const dd of [1, 13])
             for (const notice of [0, 30]) {
-              const rule = { ...RULE_OFF, de: 1, dd, du, do: notice };
+              const rule = { ...INTERVAL_RULES_OFF, de: 1, dd, du, do: notice };
               const id = await createInterval(db, fleetId, `time ${++n}`, rule);
               rules.set(id, rule);
               const edge = lastDateWithin(rule, at, tz);
@@ -134,10 +128,10 @@ describe('status engine: the fleet read leaves out only assignments outside noti
             }
 
         // Counter rules: units whose counters sit a step either side of baseline + frequency − notice.
-        const mileageRule = { ...RULE_OFF, cnme: 1, cnmd: 15_000, cnmo: 1_000 };
-        const exactMileage = { ...RULE_OFF, cnme: 1, cnmd: 15_000, cnmo: 0 };
-        const hoursRule = { ...RULE_OFF, cnehe: 1, cnehd: 500, cneho: 25 };
-        const exactHours = { ...RULE_OFF, cnehe: 1, cnehd: 500, cneho: 0 };
+        const mileageRule = { ...INTERVAL_RULES_OFF, cnme: 1, cnmd: 15_000, cnmo: 1_000 };
+        const exactMileage = { ...INTERVAL_RULES_OFF, cnme: 1, cnmd: 15_000, cnmo: 0 };
+        const hoursRule = { ...INTERVAL_RULES_OFF, cnehe: 1, cnehd: 500, cneho: 25 };
+        const exactHours = { ...INTERVAL_RULES_OFF, cnehe: 1, cnehd: 500, cneho: 0 };
         const counterRules: [number, IntervalRule][] = [];
         for (const rule of [mileageRule, exactMileage, hoursRule, exactHours]) {
           const id = await createInterval(db, fleetId, `counter ${++n}`, rule);
