@@ -152,6 +152,28 @@ export async function startServer({ env, logFile, timeoutMs = 120_000 }) {
   };
 }
 
+/**
+ * Waits until the server has been idle for a second (at most 3% of one CPU over the last second), at
+ * most `timeoutMs`: the demo's start-up work (seeded events worked through by the outbox, the first
+ * engine run) would otherwise land in the first benchmark, the ping baseline, and move every ratio.
+ * Resolves to how long it waited, in ms, and whether it settled.
+ */
+export async function waitUntilIdle(server, { windowMs = 1000, maxShare = 0.03, timeoutMs = 30_000 } = {}) {
+  const t0 = performance.now();
+  let before = server.cpuMs();
+  if (before === null) return { waitedMs: 0, settled: false };
+  for (;;) {
+    await sleep(windowMs);
+    const after = server.cpuMs();
+    if (after === null) return { waitedMs: Math.round(performance.now() - t0), settled: false };
+    if (after - before <= windowMs * maxShare)
+      return { waitedMs: Math.round(performance.now() - t0), settled: true };
+    if (performance.now() - t0 > timeoutMs)
+      return { waitedMs: Math.round(performance.now() - t0), settled: false };
+    before = after;
+  }
+}
+
 /** A memory line of `/proc/<pid>/status` (kB there) in MiB with one decimal, or null. */
 function procStatusMb(pid, field) {
   try {

@@ -143,6 +143,11 @@ async function runOn(target, benchmarks, lib) {
     out.startup_ms.warm = Math.round(server.startupMs);
     out.rss_mb.start = server.rssMb();
     console.log(`  start-up on an existing database: ${out.startup_ms.warm} ms, RSS ${out.rss_mb.start} MiB`);
+    const idle = await lib.waitUntilIdle(server);
+    out.settle_ms = idle.waitedMs;
+    console.log(
+      `  ${idle.settled ? 'idle' : yellow('not idle')} after ${idle.waitedMs} ms (start-up work done before the baseline)`,
+    );
   } catch (err) {
     await server?.stop();
     out.error = err instanceof Error ? err.message : String(err);

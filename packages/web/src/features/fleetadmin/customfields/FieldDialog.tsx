@@ -22,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { ApiError } from '../../../lib/api.ts';
-import { detailsToFields } from '../../../lib/fieldErrors.ts';
+import { refusalView, useDraftForm } from '../../../lib/draftForm.ts';
 import { useCreateField, useUpdateField } from './api.ts';
 import {
   createBody,
@@ -66,36 +66,28 @@ export function FieldDialog({
 }) {
   const { t } = useTranslation();
   const [start] = useState(() => draftOf(field, ownerType));
-  const [draft, setDraft] = useState<FieldDraft>(start);
-  const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const { draft, errors, setErrors, failure, setFailure, edit } = useDraftForm<FieldDraft, string>(
+    () => start,
+  );
   const [asking, setAsking] = useState(false);
   const create = useCreateField(fid);
   const update = useUpdateField(fid);
   const busy = create.isPending || update.isPending;
   const dirty = draftChanged(draft, start);
 
-  const edit = (patch: Partial<FieldDraft>, clear: string[]) => {
-    setDraft((d) => ({ ...d, ...patch }));
-    setErrors((e) => {
-      const next = { ...e };
-      for (const key of clear) delete next[key];
-      return next;
-    });
-    setFailure(null);
-  };
   const setOption = (index: number, text: string) =>
-    edit({ options: draft.options.map((o, i) => (i === index ? { ...o, text } : o)) }, [
+    edit(
+      { options: draft.options.map((o, i) => (i === index ? { ...o, text } : o)) },
       `option.${index}`,
       'options',
-    ]);
+    );
   // Row errors follow their index, so removing a row clears them all rather than misplacing them.
   const removeOption = (index: number) =>
     edit(
       { options: draft.options.filter((_, i) => i !== index) },
-      Object.keys(errors).filter((k) => k.startsWith('option')),
+      ...Object.keys(errors).filter((k) => k.startsWith('option')),
     );
-  const addOption = () => edit({ options: [...draft.options, optionRow()] }, ['options']);
+  const addOption = () => edit({ options: [...draft.options, optionRow()] }, 'options');
 
   const messages = (p: DraftProblems): Errors => {
     const out: Errors = {};
@@ -129,11 +121,12 @@ export function FieldDialog({
       });
       return;
     }
-    const mapped = detailsToFields(err.details, (path) => serverFieldOf(path));
+    const view = refusalView<string>(err, serverFieldOf);
+    if (!view) return;
     // 409: the name is taken for this owner type (the server names `body.n`), said in the user's language.
-    if (err.code === 10 && 'n' in mapped.fields) mapped.fields.n = t('customFieldsAdmin.duplicateName');
-    setErrors(mapped.fields);
-    setFailure(mapped.rest[0] ?? (Object.keys(mapped.fields).length === 0 ? err.reason : null));
+    if (err.code === 10 && 'n' in view.fields) view.fields.n = t('customFieldsAdmin.duplicateName');
+    setErrors(view.fields);
+    setFailure(view.failure);
   };
 
   const submit = (event: FormEvent) => {
@@ -175,7 +168,7 @@ export function FieldDialog({
               value={draft.n}
               error={errors.n}
               disabled={busy}
-              onChange={(e) => edit({ n: e.currentTarget.value }, ['n'])}
+              onChange={(e) => edit({ n: e.currentTarget.value }, 'n')}
               data-testid="cf-name"
             />
             <Select
@@ -186,7 +179,7 @@ export function FieldDialog({
               allowDeselect={false}
               searchable={false}
               disabled={busy || field !== null}
-              onChange={(v) => v && edit({ t: v as CustomFieldOwnerType }, ['t', 'n'])}
+              onChange={(v) => v && edit({ t: v as CustomFieldOwnerType }, 't', 'n')}
               data-testid="cf-owner"
             />
             <Input.Wrapper label={t('lineitems.type')} id="cf-type">
@@ -196,9 +189,10 @@ export function FieldDialog({
                 value={String(draft.tp)}
                 disabled={busy}
                 onChange={(v) =>
-                  edit({ tp: (v === '2' ? CustomFieldType.list : CustomFieldType.text) as FieldType }, [
+                  edit(
+                    { tp: (v === '2' ? CustomFieldType.list : CustomFieldType.text) as FieldType },
                     'options',
-                  ])
+                  )
                 }
                 data={[
                   { value: String(CustomFieldType.text), label: t('customFieldsAdmin.typeText') },

@@ -16,8 +16,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_NAMES, LANGUAGES } from '../../../i18n/languages.ts';
-import { ApiError } from '../../../lib/api.ts';
-import { detailsToFields } from '../../../lib/fieldErrors.ts';
+import { useDraftForm } from '../../../lib/draftForm.ts';
 import { kindTitleKey, NOTIFICATION_KINDS } from '../../../lib/header.ts';
 import { useSaveSetup, useTestSetup } from './api.ts';
 import {
@@ -64,19 +63,14 @@ export function SetupDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<SetupDraft>(() => draftOf(channel, setup, lang));
-  const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const { draft, errors, setErrors, failure, setFailure, edit, showRefusal } = useDraftForm<
+    SetupDraft,
+    DraftField
+  >(() => draftOf(channel, setup, lang));
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
   const save = useSaveSetup(fid, channel);
   const test = useTestSetup(fid, channel);
   const busy = save.isPending;
-
-  const edit = (patch: Partial<SetupDraft>, field?: DraftField) => {
-    setDraft((d) => ({ ...d, ...patch }));
-    if (field) setErrors((e) => ({ ...e, [field]: undefined }));
-    setFailure(null);
-  };
 
   const check = (): boolean => {
     const problems = draftProblems(channel, draft, setup);
@@ -87,15 +81,7 @@ export function SetupDialog({
     return Object.keys(next).length === 0;
   };
 
-  const fail = (err: unknown) => {
-    if (!(err instanceof ApiError)) {
-      setFailure(t('common.error'));
-      return;
-    }
-    const mapped = detailsToFields(err.details, (path) => serverFieldOf(path));
-    setErrors(mapped.fields as Partial<Record<DraftField, string>>);
-    setFailure(mapped.rest[0] ?? (Object.keys(mapped.fields).length === 0 ? err.reason : null));
-  };
+  const fail = (err: unknown) => showRefusal(err, serverFieldOf, t('common.error'));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

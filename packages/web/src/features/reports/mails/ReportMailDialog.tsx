@@ -27,12 +27,11 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MultiSelect } from '../../../components/Select.tsx';
 import { LANGUAGE_NAMES, LANGUAGES } from '../../../i18n/languages.ts';
-import { ApiError } from '../../../lib/api.ts';
-import { detailsToFields } from '../../../lib/fieldErrors.ts';
+import { useDraftForm } from '../../../lib/draftForm.ts';
 import { useDrivers, useTrailers, useUnits } from '../../../lib/fleetData.ts';
 import { naturalCollator } from '../../../lib/naturalSort.ts';
 import { useSaveReportMail } from './api.ts';
@@ -82,9 +81,10 @@ export function ReportMailDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<ReportMailDraft>(() => draftOf(mail, lang, report));
-  const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const { draft, errors, setErrors, failure, setFailure, edit, showRefusal } = useDraftForm<
+    ReportMailDraft,
+    DraftField
+  >(() => draftOf(mail, lang, report));
   const save = useSaveReportMail(fid);
   const busy = save.isPending;
 
@@ -103,12 +103,6 @@ export function ReportMailDialog({
     return list.sort((a, b) => naturalCollator.compare(a.label, b.label));
   }, [draft.ot, draft.ids, units.data, drivers.data, trailers.data]);
 
-  const edit = (patch: Partial<ReportMailDraft>, field?: DraftField) => {
-    setDraft((d) => ({ ...d, ...patch }));
-    if (field) setErrors((e) => ({ ...e, [field]: undefined }));
-    setFailure(null);
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
@@ -123,18 +117,7 @@ export function ReportMailDialog({
     if (Object.keys(next).length) return;
     save.mutate(
       { id: mail?.id ?? null, body: mailBody(draft) },
-      {
-        onSuccess: onClose,
-        onError: (err) => {
-          if (!(err instanceof ApiError)) {
-            setFailure(t('common.error'));
-            return;
-          }
-          const mapped = detailsToFields(err.details, (path) => serverFieldOf(path));
-          setErrors(mapped.fields as Partial<Record<DraftField, string>>);
-          setFailure(mapped.rest[0] ?? (Object.keys(mapped.fields).length === 0 ? err.reason : null));
-        },
-      },
+      { onSuccess: onClose, onError: (err) => showRefusal(err, serverFieldOf, t('common.error')) },
     );
   };
 
