@@ -41,7 +41,7 @@ async function measure(ctx, pathOf, countOf) {
   const { fid, authorization } = await login(ctx.url, 'manager', ctx.password);
   const path = pathOf(fid);
   const body = await probe(`${ctx.url}${path}`, { headers: { authorization } });
-  const result = requireSuccess(await load(ctx.url, { path, headers: { authorization } }));
+  const result = requireSuccess(await load(ctx.url, { path, headers: { authorization }, cpuMs: ctx.cpuMs }));
   result.services_per_reply = countOf(body);
   return result;
 }
@@ -90,7 +90,7 @@ export const servicesActiveNotModified = {
     if (first.status !== 200 || !etag)
       throw new BenchError(`${path} answered ${first.status} without an ETag`);
     const headers = { authorization, 'if-none-match': etag };
-    const result = await load(ctx.url, { path, headers });
+    const result = await load(ctx.url, { path, headers, cpuMs: ctx.cpuMs });
     const notModified = result.status_codes['304'] ?? 0;
     if (notModified < result.requests * 0.99)
       throw new BenchError(

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromThousandths, multiplyThousandths, toThousandths } from './decimal.js';
 
@@ -21,6 +22,20 @@ describe('exact decimals (DESIGN §2)', () => {
   it('sums without drift', () => {
     const parts = Array.from({ length: 1000 }, () => toThousandths('0.1')!);
     expect(fromThousandths(parts.reduce((a, b) => a + b, 0))).toBe(100);
+  });
+  it('gives back the number the decimal text names, for any integer of thousandths', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }), (n) => {
+        const sign = n < 0 ? '-' : '';
+        const abs = BigInt(Math.abs(n));
+        const text = `${sign}${abs / 1000n}.${String(abs % 1000n).padStart(3, '0')}`;
+        expect(fromThousandths(n)).toBe(Number(text) === 0 ? 0 : Number(text));
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(fromThousandths(19990)).toBe(19.99);
+    expect(fromThousandths(1)).toBe(0.001);
+    expect(fromThousandths(12.5)).toBe(0.013);
   });
   it('multiplies quantity by cost and rounds to thousandths', () => {
     expect(multiplyThousandths(toThousandths('2.5')!, toThousandths('19.99')!)).toBe(49975);

@@ -1,5 +1,23 @@
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+} from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { dialectOps, isUniqueViolation, LOCKS } from './index.js';
+
+/** Compiles without a database (the SQL text only). */
+const compiler = new Kysely<unknown>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
 
 /** A stand-in select builder that records which locking clauses were asked for. */
 class Query {
@@ -26,6 +44,13 @@ describe('dialect differences (db/dialect)', () => {
     for (const lock of [sqlite.forUpdate, sqlite.forShare, sqlite.forUpdateSkipLocked])
       expect(lock(new Query()).clauses).toEqual([]);
     expect([sqlite.serialWriters, postgres.serialWriters]).toEqual([true, false]);
+  });
+
+  it('one JSON array text of a row: json_array on SQLite, json_build_array as text on PostgreSQL', () => {
+    const compiled = (ops: typeof sqlite) =>
+      ops.jsonArray([sql.ref('s.id'), sql.ref('s.name')]).compile(compiler).sql;
+    expect(compiled(sqlite)).toBe('json_array("s"."id", "s"."name")');
+    expect(compiled(postgres)).toBe('json_build_array("s"."id", "s"."name")::text');
   });
 
   it('placeholders and unique violations', () => {

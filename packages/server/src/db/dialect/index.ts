@@ -1,4 +1,6 @@
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { DialectName } from '../database.js';
+import type { Database } from '../schema.js';
 import { postgresOps } from './postgres.js';
 import { sqliteOps } from './sqlite.js';
 import type { DialectOps } from './types.js';
@@ -11,6 +13,11 @@ export { type DialectOps, LOCKS, type Lockable, type LockName } from './types.js
  */
 export function dialectOps(name: DialectName): DialectOps {
   return name === 'postgres' ? postgresOps : sqliteOps;
+}
+
+/** The dialect of a Kysely instance or transaction, for code that is handed one without `ctx.db`. */
+export function opsOf(db: Kysely<Database>): DialectOps {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? postgresOps : sqliteOps;
 }
 
 /** A unique constraint refused the write, on either dialect (callers need not know which one runs). */

@@ -29,4 +29,5 @@ export const postgresOps: DialectOps = {
   lateralJoins: true,
   // 23505 unique_violation.
   isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === '23505',
+  jsonArray: (values) => sql<string>`json_build_array(${sql.join(values)})::text`,
 };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DialectOps } from './types.js';
 
 /** SQLite (better-sqlite3): one process, one writing transaction at a time. */
@@ -15,4 +16,5 @@ export const sqliteOps: DialectOps = {
   serialWriters: true,
   lateralJoins: false,
   isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE',
+  jsonArray: (values) => sql<string>`json_array(${sql.join(values)})`,
 };

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../schema.js';
 
 /**
@@ -72,4 +72,10 @@ export interface DialectOps {
   readonly lateralJoins: boolean;
   /** A unique constraint refused the write (the driver's error code). */
   isUniqueViolation(err: unknown): boolean;
+  /**
+   * One JSON array text of a row's values (`json_array` / `json_build_array(...)::text`): a single
+   * column the driver hands over as it is, cheaper than a row object of many properties (issue 13).
+   * Both write every number exactly.
+   */
+  jsonArray(values: readonly Expression<unknown>[]): RawBuilder<string>;
 }

@@ -18,7 +18,8 @@ import { validateCustomValues } from '../customfields/service.js';
 import { thousandths } from '../lineitems/library.js';
 import { trackServices } from '../statistics/cost-days.js';
 import { type Changes, replaceLines, runChange } from './effects.js';
-import { loadWires } from './load.js';
+import { keptListWires } from './kept.js';
+import { loadWires, type Scope } from './load.js';
 import { dayOf, isArchived, statusOf } from './rules.js';
 import { loadService, SERVICE_LIST_COLLECTIONS } from './service.js';
 import { lineCounts, planContext } from './write.js';
@@ -49,19 +50,22 @@ function archiveRange(tz: number, from: string, to: string) {
   return { first, last };
 }
 
+/** Closed and rejected services whose end date is within the fleet days of the range. */
+const archivedScope =
+  (fleetId: number, range: { first: number; last: number }): Scope =>
+  (qb) =>
+    qb
+      .where('fleet_id', '=', fleetId)
+      .where(FINISHED, '<>', 0)
+      .where('end_date', '>=', range.first)
+      .where('end_date', '<=', range.last);
+
 async function archivedServices(
   db: Kysely<Database>,
   fleetId: number,
   range: { first: number; last: number },
 ) {
-  const services = await loadWires(db, fleetId, (qb) =>
-    qb
-      .where('fleet_id', '=', fleetId)
-      .where(FINISHED, '<>', 0)
-      .where('end_date', '>=', range.first)
-      .where('end_date', '<=', range.last),
-  );
-  return { services };
+  return { services: await loadWires(db, fleetId, archivedScope(fleetId, range)) };
 }
 
 export async function listArchived(ctx: AppContext, actor: Actor, fleetId: number, from: string, to: string) {
@@ -82,11 +86,20 @@ export async function archivedRead(
 ): Promise<TaggedList> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.view');
   const range = archiveRange(fleet.tz, from, to);
+  const variant = `${range.first}:${range.last}`;
   return {
     collections: SERVICE_LIST_COLLECTIONS,
-    variant: `${range.first}:${range.last}`,
+    variant,
     schema: serviceListReply,
-    build: () => archivedServices(ctx.db.kysely, fleetId, range),
+    // Rows kept per services revision; only the objects' live state is read again (kept.ts).
+    build: async () => ({
+      services: await keptListWires(
+        ctx.db,
+        fleetId,
+        `${fleetId}|archive|${variant}`,
+        archivedScope(fleetId, range),
+      ),
+    }),
   };
 }
 

@@ -15,7 +15,8 @@ import { conflict, notFound } from '../../http/errors.js';
 import type { TaggedList } from '../../http/etag.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { runChange } from './effects.js';
-import { loadOneWire, loadWires, objectKey } from './load.js';
+import { keptListWires } from './kept.js';
+import { loadOneWire, loadWires, objectKey, type Scope } from './load.js';
 import { lookup, planCreate, planUpdate } from './plan.js';
 import { isArchived, statusOf } from './rules.js';
 import { insertService, lineCounts, planContext, throwIssues, updateService } from './write.js';
@@ -30,14 +31,17 @@ const OPEN = sql<boolean>`(${sql.ref('f')} & 24) = 0`;
 export const SERVICE_LIST_COLLECTIONS = ['services', 'owners'] as const;
 
 /** The open services of a fleet (Deleted, Closed and Rejected left out), optionally of one object. */
-async function openServices(db: Kysely<Database>, fleetId: number, filter: ServiceListQuery) {
-  const services = await loadWires(db, fleetId, (qb) => {
+const openScope =
+  (fleetId: number, filter: ServiceListQuery): Scope =>
+  (qb) => {
     let q = qb.where('fleet_id', '=', fleetId).where(OPEN);
     if (filter.object_type) q = q.where('object_type', '=', filter.object_type);
     if (filter.object_id !== undefined) q = q.where('object_id', '=', filter.object_id);
     return q;
-  });
-  return { services };
+  };
+
+async function openServices(db: Kysely<Database>, fleetId: number, filter: ServiceListQuery) {
+  return { services: await loadWires(db, fleetId, openScope(fleetId, filter)) };
 }
 
 /** GET /fleets/{fid}/services: the open services (Due, overdue, In progress; spec §4 "Active group"). */
@@ -59,11 +63,20 @@ export async function openServicesRead(
   filter: ServiceListQuery,
 ): Promise<TaggedList> {
   await requireFleet(ctx, actor, fleetId, 'service.view');
+  const variant = `${filter.object_type ?? ''}:${filter.object_id ?? ''}`;
   return {
     collections: SERVICE_LIST_COLLECTIONS,
-    variant: `${filter.object_type ?? ''}:${filter.object_id ?? ''}`,
+    variant,
     schema: serviceListReply,
-    build: () => openServices(ctx.db.kysely, fleetId, filter),
+    // Rows kept per services revision; only the objects' live state is read again (kept.ts).
+    build: async () => ({
+      services: await keptListWires(
+        ctx.db,
+        fleetId,
+        `${fleetId}|open|${variant}`,
+        openScope(fleetId, filter),
+      ),
+    }),
   };
 }
 

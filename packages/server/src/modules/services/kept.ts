@@ -1,0 +1,155 @@
+import type { ServiceWire } from '@fleetkeep/core';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { collectionTag } from '../../http/etag.js';
+import type { OwnerState } from '../maintenance-wire.js';
+import {
+  type LineArray,
+  linesQuery,
+  NO_OWNER,
+  parsed,
+  type ServiceArray,
+  servicesOnlyQuery,
+  wiresOf,
+} from './list.js';
+import type { Scope } from './load.js';
+
+/**
+ * The tagged services lists' rows kept per `services` revision (issue 13). A list's tag is made of two
+ * revisions (http/etag.ts, migration 020): `services` (the services, their line items and attachments)
+ * and `owners` (the live counters and `ins` of their objects). Ingestion moves `owners` with every
+ * reading, so in a fleet with reporting units nearly every list read after a while found a new tag and
+ * rebuilt everything. The rows of a list (with its line items) are kept here under the `services`
+ * revision read before them; a read whose revision is the kept one reads only its objects' live state
+ * (a few rows) and merges it in.
+ *
+ * Correct across instances without invalidation: the revision lives in the database and every writer
+ * bumps it in its own transaction, and it is read before the rows, so kept rows are never older than
+ * the revision they are kept under (a change committed between the two reads makes them newer, and the
+ * next read sees a new revision and reads again). The objects' state is always read now, after the
+ * request's own tag: the body is never older than its tag.
+ */
+
+/** Upper bound of the service rows kept by one server (arrays of some thirty values each, with their line items). */
+export const KEPT_ROWS = 50_000;
+
+interface Kept {
+  revision: string;
+  rows: ServiceArray[];
+  lines: LineArray[];
+}
+
+/** Rows of lists by list key (fleet, list, variant), each with the `services` revision it was read at; least recently used dropped first. */
+export class KeptRows {
+  private readonly entries = new Map<string, Kept>();
+  private held = 0;
+
+  constructor(private readonly maxRows = KEPT_ROWS) {}
+
+  get(key: string, revision: string): Kept | undefined {
+    const kept = this.entries.get(key);
+    if (kept?.revision !== revision) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, kept);
+    return kept;
+  }
+
+  set(key: string, kept: Kept): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.held -= old.rows.length;
+    }
+    if (kept.rows.length > this.maxRows) return;
+    this.entries.set(key, kept);
+    this.held += kept.rows.length;
+    for (const [oldest, value] of this.entries) {
+      if (this.held <= this.maxRows) break;
+      this.entries.delete(oldest);
+      this.held -= value.rows.length;
+    }
+  }
+}
+
+/** One store per database (a process may run several servers: the tests do). */
+const stores = new WeakMap<Db, KeptRows>();
+
+function storeOf(db: Db): KeptRows {
+  let store = stores.get(db);
+  if (!store) {
+    store = new KeptRows();
+    stores.set(db, store);
+  }
+  return store;
+}
+
+/** Ids of the objects the rows name, by type (`u`, `d`, `t`). */
+function ownerIds(rows: readonly ServiceArray[]): Map<string, number[]> {
+  const ids = new Map<string, Set<number>>();
+  for (const a of rows) {
+    const type = a[2] as string;
+    let set = ids.get(type);
+    if (!set) {
+      set = new Set();
+      ids.set(type, set);
+    }
+    set.add(a[1] as number);
+  }
+  return new Map([...ids].map(([type, set]) => [type, [...set]]));
+}
+
+/** More ids than this read the fleet's objects of the type whole (one bound parameter per id otherwise). */
+const IDS_PER_READ = 1000;
+
+/**
+ * The live state of the objects the rows name, while they are in the fleet (the join of list.ts
+ * `withOwners`: an object that left, or another fleet's, shows none), by `type:id`.
+ */
+async function ownersOf(
+  db: Kysely<Database>,
+  fleetId: number,
+  rows: readonly ServiceArray[],
+): Promise<Map<string, OwnerState>> {
+  const owners = new Map<string, OwnerState>();
+  for (const [type, ids] of ownerIds(rows)) {
+    const table = type === 'u' ? 'units' : type === 'd' ? 'drivers' : type === 't' ? 'trailers' : undefined;
+    if (!table) continue;
+    let query = db.selectFrom(table).where('fleet_id', '=', fleetId);
+    if (ids.length <= IDS_PER_READ) query = query.where('id', 'in', ids);
+    if (table === 'units') {
+      const units = await query.select(['id', 'mileage', 'engine_hours', 'ins']).execute();
+      for (const u of units)
+        owners.set(`u:${u.id}`, { mileage: u.mileage, engineHours: u.engine_hours, ins: u.ins });
+    } else {
+      for (const o of await query.select(['id', 'ins']).execute())
+        owners.set(`${type}:${o.id}`, { mileage: null, engineHours: null, ins: o.ins });
+    }
+  }
+  return owners;
+}
+
+/**
+ * The wires of a tagged list (`key` names the fleet, the list and its variant; `scope` its services):
+ * the rows kept for the fleet's current `services` revision, or read and kept, with the live state of
+ * their objects read now.
+ */
+export async function keptListWires(
+  db: Db,
+  fleetId: number,
+  key: string,
+  scope: Scope,
+): Promise<ServiceWire[]> {
+  const store = storeOf(db);
+  const revision = await collectionTag(db, fleetId, ['services'], '');
+  let kept = store.get(key, revision);
+  if (!kept) {
+    const inFleet: Scope = (qb) => scope(qb).where('fleet_id', '=', fleetId);
+    const rows = parsed<ServiceArray>(await servicesOnlyQuery(db.kysely, inFleet).execute());
+    const lines = rows.length ? parsed<LineArray>(await linesQuery(db.kysely, inFleet).execute()) : [];
+    kept = { revision, rows, lines };
+    store.set(key, kept);
+  }
+  const owners = await ownersOf(db.kysely, fleetId, kept.rows);
+  return wiresOf(fleetId, kept.rows, kept.lines, (a) => owners.get(`${a[2]}:${a[1]}`) ?? NO_OWNER);
+}
