@@ -1,5 +1,5 @@
 import { type AppContext, type CountersListener, now } from '../context.js';
-import { type Applied, applyPlan, planAndApply } from './apply.js';
+import { type Applied, applyPlan, NOTHING, planAndApply } from './apply.js';
 import { publishServices } from './events.js';
 import { type EngineScope, plan } from './plan.js';
 
@@ -15,8 +15,8 @@ export interface RecomputeResult {
 async function planAndWrite(ctx: AppContext, scope: EngineScope, at: number): Promise<Applied> {
   if (ctx.db.ops.serialWriters) return planAndApply(ctx, scope, at);
   const first = await plan(ctx.db.kysely, scope, at);
-  if (first.creations.length === 0 && first.changes.length === 0) return { created: [], changed: [] };
-  return applyPlan(ctx, first, at);
+  if (first.creations.length === 0 && first.changes.length === 0) return NOTHING();
+  return applyPlan(ctx, scope, first, at);
 }
 
 /**
@@ -31,11 +31,16 @@ export async function recompute(
   scope: EngineScope,
   at: number = now(),
 ): Promise<RecomputeResult> {
-  const { created, changed } = await planAndWrite(ctx, scope, at);
+  const { created, lines, changed } = await planAndWrite(ctx, scope, at);
   if (created.length === 0 && changed.length === 0) return { created: 0, changed: 0 };
-  ctx.outbox.publish();
-  await publishServices(ctx, created, 'c');
-  await publishServices(ctx, changed, 'u');
+  // Live events first, then the outbox's consumers (as every writer does, ARCHITECTURE.md "A request,
+  // end to end"): their work would otherwise compete with the events' reads and NOTIFYs.
+  try {
+    await publishServices(ctx, created, 'c', lines);
+    await publishServices(ctx, changed, 'u');
+  } finally {
+    ctx.outbox.publish();
+  }
   return { created: created.length, changed: changed.length };
 }
 
