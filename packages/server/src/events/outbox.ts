@@ -28,7 +28,8 @@ export {
  *    advanced in the same transaction as the consumer's writes: every event once per consumer name,
  *    however many instances run it, across restarts.
  * 4. Sweep: at start-up and on a timer, rows committed but never numbered (the process died between
- *    commit and publish) are published, and every consumer catches up (a wake-up may have been lost).
+ *    commit and publish, or the writer left them to it: `publish(recorded)`) are published, and every
+ *    consumer catches up (a wake-up may have been lost).
  */
 
 /** Rows per insert: 9 columns each stays well under both dialects' bound-parameter limits. */
@@ -62,7 +63,15 @@ export async function recordDomainEvents(trx: Kysely<Database>, events: NewDomai
 }
 
 /** The columns a bulk record binds per event (`seq` and `published_at` stay null). */
-const BULK_COLUMNS = ['event_id', 'type', 'fleet_id', 'at', 'created_at', 'payload'] as const;
+export const DOMAIN_EVENT_COLUMNS = ['event_id', 'type', 'fleet_id', 'at', 'created_at', 'payload'] as const;
+
+/** Outbox rows of new events, values in `DOMAIN_EVENT_COLUMNS` order (each event gets its UUID here). */
+export function domainEventRows(events: NewDomainEvent[], t: number = now()): unknown[][] {
+  return events.map((e) => {
+    const event = { id: randomUUID(), ...e } as DomainEvent;
+    return [event.id, event.type, event.fid, event.at, t, JSON.stringify(event)];
+  });
+}
 
 /**
  * The same as `recordDomainEvents` for writers that record thousands of events at once (the status
@@ -75,15 +84,11 @@ export async function recordDomainEventsBulk(
   placeholder: Placeholder,
 ): Promise<void> {
   if (events.length === 0) return;
-  const t = now();
   await bulkInsert(
     trx,
     placeholder,
-    { table: 'domain_events', columns: BULK_COLUMNS },
-    events.map((e) => {
-      const event = { id: randomUUID(), ...e } as DomainEvent;
-      return [event.id, event.type, event.fid, event.at, t, JSON.stringify(event)];
-    }),
+    { table: 'domain_events', columns: DOMAIN_EVENT_COLUMNS },
+    domainEventRows(events),
   );
 }
 
@@ -148,9 +153,17 @@ export class Outbox {
    * Call after a commit that recorded events: they are numbered and the consumers woken soon. Never
    * throws and need not be awaited; publishes coalesce (one run at a time, plus one more if called
    * meanwhile); a failure is logged and the sweep retries.
+   *
+   * `recorded`, when the writer knows it, names the types the commit recorded: if no consumer of this
+   * instance wants any of them (a device reading's `unit.counters`, which notifications and channels
+   * pass over), there is nothing to wake anyone for, and the rows are numbered by the next publication
+   * or the sweep (issue 13: on PostgreSQL the numbering transaction, the wake-up and two consumer
+   * transactions per group commit were half the statements of a reading). Consumers see them in order
+   * all the same; one that wants them waits at most a sweep period.
    */
-  publish(): void {
+  publish(recorded?: Iterable<string>): void {
     if (!this.autoPublish || this.closed) return;
+    if (recorded !== undefined && !this.consumers.wantsAny(recorded)) return;
     if (this.publishing) {
       this.publishAgain = true;
       return;

@@ -92,6 +92,46 @@ describe('OsmAnd flat fields (GET query, POST form, flat JSON)', () => {
     expect(r).toMatchObject({ lat: 1.5, lon: -2.5, time: 1_700_000_100, ignition: true, odometerKm: 5 });
   });
 
+  it('reads a JSON number exactly as its text (the number fast path, issue 13)', () => {
+    const values = [
+      0,
+      -0,
+      7,
+      1.5,
+      -3.25,
+      91,
+      2 ** 31,
+      2 ** 31 + 1,
+      1_700_000_100_123,
+      1e21,
+      1e-7,
+      -1,
+      Number.NaN,
+    ];
+    values.push(Number.POSITIVE_INFINITY, 1_700_000_000.5);
+    for (const v of values) {
+      const fields = {
+        lat: v,
+        lon: v,
+        speed: v,
+        bearing: v,
+        altitude: v,
+        odometer: v,
+        hours: v,
+        timestamp: v,
+      };
+      const asNumber = parseOsmand({ id: 'dev-n', ...fields }, NOW);
+      const asText = parseOsmand(
+        { id: 'dev-n', ...Object.fromEntries(Object.entries(fields).map(([k, x]) => [k, String(x)])) },
+        NOW,
+      );
+      // Only `raw` (the input as received) differs.
+      const strip = (r: typeof asNumber) => (r.ok ? { ...r, reading: { ...r.reading, raw: undefined } } : r);
+      expect(strip(asNumber), String(v)).toEqual(strip(asText));
+      expect(parseTimestampMs(v), String(v)).toBe(parseTimestampMs(String(v)));
+    }
+  });
+
   it('uses now when there is no timestamp and leaves absent fields empty', () => {
     const r = ok({ id: 'dev-4', lat: '0', lon: '0' });
     expect(r).toMatchObject({

@@ -1,7 +1,8 @@
 import { CompiledQuery, type Insertable, type Selectable, type Transaction } from 'kysely';
-import { bulkInsert } from '../db/bulk.js';
+import { bulkInsert, MAX_ROWS } from '../db/bulk.js';
 import type { DialectOps } from '../db/dialect/index.js';
 import type { Database, PositionTable, UnitTable } from '../db/schema.js';
+import { DOMAIN_EVENT_COLUMNS } from '../events/outbox.js';
 
 /**
  * The hot statements of ingestion, their text made once per dialect and row count (issue 13: Kysely
@@ -101,6 +102,19 @@ export async function selectUnits(
   return rows;
 }
 
+const positionValues = (p: Insertable<PositionTable>): unknown[] => [
+  p.unit_id,
+  p.tm,
+  p.lat,
+  p.lon,
+  p.speed ?? null,
+  p.course ?? null,
+  p.altitude ?? null,
+  p.ignition ?? null,
+  p.mileage ?? 0,
+  p.engine_hours ?? 0,
+];
+
 /** Inserts positions (db/bulk.ts: statements of up to 500 rows, each text built once). */
 export async function insertPositions(
   trx: Transaction<Database>,
@@ -111,19 +125,75 @@ export async function insertPositions(
     trx,
     ops.placeholder,
     { table: 'positions', columns: POSITION_COLUMNS },
-    positions.map((p) => [
-      p.unit_id,
-      p.tm,
-      p.lat,
-      p.lon,
-      p.speed ?? null,
-      p.course ?? null,
-      p.altitude ?? null,
-      p.ignition ?? null,
-      p.mileage ?? 0,
-      p.engine_hours ?? 0,
-    ]),
+    positions.map(positionValues),
   );
+}
+
+/** Units per update statement: 14 parameters each, well inside both dialects' limits. */
+export const UPDATE_CHUNK = 200;
+
+/** What a group writes last: its positions, its units' live columns and its domain events. */
+export interface LiveWrites {
+  positions: Insertable<PositionTable>[];
+  /** The units' columns and their SQL types (`updateMany`), and per unit its id and values. */
+  columns: readonly string[];
+  types: readonly string[];
+  units: unknown[][];
+  /** Outbox rows (events/outbox.ts `domainEventRows`). */
+  events: unknown[][];
+}
+
+/**
+ * Writes a group's positions, units and domain events. On PostgreSQL a group of up to a chunk of each
+ * goes in one statement (data-modifying CTEs, all on one snapshot, none reading another's rows): one
+ * round trip instead of three, where a group's cost is its round trips (issue 13 item 4). Its text is
+ * made per group, not kept (the row counts vary three ways; a few hundred placeholders cost microseconds
+ * against a round trip). Otherwise, and on SQLite (no writes in CTEs, no round trips), statement by
+ * statement.
+ */
+export async function writeLive(trx: Transaction<Database>, ops: DialectOps, w: LiveWrites): Promise<void> {
+  const fits =
+    w.positions.length <= MAX_ROWS && w.events.length <= MAX_ROWS && w.units.length <= UPDATE_CHUNK;
+  if (ops.name === 'postgres' && fits && w.units.length > 0) {
+    const positions = w.positions.map(positionValues);
+    const parts: string[] = [];
+    let k = 0;
+    const insert = (name: string, table: string, columns: readonly string[], rows: unknown[][]) => {
+      if (rows.length === 0) return;
+      const names = columns.map((c) => `"${c}"`).join(', ');
+      parts.push(
+        `"${name}" as (insert into "${table}" (${names}) values ${tuples(ops, rows.length, columns.length, k)})`,
+      );
+      k += rows.length * columns.length;
+    };
+    insert('p', 'positions', POSITION_COLUMNS, positions);
+    insert('e', 'domain_events', DOMAIN_EVENT_COLUMNS, w.events);
+    const update = updateText(ops, w.columns, w.types, w.units.length, k);
+    const sqlText = `with ${parts.join(', ')}${parts.length ? ', ' : ''}${update}`;
+    await trx.executeQuery(
+      CompiledQuery.raw(sqlText, [...positions.flat(), ...w.events.flat(), ...w.units.flat()]),
+    );
+    return;
+  }
+  await insertPositions(trx, ops, w.positions);
+  for (let i = 0; i < w.units.length; i += UPDATE_CHUNK)
+    await updateMany(trx, ops, w.columns, w.types, w.units.slice(i, i + UPDATE_CHUNK));
+  await bulkInsert(trx, ops.placeholder, { table: 'domain_events', columns: DOMAIN_EVENT_COLUMNS }, w.events);
+}
+
+/** `"v" (…) as (values …) update "units" … from "v"`, its placeholders numbered from `from` + 1. */
+function updateText(
+  ops: DialectOps,
+  columns: readonly string[],
+  types: readonly string[],
+  n: number,
+  from = 0,
+) {
+  const allTypes = ['bigint', ...types];
+  const names = columns.map((c) => `"${c}"`).join(', ');
+  const sets = columns.map((c) => `"${c}" = "v"."${c}"`).join(', ');
+  const rows = tuples(ops, n, allTypes.length, from, (p, c) => `cast(${p} as ${allTypes[c]})`);
+  return `"v" ("id", ${names}) as (values ${rows}) update "units" set ${sets} from "v" where "units"."id" = "v"."id"`;
 }
 
 /**
@@ -138,12 +208,11 @@ export async function updateMany(
   types: readonly string[],
   values: unknown[][],
 ): Promise<void> {
-  const sqlText = text(ops, `update ${columns.join(',')}`, values.length, () => {
-    const allTypes = ['bigint', ...types];
-    const names = columns.map((c) => `"${c}"`).join(', ');
-    const sets = columns.map((c) => `"${c}" = "v"."${c}"`).join(', ');
-    const rows = tuples(ops, values.length, allTypes.length, 0, (p, c) => `cast(${p} as ${allTypes[c]})`);
-    return `with "v" ("id", ${names}) as (values ${rows}) update "units" set ${sets} from "v" where "units"."id" = "v"."id"`;
-  });
+  const sqlText = text(
+    ops,
+    `update ${columns.join(',')}`,
+    values.length,
+    () => `with ${updateText(ops, columns, types, values.length)}`,
+  );
   await trx.executeQuery(CompiledQuery.raw(sqlText, values.flat()));
 }

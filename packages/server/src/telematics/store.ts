@@ -1,4 +1,5 @@
 import {
+  DomainEventType,
   type LiveEvent,
   METER_REFUSED_PER_UNIT_MAX,
   METER_RETENTION_DAYS,
@@ -7,16 +8,15 @@ import {
 import type { Insertable, Transaction } from 'kysely';
 import { accountTreeOf, loadAccountTree } from '../auth/access.js';
 import { type AppContext, now } from '../context.js';
-import type { DialectOps } from '../db/dialect/index.js';
 import type { Database, IngestLogTable, PositionTable } from '../db/schema.js';
 import { countersChanged } from '../events/domain.js';
-import { recordDomainEvents } from '../events/outbox.js';
+import { domainEventRows } from '../events/outbox.js';
 import { round3 } from '../modules/fleets/mappers.js';
 import { CounterDays } from '../modules/statistics/counter-days.js';
 import { applyPendingShifts, planBaselineShift, shiftedIntervalEvents } from './baseline-shift.js';
 import { type Reading, readingMs } from './reading.js';
 import { type CounterState, decide } from './rules.js';
-import { insertPositions, selectUnits, updateMany } from './statements.js';
+import { selectUnits, writeLive } from './statements.js';
 import { WarnLimiter } from './warn-limit.js';
 
 /**
@@ -157,10 +157,11 @@ export async function storeReadings(
 
 /**
  * Decides and stores readings in order, one transaction for all of them: one select of the units
- * (locked on PostgreSQL so that concurrent messages of a unit apply one after another), then the
- * positions, the ingest log rows, one update of the units (`updateUnits`) and the "counters changed"
- * domain events. Each reading stands alone: a refused one does not affect the others. After the commit
- * the domain events are published (`ctx.outbox.publish()`); the caller announces the rest (`announce`).
+ * (locked on PostgreSQL so that concurrent messages of a unit apply one after another), then the ingest
+ * log and meter rows, and last the positions, one update of the units and the "counters changed" domain
+ * events (`writeLive`: one statement on PostgreSQL). Each reading stands alone: a refused one does not
+ * affect the others. After the commit the domain events are published to the consumers that want them
+ * (`ctx.outbox.publish(types)`); the caller announces the rest (`announce`).
  */
 export async function writeReadings(
   ctx: AppContext,
@@ -174,6 +175,8 @@ export async function writeReadings(
   const changed = new Set<number>();
   // Units with a recorded move of their interval baselines (telematics/baseline-shift.ts).
   const shifted = new Set<number>();
+  // The domain event types the transaction recorded.
+  const recorded: DomainEventType[] = [];
 
   // Cached per instance and dropped on every instance by an activation change (auth/access.ts).
   let tree = await loadAccountTree(ctx);
@@ -359,31 +362,43 @@ export async function writeReadings(
       outcomes.push({ status: 'accepted', unitId: unit.id, countersChanged });
     }
 
-    await insertPositions(trx, ctx.db.ops, positions);
     for (const rows of chunks(log)) await trx.insertInto('ingest_log').values(rows).execute();
     for (const rows of chunks(meter)) await trx.insertInto('meter_readings').values(rows).execute();
     await trimMeter(trx, meter, t);
     await days.flush(trx, ctx.db.dialect); // statistics: writes only when a unit's fleet day changed
-    await updateUnits(
+    const accepted = [...units.values()].filter((u) => u.accepted);
+    await updateBaselined(
       trx,
-      ctx.db.ops,
-      [...units.values()].filter((u) => u.accepted),
+      accepted.filter((u) => u.baselined),
     );
     // Domain events: "counters changed", one per unit of a fleet whose counters moved (events/domain.ts).
-    await recordDomainEvents(
-      trx,
-      [...units.values()]
-        .filter((u) => u.fleetId !== null && changed.has(u.id))
-        .map((u) =>
-          countersChanged(
-            { id: u.id, fleetId: u.fleetId!, mileage: u.state.mileage, engineHours: u.state.engineHours },
-            t,
-            null,
-          ),
+    const counterEvents = [...units.values()]
+      .filter((u) => u.fleetId !== null && changed.has(u.id))
+      .map((u) =>
+        countersChanged(
+          { id: u.id, fleetId: u.fleetId!, mileage: u.state.mileage, engineHours: u.state.engineHours },
+          t,
+          null,
         ),
-    );
+      );
+    if (counterEvents.length > 0) recorded.push(DomainEventType.countersChanged);
+    // The positions, the other units' live columns and the events: one statement on PostgreSQL.
+    await writeLive(trx, ctx.db.ops, {
+      positions,
+      columns: LIVE_COLUMNS,
+      types: LIVE_TYPES,
+      units: accepted
+        .filter((u) => !u.baselined)
+        .map((unit) => {
+          const values = liveColumns(unit);
+          return [unit.id, ...LIVE_COLUMNS.map((c) => values[c])];
+        }),
+      events: domainEventRows(counterEvents),
+    });
   });
-  ctx.outbox.publish();
+  // Only consumers that want "counters changed" are woken for them (events/outbox.ts `publish`); the
+  // status engine's own events, if a reading crossed a notice, are published by the engine.
+  ctx.outbox.publish(recorded);
   const events: LiveEvent[] = [];
   for (const unit of units.values())
     if (unit.accepted && unit.fleetId !== null)
@@ -438,17 +453,14 @@ const LIVE_COLUMN_TYPES: Record<keyof ReturnType<typeof liveColumns>, string> = 
 };
 const LIVE_COLUMNS = Object.keys(LIVE_COLUMN_TYPES) as (keyof typeof LIVE_COLUMN_TYPES)[];
 const LIVE_TYPES = LIVE_COLUMNS.map((c) => LIVE_COLUMN_TYPES[c]);
-/** Units per update statement: 14 parameters each, well inside both dialects' limits. */
-const UPDATE_CHUNK = 200;
 
 /**
- * Writes the accepted readings' units: one statement for all of them (issue 13 item 4: a statement per
- * unit was a round trip per reading on PostgreSQL), apart from a unit a baseline moved, which also
- * writes its base and corrections.
+ * Writes the units a baseline moved, one by one: they also write their base and corrections. The
+ * others' live columns go in one statement for all (`writeLive`; issue 13 item 4: a statement per unit
+ * was a round trip per reading on PostgreSQL).
  */
-async function updateUnits(trx: Transaction<Database>, ops: DialectOps, units: LiveUnit[]): Promise<void> {
-  const plain = units.filter((u) => !u.baselined);
-  for (const unit of units.filter((u) => u.baselined)) {
+async function updateBaselined(trx: Transaction<Database>, units: LiveUnit[]): Promise<void> {
+  for (const unit of units) {
     const { state } = unit;
     await trx
       .updateTable('units')
@@ -463,13 +475,6 @@ async function updateUnits(trx: Transaction<Database>, ops: DialectOps, units: L
       })
       .where('id', '=', unit.id)
       .execute();
-  }
-  for (let i = 0; i < plain.length; i += UPDATE_CHUNK) {
-    const rows = plain.slice(i, i + UPDATE_CHUNK).map((unit) => {
-      const values = liveColumns(unit);
-      return [unit.id, ...LIVE_COLUMNS.map((c) => values[c])];
-    });
-    await updateMany(trx, ops, LIVE_COLUMNS, LIVE_TYPES, rows);
   }
 }
 
