@@ -3,7 +3,6 @@ import {
   type LiveEvent,
   METER_REFUSED_PER_UNIT_MAX,
   METER_RETENTION_DAYS,
-  type UnitMessageEvent,
 } from '@fleetkeep/core';
 import type { Insertable, Transaction } from 'kysely';
 import { accountTreeOf, loadAccountTree } from '../auth/access.js';
@@ -11,11 +10,21 @@ import { type AppContext, now } from '../context.js';
 import type { Database, IngestLogTable, PositionTable } from '../db/schema.js';
 import { countersChanged } from '../events/domain.js';
 import { domainEventRows } from '../events/outbox.js';
-import { round3 } from '../modules/fleets/mappers.js';
 import { CounterDays } from '../modules/statistics/counter-days.js';
 import { applyPendingShifts, planBaselineShift, shiftedIntervalEvents } from './baseline-shift.js';
+import {
+  LIVE_COLUMNS,
+  LIVE_TYPES,
+  type LiveUnit,
+  liveColumns,
+  mergeParams,
+  messageEvent,
+  parseParams,
+  payloadOf,
+  updateBaselined,
+} from './live-unit.js';
 import { type Reading, readingMs } from './reading.js';
-import { type CounterState, decide } from './rules.js';
+import { decide } from './rules.js';
 import { selectUnits, writeLive } from './statements.js';
 import { WarnLimiter } from './warn-limit.js';
 
@@ -46,78 +55,8 @@ export interface IngestOptions {
 /** Warnings of unknown devices and refused readings, per device identifier (telematics/warn-limit.ts). */
 const warnings = new WarnLimiter();
 
-/** Unit parameters grow by merging; a unit keeps at most this many. */
-const UNIT_PARAMS_MAX = 200;
-const LOG_PAYLOAD_MAX = 2000;
 /** Rows per multi-row insert: well inside both dialects' bind-parameter limits. */
 const INSERT_CHUNK = 500;
-
-interface LiveUnit {
-  id: number;
-  fleetId: number | null;
-  deviceId: string;
-  /** Counters at joining the fleet (actual = total − base + pulled); a baseline moves them with the total. */
-  base: { mileage: number; engineHours: number };
-  /** A baseline moved the base, the corrections or the baseline devices: written with the unit. */
-  baselined: boolean;
-  /** The meter history already has this batch's first reading of a new day (daily sample). */
-  sampled: boolean;
-  /** Account of the unit's fleet; null outside any fleet. */
-  fleetAccountId: number | null;
-  state: CounterState;
-  speed: number | null;
-  course: number | null;
-  altitude: number | null;
-  params: Record<string, unknown>;
-  accepted: boolean;
-  /** statistics: latest counter history day and its end, corrections so far (modules/statistics). */
-  counterDay: number | null;
-  counterDayEnd: number | null;
-  offset: { mileage: number; engineHours: number };
-}
-
-const parseParams = (text: string): Record<string, unknown> => {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-};
-
-function mergeParams(target: Record<string, unknown>, source: Reading['params']): void {
-  let size = Object.keys(target).length;
-  for (const [key, value] of Object.entries(source)) {
-    if (!(key in target)) {
-      if (size >= UNIT_PARAMS_MAX) continue;
-      size++;
-    }
-    target[key] = value;
-  }
-}
-
-function payloadOf(reading: Reading): string {
-  const { raw, ...parsed } = reading;
-  const text = JSON.stringify(raw ?? parsed) ?? '';
-  return text.length > LOG_PAYLOAD_MAX ? text.slice(0, LOG_PAYLOAD_MAX) : text;
-}
-
-function messageEvent(unit: LiveUnit): UnitMessageEvent {
-  const { state } = unit;
-  const t = state.lastTime ?? 0;
-  return {
-    id: unit.id,
-    lmsg: { t, p: unit.params },
-    pos:
-      state.lat === null || state.lon === null
-        ? null
-        : { t, y: state.lat, x: state.lon, s: unit.speed, c: unit.course, z: unit.altitude },
-    cnm: round3(state.mileage),
-    cneh: round3(state.engineHours),
-  };
-}
 
 /** A meter history row as ingestion writes it, with its pending marker (migration 027). */
 type MeterRow = Insertable<Database['meter_readings']>;
@@ -413,69 +352,6 @@ export async function writeReadings(
       ctx.log.error({ err }, 'interval baselines not moved with the counter baseline');
     }
   return { outcomes, announcement: { events, changed: [...changed] } };
-}
-
-/** The live columns of a unit that every accepted reading moves. */
-function liveColumns(unit: LiveUnit) {
-  const { state } = unit;
-  return {
-    last_time: state.lastTime,
-    lat: state.lat,
-    lon: state.lon,
-    speed: unit.speed,
-    course: unit.course,
-    altitude: unit.altitude,
-    ignition: state.ignition === null ? null : Number(state.ignition),
-    mileage: state.mileage,
-    engine_hours: state.engineHours,
-    params: JSON.stringify(unit.params),
-    counter_day: unit.counterDay, // statistics
-    counter_day_end: unit.counterDayEnd, // statistics
-    last_ms: state.lastMs, // meter
-  };
-}
-
-/** SQL types of `liveColumns`, cast in the one update of many units so that both dialects bind alike. */
-const LIVE_COLUMN_TYPES: Record<keyof ReturnType<typeof liveColumns>, string> = {
-  last_time: 'bigint',
-  lat: 'double precision',
-  lon: 'double precision',
-  speed: 'double precision',
-  course: 'double precision',
-  altitude: 'double precision',
-  ignition: 'integer',
-  mileage: 'double precision',
-  engine_hours: 'double precision',
-  params: 'text',
-  counter_day: 'bigint',
-  counter_day_end: 'bigint',
-  last_ms: 'bigint',
-};
-const LIVE_COLUMNS = Object.keys(LIVE_COLUMN_TYPES) as (keyof typeof LIVE_COLUMN_TYPES)[];
-const LIVE_TYPES = LIVE_COLUMNS.map((c) => LIVE_COLUMN_TYPES[c]);
-
-/**
- * Writes the units a baseline moved, one by one: they also write their base and corrections. The
- * others' live columns go in one statement for all (`writeLive`; issue 13 item 4: a statement per unit
- * was a round trip per reading on PostgreSQL).
- */
-async function updateBaselined(trx: Transaction<Database>, units: LiveUnit[]): Promise<void> {
-  for (const unit of units) {
-    const { state } = unit;
-    await trx
-      .updateTable('units')
-      .set({
-        ...liveColumns(unit),
-        base_mileage: unit.base.mileage,
-        base_engine_hours: unit.base.engineHours,
-        counter_off_mileage: unit.offset.mileage,
-        counter_off_engine_hours: unit.offset.engineHours,
-        meter_odo_device: state.odometerSet ? unit.deviceId : null,
-        meter_hours_device: state.hoursSet ? unit.deviceId : null,
-      })
-      .where('id', '=', unit.id)
-      .execute();
-  }
 }
 
 /** A warning for the operator (issue 14 item 3), rate-limited per device identifier. */
