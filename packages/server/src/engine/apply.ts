@@ -80,8 +80,9 @@ function replanScope(scope: EngineScope, assignmentIds: number[]): EngineScope {
 
 /**
  * Writes what a first (unlocked) plan of `scope` found, in one transaction: on PostgreSQL under a
- * per-fleet transaction advisory lock (DESIGN §6) so that instances running at once do not both create;
- * the plan is made again inside the lock (`replanScope`), so it acts on committed state.
+ * per-fleet transaction advisory lock (DESIGN §6) so that instances running at once do not both create
+ * (SQLite's one writer needs none); the plan is made again inside the transaction (`replanScope`), so it
+ * acts on committed state.
  */
 export async function applyPlan(
   ctx: AppContext,
@@ -103,15 +104,4 @@ export async function applyPlan(
     for (const fid of fleets) await ctx.db.ops.lockInTransaction(trx, 'engineFleet', fid);
     return write(trx, ctx.db.ops.placeholder, await plan(trx, replanScope(scope, assignmentIds), at), at);
   });
-}
-
-/**
- * One writer at a time on one connection (SQLite, db/dialect `serialWriters`): the plan is made inside
- * the writing transaction, where nothing else can act before the writes, so it is made once. A plan
- * that finds nothing commits a transaction that wrote nothing.
- */
-export async function planAndApply(ctx: AppContext, scope: EngineScope, at: number): Promise<Applied> {
-  return ctx.db.kysely
-    .transaction()
-    .execute(async (trx) => write(trx, ctx.db.ops.placeholder, await plan(trx, scope, at), at));
 }

@@ -1,5 +1,5 @@
 import { type AppContext, type CountersListener, now } from '../context.js';
-import { type Applied, applyPlan, NOTHING, planAndApply } from './apply.js';
+import { type Applied, applyPlan, NOTHING } from './apply.js';
 import { publishServices } from './events.js';
 import { type EngineScope, plan } from './plan.js';
 
@@ -9,11 +9,12 @@ export interface RecomputeResult {
 }
 
 /**
- * Plans and writes: on SQLite in one transaction; elsewhere a plan without locks first, so that a run
- * with nothing to do takes no lock, and the writes under the fleet locks after (apply.ts).
+ * Plans and writes: a plan without locks or transaction first, so that a run with nothing to do (most
+ * runs after a device reading) opens no transaction, then the writes under the fleet locks after, with
+ * the plan made again inside them (apply.ts). On SQLite too: a transaction that wrote nothing was a
+ * third of the statements of a reading's group (issue 13).
  */
 async function planAndWrite(ctx: AppContext, scope: EngineScope, at: number): Promise<Applied> {
-  if (ctx.db.ops.serialWriters) return planAndApply(ctx, scope, at);
   const first = await plan(ctx.db.kysely, scope, at);
   if (first.creations.length === 0 && first.changes.length === 0) return NOTHING();
   return applyPlan(ctx, scope, first, at);
