@@ -2,6 +2,7 @@ import { type CompiledQuery, sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { FleetRow } from '../db/schema.js';
 import type { Actor } from './actor.js';
+import { SharedRead } from './shared-read.js';
 
 /**
  * What a request needs to know about its caller, kept in memory between requests (issue 13 item 2):
@@ -118,9 +119,19 @@ export async function observeRevision(ctx: AppContext): Promise<number> {
   return rev;
 }
 
-async function readRevision(ctx: AppContext): Promise<number> {
-  const rows = await ctx.db.fixed(revisionQuery(ctx));
-  return Number(rows[0]?.rev ?? 0);
+/** The revision read, shared by the requests that arrive while one is in flight (auth/shared-read.ts). */
+const revisionReads = new WeakMap<AppContext, SharedRead<number>>();
+
+function readRevision(ctx: AppContext): Promise<number> {
+  let reader = revisionReads.get(ctx);
+  if (!reader) {
+    reader = new SharedRead(async () => {
+      const rows = await ctx.db.fixed(revisionQuery(ctx));
+      return Number(rows[0]?.rev ?? 0);
+    });
+    revisionReads.set(ctx, reader);
+  }
+  return reader.get();
 }
 
 function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {

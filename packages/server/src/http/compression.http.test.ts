@@ -66,6 +66,51 @@ describe('compression', () => {
     expect(JSON.parse(zlib.gunzipSync(gz.body).toString())).toEqual(JSON.parse(plain.body.toString()));
   });
 
+  it('sends a kept list as its kept compressed copy, the same bytes each time, and a change at once', async () => {
+    const base = `/api/fleets/${t.demo.fleetId}`;
+    const { body: units } = await manager.get(`${base}/units`);
+    const uid = (units.units ?? units)[0].id as number;
+    for (let i = 0; i < 8; i++) {
+      const made = await manager.post(`${base}/services`, { n: `Compressed copy ${i}`, t: 'u', uid, f: 1 });
+      expect(made.status).toBe(200);
+    }
+    const url = `${t.url}${base}/services`;
+    const plain = await rawGet(url, auth());
+    expect(plain.status).toBe(200);
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const first = await rawGet(url, { ...auth(), 'accept-encoding': 'gzip, deflate, br' });
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.vary).toMatch(/accept-encoding/i);
+    expect(first.headers.etag).toBe(plain.headers.etag);
+    expect(Number(first.headers['content-length'])).toBe(first.body.length);
+    expect(zlib.brotliDecompressSync(first.body).equals(plain.body)).toBe(true);
+    const again = await rawGet(url, { ...auth(), 'accept-encoding': 'br' });
+    expect(again.body.equals(first.body)).toBe(true);
+
+    // Negotiated as the plugin does: a refused brotli gives gzip; deflate alone is left to the plugin.
+    const gz = await rawGet(url, { ...auth(), 'accept-encoding': 'br;q=0, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    const deflated = await rawGet(url, { ...auth(), 'accept-encoding': 'deflate' });
+    expect(deflated.headers['content-encoding']).toBe('deflate');
+    expect(zlib.inflateSync(deflated.body).equals(plain.body)).toBe(true);
+
+    // A change shows in the very next compressed read: the copies are kept per tag.
+    const [service] = JSON.parse(plain.body.toString()).services as { id: number }[];
+    expect(service).toBeDefined();
+    const renamed = await manager.put(`${base}/services/${service!.id}`, {
+      n: 'Renamed for the compressed copy',
+    });
+    expect(renamed.status).toBe(200);
+    const after = await rawGet(url, { ...auth(), 'accept-encoding': 'br' });
+    expect(after.headers.etag).not.toBe(plain.headers.etag);
+    const list = JSON.parse(zlib.brotliDecompressSync(after.body).toString()).services as {
+      id: number;
+      n: string;
+    }[];
+    expect(list.find((s) => s.id === service!.id)?.n).toBe('Renamed for the compressed copy');
+  });
+
   it('leaves small replies as they are', async () => {
     const ping = await rawGet(`${t.url}/api/ping`, { 'accept-encoding': 'br, gzip' });
     expect(ping.status).toBe(200);

@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { ZodType } from 'zod';
+import { SharedRead } from '../auth/shared-read.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { COMPRESS_THRESHOLD, encodedBody, keptEncoding } from './encoded.js';
 import { ReplyContractError, replyProblems } from './replies.js';
 
 /**
@@ -125,11 +127,39 @@ export interface ListRevisions {
  * list read needs both, and on PostgreSQL each query costs more CPU than the rest of such a request
  * (issue 13). Both are read after the request arrived and before any row, as each read alone would be.
  */
-export async function readRevisions(
+export function readRevisions(
   db: Db,
   fleetId: number,
   collections: readonly Collection[],
 ): Promise<{ access: number; list: ListRevisions }> {
+  let readers = sharedReads.get(db);
+  if (!readers) {
+    readers = new Map();
+    sharedReads.set(db, readers);
+  }
+  const key = `${fleetId}|${collections.join(',')}`;
+  let reader = readers.get(key);
+  if (!reader) {
+    const forget = () => readers.delete(key);
+    reader = new SharedRead(() => readRevisionsNow(db, fleetId, collections), forget);
+    readers.set(key, reader);
+  }
+  return reader.get();
+}
+
+type Revisions = { access: number; list: ListRevisions };
+
+/**
+ * Readers of `readRevisions` by fleet and collections, shared by the requests that arrive while one is
+ * in flight (auth/shared-read.ts); a reader is dropped once idle, so the map holds only those in use.
+ */
+const sharedReads = new WeakMap<Db, Map<string, SharedRead<Revisions>>>();
+
+async function readRevisionsNow(
+  db: Db,
+  fleetId: number,
+  collections: readonly Collection[],
+): Promise<Revisions> {
   const query = combinedQuery(db.kysely, collections) as CompiledQuery<RevisionRow>;
   const rows = await db.fixed(query, [fleetId, ...collections]);
   const access = Number(rows.find((r) => r.collection === AUTH_ROW)?.rev ?? 0);
@@ -214,6 +244,53 @@ export interface TaggedList {
   build: () => Promise<unknown>;
 }
 
+/** The body of a tag and variant: kept, or built (and checked where the server checks replies) and kept. */
+async function bodyOf(
+  ctx: AppContext,
+  cache: ReplyCache,
+  req: FastifyRequest,
+  key: string,
+  list: TaggedList,
+): Promise<Buffer> {
+  let body = cache.get(key);
+  if (!body) {
+    const data = await list.build();
+    if (ctx.config.checkReplies) {
+      const problems = replyProblems(list.schema, data);
+      if (problems.length) throw new ReplyContractError(`${req.method} ${req.routeOptions.url}`, problems);
+    }
+    body = Buffer.from(JSON.stringify(data));
+    cache.set(key, body);
+  }
+  return body;
+}
+
+/** The key of a body: the variant itself, not its hash, so that two variants never share one. */
+const bodyKey = (req: FastifyRequest, tag: string, list: TaggedList) =>
+  `${req.routeOptions.url}|${tag}|${list.variant}`;
+
+/**
+ * Sends a kept JSON body, as its compressed copy (kept beside it, http/encoded.ts) when the client takes
+ * one of the kept encodings and the body is large enough for the compression plugin to compress it.
+ */
+async function sendKept(
+  cache: ReplyCache,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+  body: Buffer,
+): Promise<FastifyReply> {
+  reply.header('content-type', JSON_TYPE);
+  const encoding = body.length >= COMPRESS_THRESHOLD ? keptEncoding(req) : undefined;
+  if (!encoding) return reply.send(body);
+  const encoded = await encodedBody(cache, `${key}|${encoding}`, body, encoding);
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('vary', 'accept-encoding');
+  else if (!String(vary).toLowerCase().includes('accept-encoding'))
+    reply.header('vary', `${vary}, accept-encoding`);
+  return reply.header('content-encoding', encoding).send(encoded);
+}
+
 /**
  * Answers a tagged list read: 304 when `If-None-Match` names the current tag, else the body of that tag
  * (built once per tag and process). The caller has checked access before.
@@ -228,17 +305,28 @@ export async function sendTagged(
 ): Promise<FastifyReply> {
   const tag = await requestTag(ctx.db, req, fleetId, list);
   if (noneMatch(req.headers['if-none-match'], tag)) return reply.code(304).header('etag', tag).send();
-  // The variant itself, not its hash, keys the body: two variants never share one.
-  const key = `${req.routeOptions.url}|${tag}|${list.variant}`;
-  let body = cache.get(key);
-  if (!body) {
-    const data = await list.build();
-    if (ctx.config.checkReplies) {
-      const problems = replyProblems(list.schema, data);
-      if (problems.length) throw new ReplyContractError(`${req.method} ${req.routeOptions.url}`, problems);
-    }
-    body = Buffer.from(JSON.stringify(data));
-    cache.set(key, body);
-  }
-  return reply.header('etag', tag).header('content-type', JSON_TYPE).send(body);
+  const key = bodyKey(req, tag, list);
+  return sendKept(cache, req, reply.header('etag', tag), key, await bodyOf(ctx, cache, req, key, list));
+}
+
+/**
+ * Answers a read of one record whose reply the same collection revisions make (a service: `services`
+ * and `owners`) with the body kept for the current revisions, built once per revision, record and
+ * process (issue 13 item 2: a small read without its row query). Unlike `sendTagged` it neither sends
+ * an `ETag` nor answers 304: the record's reply keeps the headers of its contract. `read.variant` names
+ * the record (its id); a `build` that throws (404) keeps nothing. The caller has checked access before;
+ * with the route's `config.taggedBy` set to the same collections the revisions come with the access
+ * revision, in the request's one round trip.
+ */
+export async function sendByRevisions(
+  ctx: AppContext,
+  cache: ReplyCache,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  fleetId: number,
+  read: TaggedList,
+): Promise<FastifyReply> {
+  const tag = await requestTag(ctx.db, req, fleetId, read);
+  const key = bodyKey(req, tag, read);
+  return sendKept(cache, req, reply, key, await bodyOf(ctx, cache, req, key, read));
 }

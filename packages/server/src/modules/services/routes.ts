@@ -19,7 +19,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { ReplyCache, sendTagged } from '../../http/etag.js';
+import { ReplyCache, sendByRevisions, sendTagged } from '../../http/etag.js';
 import { zApp } from '../../http/types.js';
 import { archivedRead, deleteArchived, deleteOneArchived, updateArchived } from './archive.js';
 import { attachmentRoutes } from './attachment-routes.js';
@@ -27,10 +27,10 @@ import { createMany, statusMany, updateMany } from './batch.js';
 import {
   confirmService,
   createService,
-  getService,
   openServicesRead,
   rejectService,
   SERVICE_LIST_COLLECTIONS,
+  serviceRead,
   updateOne,
 } from './service.js';
 
@@ -43,6 +43,8 @@ export const serviceRoutes =
     const base = '/api/fleets/:fid/services';
     // Bodies of the tagged lists (active, per object, archive), one per tag and variant (http/etag.ts).
     const lists = new ReplyCache();
+    // Bodies of single services, one per services and owners revisions and id (`sendByRevisions`).
+    const ones = new ReplyCache(16 * 1024 * 1024);
 
     app.get(
       base,
@@ -191,7 +193,8 @@ export const serviceRoutes =
     app.get(
       `${base}/:id`,
       {
-        config: { need: 'service.view' },
+        // The services and owners revisions come with the access revision (http/etag.ts).
+        config: { need: 'service.view', taggedBy: SERVICE_LIST_COLLECTIONS },
         schema: {
           tags,
           summary: 'One service, any status',
@@ -199,7 +202,15 @@ export const serviceRoutes =
           response: { 200: serviceWire },
         },
       },
-      async (req) => getService(ctx, actorOf(req), req.params.fid, req.params.id),
+      async (req, reply) =>
+        sendByRevisions(
+          ctx,
+          ones,
+          req,
+          reply,
+          req.params.fid,
+          await serviceRead(ctx, actorOf(req), req.params.fid, req.params.id),
+        ),
     );
     app.put(
       `${base}/:id`,

@@ -4,6 +4,7 @@ import {
   type ServiceUpdateInput,
   type ServiceWire,
   serviceListReply,
+  serviceWire,
 } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
@@ -77,6 +78,26 @@ export async function openServicesRead(
         openScope(fleetId, filter),
       ),
     }),
+  };
+}
+
+/**
+ * GET .../services/{id}: one service's reply is made of the same revisions as the lists (`services`,
+ * `owners`), so its body is kept per revisions and id (http/etag.ts `sendByRevisions`), read with the
+ * access revision in the request's one round trip (the route's `taggedBy`).
+ */
+export async function serviceRead(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  id: number,
+): Promise<TaggedList> {
+  await requireFleet(ctx, actor, fleetId, 'service.view');
+  return {
+    collections: SERVICE_LIST_COLLECTIONS,
+    variant: String(id),
+    schema: serviceWire,
+    build: () => getService(ctx, actor, fleetId, id),
   };
 }
 

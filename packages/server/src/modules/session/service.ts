@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import { isShutOut } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { cachedCredential, observeRevision, rememberCredential } from '../../auth/cache.js';
-import { hashPassword, newToken, tokenHash, verifyPassword } from '../../auth/secrets.js';
+import { hashPassword, newToken, presentedHash, tokenHash, verifyPassword } from '../../auth/secrets.js';
 import { type AppContext, now } from '../../context.js';
 import type { AccessTokenRow, Database, UserRow } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
@@ -220,7 +220,7 @@ async function lookupSession(ctx: AppContext, hash: string, rev: number, t: numb
 export async function resolveSession(ctx: AppContext, ssid: string): Promise<Actor | undefined> {
   const rev = await observeRevision(ctx);
   const t = now();
-  const row = await lookupSession(ctx, tokenHash(ssid), rev, t);
+  const row = await lookupSession(ctx, presentedHash(ssid), rev, t);
   if (!row || lapsed(row, t)) return undefined;
   const isApi = row.token_kind === 'api';
   // A suspension ends the sessions (admin/service.ts); this also covers one opened in the meantime.
@@ -244,7 +244,7 @@ export async function resolveSession(ctx: AppContext, ssid: string): Promise<Act
 export async function resolveBearer(ctx: AppContext, token: string): Promise<Actor | undefined> {
   const rev = await observeRevision(ctx);
   const t = now();
-  const hash = tokenHash(token);
+  const hash = presentedHash(token);
   const key = `b:${hash}`;
   let found = cachedCredential<BearerLookup>(ctx, rev, key);
   if (!found || expired(found.token, t)) {
