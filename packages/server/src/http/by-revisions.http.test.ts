@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireFleet } from '../auth/access.js';
 import type { AppContext } from '../context.js';
-import { now } from '../context.js';
 import { loadOneWire } from '../modules/services/load.js';
 import { createServer, type Server } from '../server.js';
 import { Client, startTestServer, TEST_DB, type TestServer } from '../test/harness.js';
@@ -98,23 +97,6 @@ describe(`one record kept by collection revisions on ${TEST_DB}`, () => {
     return first;
   }
 
-  async function attach(serviceId: number) {
-    await fx.db
-      .insertInto('attachments')
-      .values({
-        fleet_id: fx.fleetId,
-        owner_type: 'service',
-        owner_id: serviceId,
-        name: 'a.txt',
-        content_type: 'text/plain',
-        size: 1,
-        data: Buffer.from('a'),
-        created_at: now(),
-        creator_id: null,
-      })
-      .execute();
-  }
-
   it('sends the bytes of the plain read, and every change made elsewhere at once', async () => {
     const uid = await fx.unit(100, 10);
     const created = await onB.post(fx.base, {
@@ -136,7 +118,7 @@ describe(`one record kept by collection revisions on ${TEST_DB}`, () => {
     // The owner's counters and an attachment, straight in the database.
     await fx.db.updateTable('units').set({ mileage: 250.5 }).where('id', '=', uid).execute();
     expect((await readBack(id)).body).toMatchObject({ current_mileage: 250.5 });
-    await attach(id);
+    await fx.attach(id);
     expect((await readBack(id)).body).toMatchObject({ ats: 1 });
 
     // Closed in the database, then removed through instance B: 404 at once, and nothing kept of it.

@@ -74,5 +74,22 @@ export async function servicesFixture(t: TestServer) {
     async assignmentRow(id: number) {
       return db.selectFrom('assignments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     },
+    /** A one-byte attachment of a service, written straight into the database (as another path would). */
+    async attach(serviceId: number) {
+      await db
+        .insertInto('attachments')
+        .values({
+          fleet_id: fleetId,
+          owner_type: 'service',
+          owner_id: serviceId,
+          name: 'a.txt',
+          content_type: 'text/plain',
+          size: 1,
+          data: Buffer.from('a'),
+          created_at: now(),
+          creator_id: null,
+        })
+        .execute();
+    },
   };
 }

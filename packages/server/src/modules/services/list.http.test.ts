@@ -163,20 +163,7 @@ describe(`services lists read through JSON rows on ${TEST_DB}`, () => {
       expect(changed.status, JSON.stringify(changed.body)).toBe(200);
       for (const e of await entries(uid, s.id))
         expect(e).toMatchObject({ total_cost: 3, li: [{ n: 'Line' }] });
-      await fx.db
-        .insertInto('attachments')
-        .values({
-          fleet_id: fx.fleetId,
-          owner_type: 'service',
-          owner_id: s.id,
-          name: 'a.txt',
-          content_type: 'text/plain',
-          size: 1,
-          data: Buffer.from('a'),
-          created_at: s.tm,
-          creator_id: null,
-        })
-        .execute();
+      await fx.attach(s.id);
       for (const e of await entries(uid, s.id)) expect(e).toMatchObject({ ats: 1 });
       await fx.db.deleteFrom('services').where('id', '=', s.id).execute();
       for (const e of await entries(uid, s.id)) expect(e).toBeUndefined();

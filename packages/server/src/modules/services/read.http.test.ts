@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { now } from '../../context.js';
 import { type Client, startTestServer, TEST_DB, type TestServer } from '../../test/harness.js';
 import { servicesFixture } from '../../test/services-fixtures.js';
 
@@ -39,23 +38,6 @@ describe(`one service read on ${TEST_DB}`, () => {
     return (list.body.services as { id: number }[]).find((s) => s.id === id);
   }
 
-  async function attach(serviceId: number) {
-    await fx.db
-      .insertInto('attachments')
-      .values({
-        fleet_id: fx.fleetId,
-        owner_type: 'service',
-        owner_id: serviceId,
-        name: 'a.txt',
-        content_type: 'text/plain',
-        size: 1,
-        data: Buffer.from('a'),
-        created_at: now(),
-        creator_id: null,
-      })
-      .execute();
-  }
-
   it('answers the wire the list builds, for units, drivers and trailers, with 0, 1 or 3 line items', async () => {
     const uid = await fx.unit(4321.5, 77.25);
     const driver = await firstOf('drivers');
@@ -79,8 +61,8 @@ describe(`one service read on ${TEST_DB}`, () => {
       const created = await manager.post(fx.base, { n: 'Read', f: 1, ...c });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       const id = created.body.id as number;
-      await attach(id);
-      await attach(id);
+      await fx.attach(id);
+      await fx.attach(id);
       const one = await manager.get(`${fx.base}/${id}`);
       expect(one.status).toBe(200);
       expect(one.body).toEqual(await listed(c.t, c.uid, id));
@@ -102,7 +84,7 @@ describe(`one service read on ${TEST_DB}`, () => {
     });
     expect((await manager.get(`${fx.base}/${s.id}`)).body).toMatchObject({ current_mileage: 100, ats: 0 });
     await fx.db.updateTable('units').set({ mileage: 250.5 }).where('id', '=', uid).execute();
-    await attach(s.id);
+    await fx.attach(s.id);
     expect((await manager.get(`${fx.base}/${s.id}`)).body).toMatchObject({ current_mileage: 250.5, ats: 1 });
     const changed = await manager.put(`${fx.base}/${s.id}`, {
       li: [
