@@ -1,7 +1,6 @@
 import { ACL_ALL, Acl } from '@fleetkeep/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Server } from '../server.js';
-import { createServer } from '../server.js';
 import {
   accountOf,
   Client,
@@ -9,6 +8,7 @@ import {
   createFleet,
   createUser,
   DEMO_PASSWORD,
+  listenAnother,
   startTestServer,
   TEST_DB,
   type TestServer,
@@ -29,10 +29,7 @@ describe(`access memory across instances on ${TEST_DB}`, () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    second = await createServer({ ...t.config }, { logger: false });
-    await second.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = second.app.server.address();
-    urlB = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    ({ server: second, url: urlB } = await listenAnother({ ...t.config }));
     admin = await t.login('admin');
   });
   afterAll(async () => {

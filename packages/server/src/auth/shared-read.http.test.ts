@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../server.js';
-import { createServer } from '../server.js';
-import { Client, startTestServer, TEST_DB, type TestServer } from '../test/harness.js';
+import { Client, listenAnother, startTestServer, TEST_DB, type TestServer } from '../test/harness.js';
 
 /**
  * The access and list revisions are read once for all the requests that arrive while a read is in
@@ -16,10 +15,7 @@ describe(`shared revision reads under load on ${TEST_DB}`, () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    second = await createServer({ ...t.config }, { logger: false });
-    await second.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = second.app.server.address();
-    urlB = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    ({ server: second, url: urlB } = await listenAnother({ ...t.config }));
   });
   afterAll(async () => {
     await second.close();

@@ -5,10 +5,17 @@ import type { LiveEvent } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../context.js';
 import { recompute } from '../engine/index.js';
-import { createServer, type Server } from '../server.js';
+import type { Server } from '../server.js';
 import { assign, createInterval } from '../test/engine-fixtures.js';
 import { EventsClient } from '../test/events-client.js';
-import { accountOf, createUnit, startTestServer, TEST_DB, type TestServer } from '../test/harness.js';
+import {
+  accountOf,
+  createUnit,
+  listenAnother,
+  startTestServer,
+  TEST_DB,
+  type TestServer,
+} from '../test/harness.js';
 
 /** The JSON a socket or another instance receives of an event. */
 const wire = (e: LiveEvent) => JSON.parse(JSON.stringify(e)) as LiveEvent;
@@ -29,10 +36,7 @@ describe(`bulk live events across instances on ${TEST_DB}`, () => {
     t = await startTestServer();
     if (TEST_DB === 'postgres') {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-bus-batch-'));
-      second = await createServer({ ...t.config, dataDir }, { logger: false });
-      await second.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = second.app.server.address();
-      bUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      ({ server: second, url: bUrl } = await listenAnother({ ...t.config, dataDir }));
       bBus = second.ctx.bus;
     } else {
       bUrl = t.url;

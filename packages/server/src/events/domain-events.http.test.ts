@@ -4,7 +4,7 @@ import { DAY, now } from '../context.js';
 import { remindDue } from '../engine/index.js';
 import { eventsSince as eventsAfter, failServiceInsertsNamed, outboxMark } from '../test/domain-events.js';
 import { assign, createInterval } from '../test/engine-fixtures.js';
-import { type Client, startTestServer, type TestServer } from '../test/harness.js';
+import { type Client, sendOdometer, startTestServer, type TestServer } from '../test/harness.js';
 import { servicesFixture } from '../test/services-fixtures.js';
 
 /**
@@ -133,17 +133,7 @@ describe('domain events of changes', () => {
         lcnm: 4100,
         ltm: now() - 10 * DAY,
       });
-      const read = async (km: number, ago: number) => {
-        const q = new URLSearchParams({
-          id: deviceId,
-          lat: '53.9',
-          lon: '27.5',
-          timestamp: String(now() - ago),
-          odometer: String(km * 1000),
-        });
-        const res = await t.anon.get(`/api/ingest/osmand?${q}`);
-        expect(res.body).toEqual({ ok: true });
-      };
+      const read = (km: number, ago: number) => sendOdometer(t, deviceId, km, ago);
 
       let m = await mark();
       await read(5010, 100);

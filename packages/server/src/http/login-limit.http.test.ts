@@ -1,12 +1,13 @@
 import { LOGIN_ADDRESS_FAILURES_MAX, LOGIN_LOCK_SECONDS, LOGIN_NAME_FAILURES_MAX } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoginLimiter } from '../auth/rate-limit.js';
-import { createServer, type Server } from '../server.js';
+import type { Server } from '../server.js';
 import {
   accountOf,
   Client,
   createUser,
   DEMO_PASSWORD,
+  listenAnother,
   startTestServer,
   type TestServer,
 } from '../test/harness.js';
@@ -195,10 +196,7 @@ describe('login rate limiting', () => {
     let secondUrl: string;
 
     beforeAll(async () => {
-      second = await createServer({ ...t.config }, { logger: false });
-      await second.app.listen({ port: 0, host: '127.0.0.1' });
-      const addr = second.app.server.address();
-      secondUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+      ({ server: second, url: secondUrl } = await listenAnother({ ...t.config }));
     });
     afterAll(() => second.close());
 

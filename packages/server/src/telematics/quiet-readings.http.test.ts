@@ -4,7 +4,7 @@ import { DAY, now } from '../context.js';
 import type { PublishedDomainEvent } from '../events/outbox.js';
 import { eventsSince, outboxMark } from '../test/domain-events.js';
 import { assign, createInterval, openServicesOf } from '../test/engine-fixtures.js';
-import { startTestServer, TEST_DB, type TestServer } from '../test/harness.js';
+import { sendOdometer, startTestServer, TEST_DB, type TestServer } from '../test/harness.js';
 import { servicesFixture } from '../test/services-fixtures.js';
 
 /**
@@ -48,17 +48,7 @@ describe('readings and the outbox', () => {
     const live: LiveEvent[] = [];
     const unsubscribe = ctx.bus.subscribe((e) => live.push(e));
     const publishing = vi.spyOn(ctx.outbox, 'publishPending');
-    const read = async (km: number, ago: number) => {
-      const q = new URLSearchParams({
-        id: deviceId,
-        lat: '53.9',
-        lon: '27.5',
-        timestamp: String(now() - ago),
-        odometer: String(km * 1000),
-      });
-      const res = await t.anon.get(`/api/ingest/osmand?${q}`);
-      expect(res.body).toEqual({ ok: true });
-    };
+    const read = (km: number, ago: number) => sendOdometer(t, deviceId, km, ago);
     try {
       await ctx.outbox.consumers.drainAll();
       // The first reading is the device's baseline; the second moves the counters by 10 km.

@@ -117,6 +117,31 @@ export interface SignedIn {
   auth: any;
 }
 
+/** One OsmAnd reading of a device over HTTP (odometer in km, `ago` seconds before now), accepted. */
+export async function sendOdometer(t: TestServer, deviceId: string, km: number, ago: number): Promise<void> {
+  const q = new URLSearchParams({
+    id: deviceId,
+    lat: '53.9',
+    lon: '27.5',
+    timestamp: String(now() - ago),
+    odometer: String(km * 1000),
+  });
+  const res = await t.anon.get(`/api/ingest/osmand?${q}`);
+  if (res.status !== 200 || res.body?.ok !== true)
+    throw new Error(`reading refused: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/**
+ * Another instance of the server on the same database (a config of a running test server), listening
+ * on a free port: the multi-instance tests change data through one and read it through the other.
+ */
+export async function listenAnother(config: Config): Promise<{ server: Server; url: string }> {
+  const server = await createServer(config, { logger: false });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  return { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
 /** Starts the real server on a fresh database of TEST_DB, listening on a free port. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-test-'));

@@ -1,7 +1,7 @@
 import { ErrorCode, RELEASE } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from '../../server.js';
-import { Client, startTestServer, type TestServer } from '../../test/harness.js';
+import type { Server } from '../../server.js';
+import { Client, listenAnother, startTestServer, type TestServer } from '../../test/harness.js';
 import { FAULT_RETENTION_DAYS, FAULTS_PER_MINUTE, KEPT_FAULTS } from './faults.js';
 
 describe('client fault reports (spec §8)', () => {
@@ -111,10 +111,7 @@ describe('client fault reports (spec §8)', () => {
     let secondUrl: string;
     beforeAll(async () => {
       // A second instance on the same database, as behind a load balancer.
-      second = await createServer({ ...t.config }, { logger: false });
-      await second.app.listen({ port: 0, host: '127.0.0.1' });
-      const addr = second.app.server.address();
-      secondUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+      ({ server: second, url: secondUrl } = await listenAnother({ ...t.config }));
     });
     afterAll(() => second.close());
 

@@ -1,13 +1,14 @@
 import { ACL_ALL } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../../context.js';
-import { createServer, type Server } from '../../server.js';
+import type { Server } from '../../server.js';
 import { ingestReading } from '../../telematics/ingest.js';
 import {
   accountOf,
   Client,
   createUnit,
   createUser,
+  listenAnother,
   type Reply,
   startTestServer,
   TEST_DB,
@@ -32,10 +33,9 @@ describe(`units list with ETag across instances on ${TEST_DB}`, () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    second = await createServer({ ...t.config }, { logger: false });
-    await second.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = second.app.server.address();
-    const urlB = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const another = await listenAnother({ ...t.config });
+    second = another.server;
+    const urlB = another.url;
     admin = await t.login('admin');
     onB = new Client(urlB, (await t.login('manager')).ssid);
     outsider = await t.login('outsider');

@@ -5,7 +5,14 @@ import { recordDomainEvents } from '../../events/outbox.js';
 import { eventsSince, outboxMark } from '../../test/domain-events.js';
 import { assign, createInterval } from '../../test/engine-fixtures.js';
 import { EventsClient } from '../../test/events-client.js';
-import { accountOf, type Client, createUser, startTestServer, type TestServer } from '../../test/harness.js';
+import {
+  accountOf,
+  type Client,
+  createUser,
+  sendOdometer,
+  startTestServer,
+  type TestServer,
+} from '../../test/harness.js';
 import { servicesFixture } from '../../test/services-fixtures.js';
 import { NOTIFICATIONS_CONSUMER, notificationConsumer } from './consumer.js';
 
@@ -124,16 +131,7 @@ describe('in-app notifications', () => {
         lcnm: 4100,
         ltm: now() - 10 * DAY,
       });
-      const read = async (km: number, ago: number) => {
-        const q = new URLSearchParams({
-          id: deviceId,
-          lat: '53.9',
-          lon: '27.5',
-          timestamp: String(now() - ago),
-          odometer: String(km * 1000),
-        });
-        expect((await t.anon.get(`/api/ingest/osmand?${q}`)).body).toEqual({ ok: true });
-      };
+      const read = (km: number, ago: number) => sendOdometer(t, deviceId, km, ago);
 
       let m = await mark();
       await read(5010, 100);

@@ -4,11 +4,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../../context.js';
 import { recompute } from '../../engine/index.js';
-import { createServer, type Server } from '../../server.js';
+import type { Server } from '../../server.js';
 import { ingestReading } from '../../telematics/ingest.js';
 import { attachmentsTester } from '../../test/attachments.js';
 import { assign, createInterval, setCounters } from '../../test/engine-fixtures.js';
-import { Client, type Reply, startTestServer, TEST_DB, type TestServer } from '../../test/harness.js';
+import {
+  Client,
+  listenAnother,
+  type Reply,
+  startTestServer,
+  TEST_DB,
+  type TestServer,
+} from '../../test/harness.js';
 import { servicesFixture } from '../../test/services-fixtures.js';
 
 /**
@@ -240,10 +247,9 @@ describe(`services lists with ETag on ${TEST_DB}`, () => {
     beforeAll(async () => {
       if (TEST_DB === 'postgres') {
         dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-etag-'));
-        second = await createServer({ ...t.config, dataDir }, { logger: false });
-        await second.app.listen({ port: 0, host: '127.0.0.1' });
-        const address = second.app.server.address();
-        const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+        const another = await listenAnother({ ...t.config, dataDir });
+        second = another.server;
+        const url = another.url;
         b = new Client(url, manager.ssid);
       } else b = manager;
     });
