@@ -144,17 +144,17 @@ export interface LiveWrites {
 }
 
 /**
- * Writes a group's positions, units and domain events. On PostgreSQL a group of up to a chunk of each
- * goes in one statement (data-modifying CTEs, all on one snapshot, none reading another's rows): one
- * round trip instead of three, where a group's cost is its round trips (issue 13 item 4). Its text is
- * made per group, not kept (the row counts vary three ways; a few hundred placeholders cost microseconds
- * against a round trip). Otherwise, and on SQLite (no writes in CTEs, no round trips), statement by
- * statement.
+ * Writes a group's positions, units and domain events. Where writes may stand in a `with` clause
+ * (PostgreSQL, db/dialect `writingCtes`) a group of up to a chunk of each goes in one statement, all on
+ * one snapshot, none reading another's rows: one round trip instead of three, where a group's cost is
+ * its round trips (issue 13 item 4). Its text is made per group, not kept (the row counts vary three
+ * ways; a few hundred placeholders cost microseconds against a round trip). Otherwise, and on SQLite (no
+ * round trips), statement by statement.
  */
 export async function writeLive(trx: Transaction<Database>, ops: DialectOps, w: LiveWrites): Promise<void> {
   const fits =
     w.positions.length <= MAX_ROWS && w.events.length <= MAX_ROWS && w.units.length <= UPDATE_CHUNK;
-  if (ops.name === 'postgres' && fits && w.units.length > 0) {
+  if (ops.writingCtes && fits && w.units.length > 0) {
     const positions = w.positions.map(positionValues);
     const parts: string[] = [];
     let k = 0;

@@ -44,6 +44,7 @@ describe('dialect differences (db/dialect)', () => {
     for (const lock of [sqlite.forUpdate, sqlite.forShare, sqlite.forUpdateSkipLocked])
       expect(lock(new Query()).clauses).toEqual([]);
     expect([sqlite.serialWriters, postgres.serialWriters]).toEqual([true, false]);
+    expect([sqlite.writingCtes, postgres.writingCtes]).toEqual([false, true]);
   });
 
   it('one JSON array text of a row: json_array on SQLite, json_build_array as text on PostgreSQL', () => {

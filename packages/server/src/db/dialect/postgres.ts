@@ -27,6 +27,7 @@ export const postgresOps: DialectOps = {
   placeholder: (k) => `$${k}`,
   serialWriters: false,
   lateralJoins: true,
+  writingCtes: true,
   // 23505 unique_violation.
   isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === '23505',
   jsonArray: (values) => sql<string>`json_build_array(${sql.join(values)})::text`,

@@ -15,6 +15,7 @@ export const sqliteOps: DialectOps = {
   placeholder: () => '?',
   serialWriters: true,
   lateralJoins: false,
+  writingCtes: false,
   isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE',
   jsonArray: (values) => sql<string>`json_array(${sql.join(values)})`,
 };

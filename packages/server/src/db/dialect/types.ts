@@ -70,6 +70,8 @@ export interface DialectOps {
   readonly serialWriters: boolean;
   /** LATERAL joins exist (PostgreSQL); SQLite has none. */
   readonly lateralJoins: boolean;
+  /** `insert`/`update` inside a `with` clause (PostgreSQL): several writes in one statement. SQLite has none. */
+  readonly writingCtes: boolean;
   /** A unique constraint refused the write (the driver's error code). */
   isUniqueViolation(err: unknown): boolean;
   /**
