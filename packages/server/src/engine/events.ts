@@ -1,7 +1,8 @@
 import { multiplyThousandths } from '@fleetkeep/core';
 import type { AppContext } from '../context.js';
 import type { ServiceRow } from '../db/schema.js';
-import { lineToWire, type OwnerState, serviceToWire } from '../modules/maintenance-wire.js';
+import { lineToWire, serviceToWire } from '../modules/maintenance-wire.js';
+import { NO_OWNER, ownerKey, ownerStates } from '../modules/services/owners.js';
 import type { IntervalLines } from './create.js';
 import { chunks } from './plan.js';
 
@@ -10,36 +11,6 @@ import { chunks } from './plan.js';
  * one round trip per event; bounded so that no single statement carries megabytes.
  */
 const PUBLISH_BATCH = 500;
-
-const ownerKey = (type: string, id: number) => `${type}:${id}`;
-
-/** The wire state of each service's owner: counters for units, the in-progress marker for all. */
-async function owners(ctx: AppContext, services: ServiceRow[]): Promise<Map<string, OwnerState>> {
-  const db = ctx.db.kysely;
-  const out = new Map<string, OwnerState>();
-  const ids = (type: string) => [
-    ...new Set(services.filter((s) => s.object_type === type).map((s) => s.object_id)),
-  ];
-  for (const part of chunks(ids('u'))) {
-    const rows = await db
-      .selectFrom('units')
-      .select(['id', 'mileage', 'engine_hours', 'ins'])
-      .where('id', 'in', part)
-      .execute();
-    for (const r of rows)
-      out.set(ownerKey('u', r.id), { mileage: r.mileage, engineHours: r.engine_hours, ins: r.ins });
-  }
-  for (const [type, table] of [
-    ['d', 'drivers'],
-    ['t', 'trailers'],
-  ] as const) {
-    for (const part of chunks(ids(type))) {
-      const rows = await db.selectFrom(table).select(['id', 'ins']).where('id', 'in', part).execute();
-      for (const r of rows) out.set(ownerKey(type, r.id), { mileage: null, engineHours: null, ins: r.ins });
-    }
-  }
-  return out;
-}
 
 /** Each service's line items and their stored cost: as the engine wrote them, or read back. */
 async function linesOf(
@@ -102,8 +73,10 @@ export async function publishServices(
   if (services.length === 0) return;
   const lines = await linesOf(ctx, services, written);
   const attachments = t === 'u' ? await attachmentCounts(ctx, services) : new Map<number, number>();
-  const state = await owners(ctx, services);
-  const none: OwnerState = { mileage: null, engineHours: null, ins: 0 };
+  const state = await ownerStates(
+    ctx.db.kysely,
+    services.map((s) => ({ fleetId: s.fleet_id, type: s.object_type, id: s.object_id })),
+  );
   const noLines: IntervalLines = { wire: [], cost: 0 };
   for (const part of chunks(services, PUBLISH_BATCH))
     await ctx.bus.publishMany(
@@ -117,7 +90,7 @@ export async function publishServices(
             s,
             own.wire,
             attachments.get(s.id) ?? 0,
-            state.get(ownerKey(s.object_type, s.object_id)) ?? none,
+            state.get(ownerKey(s.object_type, s.object_id)) ?? NO_OWNER,
             own.cost,
           ),
         };

@@ -1,19 +1,9 @@
 import type { ServiceWire } from '@fleetkeep/core';
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
 import { collectionTag } from '../../http/etag.js';
-import type { OwnerState } from '../maintenance-wire.js';
-import {
-  type LineArray,
-  linesQuery,
-  NO_OWNER,
-  parsed,
-  type ServiceArray,
-  servicesOnlyQuery,
-  wiresOf,
-} from './list.js';
+import { type LineArray, linesQuery, parsed, type ServiceArray, servicesOnlyQuery, wiresOf } from './list.js';
 import type { Scope } from './load.js';
+import { NO_OWNER, ownerKey, ownerStates } from './owners.js';
 
 /**
  * The tagged services lists' rows kept per `services` revision (issue 13). A list's tag is made of two
@@ -84,51 +74,6 @@ function storeOf(db: Db): KeptRows {
   return store;
 }
 
-/** Ids of the objects the rows name, by type (`u`, `d`, `t`). */
-function ownerIds(rows: readonly ServiceArray[]): Map<string, number[]> {
-  const ids = new Map<string, Set<number>>();
-  for (const a of rows) {
-    const type = a[2] as string;
-    let set = ids.get(type);
-    if (!set) {
-      set = new Set();
-      ids.set(type, set);
-    }
-    set.add(a[1] as number);
-  }
-  return new Map([...ids].map(([type, set]) => [type, [...set]]));
-}
-
-/** More ids than this read the fleet's objects of the type whole (one bound parameter per id otherwise). */
-const IDS_PER_READ = 1000;
-
-/**
- * The live state of the objects the rows name, while they are in the fleet (the join of list.ts
- * `withOwners`: an object that left, or another fleet's, shows none), by `type:id`.
- */
-async function ownersOf(
-  db: Kysely<Database>,
-  fleetId: number,
-  rows: readonly ServiceArray[],
-): Promise<Map<string, OwnerState>> {
-  const owners = new Map<string, OwnerState>();
-  for (const [type, ids] of ownerIds(rows)) {
-    const table = type === 'u' ? 'units' : type === 'd' ? 'drivers' : type === 't' ? 'trailers' : undefined;
-    if (!table) continue;
-    let query = db.selectFrom(table).where('fleet_id', '=', fleetId);
-    if (ids.length <= IDS_PER_READ) query = query.where('id', 'in', ids);
-    if (table === 'units') {
-      const units = await query.select(['id', 'mileage', 'engine_hours', 'ins']).execute();
-      for (const u of units)
-        owners.set(`u:${u.id}`, { mileage: u.mileage, engineHours: u.engine_hours, ins: u.ins });
-    } else {
-      for (const o of await query.select(['id', 'ins']).execute())
-        owners.set(`${type}:${o.id}`, { mileage: null, engineHours: null, ins: o.ins });
-    }
-  }
-  return owners;
-}
-
 /**
  * The wires of a tagged list (`key` names the fleet, the list and its variant; `scope` its services):
  * the rows kept for the fleet's current `services` revision, or read and kept, with the live state of
@@ -150,6 +95,14 @@ export async function keptListWires(
     kept = { revision, rows, lines };
     store.set(key, kept);
   }
-  const owners = await ownersOf(db.kysely, fleetId, kept.rows);
-  return wiresOf(fleetId, kept.rows, kept.lines, (a) => owners.get(`${a[2]}:${a[1]}`) ?? NO_OWNER);
+  const owners = await ownerStates(
+    db.kysely,
+    kept.rows.map((a) => ({ fleetId, type: a[2] as string, id: a[1] as number })),
+  );
+  return wiresOf(
+    fleetId,
+    kept.rows,
+    kept.lines,
+    (a) => owners.get(ownerKey(a[2] as string, a[1] as number)) ?? NO_OWNER,
+  );
 }

@@ -4,6 +4,7 @@ import { opsOf } from '../../db/dialect/index.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { type LineWire, lineToWire, type OwnerState, serviceToWire } from '../maintenance-wire.js';
 import type { Scope } from './load.js';
+import { NO_OWNER } from './owners.js';
 
 /**
  * The wires of many services (the lists, the live events of a change, reports), read as one JSON array
@@ -149,8 +150,6 @@ function rowOf(fleetId: number, a: ServiceArray): ServiceRow {
     cf: a[24],
   } as ServiceRow;
 }
-
-export const NO_OWNER: OwnerState = { mileage: null, engineHours: null, ins: 0 };
 
 /** Counters and `ins` of the service's owner while it is in the fleet (units have counters; drivers and trailers none). */
 function ownerOf(a: ServiceArray): OwnerState {

@@ -3,6 +3,7 @@ import { CompiledQuery, type Kysely, type SelectQueryBuilder, sql } from 'kysely
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { type LineWire, lineToWire, type OwnerState, serviceToWire } from '../maintenance-wire.js';
 import { withOwners } from './list.js';
+import { NO_OWNER } from './owners.js';
 
 /** Which services a read covers; applied to the services table and to the per-service lookups alike. */
 export type Scope = <O>(
@@ -26,8 +27,6 @@ type ListRow = ServiceRow & {
   trailer_ins: number | null;
   ats: number | string;
 };
-
-const NO_OWNER: OwnerState = { mileage: null, engineHours: null, ins: 0 };
 
 /**
  * Counters and `ins` of the service's owner while it is in the fleet (units have counters; drivers and
