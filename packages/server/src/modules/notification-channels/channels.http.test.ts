@@ -7,6 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { now } from '../../context.js';
 import { remindDue } from '../../engine/index.js';
+import { parseOutboundAllow } from '../../outbound/policy.js';
 import { createServer } from '../../server.js';
 import { eventsSince, outboxMark } from '../../test/domain-events.js';
 import { type Client, startTestServer, TEST_DB, type TestServer } from '../../test/harness.js';
@@ -107,7 +108,14 @@ describe('notification channels', () => {
     smtp = await startSmtp();
     hook = await startReceiver();
     bot = await startReceiver();
-    t = await startTestServer({ config: { smtpUrl: smtp.url, publicUrl: PUBLIC_URL } });
+    // The receivers listen on loopback, which the default outbound policy (`external`) refuses.
+    t = await startTestServer({
+      config: {
+        smtpUrl: smtp.url,
+        publicUrl: PUBLIC_URL,
+        outboundAllow: parseOutboundAllow('external,loopback'),
+      },
+    });
     fx = await servicesFixture(t);
     manager = await t.login('manager');
     mechanic = await t.login('mechanic');
