@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { DeliveryWire } from '@fleetkeep/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseOutboundAllow } from '../../outbound/policy.js';
+import { deliveriesSettled } from '../../test/domain-events.js';
 import { type Client, startTestServer, TEST_DB, type TestServer } from '../../test/harness.js';
 import { servicesFixture } from '../../test/services-fixtures.js';
-import { deliveryWorker } from './worker.js';
 
 /**
  * `FLEETKEEP_OUTBOUND_ALLOW` (outbound/policy.ts) through the real server: under the default
@@ -63,11 +63,7 @@ describe(`outbound policy (${TEST_DB})`, () => {
     receiver.received.length = 0;
     t.server.ctx.config.outboundAllow = parseOutboundAllow(undefined);
   });
-  const settled = async () => {
-    await t.server.ctx.outbox.publishPending();
-    await t.server.ctx.outbox.consumers.drainAll();
-    await deliveryWorker(t.server.ctx).drain();
-  };
+  const settled = () => deliveriesSettled(t.server.ctx);
   const deliveries = async () => {
     const res = await manager.get(`${api}/deliveries`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
