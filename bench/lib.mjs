@@ -95,6 +95,8 @@ export async function startServer({ env, logFile, timeoutMs = 120_000 }) {
       FLEETKEEP_DEMO: '1',
       FLEETKEEP_SIMULATOR_MS: '3600000',
       LOG_LEVEL: 'warn',
+      // The deliveries benchmark's webhook receiver listens on loopback (refused by the default policy).
+      FLEETKEEP_OUTBOUND_ALLOW: 'external,loopback',
       ...env,
     },
     stdio: ['ignore', log, log],

@@ -66,6 +66,8 @@ export async function startServer(info: ServerInfo): Promise<ChildProcess> {
       FLEETKEEP_SIMULATOR_MS: '3600000',
       DOCS_URL: 'https://docs.example/{lang}/',
       DATABASE_URL: '',
+      // The journeys' webhook and bot receivers listen on this machine's loopback.
+      FLEETKEEP_OUTBOUND_ALLOW: 'external,loopback',
     },
     stdio: ['ignore', log, log],
   });

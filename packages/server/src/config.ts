@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type OutboundPolicy, parseOutboundAllow } from './outbound/policy.js';
 
 /** Runtime configuration (DESIGN §8). Read once at start; tests build their own. */
 export interface Config {
@@ -33,6 +34,8 @@ export interface Config {
   forumUrl: string | undefined;
   /** Check every reply against its declared contract (`FLEETKEEP_CHECK_REPLIES`; on in the tests). */
   checkReplies: boolean;
+  /** Where webhooks and bot APIs may be reached (`FLEETKEEP_OUTBOUND_ALLOW`, default `external`; outbound/policy.ts). */
+  outboundAllow: OutboundPolicy;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -132,5 +135,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdown: parseShutdown(env),
     forumUrl: urlEnv(env, 'FORUM_URL'),
     checkReplies: boolEnv(env, 'FLEETKEEP_CHECK_REPLIES'),
+    outboundAllow: parseOutboundAllow(env.FLEETKEEP_OUTBOUND_ALLOW),
   };
 }

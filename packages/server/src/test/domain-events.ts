@@ -1,13 +1,22 @@
 import type { DomainEvent } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
+import { deliveryWorker } from '../modules/notification-channels/worker.js';
 import { TEST_DB, type TestServer } from './harness.js';
 
 /**
  * Helpers of the domain-event tests (events/outbox.ts): what the outbox holds, read straight from the
  * table, and a failing write made by a trigger on both dialects.
  */
+
+/** Waits until the outbox consumers and the delivery worker have done everything due now. */
+export async function deliveriesSettled(ctx: AppContext): Promise<void> {
+  await ctx.outbox.publishPending();
+  await ctx.outbox.consumers.drainAll();
+  await deliveryWorker(ctx).drain();
+}
 
 /** The outbox's last row id: events recorded later have larger ids. */
 export async function outboxMark(db: Kysely<Database>): Promise<number> {

@@ -9,8 +9,13 @@ import type { CaseEnv, RouteCase } from './routes.js';
  */
 
 const SETUP = 'matrix channel';
-/** A port nothing listens on: a test there answers `{ok: false}` at once, without leaving the host. */
+/**
+ * An inside address: the default outbound policy (`external`) refuses it before connecting, so a test
+ * there answers `{ok: false}` at once, without leaving the process.
+ */
 const CLOSED = 'http://127.0.0.1:9/hook';
+/** An outside address for the set-ups saved (switched off: nothing is ever sent there). */
+const OUTSIDE = 'https://hooks.example.com/matrix';
 
 type Channel = 'mail' | 'bot' | 'webhook';
 const PATHS: Record<Channel, string> = { mail: 'mails', bot: 'bots', webhook: 'webhooks' };
@@ -24,6 +29,10 @@ const CONFIGS: Record<Channel, string> = {
   bot: JSON.stringify({ url: CLOSED, chats: ['42'] }),
   webhook: JSON.stringify({ url: CLOSED }),
 };
+
+/** A set-up as saved: switched off, its URL outside (the policy refuses CLOSED on save). */
+const saved = (channel: Channel) =>
+  channel === 'mail' ? BODIES.mail : { ...BODIES[channel], on: 0, url: OUTSIDE };
 
 /** A set-up of a fleet, written directly. */
 async function seedSetup({ t, fx }: CaseEnv, channel: Channel, fleetId = fx.fleetId): Promise<number> {
@@ -100,7 +109,7 @@ function channelCases(channel: Channel): RouteCase[] {
     },
     {
       route: `POST ${path}`,
-      build: (env) => ({ method: 'POST', url: base(env, channel), body: BODIES[channel] }),
+      build: (env) => ({ method: 'POST', url: base(env, channel), body: saved(channel) }),
       expect: outcomes(FLEET_ADMINS),
       restore,
     },

@@ -7,8 +7,9 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { now } from '../../context.js';
 import { remindDue } from '../../engine/index.js';
+import { parseOutboundAllow } from '../../outbound/policy.js';
 import { createServer } from '../../server.js';
-import { eventsSince, outboxMark } from '../../test/domain-events.js';
+import { deliveriesSettled, eventsSince, outboxMark } from '../../test/domain-events.js';
 import { type Client, startTestServer, TEST_DB, type TestServer } from '../../test/harness.js';
 import { servicesFixture } from '../../test/services-fixtures.js';
 import { deliveriesOf, insertDeliveries } from './consumer.js';
@@ -107,7 +108,14 @@ describe('notification channels', () => {
     smtp = await startSmtp();
     hook = await startReceiver();
     bot = await startReceiver();
-    t = await startTestServer({ config: { smtpUrl: smtp.url, publicUrl: PUBLIC_URL } });
+    // The receivers listen on loopback, which the default outbound policy (`external`) refuses.
+    t = await startTestServer({
+      config: {
+        smtpUrl: smtp.url,
+        publicUrl: PUBLIC_URL,
+        outboundAllow: parseOutboundAllow('external,loopback'),
+      },
+    });
     fx = await servicesFixture(t);
     manager = await t.login('manager');
     mechanic = await t.login('mechanic');
@@ -132,11 +140,7 @@ describe('notification channels', () => {
     smtp.envelopes.length = 0;
   });
   /** Waits until the outbox consumers and the delivery worker have done everything due now. */
-  const settled = async () => {
-    await t.server.ctx.outbox.publishPending();
-    await t.server.ctx.outbox.consumers.drainAll();
-    await deliveryWorker(t.server.ctx).drain();
-  };
+  const settled = () => deliveriesSettled(t.server.ctx);
   const createService = async (body: object) => {
     const res = await manager.post(fx.base, { n: 'Brake check', t: 'u', ...body });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -39,6 +39,8 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
       FLEETKEEP_DEMO_PASSWORD: DEMO_PASSWORD,
       FLEETKEEP_SIMULATOR_MS: '3600000',
       LOG_LEVEL: 'warn',
+      // The receiver listens on loopback, which the default outbound policy refuses.
+      FLEETKEEP_OUTBOUND_ALLOW: 'external,loopback',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,8 @@ import {
 } from '@fleetkeep/core';
 import type { Selectable } from 'kysely';
 import type { ChannelSetupTable, NotificationDeliveryTable } from '../../db/schema.js';
+import type { Translate } from '../../i18n/translator.js';
+import { wordedFailure } from './senders.js';
 
 /** Rows → the wire types of core contracts/notification-channels.ts. */
 
@@ -91,7 +93,8 @@ export function webhookToWire(row: ChannelSetupRow): WebhookSetupWire {
   };
 }
 
-export function deliveryToWire(row: DeliveryRow): DeliveryWire {
+/** A delivery; its failure worded for the reader (`t`). */
+export function deliveryToWire(row: DeliveryRow, t: Translate): DeliveryWire {
   const pending = row.status === 'pending';
   return {
     id: row.id,
@@ -104,7 +107,7 @@ export function deliveryToWire(row: DeliveryRow): DeliveryWire {
     sid: row.service_id,
     attempts: row.attempts,
     status: row.status as DeliveryStatus,
-    error: row.error,
+    error: row.error === null ? null : wordedFailure(row.error, t),
     last_tm: row.last_at === null ? null : Number(row.last_at),
     next_tm: pending && row.next_at !== null ? Number(row.next_at) : null,
     recipient: row.recipient,

@@ -10,6 +10,8 @@ import {
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
 import { formatterFor } from '../../i18n/formatter.js';
+import type { Translate } from '../../i18n/translator.js';
+import { OutboundRefused, postOutbound } from '../../outbound/request.js';
 
 /**
  * Sending one delivery on each channel (issue 11 item 2): the e-mail through `SMTP_URL` (nodemailer),
@@ -37,9 +39,36 @@ export const SETUP_DELETED = 'The set-up was deleted';
 
 export const MAIL_NOT_CONFIGURED = 'Mail is not configured on this server (SMTP_URL is not set)';
 
+/**
+ * A webhook's or bot's failure short of an HTTP answer: the policy refused the address, or it did not
+ * connect. The socket's own text (`connect ECONNREFUSED ::1:18999`) is never kept: it would tell a
+ * fleet admin which ports answer on the server's network. Stored in English, worded for the reader
+ * (`wordedFailure`).
+ */
+export const OUTBOUND_REFUSED = "Refused by the server's outbound policy";
+export const UNREACHABLE = 'Unreachable';
+const FAILURE_KEYS: Record<string, string> = {
+  [OUTBOUND_REFUSED]: 'notify.failure.refused',
+  [UNREACHABLE]: 'notify.failure.unreachable',
+};
+/** A failure as kept: the failure itself, or a bot's `chat: failure`, several joined by "; ". */
+const KEPT_FAILURE = /^((?:-?\d+|@[A-Za-z0-9_]+): )?(.*)$/;
+
+/** A kept failure text in the reader's language (the policy's and the unreachable ones; others as kept). */
+export function wordedFailure(text: string, t: Translate): string {
+  return text
+    .split('; ')
+    .map((part) => {
+      const [, chat = '', failure = ''] = KEPT_FAILURE.exec(part) ?? [];
+      const key = FAILURE_KEYS[failure];
+      return key ? `${chat}${t(key)}` : part;
+    })
+    .join('; ');
+}
+
 const clip = (text: string) => (text.length > REASON_MAX ? `${text.slice(0, REASON_MAX)}…` : text);
 const failure = (reason: string): SendResult => ({ ok: false, reason: clip(reason) });
-const errorText = (err: unknown) =>
+const errorText = (err: unknown): string =>
   err instanceof Error
     ? err.name === 'TimeoutError' || err.name === 'AbortError'
       ? `No answer within ${HTTP_TIMEOUT_MS / 1000} s`
@@ -165,18 +194,27 @@ export async function sendMail(
   }
 }
 
-/** POSTs JSON without following redirects; 2xx is success. */
-async function postJson(url: string, body: string, headers: Record<string, string>) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-  });
-  const text = await res.text().catch(() => '');
-  return { status: res.status, text, location: res.headers.get('location') };
+/** What a webhook or bot request that got no HTTP answer failed of (never the socket's text). */
+function outboundErrorText(err: unknown): string {
+  if (err instanceof OutboundRefused) return OUTBOUND_REFUSED;
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+    return errorText(err);
+  return UNREACHABLE;
 }
+
+/** POSTs JSON under the outbound policy, without following redirects; 2xx is success. */
+function postJson(config: OutboundConfig, url: string, body: string, headers: Record<string, string>) {
+  return postOutbound(
+    config.outboundAllow,
+    url,
+    body,
+    { 'Content-Type': 'application/json', ...headers },
+    HTTP_TIMEOUT_MS,
+  );
+}
+
+/** What a webhook or bot send needs of the configuration. */
+export type OutboundConfig = Pick<Config, 'publicUrl' | 'outboundAllow'>;
 
 function httpFailure(r: { status: number; text: string; location: string | null }): SendResult {
   if (r.status >= 300 && r.status < 400)
@@ -186,17 +224,17 @@ function httpFailure(r: { status: number; text: string; location: string | null 
 
 /** `POST {base}/bot{token}/sendMessage` `{chat_id, text}` to each chat (a Telegram-compatible bot API). */
 export async function sendBot(
-  publicUrl: string,
+  config: OutboundConfig,
   setup: { url: string; token: string; chats: readonly string[]; lang: string },
   snapshot: ChannelEventSnapshot,
 ): Promise<SendResult> {
-  const m = messageOf(snapshot, setup.lang, publicUrl);
+  const m = messageOf(snapshot, setup.lang, config.publicUrl);
   const text = [m.headline, ...m.details, m.when, m.link].join('\n');
   const endpoint = `${setup.url.replace(/\/+$/, '')}/bot${setup.token}/sendMessage`;
   const failed: string[] = [];
   for (const chat of setup.chats) {
     try {
-      const r = await postJson(endpoint, JSON.stringify({ chat_id: chat, text }), {});
+      const r = await postJson(config, endpoint, JSON.stringify({ chat_id: chat, text }), {});
       let answer: { ok?: unknown; description?: unknown } = {};
       try {
         answer = JSON.parse(r.text) as typeof answer;
@@ -209,7 +247,7 @@ export async function sendBot(
       } else if (answer.ok === false)
         failed.push(`${chat}: ${typeof answer.description === 'string' ? answer.description : 'ok: false'}`);
     } catch (err) {
-      failed.push(`${chat}: ${errorText(err)}`);
+      failed.push(`${chat}: ${outboundErrorText(err)}`);
     }
   }
   return failed.length ? failure(failed.join('; ')) : { ok: true };
@@ -221,13 +259,14 @@ export function webhookSignature(secret: string, timestamp: number, body: string
 }
 
 export async function sendWebhook(
-  publicUrl: string,
+  config: OutboundConfig,
   setup: { url: string; secret: string | null; lang?: string },
   snapshot: ChannelEventSnapshot,
   deliveryId: number | string,
 ): Promise<SendResult> {
   // The data as PRODUCT.md lists it, plus `text`: the event worded in the set-up's language, as the
   // e-mail and the bot message word it (server i18n; machine names such as `kind_name` stay English).
+  const { publicUrl } = config;
   const mail = renderMail(snapshot, setup.lang ?? 'en', publicUrl);
   const payload = {
     ...webhookPayload(snapshot, publicUrl),
@@ -245,9 +284,9 @@ export async function sendWebhook(
     headers[WebhookHeader.signature] = webhookSignature(setup.secret, timestamp, body);
   }
   try {
-    const r = await postJson(setup.url, body, headers);
+    const r = await postJson(config, setup.url, body, headers);
     return r.status >= 200 && r.status < 300 ? { ok: true } : httpFailure(r);
   } catch (err) {
-    return failure(errorText(err));
+    return failure(outboundErrorText(err));
   }
 }

@@ -19,7 +19,9 @@ import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import { conflict, invalidInput, notFound } from '../../http/errors.js';
-import { translator } from '../../i18n/translator.js';
+import { type Translate, translator } from '../../i18n/translator.js';
+import { urlAllowed } from '../../outbound/policy.js';
+import { settingsWithDefaults } from '../user/settings.js';
 import {
   botToWire,
   type ChannelConfig,
@@ -35,6 +37,7 @@ import {
   sendBot,
   sendMail,
   sendWebhook,
+  wordedFailure,
 } from './senders.js';
 import { deliveryWorker, ERROR_MAX } from './worker.js';
 
@@ -45,6 +48,33 @@ import { deliveryWorker, ERROR_MAX } from './worker.js';
  */
 
 const SETUP_NOT_FOUND = 'Notification set-up not found';
+
+/** The caller's translate function (the language of their settings), for the texts they read. */
+async function readerTranslator(ctx: AppContext, actor: Actor): Promise<Translate> {
+  const user = await ctx.db.kysely
+    .selectFrom('users')
+    .select('settings')
+    .where('id', '=', actor.userId)
+    .executeTakeFirst();
+  return translator(settingsWithDefaults(user?.settings ?? '{}').lang);
+}
+
+/**
+ * A webhook or bot URL the outbound policy (`FLEETKEEP_OUTBOUND_ALLOW`, outbound/policy.ts) refuses:
+ * 400 on `url` before anything is written. A name is checked again on its addresses at every connect.
+ */
+async function refuseInside(ctx: AppContext, actor: Actor, url: string | undefined): Promise<void> {
+  if (url === undefined || urlAllowed(ctx.config.outboundAllow, url)) return;
+  const t = await readerTranslator(ctx, actor);
+  throw invalidInput([{ field: 'body.url', message: t('notify.failure.refused') }]);
+}
+
+/** A send's result as its caller reads it: a failure short of an HTTP answer in their language. */
+function worded(result: { ok: boolean; reason?: string }, t: Translate) {
+  return result.reason === undefined
+    ? { ok: result.ok }
+    : { ok: result.ok, reason: wordedFailure(result.reason, t) };
+}
 
 /** A set-up's columns as the writers set them. */
 interface SetupFields {
@@ -230,6 +260,7 @@ export async function listBots(ctx: AppContext, actor: Actor, fleetId: number) {
 }
 
 export async function createBot(ctx: AppContext, actor: Actor, fleetId: number, b: BotSetupBody) {
+  await refuseInside(ctx, actor, b.url);
   return botToWire(
     await createRow(ctx, actor, fleetId, 'bot', {
       name: b.n,
@@ -249,6 +280,7 @@ export async function updateBot(
   id: number,
   b: BotSetupUpdateBody,
 ) {
+  await refuseInside(ctx, actor, b.url);
   const config: Partial<ChannelConfig> = {
     ...(b.url === undefined ? {} : { url: b.url }),
     ...(b.chats === undefined ? {} : { chats: unique(b.chats) }),
@@ -272,6 +304,7 @@ export async function listWebhooks(ctx: AppContext, actor: Actor, fleetId: numbe
 }
 
 export async function createWebhook(ctx: AppContext, actor: Actor, fleetId: number, b: WebhookSetupBody) {
+  await refuseInside(ctx, actor, b.url);
   return webhookToWire(
     await createRow(ctx, actor, fleetId, 'webhook', {
       name: b.n,
@@ -291,6 +324,7 @@ export async function updateWebhook(
   id: number,
   b: WebhookSetupUpdateBody,
 ) {
+  await refuseInside(ctx, actor, b.url);
   return webhookToWire(
     await updateRow(ctx, actor, fleetId, 'webhook', id, {
       name: b.n,
@@ -434,15 +468,13 @@ export async function testBot(ctx: AppContext, actor: Actor, fleetId: number, b:
   for (const chat of unique(b.chats))
     results.push({
       recipient: chat,
-      result: await sendBot(
-        ctx.config.publicUrl,
-        { url: b.url, token, chats: [chat], lang: b.lang },
-        snapshot,
-      ),
+      result: await sendBot(ctx.config, { url: b.url, token, chats: [chat], lang: b.lang }, snapshot),
     });
   await logTest(ctx, fleetId, 'bot', b, snapshot, results);
-  const { ok, reason } = results.length === 1 ? results[0]!.result : overall(results, true);
-  return reason === undefined ? { ok } : { ok, reason };
+  return worded(
+    results.length === 1 ? results[0]!.result : overall(results, true),
+    await readerTranslator(ctx, actor),
+  );
 }
 
 export async function testWebhook(ctx: AppContext, actor: Actor, fleetId: number, b: WebhookSetupTestBody) {
@@ -450,10 +482,9 @@ export async function testWebhook(ctx: AppContext, actor: Actor, fleetId: number
   const secret = b.secret === undefined ? await savedSecret(ctx, fleetId, 'webhook', b.id) : b.secret || null;
   const lang = b.lang ?? 'en';
   const snapshot = await testSnapshot(ctx, fleetId, b.k, lang);
-  const result = await sendWebhook(ctx.config.publicUrl, { url: b.url, secret, lang }, snapshot, 'test');
+  const result = await sendWebhook(ctx.config, { url: b.url, secret, lang }, snapshot, 'test');
   await logTest(ctx, fleetId, 'webhook', b, snapshot, [{ recipient: '', result }]);
-  const { ok, reason } = result;
-  return reason === undefined ? { ok } : { ok, reason };
+  return worded(result, await readerTranslator(ctx, actor));
 }
 
 // --- the delivery log ---
@@ -464,7 +495,8 @@ export async function listDeliveries(ctx: AppContext, actor: Actor, fleetId: num
   if (q.channel) query = query.where('channel', '=', q.channel);
   if (q.status) query = query.where('status', '=', q.status);
   const rows = await query.orderBy('id', 'desc').limit(q.limit).execute();
-  return { deliveries: rows.map(deliveryToWire) };
+  const t = await readerTranslator(ctx, actor);
+  return { deliveries: rows.map((row) => deliveryToWire(row, t)) };
 }
 
 /**
@@ -494,5 +526,5 @@ export async function retryDelivery(ctx: AppContext, actor: Actor, fleetId: numb
     .executeTakeFirst();
   if (!updated) throw conflict('Only a failed delivery can be retried');
   deliveryWorker(ctx).wake();
-  return deliveryToWire(updated);
+  return deliveryToWire(updated, await readerTranslator(ctx, actor));
 }

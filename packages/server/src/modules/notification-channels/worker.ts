@@ -116,13 +116,9 @@ export class DeliveryWorker extends Poller {
           deliveryMessageId(config.publicUrl, row.fleet_id, row.id),
         );
       case 'bot':
-        return sendBot(
-          config.publicUrl,
-          { url: c.url, token: setup.secret ?? '', chats: to(c.chats), lang },
-          snapshot,
-        );
+        return sendBot(config, { url: c.url, token: setup.secret ?? '', chats: to(c.chats), lang }, snapshot);
       case 'webhook':
-        return sendWebhook(config.publicUrl, { url: c.url, secret: setup.secret, lang }, snapshot, row.id);
+        return sendWebhook(config, { url: c.url, secret: setup.secret, lang }, snapshot, row.id);
       default:
         return { ok: false, reason: `Unknown channel ${row.channel}` };
     }
