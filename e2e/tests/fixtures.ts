@@ -84,3 +84,13 @@ export function fleetDay(days = 0): string {
 export async function expectNoPageScroll(page: Page, width = 375): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 }
+
+/** A full-page screenshot at desktop (1280 px) and phone (375 px) width, with no sideways scroll at 375. */
+export async function screenshotsAtBothWidths(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await screenshot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectNoPageScroll(page);
+  await screenshot(page, `${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}

@@ -4,9 +4,8 @@ import {
   cpuThrottle,
   type DemoUser,
   expect,
-  expectNoPageScroll,
   login,
-  screenshot,
+  screenshotsAtBothWidths,
   test,
 } from './fixtures.ts';
 
@@ -30,15 +29,6 @@ async function relogin(page: Page, user: DemoUser) {
   await page.goto('/login');
   await login(page, user);
   await expect(page.getByTestId('user-menu')).toBeVisible();
-}
-
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await screenshot(page, `${name}-1280`);
-  await page.setViewportSize({ width: 375, height: 800 });
-  await expectNoPageScroll(page);
-  await screenshot(page, `${name}-375`);
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 test('a fleet admin defines a list field, a unit gets a value, deleting asks first', async ({
@@ -83,7 +73,7 @@ test('a fleet admin defines a list field, a unit gets a value, deleting asks fir
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toContainText('This option is already in the list.');
     await dialog.getByRole('textbox', { name: 'Option 2', exact: true }).fill('Nokian');
-    await shots(page, 'fleet-customfields-dialog');
+    await screenshotsAtBothWidths(page, 'fleet-customfields-dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toHaveCount(0);
 
@@ -116,7 +106,7 @@ test('a fleet admin defines a list field, a unit gets a value, deleting asks fir
     await filter.click();
     await page.getByRole('option', { name: 'Unit', exact: true }).click();
     await expect(row).toBeVisible();
-    await shots(page, 'fleet-customfields-tab');
+    await screenshotsAtBothWidths(page, 'fleet-customfields-tab');
 
     // The unit's profile offers the new field; the manager (the demo admin holds only the admin right)
     // sets a value and saves it.
@@ -135,7 +125,7 @@ test('a fleet admin defines a list field, a unit gets a value, deleting asks fir
     // The notification set-up tab (the manager may view notifications): a placeholder saying what comes.
     await page.goto(`/fleet/${fid}?tab=notifications`);
     await expect(page.getByTestId('fleet-notifications')).toContainText('Notification set-up');
-    await shots(page, 'fleet-notifications-tab');
+    await screenshotsAtBothWidths(page, 'fleet-notifications-tab');
 
     // Back to the tab: the safe delete is refused because of the value, so the screen asks first.
     await relogin(page, 'admin');
@@ -144,7 +134,7 @@ test('a fleet admin defines a list field, a unit gets a value, deleting asks fir
     const ask = page.getByRole('dialog', { name: 'Delete custom field' });
     await expect(ask).toContainText(`Records with a value in “${name}”: 1.`);
     expect((await fieldsNow()).some((f) => f.id === created.id)).toBe(true);
-    await shots(page, 'fleet-customfields-ask');
+    await screenshotsAtBothWidths(page, 'fleet-customfields-ask');
     await ask.getByRole('button', { name: 'OK' }).click();
     await expect(ask).toHaveCount(0);
     await expect(page.getByRole('row').filter({ hasText: name })).toHaveCount(0);

@@ -152,6 +152,8 @@ test('a user without fuel rights sees no fuel menu item nor tab, and /fuelfillin
   page,
   request,
 }) => {
+  // Two sign-ins and five screens: over the default 30 s on a loaded machine.
+  test.setTimeout(60_000 * cpuThrottle());
   const admin = await apiSession(request, 'admin');
   const members: { id: number; login: string; acl: number }[] = (
     await (await request.get(`/api/fleets/${admin.fid}/users`, { headers: admin.headers })).json()
@@ -187,5 +189,53 @@ test('a user without fuel rights sees no fuel menu item nor tab, and /fuelfillin
       data: { users: members.map((m) => ({ id: m.id, acl: m.acl })) },
     });
     expect(res.status()).toBe(200);
+  }
+});
+
+test('a price typed before a fuel type typed from the keyboard is the price sent and stored', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000 * cpuThrottle());
+  const { fid, headers } = await apiSession(request, 'manager');
+  const units: Unit[] = (await (await request.get(`/api/fleets/${fid}/units`, { headers })).json()).units;
+  const unit = units[0];
+  if (!unit) throw new Error('demo data missing');
+  const tag = `E2E typed price ${Date.now().toString(36)}`;
+  // A known fuel type of the library with its price per unit (the default of a choice).
+  const made = await request.post(`/api/fleets/${fid}/line_items`, {
+    headers,
+    data: { n: tag, t: 4, c: 1.55 },
+  });
+  expect(made.ok(), await made.text()).toBe(true);
+  const itemId = (await made.json()).id as number;
+  try {
+    await login(page, 'manager');
+    await expect(page).toHaveURL('/dashboard');
+    await page.goto(`/fuelfilling/new?unit=${unit.id}`);
+    await expect(page.getByTestId('fuel-unit')).toHaveValue(unit.nm);
+    await page.getByTestId('fuel-volume').fill('10');
+    await page.getByTestId('fuel-price').fill('1.66');
+    // The known fuel type typed with the keyboard, not picked from the list; Save is the next click.
+    await page.getByTestId('fuel-type').click();
+    await page.getByTestId('fuel-type').pressSequentially(tag);
+    const sent = page.waitForRequest(
+      (r) => r.method() === 'POST' && new URL(r.url()).pathname === `/api/fleets/${fid}/fuel-fillings`,
+    );
+    await page.getByTestId('fuel-save').click();
+    const body = (await sent).postDataJSON() as { fuel_type: string; price: string | null };
+    expect(body.fuel_type).toBe(tag);
+    expect(body.price).toBe('1.66');
+    await expect(page).toHaveURL(/\/fuelfilling\/\d+/);
+    const id = Number(/fuelfilling\/(\d+)/.exec(page.url())?.[1]);
+    // Read back: the stored price is the one typed, and the editor shows it.
+    const stored = await (await request.get(`/api/fleets/${fid}/fuel-fillings/${id}`, { headers })).json();
+    expect(stored).toMatchObject({ fuel_type: tag, price: 1.66 });
+    await expect(page.getByTestId('fuel-price')).toHaveValue('1.66');
+    await expect(page.getByTestId('fuel-type')).toHaveValue(tag);
+  } finally {
+    for (const f of await fuelOfUnit(request, fid, headers, unit.id))
+      if (f.fuel_type === tag) await request.delete(`/api/fleets/${fid}/fuel-fillings/${f.id}`, { headers });
+    await request.delete(`/api/fleets/${fid}/line_items/${itemId}`, { headers });
   }
 });

@@ -2,7 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { apiSession, expect, expectNoPageScroll, login, openUserMenu, screenshot, test } from './fixtures.ts';
+import {
+  apiSession,
+  expect,
+  expectNoPageScroll,
+  login,
+  openUserMenu,
+  screenshot,
+  screenshotsAtBothWidths,
+  test,
+} from './fixtures.ts';
 import { cleanUp, createDue, demoUnits } from './services-support.ts';
 
 /**
@@ -10,15 +19,6 @@ import { cleanUp, createDue, demoUnits } from './services-support.ts';
  * spec §2 "Notification bell", §4 "Notification kinds", §9 "Notifications"). Another demo user (the
  * mechanic) changes services through the API; the manager's page hears of it live.
  */
-
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await screenshot(page, `${name}-1280`);
-  await page.setViewportSize({ width: 375, height: 800 });
-  await expectNoPageScroll(page);
-  await screenshot(page, `${name}-375`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** Opens or closes the bell's list (a click on the bell toggles it). */
 async function setBell(page: Page, open: boolean) {
@@ -60,7 +60,7 @@ test('a change by another user makes a bubble; clicking it reads it and opens th
     await expect(bubble).toContainText('Service is due');
     await expect(bubble).toContainText(unit.nm);
     await expect(bell).toHaveAttribute('data-unread', String(before + 1));
-    await shots(page, 'notifications-bubble');
+    await screenshotsAtBothWidths(page, 'notifications-bubble');
 
     await bubble.click();
     await expect(page).toHaveURL(`/service/${ids[0]}`);
@@ -74,7 +74,7 @@ test('a change by another user makes a bubble; clicking it reads it and opens th
     await expect(item).toBeVisible();
     await expect(item).not.toHaveAttribute('data-unread');
     await expect(list.getByTestId('bell-item').first()).toContainText(name);
-    await shots(page, 'notifications-bell');
+    await screenshotsAtBothWidths(page, 'notifications-bell');
     await setBell(page, false);
   } finally {
     await cleanUp(request, fid, headers, ids, []);
@@ -214,7 +214,7 @@ test('the fleet’s in-app set-up: created, edited, tested and deleted', async (
     await dialog.getByTestId('notify-name').fill(name);
     await dialog.getByRole('checkbox', { name: 'Service is due' }).check();
     await dialog.getByRole('checkbox', { name: 'Service is closed' }).check();
-    await shots(page, 'notifications-setup-dialog');
+    await screenshotsAtBothWidths(page, 'notifications-setup-dialog');
     await dialog.getByTestId('notify-save').click();
     await expect(dialog).toHaveCount(0);
     const created = (await setupsNow()).find((s) => s.n === name);
@@ -243,7 +243,7 @@ test('the fleet’s in-app set-up: created, edited, tested and deleted', async (
     // The test arrives in the manager's bell as a bubble (it names no service).
     await expect(page.getByTestId('bubble').filter({ hasText: name })).toBeVisible();
 
-    await shots(page, 'notifications-fleet-tab');
+    await screenshotsAtBothWidths(page, 'notifications-fleet-tab');
 
     await section.getByTestId(`notify-inapp-delete-${created.id}`).click();
     const confirm = page.getByRole('dialog', { name: 'Delete set-up' });
@@ -314,7 +314,7 @@ test('a webhook set-up: its secret write-only, the test delivered signed to a re
     await expect(dialog.getByTestId('notify-test-result')).toContainText('Test delivered.');
     expect(received.length).toBeGreaterThan(0);
     expect(received[0]?.signature).toBeTruthy();
-    await shots(page, 'notifications-webhook-dialog');
+    await screenshotsAtBothWidths(page, 'notifications-webhook-dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   } finally {
     for (const [path, field] of [
@@ -399,7 +399,7 @@ test('an e-mail set-up: recipients checked, saved with its language, deleted wit
     await expect(dialog).toHaveCount(0);
     const mailRow = mails.getByRole('row').filter({ hasText: `Mail ${stamp}` });
     await expect(mailRow).toContainText('Deutsch · fleet@example.com, workshop@example.com');
-    await shots(page, 'notifications-channels-tab');
+    await screenshotsAtBothWidths(page, 'notifications-channels-tab');
 
     // Deleted with a confirmation.
     const mail = (await listOf()).find((s) => s.n === `Mail ${stamp}`);

@@ -63,6 +63,7 @@ import {
   updateBody,
   validate,
   withFuelType,
+  withUnit,
 } from './rules.ts';
 
 /**
@@ -321,9 +322,14 @@ function Editor({
           disabled={disabled}
           onChange={(v) => {
             if (v === null) return;
-            const next = unitById.get(Number(v));
-            // A new filling takes the chosen unit's counter (PRODUCT.md "Fuel fillings").
-            change(isNew && next ? { uid: v, mileage: mileageText(next.cnm, miles) } : { uid: v });
+            // Only a new filling takes the chosen unit's counter (PRODUCT.md "Fuel fillings").
+            if (!isNew) {
+              change({ uid: v });
+              return;
+            }
+            const before = form.uid === null ? undefined : unitById.get(Number(form.uid));
+            const next = withUnit(form, v, unitById.get(Number(v)), before, miles);
+            change({ uid: next.uid, mileage: next.mileage });
           }}
           error={errors.uid}
           data-testid="fuel-unit"
@@ -335,8 +341,9 @@ function Editor({
           onChange={(v) => {
             if (v === null) return;
             const item = fuelItems.find((i) => i.n.toLowerCase() === v);
+            const before = fuelItems.find((i) => i.n.toLowerCase() === form.fuelType.trim().toLowerCase());
             const label = fuelOptions.find((o) => o.value === v)?.label ?? v;
-            const next = withFuelType(form, item, label);
+            const next = withFuelType(form, item, label, before);
             change({ fuelType: next.fuelType, price: next.price });
           }}
           onCreate={(text) => change({ fuelType: text.slice(0, FUEL_TEXT_MAX) })}

@@ -27,6 +27,7 @@ import {
   updateBody,
   validate,
   withFuelType,
+  withUnit,
 } from './rules.ts';
 
 const NOW = { date: '2026-03-10', time: '08:30:00' };
@@ -145,6 +146,41 @@ describe('the form', () => {
     expect(withFuelType(form({ price: '2' }), undefined, 'LPG')).toMatchObject({
       fuelType: 'LPG',
       price: '2',
+    });
+  });
+  it('a fuel type chosen never replaces a price the user typed, only the untouched price of the type before', () => {
+    const diesel = { n: 'Diesel', c: 1.55 };
+    const petrol = { n: 'Petrol', c: 1.8 };
+    expect(withFuelType(form({ price: '1.66' }), diesel, 'diesel')).toMatchObject({
+      fuelType: 'Diesel',
+      price: '1.66',
+    });
+    expect(withFuelType(form({ fuelType: 'Diesel', price: '1.66' }), petrol, 'petrol', diesel).price).toBe(
+      '1.66',
+    );
+    expect(withFuelType(form({ fuelType: 'Diesel', price: '1.55' }), petrol, 'petrol', diesel).price).toBe(
+      '1.8',
+    );
+  });
+  it("a new filling's unit brings its counter into an empty or untouched mileage, never over a typed one", () => {
+    const a = { cnm: 1000 };
+    const b = { cnm: 2000.5 };
+    expect(withUnit(form({ uid: null, mileage: '' }), '8', b, undefined, false)).toMatchObject({
+      uid: '8',
+      mileage: '2000.5',
+    });
+    expect(withUnit(form({ mileage: '1000' }), '8', b, a, false).mileage).toBe('2000.5');
+    expect(withUnit(form({ mileage: '1500' }), '8', b, a, false)).toMatchObject({
+      uid: '8',
+      mileage: '1500',
+    });
+    // Miles fleet: the counter in miles, compared in the unit shown.
+    expect(withUnit(form({ mileage: mileageText(1000, true) }), '8', b, a, true).mileage).toBe(
+      mileageText(2000.5, true),
+    );
+    expect(withUnit(form({ mileage: '5' }), '9', undefined, a, false)).toMatchObject({
+      uid: '9',
+      mileage: '5',
     });
   });
 });

@@ -15,6 +15,7 @@ import {
   tzOffsetMinutes,
 } from '@fleetkeep/core';
 import { sameValues } from '../../lib/customFields.ts';
+import { fillDefaults } from '../../lib/defaults.ts';
 import { displayToKm, kmToDisplay, round3 } from '../../lib/distance.ts';
 import { dayNumber } from '../../lib/periods.ts';
 
@@ -160,14 +161,46 @@ export function isDirty(form: FuelForm, initial: FuelForm): boolean {
   return JSON.stringify(restA) !== JSON.stringify(restB) || !sameValues(a, b);
 }
 
-/** The fuel type picked from the library: its name, and its price per unit unless it has none. */
+/** A library fuel type's price per unit as form text ('' for none: it is no default). */
+const libraryPrice = (item: { c: number } | undefined) => (item && item.c > 0 ? decimalText(item.c) : '');
+
+/**
+ * The fuel type chosen, picked or typed: a library item's name, and its price per unit as the default of
+ * the price (lib/defaults.ts: only an empty price or the untouched price of `replaced`, the library item
+ * of the type chosen before; a price the user typed stays).
+ */
 export function withFuelType(
   form: FuelForm,
   item: { n: string; c: number } | undefined,
   typed: string,
+  replaced?: { c: number },
 ): FuelForm {
   if (!item) return { ...form, fuelType: typed };
-  return { ...form, fuelType: item.n, price: item.c > 0 ? decimalText(item.c) : form.price };
+  return fillDefaults(
+    { ...form, fuelType: item.n },
+    { price: libraryPrice(item) },
+    { price: libraryPrice(replaced) },
+  );
+}
+
+/**
+ * The unit chosen. A new filling takes its counter as the default of the mileage (PRODUCT.md "Fuel
+ * fillings"), by the rule of lib/defaults.ts: a mileage the user typed stays; `replaced` is the unit
+ * chosen before.
+ */
+export function withUnit(
+  form: FuelForm,
+  uid: string,
+  unit: { cnm?: number | null } | undefined,
+  replaced: { cnm?: number | null } | undefined,
+  miles: boolean,
+): FuelForm {
+  if (!unit) return { ...form, uid };
+  return fillDefaults(
+    { ...form, uid },
+    { mileage: mileageText(unit.cnm, miles) },
+    { mileage: replaced ? mileageText(replaced.cnm, miles) : '' },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { CreatableSelect } from '../../../components/CreatableSelect.tsx';
 import { IconButton } from '../../../components/IconButton.tsx';
 import { NumericInput } from '../../../components/NumericInput.tsx';
 import { Select } from '../../../components/Select.tsx';
+import { fillDefaults } from '../../../lib/defaults.ts';
 import { errorText, type TabProps } from './fields.ts';
 import { libraryMatch, lineLibrary, linesTotal, lineTotal } from './lines.ts';
 import { LINE_KIND, type LineForm, type LineKind, MAX_DIGITS, numberText } from './rules.ts';
@@ -85,12 +86,21 @@ export function LinesTab({
                     placeholder={t('intervalEditor.linePlaceholder')}
                     onChange={(v) => {
                       const item = items.find((i) => `${LIB}${i.id}` === v);
+                      // The library cost is the default of the line's cost: only into an empty cost or
+                      // the untouched cost of the item before; a cost the user typed stays (lib/defaults.ts).
                       if (item)
-                        update(index, ['n', 'c'], () => ({
-                          n: item.n,
-                          t: item.t === LINE_KIND.part ? LINE_KIND.part : LINE_KIND.labour,
-                          c: numberText(item.c),
-                        }));
+                        update(index, ['n', 'c'], (l) => {
+                          const before = libraryMatch(items, l);
+                          return fillDefaults(
+                            {
+                              ...l,
+                              n: item.n,
+                              t: item.t === LINE_KIND.part ? LINE_KIND.part : LINE_KIND.labour,
+                            },
+                            { c: numberText(item.c) },
+                            { c: before ? numberText(before.c) : '' },
+                          );
+                        });
                     }}
                     onCreate={(text) => update(index, ['n'], () => ({ n: text }))}
                     style={{ flex: 1, minWidth: 0 }}

@@ -1,10 +1,11 @@
 import { formatNumber, type LineItemWire } from '@fleetkeep/core';
-import { Button, Group, Paper, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Input, Paper, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CreatableSelect } from '../../../components/CreatableSelect.tsx';
 import { IconButton } from '../../../components/IconButton.tsx';
 import { NumericInput } from '../../../components/NumericInput.tsx';
+import { fillDefaults } from '../../../lib/defaults.ts';
 import {
   decimalText,
   emptyLine,
@@ -45,17 +46,25 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
 
   const patch = (index: number, next: Partial<LineDraft>) =>
     onChange(lines.map((l, i) => (i === index ? { ...l, ...next } : l)));
+  // The library item of a name (case-insensitive), of the row's type when the library has both.
+  const itemOf = (name: string, t: LineKind) => {
+    const same = parts.filter((i) => i.n.toLowerCase() === name.trim().toLowerCase());
+    return same.find((i) => i.t === t) ?? same[0];
+  };
+  // A name chosen (picked or typed) brings its library cost as the default of the row's cost: only into
+  // an empty cost or the untouched cost of the name before; a cost the user typed stays (lib/defaults.ts).
   const pick = (index: number, value: string | null) => {
     const row = lines[index];
     if (!row || value === null) return;
-    const same = parts.filter((i) => i.n.toLowerCase() === value);
-    const item = same.find((i) => i.t === row.t) ?? same[0];
+    const item = itemOf(value, row.t);
     if (!item) return;
-    patch(index, {
-      n: item.n,
-      t: item.t === LINE_KIND.labour ? LINE_KIND.labour : LINE_KIND.part,
-      c: decimalText(item.c),
-    });
+    const before = itemOf(row.n, row.t);
+    const next = fillDefaults(
+      { ...row, n: item.n, t: item.t === LINE_KIND.labour ? LINE_KIND.labour : LINE_KIND.part },
+      { c: decimalText(item.c) },
+      { c: before ? decimalText(before.c) : '' },
+    );
+    patch(index, next);
   };
 
   if (!editable) {
@@ -119,12 +128,15 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
                 error={errors[`lines.${i}.n`]}
                 style={{ flex: '1 1 14rem', minWidth: 0 }}
               />
-              <div style={{ flex: '0 1 12rem' }}>
-                <Text component="div" size="sm" fw={500} mb={4} id={`line-type-${l.key}`}>
-                  {t('serviceEditor.lineType')}
-                </Text>
+              {/* Input.Wrapper: the same label as the inputs beside it (weight, height, alignment). */}
+              <Input.Wrapper
+                label={t('serviceEditor.lineType')}
+                labelElement="div"
+                id={`line-type-${l.key}`}
+                style={{ flex: '0 1 12rem' }}
+              >
                 <SegmentedControl
-                  aria-labelledby={`line-type-${l.key}`}
+                  aria-labelledby={`line-type-${l.key}-label`}
                   fullWidth
                   value={String(l.t)}
                   disabled={busy}
@@ -134,7 +146,7 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
                     { value: String(LINE_KIND.labour), label: t('serviceEditor.labour') },
                   ]}
                 />
-              </div>
+              </Input.Wrapper>
               <NumericInput
                 label={t(l.t === LINE_KIND.labour ? 'lineitems.quantityHours' : 'serviceEditor.quantity')}
                 value={l.q}
@@ -156,14 +168,15 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
                 error={errors[`lines.${i}.c`]}
                 style={{ flex: '1 1 7rem' }}
               />
-              <Stack gap={4} style={{ flex: '1 1 6rem' }}>
-                <Text size="sm" fw={500}>
-                  {t('serviceEditor.lineTotal')}
-                </Text>
+              <Input.Wrapper
+                label={t('serviceEditor.lineTotal')}
+                labelElement="div"
+                style={{ flex: '1 1 6rem' }}
+              >
                 <Text py={6} data-testid="service-line-total">
                   {money(lineTotal(l))}
                 </Text>
-              </Stack>
+              </Input.Wrapper>
               <IconButton
                 aria-label={t('serviceEditor.removeLine', { name: l.n || String(i + 1) })}
                 onClick={() => onChange(lines.filter((_, j) => j !== i))}
