@@ -1,5 +1,5 @@
 import { NotificationKind } from './constants.js';
-import { isNotificationKind } from './notifications.js';
+import { isNotificationKind, setupExistedAt } from './notifications.js';
 
 /**
  * Notification channels (issue 11 item 2: e-mail, messaging bot, external server): the pure rules —
@@ -40,9 +40,7 @@ export interface ChannelSetupRule {
  */
 export function setupsFor<T extends ChannelSetupRule>(setups: readonly T[], kind: number, at?: number): T[] {
   if (!isNotificationKind(kind)) return [];
-  return setups.filter(
-    (s) => s.on && (s.k & kind) !== 0 && (at === undefined || s.since === undefined || at >= s.since),
-  );
+  return setups.filter((s) => s.on && (s.k & kind) !== 0 && setupExistedAt(s.since, at));
 }
 
 /** The names of the kind bits in the payload's `event.kind_name` (DESIGN §6). */

@@ -82,6 +82,22 @@ describe('setupFor (which set-up addresses a user for a kind)', () => {
   it('a switched-off set-up addresses nobody; then the fleet default no longer applies', () => {
     expect(setupFor([setup(1, 31, [], false)], 7, K.upcoming)).toBeUndefined();
   });
+
+  it('with the event time: the set-ups as they stood then (one made later hears nothing of it)', () => {
+    const setups = [
+      { ...setup(1, K.upcoming, [8]), since: 1_000 },
+      { ...setup(2, K.upcoming, [7]), since: 2_000 },
+    ];
+    expect(setupFor(setups, 7, K.upcoming, 2_000)).toBe(2);
+    expect(setupFor(setups, 7, K.upcoming, 1_999)).toBeUndefined();
+    expect(setupFor(setups, 8, K.upcoming, 1_999)).toBe(1);
+    // Before any of them: the fleet had none, so its default applied.
+    expect(setupFor(setups, 7, K.upcoming, 999)).toBeNull();
+    expect(setupFor(setups, 7, K.upcoming)).toBe(2);
+    expect(notificationRecipients(K.upcoming, [member(7), member(8)], setups, 1_500)).toEqual([
+      { userId: 8, setupId: 1 },
+    ]);
+  });
 });
 
 describe('notificationRecipients (spec §4, §6)', () => {

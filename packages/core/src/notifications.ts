@@ -45,19 +45,34 @@ export interface InAppSetupRule {
   k: number;
   /** The users it addresses; empty: every member of the fleet. */
   users: readonly number[];
+  /** When it was made, Unix seconds (see `setupExistedAt`). */
+  since?: number;
+}
+
+/**
+ * Whether a notification set-up (in-app, e-mail, bot or webhook) made at `since` hears an event of time
+ * `at` (core domain-events `at`): only what happened at or after its creation. The outbox may hand over
+ * events from before a set-up existed (a start's backlog, a consumer catching up): that is not news to
+ * the set-up. Either time unknown: it hears it.
+ */
+export function setupExistedAt(since: number | undefined, at: number | undefined): boolean {
+  return at === undefined || since === undefined || at >= since;
 }
 
 /**
  * The set-up that addresses `userId` for `kind`: the first switched-on one (lowest id) whose kinds and
  * users include them; `null` when the fleet has no set-up at all (a fleet without one announces every
  * kind to every member, so the bell works from the first day); `undefined` when the fleet's set-ups
- * leave the user out.
+ * leave the user out. With the event's time `at`, the fleet's set-ups are read as they stood then
+ * (`setupExistedAt`): the answer does not depend on how late the event is handed over.
  */
 export function setupFor(
-  setups: readonly InAppSetupRule[],
+  allSetups: readonly InAppSetupRule[],
   userId: number,
   kind: number,
+  at?: number,
 ): number | null | undefined {
+  const setups = allSetups.filter((s) => setupExistedAt(s.since, at));
   if (setups.length === 0) return null;
   const match = [...setups]
     .sort((a, b) => a.id - b.id)
@@ -84,12 +99,13 @@ export interface NotificationRecipient {
  * Who gets an in-app notification of `kind` in a fleet (spec §4 "A notification is created only if the
  * user's notification.enabled mask includes its kind"; spec §6 "Notifications are initialised only if
  * the acl includes viewService"): members who may view services, whose mask includes the kind, and whom
- * a set-up of the fleet addresses for that kind.
+ * a set-up of the fleet addresses for that kind (with the event's time `at`: as the set-ups stood then).
  */
 export function notificationRecipients(
   kind: number,
   candidates: readonly NotificationCandidate[],
   setups: readonly InAppSetupRule[],
+  at?: number,
 ): NotificationRecipient[] {
   if (!isNotificationKind(kind)) return [];
   const out: NotificationRecipient[] = [];
@@ -98,7 +114,7 @@ export function notificationRecipients(
     if (seen.has(c.userId)) continue;
     if (!aclSatisfies(c.acl, 'service.view')) continue;
     if ((c.enabled & kind) === 0) continue;
-    const setupId = setupFor(setups, c.userId, kind);
+    const setupId = setupFor(setups, c.userId, kind, at);
     if (setupId === undefined) continue;
     seen.add(c.userId);
     out.push({ userId: c.userId, setupId });

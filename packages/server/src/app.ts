@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import compress from '@fastify/compress';
-import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -19,6 +18,7 @@ import { installNoChangeCheck } from './http/no-change.js';
 import { isOldInternetExplorer } from './http/old-browser.js';
 import { replySerializer } from './http/replies.js';
 import { installSecurityHeaders } from './http/security.js';
+import { installTextParsers } from './http/utf8.js';
 import { localeRoutes } from './i18n/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { adminUserRoutes } from './modules/admin/user-routes.js';
@@ -101,7 +101,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Registered before every route and the static files, which it hooks. Request bodies are read as sent:
   // no decompression, so a small compressed body can never unpack past the body limits.
   await app.register(compress, { encodings: ['br', 'gzip', 'deflate'], globalDecompression: false });
-  await app.register(formbody);
+  // Forms and plain text, decoded as strict UTF-8 like JSON (http/utf8.ts).
+  installTextParsers(app);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   installAuth(app, ctx);
 

@@ -1,10 +1,12 @@
 import { JSON_DEPTH_MAX } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOsmandServer } from '../telematics/osmand-server.js';
 import { accountOf, type Client, createUnit, startTestServer, type TestServer } from '../test/harness.js';
 import { servicesFixture } from '../test/services-fixtures.js';
 import { MALFORMED_MULTIPART_REASON } from './errors.js';
 import { TOO_DEEP } from './json-depth.js';
 import { NO_FIELD_TO_CHANGE } from './no-change.js';
+import { NOT_UTF8 } from './utf8.js';
 
 /**
  * Hardening (issue 14 item 3): JSON nested too deep and updates naming no field answer 400 error 4 on
@@ -174,6 +176,93 @@ describe('hardening: request bodies', () => {
     it('a confirmation, whose contract has no field, still takes an empty body', async () => {
       const res = await manager.put(`${fleet}/services/${ids.service}/confirm`, {});
       expect(res.status, JSON.stringify(res.body)).toBe(200);
+    });
+  });
+
+  describe('text that is not UTF-8', () => {
+    /** Sends raw bytes: `\xff` in a JS string would be sent as the two UTF-8 bytes of U+00FF. */
+    const sendBytes = async (
+      base: string,
+      method: string,
+      url: string,
+      parts: (string | number[])[],
+      contentType: string,
+      client?: Client,
+    ) => {
+      const body = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+      const headers: Record<string, string> = { 'content-type': contentType };
+      if (client?.ssid) headers.authorization = `SSID ${client.ssid}`;
+      const res = await fetch(base + url, { method, headers, body });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const fleetCount = async () =>
+      (await t.server.ctx.db.kysely.selectFrom('fleets').select('id').execute()).length;
+    const positionCount = async (deviceId: string) =>
+      (
+        await t.server.ctx.db.kysely
+          .selectFrom('positions')
+          .innerJoin('units', 'units.id', 'positions.unit_id')
+          .select('positions.id')
+          .where('units.device_id', '=', deviceId)
+          .execute()
+      ).length;
+    // A stray byte, a byte-order mark of UTF-16 and an encoded surrogate (CESU-8): none is UTF-8.
+    const invalid = [
+      [0xff, 0xfe],
+      [0xfe, 0xff],
+      [0xed, 0xa0, 0x80],
+      [0xc0, 0xaf],
+    ];
+
+    it('a JSON body answers 400 error 4 and writes nothing (no replacement characters stored)', async () => {
+      const before = await fleetCount();
+      for (const bytes of invalid) {
+        const res = await sendBytes(
+          t.url,
+          'POST',
+          '/api/fleets',
+          ['{"n":"', bytes, '"}'],
+          'application/json',
+          admin,
+        );
+        expect(res, JSON.stringify(bytes)).toEqual({ status: 400, body: { error: 4, reason: NOT_UTF8 } });
+      }
+      expect(await fleetCount()).toBe(before);
+      // Text of every script in UTF-8 is taken as sent.
+      const name = 'Łódź Ölwechsel 漢字 🚚';
+      const made = await sendBytes(
+        t.url,
+        'POST',
+        '/api/fleets',
+        [JSON.stringify({ n: name })],
+        'application/json',
+        admin,
+      );
+      expect(made.status).toBe(200);
+      expect(made.body.n).toBe(name);
+    });
+
+    it('a form and a text body of a device answer 400 error 4 and store nothing, on both ingestion ports', async () => {
+      const osmand = await startOsmandServer(t.server.ctx, 0, '127.0.0.1');
+      try {
+        const before = await positionCount('demo-021');
+        const reading = `id=demo-021&lat=53.9&lon=27.5&timestamp=${Math.floor(Date.now() / 1000)}&note=`;
+        for (const [base, url] of [
+          [t.url, '/api/ingest/osmand'],
+          [`http://127.0.0.1:${osmand.port}`, '/'],
+        ] as const)
+          for (const contentType of ['application/x-www-form-urlencoded', 'text/plain'])
+            for (const bytes of invalid) {
+              const res = await sendBytes(base, 'POST', url, [reading, bytes], contentType);
+              expect(res, `${base}${url} ${contentType} ${JSON.stringify(bytes)}`).toEqual({
+                status: 400,
+                body: { error: 4, reason: NOT_UTF8 },
+              });
+            }
+        expect(await positionCount('demo-021')).toBe(before);
+      } finally {
+        await osmand.close();
+      }
     });
   });
 

@@ -1,6 +1,7 @@
 import { ErrorCode, JSON_DEPTH_MAX } from '@fleetkeep/core';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
+import { utf8Text } from './utf8.js';
 
 /** Reason of the 400 `{error: 4}` for a body nested deeper than core `JSON_DEPTH_MAX`. */
 export const TOO_DEEP = `JSON nested deeper than ${JSON_DEPTH_MAX} levels`;
@@ -35,15 +36,22 @@ const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/i;
 
 /**
  * Every JSON body goes through Fastify's own parser (prototype poisoning refused, empty and malformed
- * bodies answered as before, the route's body limit applied while reading) after a check of its nesting:
- * deeper than `JSON_DEPTH_MAX` answers 400 `{error: 4, reason}` before anything walks it (issue 14 item
- * 3: a 5,000-deep object overflowed the stack, 500). Call before the routes are registered.
+ * bodies answered as before, the route's body limit applied while reading) after a check of its bytes
+ * (UTF-8 only, http/utf8.ts) and of its nesting: deeper than `JSON_DEPTH_MAX` answers 400 `{error: 4,
+ * reason}` before anything walks it (issue 14 item 3: a 5,000-deep object overflowed the stack, 500).
+ * Call before the routes are registered.
  */
 export function installJsonDepthLimit(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
-    const raw = typeof text === 'string' ? text : text.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let raw: string;
+    try {
+      raw = utf8Text(body);
+    } catch (err) {
+      done(err as Error, undefined);
+      return;
+    }
     if (jsonDepthExceeds(raw, JSON_DEPTH_MAX)) {
       done(new AppError(ErrorCode.invalidInput, TOO_DEEP), undefined);
       return;

@@ -11,6 +11,7 @@ import {
 import type { Actor } from '../auth/actor.js';
 import type { AppContext } from '../context.js';
 import { AppError, accessDenied } from './errors.js';
+import { objectNotFound, objectScopeOf, requireObjectInFleet } from './object-scope.js';
 
 /**
  * Route declarations of the named needs (core `needs.ts`) and their check before the body is read.
@@ -31,7 +32,8 @@ export type FleetSource =
   | { param: string }
   /**
    * A record's fleet. With `hidden`, an unknown record, or one of a fleet the caller is not a member of,
-   * answers 404 with that reason; without it, 403 like an unknown fleet.
+   * answers 404 with that reason; without it, 403 like an unknown fleet. A service object (driver,
+   * trailer) is hidden so by default (http/object-scope.ts).
    */
   | { record: RecordTable; param: string; hidden?: string }
   /**
@@ -155,8 +157,9 @@ export async function authorize(ctx: AppContext, request: FastifyRequest, actor:
   if (id === undefined) return; // a malformed id names no fleet; validation answers 400
   if ('record' in source) {
     const fleetId = await recordFleet(ctx, source.record, id);
-    if (source.hidden) {
-      const hidden = new AppError(ErrorCode.notFound, source.hidden);
+    const hiddenReason = source.hidden ?? objectNotFound(source.record);
+    if (hiddenReason) {
+      const hidden = new AppError(ErrorCode.notFound, hiddenReason);
       if (fleetId === null) throw hidden;
       try {
         await requireFleet(ctx, actor, fleetId, 'fleet.member');
@@ -169,4 +172,8 @@ export async function authorize(ctx: AppContext, request: FastifyRequest, actor:
     return;
   }
   await requireFleet(ctx, actor, id, fleetNeed);
+  // A route of one service object answers 404 for an object outside this fleet (http/object-scope.ts).
+  const scope = objectScopeOf(request.routeOptions.url ?? '');
+  const objectId = scope && pathInt(params[scope.param]);
+  if (scope && objectId !== undefined) await requireObjectInFleet(ctx, scope, objectId, id);
 }

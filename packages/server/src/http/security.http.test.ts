@@ -79,8 +79,30 @@ describe('security headers', () => {
     }
   });
 
-  it('the liveness call, locale files and built assets keep their caching', async () => {
-    expect((await t.anon.get('/api/ping')).headers.get('cache-control')).not.toBe('no-store');
+  it('every API route answers no-store, the liveness call included, whatever the outcome', async () => {
+    const ping = await t.anon.get('/api/ping');
+    expect(ping.status).toBe(200);
+    expect(ping.headers.get('cache-control')).toBe('no-store');
+    // Each GET route of the app (a new one too), signed in and not, with ids that name nothing: the
+    // replies, errors included, must not be kept by a browser or a proxy. The API browser's static files
+    // and the platform's map tiles (private, cached a day) set their own caching.
+    const routes = t.server.app.routeDeclarations.filter(
+      (d) => d.method === 'GET' && !d.url.startsWith('/api/gis/tiles/'),
+    );
+    expect(routes.length).toBeGreaterThan(50);
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const url = route.url.replace(/:\w+/g, '2000000000');
+      for (const client of [admin, t.anon]) {
+        const res = await client.get(url);
+        if (res.headers.get('cache-control') !== 'no-store')
+          wrong.push(`${url} ${res.status} ${res.headers.get('cache-control')}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('locale files and built assets keep their caching', async () => {
     const locale = await t.anon.get('/i18n/en.json');
     expect(locale.status).toBe(200);
     expect(locale.headers.get('cache-control')).toBe('no-cache');

@@ -18,8 +18,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
  *   `Referrer-Policy: strict-origin-when-cross-origin` (OpenStreetMap's tile policy asks for a referrer),
  *   and helmet's other defaults. HSTS is left to the TLS proxy in front (README "Several instances").
  * - `Cache-Control: no-store` on every `/api` reply (credentials and fleet data) that sets no caching of
- *   its own (the platform tiles do), except the liveness call and the API browser's static files. The
- *   locale files (`/i18n`) and the built assets keep their caching.
+ *   its own (the platform tiles do), the liveness call included (a cached "up" would hide an outage from
+ *   a monitor behind a proxy), except the API browser's static files. The locale files (`/i18n`) and
+ *   the built assets keep their caching.
  */
 
 const GOOGLE_SCRIPTS = [
@@ -84,7 +85,7 @@ export function cspDirectives(webDir: string | undefined): Record<string, string
 
 /** `/api` paths whose replies may be cached as they say (no credentials, no fleet data). */
 function cacheable(url: string): boolean {
-  return url === '/api/ping' || url === '/api/docs' || url.startsWith('/api/docs/');
+  return url === '/api/docs' || url.startsWith('/api/docs/');
 }
 
 /** Registers the headers; call before the routes (the hook runs for every request). */

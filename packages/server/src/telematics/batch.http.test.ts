@@ -92,6 +92,42 @@ describe('POST /api/ingest/batch (DESIGN §3)', () => {
     ]);
   });
 
+  it('several records of one second: each applied unless its counters go back; an exact repeat dropped', async () => {
+    const unit = (await units(manager, t.demo.fleetId)).get('demo-020');
+    const at = ++clock;
+    const metres = (km: number) => Math.round((unit.cnm + km) * 1000);
+    const record = { id: 'demo-020', lat: 53.9, lon: 27.5, timestamp: at, odometer: metres(1) };
+    const res = await manager.post('/api/ingest/batch', {
+      positions: [
+        record,
+        record, // a gateway's resend: acknowledged, not stored again
+        { ...record, lat: 53.901, odometer: metres(1.2) },
+        { ...record, lat: 53.902, odometer: metres(1.1) }, // odometer back within the second
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([
+      { i: 0, ok: true },
+      { i: 1, ok: true },
+      { i: 2, ok: true },
+      { i: 3, ok: false, reason: Reason.outOfOrder },
+    ]);
+    expect((await positionsOf(unit.id)).map((p) => [p.tm, p.lat])).toEqual([
+      [at, 53.9],
+      [at, 53.901],
+    ]);
+    const after = (await units(manager, t.demo.fleetId)).get('demo-020');
+    expect(after.cnm).toBeCloseTo(unit.cnm + 1.2, 3);
+    expect(after.pos).toMatchObject({ t: at, y: 53.901 });
+    const refused = await t.server.ctx.db.kysely
+      .selectFrom('meter_readings')
+      .select('reason')
+      .where('unit_id', '=', unit.id)
+      .where('status', '=', 'refused')
+      .execute();
+    expect(refused.map((r) => r.reason)).toEqual([Reason.outOfOrder]);
+  });
+
   it('refuses rows of fleets the actor does not administer', async () => {
     const viewer = await t.login('viewer');
     const time = ++clock;

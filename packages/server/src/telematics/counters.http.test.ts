@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../context.js';
+import { EventsClient } from '../test/events-client.js';
 import { type Client, startTestServer, type TestServer } from '../test/harness.js';
 import { ingestReading } from './ingest.js';
 import type { Reading } from './reading.js';
@@ -100,7 +101,47 @@ describe('ingestion rules over HTTP', () => {
     const ok = await send({ id: 'demo-007', lat: 53.9, lon: 27.5, timestamp: ++clock + 10 });
     expect(ok.body).toEqual({ ok: true });
     await expectRefused('demo-007', { lat: 53.91, lon: 27.5, timestamp: clock + 5 }, Reason.outOfOrder);
-    await expectRefused('demo-007', { lat: 53.91, lon: 27.5, timestamp: clock + 10 }, Reason.outOfOrder);
+  });
+
+  it('applies a reading with the time of the last one; drops an exact repeat; refuses counters going back', async () => {
+    // Trackers send several records per second (Teltonika): an equal time alone is no reason to refuse.
+    const unit = await baseline('demo-019');
+    const events = await EventsClient.connect(t.url, manager.ssid);
+    try {
+      const at = ++clock;
+      const metres = (km: number) => Math.round((unit.cnm + km) * 1000);
+      const first = { id: 'demo-019', lat: 53.9, lon: 27.5, timestamp: at, odometer: metres(1) };
+      expect((await send(first)).body).toEqual({ ok: true });
+      const stored = await unitOf('demo-019');
+      const positions = await positionCount(unit.id);
+      const heardBefore = heard.length;
+
+      // The same record again (a resend): acknowledged, and nothing stored or told.
+      expect((await send(first)).body).toEqual({ ok: true });
+      expect(await positionCount(unit.id)).toBe(positions);
+      expect(await unitOf('demo-019')).toEqual(stored);
+
+      // Another record of the same second, a little further on: applied.
+      expect((await send({ ...first, lat: 53.901, odometer: metres(1.1) })).body).toEqual({ ok: true });
+      expect(await positionCount(unit.id)).toBe(positions + 1);
+      const moved = await unitOf('demo-019');
+      expect(moved.cnm).toBeCloseTo(unit.cnm + 1.1, 3);
+      expect(moved.pos).toMatchObject({ t: at, y: 53.901 });
+      expect(heard.slice(heardBefore)).toEqual([[unit.id]]);
+      // Unit messages arrive in order: the repeat made none, only the first and the applied record.
+      await events.next((e) => e.t === 'e' && (e.d as { id: number; pos?: { y: number } }).pos?.y === 53.901);
+      const messages = events.received.filter((e) => e.t === 'e' && (e.d as { id: number }).id === unit.id);
+      expect(messages.map((e) => (e.d as { pos: { y: number } }).pos.y)).toEqual([53.9, 53.901]);
+
+      // A record of that second whose odometer went back: still refused as out of order.
+      await expectRefused(
+        'demo-019',
+        { lat: 53.902, lon: 27.5, timestamp: at, odometer: metres(1.05) },
+        Reason.outOfOrder,
+      );
+    } finally {
+      events.close();
+    }
   });
 
   it('refuses a reading from the future', async () => {

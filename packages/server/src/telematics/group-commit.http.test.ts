@@ -194,7 +194,7 @@ describe('group commit of concurrent readings (issue 13 item 4)', () => {
       // No time the database can store: the transaction of its group fails.
       reading(c, Number.NaN),
       reading(a, t0 + 2, { lat: 53.91 }),
-      reading(b, t0 + 1),
+      reading(b, t0),
       reading(c, t0 + 5),
     ];
     const results = await Promise.allSettled(readings.map((r) => ingestReading(t.server.ctx, r, at)));

@@ -1,6 +1,7 @@
 import Fastify, { LogController } from 'fastify';
 import type { AppContext } from '../context.js';
 import { installErrorHandling } from '../http/errors.js';
+import { textParser } from '../http/utf8.js';
 import { ingestOsmand, osmandInput } from './service.js';
 
 /** Connections waiting to be accepted (a fleet's worth of trackers). */
@@ -23,9 +24,10 @@ export async function startOsmandServer(
     logController: new LogController({ disableRequestLogging: true }),
   });
   installErrorHandling(app);
-  // Trackers label their bodies loosely (or not at all): take any body as text and look at it.
+  // Trackers label their bodies loosely (or not at all): take any body as text (UTF-8 only, as on the
+  // API port) and look at it.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, textParser());
   app.route({
     method: ['GET', 'POST'],
     url: '/*',

@@ -54,9 +54,40 @@ describe('rejection rules (PRODUCT.md "Service objects and counters")', () => {
     expect(decide(prev(), reading({ time: now + 300 }), now).ok).toBe(true);
   });
 
-  it('refuses readings at or before the last message', () => {
-    expect(reasonOf(decide(prev(), reading({ time: T0 }), T0 + 10))).toBe(Reason.outOfOrder);
+  it('refuses readings before the last message', () => {
     expect(reasonOf(decide(prev(), reading({ time: T0 - 1 }), T0 + 10))).toBe(Reason.outOfOrder);
+  });
+
+  it('applies a reading at the time of the last message unless its counters go back', () => {
+    // Trackers send several records per second (Teltonika): an equal time alone is no reason to refuse.
+    const moved = accepted(decide(prev(), reading({ time: T0, lat: 53.901, odometerKm: 1000.2 }), T0 + 10));
+    expect(moved.duplicate).toBe(false);
+    expect(moved.next).toMatchObject({ lastMs: T0 * 1000, lat: 53.901, mileage: 1000.2 });
+    expect(moved.countersChanged).toBe(true);
+    // Without an odometer the distance from the last position counts, as at any other time.
+    const driven = accepted(decide(prev(), reading({ time: T0, lat: 53.901 }), T0 + 10));
+    expect(driven.next.mileage).toBeCloseTo(1000 + haversineKm(53.9, 27.56, 53.901, 27.56), 9);
+    // Counters that go back at the same time: out of order, as before.
+    expect(reasonOf(decide(prev(), reading({ time: T0, odometerKm: 999.5 }), T0 + 10))).toBe(
+      Reason.outOfOrder,
+    );
+    expect(reasonOf(decide(prev(), reading({ time: T0, hours: 99 }), T0 + 10))).toBe(Reason.outOfOrder);
+  });
+
+  it('marks an exact repeat of the last message (same time, counters and position) as a duplicate', () => {
+    for (const over of [
+      {},
+      { odometerKm: 1000 },
+      { hours: 100 },
+      { odometerKm: 1000, hours: 100, ignition: false },
+    ]) {
+      const d = accepted(decide(prev(), reading({ time: T0, ...over }), T0 + 10));
+      expect(d.duplicate, JSON.stringify(over)).toBe(true);
+      expect(d.countersChanged).toBe(false);
+    }
+    // The ignition switched in that second is news, and so is a later time.
+    expect(accepted(decide(prev(), reading({ time: T0, ignition: true }), T0 + 10)).duplicate).toBe(false);
+    expect(accepted(decide(prev(), reading({ time: T0 + 1 }), T0 + 10)).duplicate).toBe(false);
   });
 
   it('refuses an odometer that goes backwards, with a metre of tolerance', () => {
@@ -263,8 +294,9 @@ describe('millisecond order (issue 14)', () => {
     const state = prev({ lastMs: T0 * 1000 + 200 });
     const later = accepted(decide(state, reading({ time: T0, timeMs: T0 * 1000 + 700 }), T0 + 1));
     expect(later.next).toMatchObject({ lastTime: T0, lastMs: T0 * 1000 + 700 });
-    expect(reasonOf(decide(state, reading({ time: T0, timeMs: T0 * 1000 + 200 }), T0 + 1))).toBe(
-      Reason.outOfOrder,
+    // The same millisecond with the same position and counters is the same record again.
+    expect(accepted(decide(state, reading({ time: T0, timeMs: T0 * 1000 + 200 }), T0 + 1)).duplicate).toBe(
+      true,
     );
     expect(reasonOf(decide(state, reading({ time: T0, timeMs: T0 * 1000 + 100 }), T0 + 1))).toBe(
       Reason.outOfOrder,

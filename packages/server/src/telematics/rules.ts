@@ -53,7 +53,17 @@ export interface Baseline {
 }
 
 export type Decision =
-  | { ok: true; next: CounterState; countersChanged: boolean; baseline: Baseline | null }
+  | {
+      ok: true;
+      next: CounterState;
+      countersChanged: boolean;
+      baseline: Baseline | null;
+      /**
+       * The reading repeats the last message exactly (same time, counters, position and ignition): a
+       * resend, acknowledged and dropped (no position, no event).
+       */
+      duplicate: boolean;
+    }
   | {
       ok: false;
       reason: string;
@@ -69,6 +79,8 @@ export type Decision =
  * on at both readings (DESIGN §3). A reading without `ignition` keeps the unit's last known state.
  * A device's first odometer (hours) reading is a baseline: no backwards or jump rule applies to it.
  * Order is decided on milliseconds: a second reading within one second is in order when it is later.
+ * One at the very time of the last message is applied too (trackers such as Teltonika send several
+ * records per second), unless its counters go back (then it is out of order).
  */
 export function decide(prev: CounterState, reading: Reading, now: number): Decision {
   const ms = readingMs(reading);
@@ -84,7 +96,9 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
   const reject = (reason: string): Decision => ({ ok: false, reason, ...candidate() });
 
   if (reading.time > now + FUTURE_TOLERANCE_S) return reject(Reason.future);
-  if (prev.lastMs !== null && ms <= prev.lastMs) return reject(Reason.outOfOrder);
+  if (prev.lastMs !== null && ms < prev.lastMs) return reject(Reason.outOfOrder);
+  const sameTime = ms === prev.lastMs;
+  const backwards = (reason: string) => reject(sameTime ? Reason.outOfOrder : reason);
 
   // Without an earlier message there is no baseline to measure a jump against.
   const elapsed = prev.lastMs === null ? null : (ms - prev.lastMs) / 1000;
@@ -101,7 +115,7 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
     baseMileage = step >= -EPSILON && step <= MAX_KM_PER_DAY * stepDays ? 0 : step;
     odometerSet = true;
   } else if (reading.odometerKm !== null) {
-    if (reading.odometerKm < prev.mileage - EPSILON) return reject(Reason.odometerBackwards);
+    if (reading.odometerKm < prev.mileage - EPSILON) return backwards(Reason.odometerBackwards);
     if (reading.odometerKm - prev.mileage > MAX_KM_PER_DAY * days) return reject(Reason.mileageJump);
     mileage = Math.max(prev.mileage, reading.odometerKm);
   } else if (prev.lat !== null && prev.lon !== null) {
@@ -120,7 +134,7 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
     baseHours = step >= -EPSILON && step <= MAX_HOURS_PER_DAY * stepDays ? 0 : step;
     hoursSet = true;
   } else if (reading.hours !== null) {
-    if (reading.hours < prev.engineHours - EPSILON) return reject(Reason.hoursBackwards);
+    if (reading.hours < prev.engineHours - EPSILON) return backwards(Reason.hoursBackwards);
     if (reading.hours - prev.engineHours > MAX_HOURS_PER_DAY * days) return reject(Reason.hoursJump);
     engineHours = Math.max(prev.engineHours, reading.hours);
   } else if (elapsed !== null && prev.ignition === true && ignition === true) {
@@ -128,6 +142,7 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
   }
 
   const isBaseline = odometerSet !== prev.odometerSet || hoursSet !== prev.hoursSet;
+  const countersChanged = mileage !== prev.mileage || engineHours !== prev.engineHours;
   return {
     ok: true,
     next: {
@@ -141,8 +156,15 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
       odometerSet,
       hoursSet,
     },
-    countersChanged: mileage !== prev.mileage || engineHours !== prev.engineHours,
+    countersChanged,
     baseline: isBaseline ? { mileage: baseMileage, engineHours: baseHours } : null,
+    duplicate:
+      sameTime &&
+      !countersChanged &&
+      !isBaseline &&
+      reading.lat === prev.lat &&
+      reading.lon === prev.lon &&
+      ignition === prev.ignition,
   };
 }
 

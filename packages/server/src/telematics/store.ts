@@ -217,6 +217,11 @@ export async function writeReadings(
         outcomes.push({ status: 'rejected', unitId: unit.id, reason: decision.reason });
         continue;
       }
+      // A resend of the last message: acknowledged, but no position, history row or event of its own.
+      if (decision.duplicate) {
+        outcomes.push({ status: 'accepted', unitId: unit.id, countersChanged: false });
+        continue;
+      }
       const { next, countersChanged, baseline } = decision;
       const newDay = unit.counterDayEnd === null || reading.time >= unit.counterDayEnd;
       if (baseline) {

@@ -1,5 +1,12 @@
 import type { TestServer } from './harness.js';
-import { FLEET_ADMINS, FLEET_MEMBERS, type MatrixFixtures, outcomes, type RouteCase } from './matrix.js';
+import {
+  FLEET_ADMINS,
+  FLEET_MEMBERS,
+  type MatrixFixtures,
+  outcomes,
+  type RouteCase,
+  unknownToOutsider,
+} from './matrix.js';
 
 /**
  * Permission-matrix cases of the custom fields (spec §6, §7 "Custom fields"), spread into ROUTE_CASES.
@@ -8,7 +15,6 @@ import { FLEET_ADMINS, FLEET_MEMBERS, type MatrixFixtures, outcomes, type RouteC
  */
 
 const PREFIX = 'matrix field';
-const unknownToOutsider = { outsider: { status: 404, error: 5 } } as const;
 let seq = 0;
 
 /** A text field of the demo fleet for units, written directly. */

@@ -81,6 +81,11 @@ export const ACCOUNT_ADMINS = ['root', 'admin'] as const;
 export const SUPER_USERS = ['root'] as const;
 
 export const fleetCannotBeSet = { status: 400, error: 3 };
+/**
+ * Routes without a fleet id answer a record of a fleet the user cannot see like an unknown one (404
+ * error 5): the outsider gets that, not 403 (custom fields, drivers, trailers; http/needs.ts).
+ */
+export const unknownToOutsider = { outsider: { status: 404, error: 5 } } as const;
 /** Line items: viewService or viewInterval to read, manageService or manageInterval to write (spec §6). */
 export const LIBRARY_READERS = ['manager', 'mechanic', 'viewer'] as const;
 export const LIBRARY_WRITERS = ['manager', 'mechanic'] as const;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { now } from '../context.js';
 import { createUnit } from './harness.js';
-import { ACCOUNT_ADMINS, FLEET_ADMINS, outcomes, type RouteCase } from './matrix.js';
+import { ACCOUNT_ADMINS, FLEET_ADMINS, outcomes, type RouteCase, unknownToOutsider } from './matrix.js';
 
 /**
  * Permission-matrix cases of creating fleets and creating and removing service objects (issue 9
@@ -127,7 +127,7 @@ export const OBJECTS_ADMIN_CASES: RouteCase[] = [
           .executeTakeFirstOrThrow();
         return { method: 'DELETE', url: `/api/${kind}/${row.id}` };
       },
-      expect: outcomes(FLEET_ADMINS),
+      expect: { ...outcomes(FLEET_ADMINS), ...unknownToOutsider },
       restore: removeMade,
     },
   ]),

@@ -15,6 +15,7 @@ import {
   OBJECT_EDITORS,
   outcomes,
   type RouteCase,
+  unknownToOutsider,
 } from './matrix.js';
 import { METER_CASES } from './meter-cases.js';
 import { NOTIFICATION_CASES } from './notification-cases.js';
@@ -163,12 +164,12 @@ export const ROUTE_CASES: RouteCase[] = [
   {
     route: 'PUT /api/drivers/:id',
     build: ({ fx }) => ({ method: 'PUT', url: `/api/drivers/${fx.driver.id}`, body: { c: fx.driver.c } }),
-    expect: outcomes(OBJECT_EDITORS),
+    expect: { ...outcomes(OBJECT_EDITORS), ...unknownToOutsider },
   },
   {
     route: 'PUT /api/trailers/:id',
     build: ({ fx }) => ({ method: 'PUT', url: `/api/trailers/${fx.trailer.id}`, body: { c: fx.trailer.c } }),
-    expect: outcomes(OBJECT_EDITORS),
+    expect: { ...outcomes(OBJECT_EDITORS), ...unknownToOutsider },
   },
   {
     route: 'POST /api/fleets/:id/pullcounters',

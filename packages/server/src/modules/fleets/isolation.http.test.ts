@@ -62,7 +62,7 @@ describe('other fleets stay invisible', () => {
   });
   afterAll(() => t.close());
 
-  /** Reads and writes of `target`'s objects by id, every one of which must be refused with 403. */
+  /** Reads and writes of `target`'s objects by id, every one of which must be refused (403, or 404). */
   function foreignCalls(target: typeof demo, own: number) {
     const f = target.fleet;
     const [unit, driver, trailer] = [target.units[0]!, target.drivers[0]!, target.trailers[0]!];
@@ -77,8 +77,9 @@ describe('other fleets stay invisible', () => {
       ['PUT', `/api/fleets/${f}/users`, { users: [] }],
       ['PUT', `/api/fleets/${f}/entities`, { units: target.units, drivers: [], trailers: [] }],
       ['PUT', `/api/fleets/${f}/units/${unit}`, { nm: 'Taken over', cnm: 1 }],
-      ['PUT', `/api/drivers/${driver}`, { n: 'Taken over' }],
-      ['PUT', `/api/trailers/${trailer}`, { n: 'Taken over' }],
+      // Addressed by record alone: a driver or trailer of a fleet the caller cannot see is not found.
+      ['PUT', `/api/drivers/${driver}`, { n: 'Taken over' }, 404],
+      ['PUT', `/api/trailers/${trailer}`, { n: 'Taken over' }, 404],
       ['POST', `/api/fleets/${f}/pullcounters`, {}],
       // The caller's own fleet in the path, the other fleet's unit as the id: not found there.
       ['PUT', `/api/fleets/${own}/units/${unit}`, { nm: 'Taken over' }, 404],

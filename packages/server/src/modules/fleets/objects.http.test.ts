@@ -85,9 +85,15 @@ describe('service objects', () => {
       const bindable = (await admin.get(`${base}/user/drivers`)).body.drivers;
       expect(bindable.find((d: { id: number }) => d.id === driver)).toMatchObject({ fid: null });
       expect(bindable).toHaveLength(drivers.length);
-      // An object in no fleet answers like a foreign one.
-      expect((await admin.put(`/api/drivers/${driver}`, { c: 'x' })).status).toBe(403);
-      expect((await admin.put(`/api/trailers/${trailer}`, { c: 'x' })).status).toBe(403);
+      // An object in no fleet answers like a foreign one: not found.
+      expect((await admin.put(`/api/drivers/${driver}`, { c: 'x' })).body).toEqual({
+        error: 5,
+        reason: 'Driver not found',
+      });
+      expect((await admin.put(`/api/trailers/${trailer}`, { c: 'x' })).body).toEqual({
+        error: 5,
+        reason: 'Trailer not found',
+      });
 
       await admin.put(`${base}/entities`, { drivers, trailers });
       expect((await admin.get(`${base}/drivers`)).body.drivers).toHaveLength(drivers.length);
@@ -241,9 +247,10 @@ describe('service objects', () => {
         expect((await admin.get(`${base}/${kind}`)).body[kind][3]).toEqual(item);
       });
 
-      it(`answers 403 for an unknown ${kind.slice(0, -1)} id`, async () => {
+      it(`answers 404 for an unknown ${kind.slice(0, -1)} id`, async () => {
         const res = await admin.put(`/api/${kind}/999999`, { n: 'Ghost' });
-        expect(res.status).toBe(403);
+        expect(res.status).toBe(404);
+        expect(res.body.error).toBe(5);
       });
     }
   });

@@ -72,8 +72,8 @@ describe('drivers and trailers: create and delete', () => {
         expect(
           (await admin.get(`${base}/${kind}`)).body[kind].map((p: { id: number }) => p.id),
         ).not.toContain(keep.id);
-        // Gone: a second delete answers like a foreign record.
-        expect((await admin.delete(`/api/${kind}/${keep.id}`)).status).toBe(403);
+        // Gone: a second delete answers like a foreign record, not found.
+        expect((await admin.delete(`/api/${kind}/${keep.id}`)).status).toBe(404);
 
         const drop = (await admin.post(`${base}/${kind}`, { n: 'Drop archive' })).body;
         await withMaintenance(type, drop.id, `${kind} drop`);
@@ -88,10 +88,11 @@ describe('drivers and trailers: create and delete', () => {
           .select('id')
           .where('fleet_id', '=', t.demo.otherFleetId)
           .executeTakeFirstOrThrow();
-        expect((await admin.delete(`/api/${kind}/${other.id}`)).status).toBe(403);
+        // Another fleet's record is not found; a member without the right is refused.
+        expect((await admin.delete(`/api/${kind}/${other.id}`)).status).toBe(404);
         const mine = (await admin.post(`${base}/${kind}`, { n: 'Mine' })).body;
         expect((await mechanic.delete(`/api/${kind}/${mine.id}`)).status).toBe(403);
-        expect((await outsider.delete(`/api/${kind}/${mine.id}`)).status).toBe(403);
+        expect((await outsider.delete(`/api/${kind}/${mine.id}`)).status).toBe(404);
         expect(
           await db().selectFrom(kind).select('id').where('id', 'in', [other.id, mine.id]).execute(),
         ).toHaveLength(2);

@@ -312,7 +312,11 @@ describe('fuel fillings', () => {
         expect(res.body.error).toBe(5);
       }
       expect(ids(await manager.get(`${fx.base}?from=2024-08-01&to=2024-08-01`))).not.toContain(theirs.id);
-      expect(ids(await manager.get(`${fx.unitBase(theirs.uid)}?from=2024-08-01&to=2024-08-01`))).toEqual([]);
+      // Another fleet's unit through this fleet's path: not found (http/object-scope.ts).
+      expect((await manager.get(`${fx.unitBase(theirs.uid)}?from=2024-08-01&to=2024-08-01`)).body).toEqual({
+        error: 5,
+        reason: 'Unit not found',
+      });
       expect((await manager.get(`/api/fleets/${other}/fuel-fillings/${theirs.id}`)).status).toBe(403);
       expect((await outsider.get(`${fx.base}?from=2024-08-01&to=2024-08-01`)).status).toBe(403);
       expect((await outsider.get(`/api/fleets/${other}/fuel-fillings/${theirs.id}`)).body.volume).toBe(7);

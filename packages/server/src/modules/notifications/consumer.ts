@@ -62,7 +62,7 @@ function parseJson(text: string): unknown {
 /** A set-up row as the rules read it. */
 export function setupRule(row: Selectable<NotificationSetupTable>): InAppSetupRule {
   const wire = setupToWire(row);
-  return { id: wire.id, on: wire.on === 1, k: wire.k, users: wire.users };
+  return { id: wire.id, on: wire.on === 1, k: wire.k, users: wire.users, since: Number(row.created_at) };
 }
 
 /** Who may be notified in a fleet, and the fleet's set-ups. */
@@ -158,7 +158,8 @@ export async function notificationsOf(
       n: service.name,
       o: objectNames.get(`${event.objectType}${event.objectId}`) ?? '',
     });
-    for (const r of notificationRecipients(kind, audience.candidates, audience.setups))
+    // A set-up hears only events at or after its creation (core setupExistedAt).
+    for (const r of notificationRecipients(kind, audience.candidates, audience.setups, event.at))
       out.push({
         fleet_id: event.fid,
         user_id: r.userId,

@@ -552,6 +552,79 @@ describe('in-app notifications', () => {
       );
     });
 
+    it('a set-up hears only events at or after its creation: a backlog handed over late is not its history', async () => {
+      const uid = await fx.unit();
+      const service = await createService({ uid, f: 1 });
+      await settled();
+      const due = (at: number) => ({
+        type: 'service.due' as const,
+        reason: 'reopened' as const,
+        fid: fx.fleetId,
+        at,
+        by: null,
+        serviceId: service.id,
+        objectType: 'u' as const,
+        objectId: uid,
+        intervalId: null,
+        f: 1,
+      });
+      const record = (at: number) =>
+        db()
+          .transaction()
+          .execute((trx) => recordDomainEvents(trx, [due(at)]));
+      /** Records an event of `at`, makes a set-up for the mechanic, then lets the consumers run. */
+      const becameDueThenSetUp = async (at: number) => {
+        const m = await mark();
+        await record(at);
+        const made = await manager.post(setupsUrl, { n: 'Due to mechanic', k: 1, users: [ids.mechanic] });
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        t.server.ctx.outbox.publish();
+        await settled();
+        const [event] = await eventsSince(db(), m, ['service.due']);
+        return { event: event!, setupId: made.body.id as number };
+      };
+      const delivered = async (eventId: string) =>
+        (await rowsOf(eventId)).map((r) => [r.user_id, r.setup_id]);
+
+      const older = await manager.post(setupsUrl, { n: 'Due to manager', k: 1, users: [ids.manager] });
+      // The manager's set-up was there a minute before.
+      await db()
+        .updateTable('notification_setups')
+        .set({ created_at: now() - 60 })
+        .where('id', '=', older.body.id)
+        .execute();
+      const late = await becameDueThenSetUp(now() - 5);
+      try {
+        // Due five seconds before the mechanic's set-up was made, handed over after: not for it.
+        expect(await delivered(late.event.id)).toEqual([[ids.manager, older.body.id]]);
+        // An event after it reaches it.
+        const m = await mark();
+        await record(now());
+        t.server.ctx.outbox.publish();
+        await settled();
+        const [after] = await eventsSince(db(), m, ['service.due']);
+        expect(await delivered(after!.id)).toEqual(
+          [
+            [ids.manager, older.body.id],
+            [ids.mechanic, late.setupId],
+          ].sort((a, b) => a[0]! - b[0]!),
+        );
+      } finally {
+        await manager.delete(`${setupsUrl}/${older.body.id}`);
+        await manager.delete(`${setupsUrl}/${late.setupId}`);
+      }
+      // A fleet without set-ups when the event happened: everyone who wants the kind, as when handed over
+      // on time (the set-up made meanwhile does not claim it).
+      const first = await becameDueThenSetUp(now() - 5);
+      try {
+        expect(await delivered(first.event.id)).toEqual(
+          [ids.manager!, ids.mechanic!].sort((a, b) => a - b).map((id) => [id, null]),
+        );
+      } finally {
+        await manager.delete(`${setupsUrl}/${first.setupId}`);
+      }
+    });
+
     it('send test: the users the set-up addresses get a notification naming no service', async () => {
       const res = await manager.post(`${setupsUrl}/test`, { n: 'Try me', k: 4 | 8 });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
