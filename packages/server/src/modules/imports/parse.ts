@@ -9,6 +9,7 @@ import {
   IMPORT_XLSX_UNCOMPRESSED_MAX,
   type ImportDelimiter,
   type ImportEncoding,
+  ImportFileError,
   type ImportParseReply,
 } from '@fleetkeep/core';
 import ExcelJS from 'exceljs';
@@ -28,17 +29,8 @@ export class FileRefused extends Error {
   }
 }
 
-export const FileError = {
-  empty: 'imports.file.empty',
-  binary: 'imports.file.binary',
-  tooManyRows: 'imports.file.tooManyRows',
-  tooManyColumns: 'imports.file.tooManyColumns',
-  cellTooLong: 'imports.file.cellTooLong',
-  badXlsx: 'imports.file.badXlsx',
-  zipBomb: 'imports.file.zipBomb',
-  formula: 'imports.file.formula',
-  sheet: 'imports.file.sheet',
-} as const;
+/** The refusals' i18n keys (core `ImportFileError`). */
+export const FileError = ImportFileError;
 
 export interface ParseOptions {
   name?: string;
