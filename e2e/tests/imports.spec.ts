@@ -126,3 +126,27 @@ test('the import route without rows in navigation state leads to /; a hostile fi
   await expect(page.getByTestId('import-file-error')).toHaveText('This is not a CSV or XLSX file');
   await expect(page.getByRole('button', { name: 'Preview' })).toHaveCount(0);
 });
+
+test('a damaged .xlsx gets the translated reason, never its key', async ({ page }) => {
+  test.setTimeout(120_000);
+  await login(page, 'manager');
+  await expect(page).toHaveURL('/dashboard');
+  for (const [name, bytes] of [
+    // Not a zip at all, and a zip whose directory is cut off: both are refused as a damaged workbook.
+    ['fuel.xlsx', Buffer.from('unit,date,volume\nTruck,2024-01-01,40\n')],
+    ['cut.xlsx', Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Array.from({ length: 200 }, (_, i) => i % 251)])],
+  ] as const) {
+    await page.goto('/fuelfillings');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId('import-open').click();
+    await (await chooser).setFiles({
+      name,
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: bytes,
+    });
+    await expect(page).toHaveURL('/fuelfillings/import');
+    const error = page.getByTestId('import-file-error');
+    await expect(error).toHaveText('The XLSX file is damaged or not a workbook');
+    await expect(error).not.toContainText('imports.');
+  }
+});

@@ -84,7 +84,7 @@ test('imports the LubeLogger sample into a new fleet, then copies the fleet thro
   fs.mkdirSync(SHOTS, { recursive: true });
   await (await downloading).saveAs(file);
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
-  expect(doc).toMatchObject({ format: 'fleetkeep-fleet', version: 2 });
+  expect(doc).toMatchObject({ format: 'fleetkeep-fleet', version: 3 });
   expect(doc.archive).toHaveLength(3);
 
   // …imported into the second fleet: a summary first, then the result.
@@ -96,6 +96,10 @@ test('imports the LubeLogger sample into a new fleet, then copies the fleet thro
     .setInputFiles(file);
   const docSummary = page.getByTestId('migration-import-summary');
   await expect(docSummary.getByRole('row', { name: 'Archive 3' })).toBeVisible();
+  // The new unit's device: asked first; left empty, to be entered on the unit's page later.
+  await expect(page.getByTestId('migration-import-confirm')).toBeDisabled();
+  await docSummary.getByRole('radio', { name: 'Enter new identifiers' }).check();
+  await expect(docSummary.getByRole('textbox', { name: `Pickup ${stamp}` })).toHaveValue('');
   await page.getByTestId('migration-import-confirm').click();
   const done = page.getByTestId('migration-import-result');
   await expect(done.getByRole('row', { name: 'Fuel fillings 2 0 0' })).toBeVisible();
@@ -114,4 +118,69 @@ test('imports the LubeLogger sample into a new fleet, then copies the fleet thro
   await shot(page, 'migration-lube-375');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test('a fleet copied on the same server keeps its counters and asks for the device identifier in use', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000 * cpuThrottle());
+  const { headers } = await apiSession(request, 'root');
+  const stamp = Date.now().toString(36);
+  const makeFleet = async (n: string) => {
+    const res = await request.post('/api/fleets', { headers, data: { n } });
+    expect(res.status(), await res.text()).toBe(200);
+    return (await res.json()).id as number;
+  };
+  const source = await makeFleet(`E2E devices ${stamp}`);
+  const copy = await makeFleet(`E2E devices copy ${stamp}`);
+  // A unit that joined at 109,600 km and 5,040 h (its actual counters start at 0 in the fleet).
+  const made = await request.post(`/api/fleets/${source}/units`, {
+    headers,
+    data: { nm: `Truck ${stamp}`, uid: `trk-${stamp}`, cnm: 109_600, cneh: 5_040 },
+  });
+  expect(made.status(), await made.text()).toBe(200);
+  const file = path.join(SHOTS, `devices-${stamp}.json`);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  fs.writeFileSync(file, await (await request.get(`/api/fleets/${source}/export`, { headers })).body());
+
+  await login(page, 'root');
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+  await page.goto(`/migration/${copy}`);
+  await expect(page.getByTestId('migration-title')).toHaveText(`E2E devices copy ${stamp}`);
+  await page
+    .getByRole('region', { name: 'Import a Fleetkeep export' })
+    .locator('input[type=file]')
+    .setInputFiles(file);
+  const summary = page.getByTestId('migration-import-summary');
+  await expect(summary.getByRole('row', { name: 'Units 1' })).toBeVisible();
+  const confirm = page.getByTestId('migration-import-confirm');
+  await expect(confirm).toBeDisabled();
+  // Kept: the source unit on this server still holds the identifier, so it is asked for again.
+  await summary.getByRole('radio', { name: /Keep the identifiers of the file/ }).check();
+  await confirm.click();
+  const field = summary.getByRole('textbox', { name: `Truck ${stamp}` });
+  await expect(field).toHaveValue(`trk-${stamp}`);
+  await expect(summary).toContainText(
+    'This identifier is in use: enter another one or leave the field empty.',
+  );
+  await shot(page, 'migration-devices-taken-1280');
+  expect((await (await request.get(`/api/fleets/${copy}/units`, { headers })).json()).units).toEqual([]);
+  await field.fill(`trk-${stamp}-copy`);
+  await confirm.click();
+  await expect(
+    page.getByTestId('migration-import-result').getByRole('row', { name: 'Units 1 0 0' }),
+  ).toBeVisible();
+
+  const units = (await (await request.get(`/api/fleets/${copy}/units`, { headers })).json()).units;
+  expect(units).toEqual([
+    expect.objectContaining({
+      nm: `Truck ${stamp}`,
+      uid: `trk-${stamp}-copy`,
+      cnm: 109_600,
+      cneh: 5_040,
+      acnm: 0,
+      aceh: 0,
+    }),
+  ]);
 });

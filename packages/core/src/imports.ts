@@ -42,6 +42,24 @@ export const ImportError = {
   priceOrTotal: 'imports.err.priceOrTotal',
 } as const;
 
+/**
+ * Why a file cannot be read, as i18n keys (`imports.file.*`): the parse call's refusals (its `reason` and
+ * detail message), and the browser's own two, a file over IMPORT_FILE_BYTES_MAX and an upload that failed.
+ */
+export const ImportFileError = {
+  empty: 'imports.file.empty',
+  binary: 'imports.file.binary',
+  tooManyRows: 'imports.file.tooManyRows',
+  tooManyColumns: 'imports.file.tooManyColumns',
+  cellTooLong: 'imports.file.cellTooLong',
+  badXlsx: 'imports.file.badXlsx',
+  zipBomb: 'imports.file.zipBomb',
+  formula: 'imports.file.formula',
+  sheet: 'imports.file.sheet',
+  tooLarge: 'imports.file.tooLarge',
+  failed: 'imports.file.failed',
+} as const;
+
 export interface ImportUnit {
   id: number;
   n: string;

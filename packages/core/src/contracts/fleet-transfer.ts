@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ALL_NOTIFICATION_KINDS, LANGUAGES, Limits } from '../constants.js';
 import { flag, id, objectType } from './common.js';
 import { CUSTOM_VALUE_MAX, CUSTOM_VALUES_MAX } from './customfields.js';
+import { deviceId, UNIT_DEVICE_ID_MAX } from './fleets.js';
 import {
   BOT_CHAT_MAX,
   BOT_CHATS_MAX,
@@ -26,11 +27,12 @@ import { SERVICE_ATTACHMENT_BYTES_MAX, SERVICE_ATTACHMENTS_MAX } from './service
 export const FLEET_TRANSFER_FORMAT = 'fleetkeep-fleet';
 /**
  * Version 2 added the meter history (`meter_readings`, `counter_corrections`) and the notification
- * set-ups; the importer reads version 1 documents too (those collections empty).
+ * set-ups; version 3 the units' total counters and device identifiers. The importer reads versions 1
+ * and 2 too (those collections empty; a unit's total taken as its actual counter, no identifier).
  */
-export const FLEET_TRANSFER_VERSION = 2;
+export const FLEET_TRANSFER_VERSION = 3;
 /** Versions the importer reads. */
-export const FLEET_TRANSFER_VERSIONS = [1, 2] as const;
+export const FLEET_TRANSFER_VERSIONS = [1, 2, 3] as const;
 /** Body limit of `POST .../transfer` (the document with its attachments in base64). */
 export const FLEET_TRANSFER_BODY_MAX = 256 * 1024 * 1024;
 /** Records per collection of one document. */
@@ -90,13 +92,20 @@ export const transferFleet = z.object({
   fm: int,
 });
 
-/** A unit: its actual counters (total less the base at joining plus pulled history, km and hours). */
+/**
+ * A unit: its actual counters (total less the base at joining plus pulled history, km and hours), its
+ * total counters (what its odometer and hour meter read; the interval baselines, services' and the meter
+ * history's values are on that scale) and its device identifier (version 3; absent before).
+ */
 export const transferUnit = z.object({
   id,
   name,
   unit_type_id: id.nullable(),
   mileage: num,
   engine_hours: num,
+  total_mileage: num.optional(),
+  total_engine_hours: num.optional(),
+  device_id: z.string().max(UNIT_DEVICE_ID_MAX).optional(),
   cf,
 });
 
@@ -296,7 +305,9 @@ const rows = <T extends z.ZodTypeAny>(s: T) => z.array(s).max(FLEET_TRANSFER_ROW
 /** The whole export document. */
 export const fleetTransferDocument = z.object({
   format: z.literal(FLEET_TRANSFER_FORMAT),
-  version: z.union(FLEET_TRANSFER_VERSIONS.map((v) => z.literal(v)) as [z.ZodLiteral<1>, z.ZodLiteral<2>]),
+  version: z.union(
+    FLEET_TRANSFER_VERSIONS.map((v) => z.literal(v)) as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<3>],
+  ),
   exported_at: time,
   fleet: transferFleet,
   units: rows(transferUnit),
@@ -317,8 +328,30 @@ export type FleetTransferDocument = z.output<typeof fleetTransferDocument>;
 export type TransferService = z.output<typeof transferService>;
 export type TransferFuelFilling = z.output<typeof transferFuelFilling>;
 
-/** `POST /api/fleets/{fid}/transfer`: a document to import into fleet `fid`. */
-export const fleetTransferBody = z.object({ document: fleetTransferDocument });
+/**
+ * What the created units' device identifiers become (identifiers are unique across the installation):
+ * `keep` the document's ones, `enter` new ones (`device_ids`). Units matched by name keep their own.
+ */
+export const FLEET_TRANSFER_DEVICE_MODES = ['keep', 'enter'] as const;
+
+/**
+ * `POST /api/fleets/{fid}/transfer`: a document to import into fleet `fid`. `device_ids` names, per
+ * source unit id, the identifier entered for it (either mode); null or absent under `enter`: a
+ * placeholder `import-…` until the tracker's identifier is entered on the unit's page. An identifier in
+ * use (on this server the exported unit itself may still hold it) is refused: 409, one detail per unit
+ * (`body.document.units.{i}.device_id` or `body.device_ids.{j}.uid`), nothing stored.
+ */
+export const fleetTransferBody = z.object({
+  document: fleetTransferDocument,
+  devices: z
+    .enum(FLEET_TRANSFER_DEVICE_MODES)
+    .default('enter')
+    .describe("keep: the document's device identifiers; enter: those of device_ids, else placeholders"),
+  device_ids: z
+    .array(z.object({ unit: id.describe('Unit id in the document'), uid: deviceId.nullable() }))
+    .max(FLEET_TRANSFER_ROWS_MAX)
+    .default([]),
+});
 export type FleetTransferBody = z.output<typeof fleetTransferBody>;
 
 export const fleetTransferCsvParams = z.object({

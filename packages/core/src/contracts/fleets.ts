@@ -181,7 +181,7 @@ export const UNIT_READ_ONLY = [
 /** Longest device identifier of a unit (`uid`), as the telematics readers accept it. */
 export const UNIT_DEVICE_ID_MAX = 128;
 /** A device identifier: unique across the installation (PRODUCT.md "Service objects and counters"). */
-const deviceId = z.string().trim().min(1).max(UNIT_DEVICE_ID_MAX).describe('Device identifier');
+export const deviceId = z.string().trim().min(1).max(UNIT_DEVICE_ID_MAX).describe('Device identifier');
 
 /**
  * `PUT /api/fleets/{fid}/units/{id}`: name (fleet admins only), unit type, counter corrections (recorded),

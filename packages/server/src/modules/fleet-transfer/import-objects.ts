@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { invalidInput } from '../../http/errors.js';
 import { ensureLibraryItems } from '../lineitems/library.js';
+import { type DeviceChoice, devicesOf } from './import-devices.js';
+import { round3 } from './records.js';
 import { cfOut, type Doc, json, objectOf, type Run } from './run.js';
 
 /**
@@ -62,10 +63,17 @@ export async function importLibrary(run: Run, doc: Doc) {
 
 /**
  * Units: by exact name (spec §5: unit names are case-sensitive; the lowest id wins among equal names)
- * or by the LubeLogger mapping, otherwise created with the exported actual counters (base 0) and a
- * device identifier `import-<uuid>` that the admin replaces with the tracker's.
+ * or by the LubeLogger mapping, otherwise created with the exported counters: the total ones (version 3;
+ * else the actual ones) as the unit's counters, and a base at joining that gives back the exported actual
+ * ones, so that interval baselines, services and the meter history (all on the total scale) read as
+ * they did. The device identifier is the importer's choice (import-devices.ts).
  */
-export async function importUnits(run: Run, doc: Doc, targets?: Map<number, UnitTarget>) {
+export async function importUnits(
+  run: Run,
+  doc: Doc,
+  targets?: Map<number, UnitTarget>,
+  devices?: DeviceChoice,
+) {
   const { trx, fleet, t } = run;
   const fleetUnits = await trx
     .selectFrom('units')
@@ -82,6 +90,8 @@ export async function importUnits(run: Run, doc: Doc, targets?: Map<number, Unit
   const firstCorrection = new Map<number, number>();
   for (const c of doc.counter_corrections)
     firstCorrection.set(c.unit_id, Math.min(firstCorrection.get(c.unit_id) ?? t, c.tm));
+  const matched = new Map<number, number>();
+  const created: number[] = [];
   for (const [i, u] of doc.units.entries()) {
     const target = targets?.get(u.id);
     let unitId: number | undefined;
@@ -90,24 +100,27 @@ export async function importUnits(run: Run, doc: Doc, targets?: Map<number, Unit
         throw invalidInput([{ field: `body.vehicles.${i}.unit`, message: 'Unknown unit' }]);
       unitId = target.unit;
     } else if (!target) unitId = byName.get(u.name);
+    if (unitId === undefined) created.push(i);
+    else matched.set(i, unitId);
+  }
+  const deviceOf = await devicesOf(trx, doc, created, devices);
+  for (const [i, u] of doc.units.entries()) {
+    let unitId = matched.get(i);
     if (unitId !== undefined) {
       run.matched.units++;
       run.existingUnits.add(unitId);
     } else {
+      const target = targets?.get(u.id);
+      const counters = joinedCounters(u);
       const row = await trx
         .insertInto('units')
         .values({
           account_id: fleet.account_id,
           fleet_id: fleet.id,
           name: target && 'create' in target ? target.create : u.name,
-          device_id: `import-${randomUUID()}`,
+          device_id: deviceOf.get(i)!,
           unit_type_id: u.unit_type_id !== null && knownTypes.has(u.unit_type_id) ? u.unit_type_id : null,
-          mileage: u.mileage,
-          engine_hours: u.engine_hours,
-          base_mileage: 0,
-          base_engine_hours: 0,
-          pulled_mileage: 0,
-          pulled_engine_hours: 0,
+          ...counters,
           joined_at: firstCorrection.get(u.id) ?? t,
           last_time: null,
           lat: null,
@@ -130,6 +143,28 @@ export async function importUnits(run: Run, doc: Doc, targets?: Map<number, Unit
     }
     run.maps.units.set(u.id, unitId);
   }
+}
+
+/**
+ * A created unit's counters: total T (the document's total, else its actual A) and the base at joining
+ * and pulled history that make actual = T − base + pulled equal A, neither below zero (PRODUCT.md
+ * "Service objects and counters").
+ */
+export function joinedCounters(u: Doc['units'][number]) {
+  const split = (actual: number, total: number | undefined) => {
+    const t = total ?? actual;
+    return { total: t, base: round3(Math.max(0, t - actual)), pulled: round3(Math.max(0, actual - t)) };
+  };
+  const km = split(u.mileage, u.total_mileage);
+  const hours = split(u.engine_hours, u.total_engine_hours);
+  return {
+    mileage: km.total,
+    engine_hours: hours.total,
+    base_mileage: km.base,
+    base_engine_hours: hours.base,
+    pulled_mileage: km.pulled,
+    pulled_engine_hours: hours.pulled,
+  };
 }
 
 /** Drivers and trailers: by exact name, else created. */

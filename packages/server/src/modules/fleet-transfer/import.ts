@@ -4,6 +4,7 @@ import { type AppContext, now } from '../../context.js';
 import type { FleetRow } from '../../db/schema.js';
 import { invalidInput } from '../../http/errors.js';
 import { documentIssues } from './checks.js';
+import type { DeviceChoice } from './import-devices.js';
 import { importHistory } from './import-history.js';
 import { importMeter } from './import-meter.js';
 import {
@@ -36,6 +37,8 @@ export interface ImportOptions {
   unitTargets?: Map<number, UnitTarget>;
   /** Field prefix of issues (`body.document.`). */
   prefix?: string;
+  /** The created units' device identifiers (`POST …/transfer`); placeholders without. */
+  devices?: DeviceChoice;
 }
 
 /** Imports `doc` into `fleet` inside `trx`; returns the reply, the run and what to publish after commit. */
@@ -70,7 +73,7 @@ export async function importInto(
   };
   await importFields(run, doc);
   await importLibrary(run, doc);
-  await importUnits(run, doc, options.unitTargets);
+  await importUnits(run, doc, options.unitTargets, options.devices);
   await importPersons(run, doc);
   await importIntervals(run, doc);
   const matchedAssignments = await importAssignments(run, doc);

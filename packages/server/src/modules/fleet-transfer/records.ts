@@ -62,6 +62,9 @@ export function unitOut(u: Selectable<UnitTable>): Doc['units'][number] {
     unit_type_id: u.unit_type_id,
     mileage: round3(u.mileage + shift.mileage),
     engine_hours: round3(u.engine_hours + shift.engineHours),
+    total_mileage: round3(u.mileage),
+    total_engine_hours: round3(u.engine_hours),
+    device_id: u.device_id,
     cf: cfOf(u.cf),
   };
 }

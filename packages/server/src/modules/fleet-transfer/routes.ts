@@ -95,7 +95,7 @@ export const fleetTransferRoutes =
           response: { 200: fleetTransferReply },
         },
       },
-      async (req) => importFleet(ctx, actorOf(req), req.params.fid, req.body.document),
+      async (req) => importFleet(ctx, actorOf(req), req.params.fid, req.body),
     );
     app.post(
       '/api/fleets/:fid/transfer/lubelogger/parse',

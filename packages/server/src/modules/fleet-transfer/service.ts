@@ -1,4 +1,4 @@
-import type { FleetTransferDocument, FleetTransferReply } from '@fleetkeep/core';
+import type { FleetTransferBody, FleetTransferReply } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
@@ -7,18 +7,18 @@ import { importInto, publishImport } from './import.js';
 /**
  * POST /api/fleets/{fid}/transfer: imports a fleet export document into fleet `fid` (issue 12 item 3;
  * spec §2 `/migration/{fleetId}` and §6: admin on that fleet). One transaction; nothing is stored when
- * any part fails (DESIGN §5).
+ * any part fails (DESIGN §5); a device identifier in use is refused per unit (import-devices.ts).
  */
 export async function importFleet(
   ctx: AppContext,
   actor: Actor,
   fleetId: number,
-  document: FleetTransferDocument,
+  body: FleetTransferBody,
 ): Promise<FleetTransferReply> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const { reply, published } = await ctx.db.kysely
     .transaction()
-    .execute((trx) => importInto(ctx, trx, fleet, actor, document));
+    .execute((trx) => importInto(ctx, trx, fleet, actor, body.document, { devices: body }));
   await publishImport(ctx, fleet, actor, published);
   return reply;
 }

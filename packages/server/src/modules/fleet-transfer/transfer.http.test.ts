@@ -1,4 +1,9 @@
-import { ACL_ALL, FLEET_TRANSFER_CSV_COLLECTIONS, type FleetTransferDocument } from '@fleetkeep/core';
+import {
+  ACL_ALL,
+  FLEET_TRANSFER_CSV_COLLECTIONS,
+  FLEET_TRANSFER_VERSION,
+  type FleetTransferDocument,
+} from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventsClient } from '../../test/events-client.js';
 import {
@@ -118,7 +123,7 @@ describe('fleet export and import', () => {
     ]);
     const docA = await exportOf(a.client, a.fid);
     for (const key of FLEET_TRANSFER_CSV_COLLECTIONS) expect(docA[key].length, key).toBeGreaterThan(0);
-    expect(docA.version).toBe(2);
+    expect(docA.version).toBe(FLEET_TRANSFER_VERSION);
     // Who accepted or corrected: a login the target fleet lacks becomes the importer.
     expect(docA.meter_readings.find((r) => r.status === 'refused')?.accepted_by).toBe('transfer-transfer-a');
     expect(docA.counter_corrections.map((c) => c.by)).toEqual(['transfer-transfer-a', 'transfer-transfer-a']);

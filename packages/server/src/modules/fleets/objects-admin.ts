@@ -34,7 +34,7 @@ type Event = LiveEvent;
 const COLLECTION = { drivers: 'driver', trailers: 'trailer' } as const;
 const PERSON_TYPE = { drivers: 'd', trailers: 't' } as const;
 
-const DUPLICATE_DEVICE = 'Device identifier is already in use';
+export const DUPLICATE_DEVICE = 'Device identifier is already in use';
 
 /** 409 error 10 naming the field, for a device identifier another unit of the installation has. */
 const duplicateDevice = () => conflict(DUPLICATE_DEVICE, [{ field: 'body.uid', message: DUPLICATE_DEVICE }]);

@@ -1,6 +1,7 @@
 import { deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
+import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountOf, type Client, createUnit, startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -216,6 +217,28 @@ describe('imports', () => {
       expect(again.body.details).toEqual([
         { row: 0, field: 'body.rows.0.name', message: 'imports.err.duplicate' },
       ]);
+    });
+    it('imports a windows-1251 fuel file with Cyrillic names stored as written', async () => {
+      const accountId = await accountOf(t, 'manager');
+      const truck = await createUnit(t, { accountId, fleetId: fid, name: 'Грузовик 1251' });
+      // English column titles, as a template gives them: few Cyrillic letters among many Latin ones.
+      const csv =
+        'unit,date,volume,price,total_cost,mileage,fuel_type,station,description\r\n' +
+        'Грузовик 1251,2024-05-01 10:00,50,1.5,75,1200,ДТ,Лукойл,\r\n';
+      const parsed = await upload(mechanic, 'fuelfillings', iconv.encode(csv, 'win1251'), '?name=fuel.csv');
+      expect(parsed.status).toBe(200);
+      expect(parsed.body.encoding).toBe('windows-1251');
+      const [titles, cells] = parsed.body.rows as string[][];
+      const row = Object.fromEntries(titles!.map((title, i) => [title, cells![i] ?? '']));
+      expect(row).toMatchObject({ unit: 'Грузовик 1251', fuel_type: 'ДТ', station: 'Лукойл' });
+      const made = await mechanic.post(`${base}/fuelfillings`, { date_format: 'YYYY-MM-DD', rows: [row] });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const stored = await t.server.ctx.db.kysely
+        .selectFrom('fuel_fillings')
+        .select(['unit_id', 'fuel_type', 'station'])
+        .where('id', '=', made.body.ids[0])
+        .executeTakeFirstOrThrow();
+      expect(stored).toEqual({ unit_id: truck, fuel_type: 'ДТ', station: 'Лукойл' });
     });
     it('GET and POST /fleets/{id}/import: the interval import list and the import (spec §7)', async () => {
       const made = await manager.post(base, {

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import {
   detectDelimiter,
@@ -25,6 +26,44 @@ describe('import file parsing', () => {
     expect(detectEncoding(Buffer.from('Öl,1', 'utf8'))).toBe('utf-8');
     expect(detectEncoding(Buffer.from('Ölwechsel für Straße,12\n', 'latin1'))).toBe('windows-1252');
     expect(detectEncoding(Buffer.from([0xff, 0xfe, 0x41, 0x00]))).toBe('utf-16le');
+  });
+  it('tells windows-1251 Cyrillic from windows-1252 Western text and UTF-8, with or without a BOM', () => {
+    // A fuel file of a Russian fleet with English column titles: few Cyrillic letters among Latin ones.
+    const fuel =
+      'unit,date,volume,price,total_cost,mileage,fuel_type,station,description\n' +
+      'Грузовик 1,2024-05-01 10:00,50,1.5,75,1200,ДТ,Лукойл,\n';
+    expect(detectEncoding(iconv.encode(fuel, 'win1251'))).toBe('windows-1251');
+    expect(detectEncoding(iconv.encode('Unit;Name\nГрузовик;Замена масла\n', 'win1251'))).toBe(
+      'windows-1251',
+    );
+    expect(detectEncoding(iconv.encode('Одиниця;Назва\nВантажівка;Заміна оливи\n', 'win1251'))).toBe(
+      'windows-1251',
+    );
+    expect(detectEncoding(iconv.encode('name,type,cost\nМаслен филтър,2,12.50\n', 'win1251'))).toBe(
+      'windows-1251',
+    );
+    expect(
+      detectEncoding(iconv.encode('name,type,cost\nФилтер уља,2,12.50\nЗамена кочница,1,40\n', 'win1251')),
+    ).toBe('windows-1251');
+    const western =
+      'name,type,cost\nVidange moteur,1,50\nRéparation pare-brise,1,120\nÖlwechsel für Straße,2,12\n';
+    expect(detectEncoding(iconv.encode(western, 'win1252'))).toBe('windows-1252');
+    expect(detectEncoding(iconv.encode('Revisión de frenos y dirección,2,80\n', 'win1252'))).toBe(
+      'windows-1252',
+    );
+    expect(detectEncoding(Buffer.from(fuel, 'utf8'))).toBe('utf-8');
+    expect(detectEncoding(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(fuel, 'utf8')]))).toBe(
+      'utf-8',
+    );
+    expect(detectEncoding(Buffer.from('plain,ascii\n1,2\n'))).toBe('utf-8');
+  });
+  it('decodes a windows-1251 file into its Cyrillic cells', async () => {
+    const reply = await parseImportFile(iconv.encode('unit;name\nГрузовик 1;Замена масла\n', 'win1251'), {});
+    expect(reply.encoding).toBe('windows-1251');
+    expect(reply.rows).toEqual([
+      ['unit', 'name'],
+      ['Грузовик 1', 'Замена масла'],
+    ]);
   });
   it('stops at the caps', () => {
     expect(() => parseCsv('x,'.repeat(300), ',')).toThrow(FileError.tooManyColumns);

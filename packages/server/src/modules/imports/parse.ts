@@ -9,9 +9,11 @@ import {
   IMPORT_XLSX_UNCOMPRESSED_MAX,
   type ImportDelimiter,
   type ImportEncoding,
+  ImportFileError,
   type ImportParseReply,
 } from '@fleetkeep/core';
 import ExcelJS from 'exceljs';
+import jschardet from 'jschardet';
 
 /**
  * Reading an uploaded import file into text cells (issue 12 items 1 and 5). Every hostile input ends in
@@ -27,17 +29,8 @@ export class FileRefused extends Error {
   }
 }
 
-export const FileError = {
-  empty: 'imports.file.empty',
-  binary: 'imports.file.binary',
-  tooManyRows: 'imports.file.tooManyRows',
-  tooManyColumns: 'imports.file.tooManyColumns',
-  cellTooLong: 'imports.file.cellTooLong',
-  badXlsx: 'imports.file.badXlsx',
-  zipBomb: 'imports.file.zipBomb',
-  formula: 'imports.file.formula',
-  sheet: 'imports.file.sheet',
-} as const;
+/** The refusals' i18n keys (core `ImportFileError`). */
+export const FileError = ImportFileError;
 
 export interface ParseOptions {
   name?: string;
@@ -57,7 +50,29 @@ export async function parseImportFile(bytes: Buffer, options: ParseOptions): Pro
 
 // --- CSV ---
 
-/** Byte-order marks first; then strict UTF-8; else a single-byte code page by the share of high letters. */
+/**
+ * The single- and double-byte encodings offered (core IMPORT_ENCODINGS) by the detector's names. UTF-8
+ * and UTF-16 are told by their byte-order marks and strict decoding before the detector runs.
+ */
+const DETECTED: Readonly<Record<string, ImportEncoding>> = {
+  'windows-1252': 'windows-1252',
+  'windows-1251': 'windows-1251',
+  'windows-1250': 'windows-1250',
+  'iso-8859-2': 'iso-8859-2',
+  'koi8-r': 'koi8-r',
+  shift_jis: 'shift_jis',
+  gb2312: 'gbk',
+  gb18030: 'gbk',
+};
+/** Bytes the detector reads: a CSV's first lines tell its encoding; 10 MB would only cost time. */
+const DETECT_BYTES = 64 * 1024;
+
+/**
+ * Byte-order marks first; then strict UTF-8; else the detector (jschardet, Mozilla's universal detector:
+ * letter-pair statistics per language) among the offered code pages. A share of high bytes cannot tell
+ * a Russian file with English column titles from a Western one (§5 "Generic checks": 23 languages,
+ * Russian, Ukrainian, Bulgarian and Serbian among them); the person can still choose another encoding.
+ */
 export function detectEncoding(b: Buffer): ImportEncoding {
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return 'utf-8';
   if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
@@ -66,14 +81,15 @@ export function detectEncoding(b: Buffer): ImportEncoding {
     new TextDecoder('utf-8', { fatal: true }).decode(b);
     return 'utf-8';
   } catch {
-    // Cyrillic text in windows-1251 is mostly bytes 0xC0-0xFF; Western text has few of them.
-    let high = 0;
-    let letters = 0;
-    for (const x of b.subarray(0, 65536)) {
-      if (x >= 0xc0) high++;
-      if (x >= 0xc0 || (x >= 0x41 && x <= 0x7a)) letters++;
+    const candidates = jschardet.detectAll(b.subarray(0, DETECT_BYTES), {
+      detectEncodings: Object.keys(DETECTED),
+      minimumThreshold: 0,
+    });
+    for (const c of candidates) {
+      const found = DETECTED[c.encoding?.toLowerCase() ?? ''];
+      if (found) return found;
     }
-    return letters && high / letters > 0.3 ? 'windows-1251' : 'windows-1252';
+    return 'windows-1252';
   }
 }
 

@@ -9,6 +9,7 @@ import {
   type ImportDateFormat,
   type ImportDelimiter,
   type ImportEncoding,
+  ImportFileError,
   type ImportKind,
   type ImportParseReply,
   mapImportRows,
@@ -32,6 +33,7 @@ import { useNavigate } from 'react-router';
 import { saveSettings, useSession } from '../../app/session.ts';
 import { ApiError } from '../../lib/api.ts';
 import { type ParseOptions, parseFile } from './api.ts';
+import { reasonText, refusalKey } from './reasons.ts';
 
 const DELIMITER_NAMES: Record<ImportDelimiter, string> = {
   ',': 'comma',
@@ -54,7 +56,7 @@ export const listPath = (kind: ImportKind) => LIST_PATHS[kind];
  * user (setting `imports`).
  */
 export function ChooseStep({ kind, file: initial }: { kind: ImportKind; file: File }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const session = useSession();
   const auth = session.status === 'authenticated' ? session.auth : null;
@@ -79,7 +81,7 @@ export function ChooseStep({ kind, file: initial }: { kind: ImportKind; file: Fi
     setError(null);
     if (file.size > IMPORT_FILE_BYTES_MAX) {
       setParsed(null);
-      setError('imports.file.tooLarge');
+      setError(ImportFileError.tooLarge);
       return;
     }
     setProgress(0);
@@ -96,8 +98,8 @@ export function ChooseStep({ kind, file: initial }: { kind: ImportKind; file: Fi
       .catch((e) => {
         if (!live) return;
         setParsed(null);
-        if (e instanceof ApiError && e.code === 2) setError('imports.file.tooLarge');
-        else setError(e instanceof ApiError ? e.reason : 'imports.file.failed');
+        if (e instanceof ApiError && e.code === 2) setError(ImportFileError.tooLarge);
+        else setError(refusalKey(e));
       })
       .finally(() => live && setProgress(null));
     return () => {
@@ -162,7 +164,7 @@ export function ChooseStep({ kind, file: initial }: { kind: ImportKind; file: Fi
       {progress !== null && <Progress value={progress * 100} aria-label={t('imports.uploading')} />}
       {error && (
         <Alert color="red" data-testid="import-file-error">
-          {t(error.startsWith('imports.') ? error : 'imports.file.failed')}
+          {reasonText(t, i18n, error)}
         </Alert>
       )}
       {parsed && (

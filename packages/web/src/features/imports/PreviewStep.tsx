@@ -22,6 +22,7 @@ import { listPath } from './ChooseStep.tsx';
 import type { ImportRowsState } from './ImportScreen.tsx';
 import { ImportProgressBar } from './ProgressBar.tsx';
 import { useImportProgress } from './progress.ts';
+import { reasonText } from './reasons.ts';
 
 const ROW_HEIGHT = 36;
 /** Counts as spec §9 writes numbers (space group separator). */
@@ -47,7 +48,7 @@ interface Outcome {
  * reason on hover; then the import with its progress, and the result (created, skipped, failed).
  */
 export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRowsState }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const session = useSession();
   const auth = session.status === 'authenticated' ? session.auth : null;
@@ -117,7 +118,7 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
     }
   };
 
-  const reason = (message: string) => (message.startsWith('imports.') ? t(message) : message);
+  const reason = (message: string) => reasonText(t, i18n, message);
 
   if (outcome)
     return (

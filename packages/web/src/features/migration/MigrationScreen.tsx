@@ -6,6 +6,7 @@ import {
   type LubeLoggerCommitReply,
   type LubeLoggerKind,
   type LubeLoggerParseReply,
+  UNIT_DEVICE_ID_MAX,
 } from '@fleetkeep/core';
 import {
   Alert,
@@ -13,6 +14,7 @@ import {
   FileInput,
   Group,
   Paper,
+  Radio,
   Select,
   Stack,
   Table,
@@ -37,10 +39,13 @@ import {
 } from './api.ts';
 import {
   checkDocument,
+  type DeviceMode,
   type DocumentCheck,
+  deviceIds,
   guessKind,
   RESULT_EXTRA_KEYS,
   SUMMARY_KEYS,
+  takenDevices,
   type VehicleChoice,
   vehicleTargets,
 } from './rules.ts';
@@ -181,17 +186,54 @@ function ImportPanel({ fid }: { fid: number }) {
   const [file, setFile] = useState<File | null>(null);
   const [check, setCheck] = useState<DocumentCheck | null>(null);
   const [result, setResult] = useState<FleetTransferReply | null>(null);
+  // The device prompt: keep the file's identifiers or enter new ones; a field per unit asked again.
+  const [mode, setMode] = useState<DeviceMode | null>(null);
+  const [fields, setFields] = useState<Record<number, string>>({});
+  const [taken, setTaken] = useState<number[]>([]);
   const importDoc = useImportDocument(fid);
+  const fleetUnits = useFleetUnits(fid);
+  // Units of the fleet with the same name are reused with their own device (import-objects.ts).
+  const existing = new Set((fleetUnits.data?.units ?? []).map((u) => u.nm));
+  const created = check?.ok ? check.units.filter((u) => !existing.has(u.name)) : [];
+  const asked = created.filter((u) => u.id in fields);
 
   const choose = async (f: File | null) => {
     setFile(f);
     setResult(null);
+    setMode(null);
+    setFields({});
+    setTaken([]);
     importDoc.reset();
     setCheck(f ? checkDocument(await f.text()) : null);
   };
-  const run = () => {
-    if (check?.ok) importDoc.mutate(check.document, { onSuccess: (r) => setResult(r) });
+  const chooseMode = (next: DeviceMode) => {
+    setMode(next);
+    setTaken([]);
+    importDoc.reset();
+    setFields(next === 'enter' ? Object.fromEntries(created.map((u) => [u.id, ''])) : {});
   };
+  const run = () => {
+    if (!check?.ok || mode === null) return;
+    const sent = deviceIds(Object.fromEntries(asked.map((u) => [u.id, fields[u.id] ?? ''])));
+    importDoc.mutate(
+      { document: check.document, devices: mode, device_ids: sent },
+      {
+        onSuccess: (r) => setResult(r),
+        onError: (err) => {
+          const units = err instanceof ApiError ? takenDevices(err.details, check.units, sent) : [];
+          if (units.length === 0) return;
+          setTaken(units);
+          // Asked again with the identifier that is in use, to be changed or emptied.
+          const device = new Map(check.units.map((u) => [u.id, u.device]));
+          setFields((now) => ({
+            ...Object.fromEntries(units.map((id) => [id, device.get(id) ?? ''])),
+            ...now,
+          }));
+        },
+      },
+    );
+  };
+  const refused = importDoc.isError && taken.length > 0;
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="migration-import">
       <Stack gap="sm">
@@ -223,14 +265,53 @@ function ImportPanel({ fid }: { fid: number }) {
                 values: [t(`migration.collection.${k}`), check.counts[k]],
               }))}
             />
+            {created.length > 0 && (
+              <Stack gap="xs" data-testid="migration-devices">
+                <Radio.Group
+                  label={t('migration.devices')}
+                  value={mode ?? ''}
+                  onChange={(v) => chooseMode(v as DeviceMode)}
+                >
+                  <Stack gap={6} mt={6}>
+                    <Radio value="keep" label={t('migration.devicesKeep')} />
+                    <Radio value="enter" label={t('migration.devicesEnter')} />
+                  </Stack>
+                </Radio.Group>
+                {asked.length > 0 && (
+                  <Text size="sm" c="dimmed">
+                    {t('migration.devicesEmptyHint')}
+                  </Text>
+                )}
+                {asked.map((u) => (
+                  <TextInput
+                    key={u.id}
+                    label={u.name}
+                    value={fields[u.id] ?? ''}
+                    onChange={(e) => {
+                      const text = e.currentTarget.value;
+                      setFields((now) => ({ ...now, [u.id]: text }));
+                      setTaken((now) => now.filter((id) => id !== u.id));
+                    }}
+                    error={taken.includes(u.id) ? t('migration.deviceTaken') : undefined}
+                    maxLength={UNIT_DEVICE_ID_MAX}
+                    data-testid={`migration-device-${u.id}`}
+                  />
+                ))}
+              </Stack>
+            )}
             <Group>
-              <Button onClick={run} loading={importDoc.isPending} data-testid="migration-import-confirm">
+              <Button
+                onClick={run}
+                loading={importDoc.isPending}
+                disabled={created.length > 0 && mode === null}
+                data-testid="migration-import-confirm"
+              >
                 {t('migration.importConfirm')}
               </Button>
             </Group>
           </Stack>
         )}
-        {importDoc.isError && (
+        {importDoc.isError && !refused && (
           <Alert color="red" role="alert">
             {errorText(t, importDoc.error)}
           </Alert>

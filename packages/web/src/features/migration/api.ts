@@ -1,5 +1,6 @@
 import type {
   FleetListReply,
+  FleetTransferBody,
   FleetTransferReply,
   FleetWire,
   LubeLoggerCommitBody,
@@ -40,12 +41,15 @@ function useRefreshFleet(fid: number) {
   return () => client.invalidateQueries({ queryKey: queryKeys.fleet(fid) });
 }
 
+/** The import body as the screen sends it: the file's document unread, the device identifiers chosen. */
+export type ImportDocumentBody = Omit<FleetTransferBody, 'document'> & { document: unknown };
+
 /** POST /api/fleets/{fid}/transfer. */
 export function useImportDocument(fid: number) {
   const refresh = useRefreshFleet(fid);
   return useMutation({
-    mutationFn: (document: unknown) =>
-      api<FleetTransferReply>(`/api/fleets/${fid}/transfer`, { method: 'POST', body: { document } }),
+    mutationFn: (body: ImportDocumentBody) =>
+      api<FleetTransferReply>(`/api/fleets/${fid}/transfer`, { method: 'POST', body }),
     onSettled: refresh,
   });
 }

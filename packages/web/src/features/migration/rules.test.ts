@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkDocument, guessKind, vehicleTargets } from './rules.ts';
+import { checkDocument, deviceIds, guessKind, takenDevices, vehicleTargets } from './rules.ts';
 
 describe('migration rules', () => {
   it('checks a Fleetkeep export and counts its collections', () => {
     expect(checkDocument('{')).toEqual({ ok: false, reason: 'json' });
     expect(checkDocument('{"format":"other","version":1}')).toEqual({ ok: false, reason: 'format' });
-    expect(checkDocument('{"format":"fleetkeep-fleet","version":3}')).toEqual({
+    expect(checkDocument('{"format":"fleetkeep-fleet","version":4}')).toEqual({
       ok: false,
       reason: 'format',
     });
@@ -22,6 +22,38 @@ describe('migration rules', () => {
     expect(ok.ok && ok.counts.archive).toBe(1);
     expect(ok.ok && ok.counts.services).toBe(0);
     expect(ok.ok && ok.fleetName).toBe('A');
+    const v3 = checkDocument(
+      JSON.stringify({
+        format: 'fleetkeep-fleet',
+        version: 3,
+        units: [
+          { id: 5, name: 'Truck', device_id: 'T-1' },
+          { id: 6, name: 'Van' },
+        ],
+      }),
+    );
+    expect(v3.ok && v3.units).toEqual([
+      { id: 5, name: 'Truck', device: 'T-1' },
+      { id: 6, name: 'Van', device: '' },
+    ]);
+  });
+  it('asks again for just the units whose device identifier is taken', () => {
+    const units = [
+      { id: 5, name: 'Truck', device: 'T-1' },
+      { id: 6, name: 'Van', device: 'V-1' },
+    ];
+    const sent = deviceIds({ 6: ' V-2 ', 7: ' ' });
+    expect(sent).toEqual([
+      { unit: 6, uid: 'V-2' },
+      { unit: 7, uid: null },
+    ]);
+    const details = [
+      { row: 0, field: 'body.document.units.0.device_id', message: 'in use' },
+      { row: 0, field: 'body.device_ids.0.uid', message: 'in use' },
+      { field: 'body.other' },
+    ];
+    expect(takenDevices(details, units, sent)).toEqual([5, 6]);
+    expect(takenDevices(undefined, units, sent)).toEqual([]);
   });
   it('guesses the record kind from the file name', () => {
     expect(guessKind('GasRecords.csv')).toBe('fuel');

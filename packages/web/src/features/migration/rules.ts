@@ -1,5 +1,6 @@
 import {
   FLEET_TRANSFER_CSV_COLLECTIONS,
+  type FLEET_TRANSFER_DEVICE_MODES,
   FLEET_TRANSFER_FORMAT,
   FLEET_TRANSFER_VERSIONS,
   LUBELOGGER_KINDS,
@@ -18,8 +19,21 @@ export const RESULT_EXTRA_KEYS = [
   'notification_setups',
 ] as const;
 
+/** A unit of the chosen document as the device prompt lists it: source id, name, identifier ('' none). */
+export interface DocumentUnit {
+  id: number;
+  name: string;
+  device: string;
+}
+
 export type DocumentCheck =
-  | { ok: true; document: unknown; counts: Record<(typeof SUMMARY_KEYS)[number], number>; fleetName: string }
+  | {
+      ok: true;
+      document: unknown;
+      counts: Record<(typeof SUMMARY_KEYS)[number], number>;
+      fleetName: string;
+      units: DocumentUnit[];
+    }
   | { ok: false; reason: 'json' | 'format' };
 
 /** Reads a chosen file as a Fleetkeep export: parsed JSON of the right format and version, with counts. */
@@ -42,7 +56,45 @@ export function checkDocument(text: string): DocumentCheck {
     SUMMARY_KEYS.map((k) => [k, Array.isArray(doc[k]) ? (doc[k] as unknown[]).length : 0]),
   ) as Record<(typeof SUMMARY_KEYS)[number], number>;
   const fleet = doc.fleet as { name?: unknown } | undefined;
-  return { ok: true, document: doc, counts, fleetName: typeof fleet?.name === 'string' ? fleet.name : '' };
+  const units = (Array.isArray(doc.units) ? (doc.units as Record<string, unknown>[]) : []).flatMap((u) =>
+    typeof u?.id === 'number' && typeof u.name === 'string'
+      ? [{ id: u.id, name: u.name, device: typeof u.device_id === 'string' ? u.device_id : '' }]
+      : [],
+  );
+  return {
+    ok: true,
+    document: doc,
+    counts,
+    fleetName: typeof fleet?.name === 'string' ? fleet.name : '',
+    units,
+  };
+}
+
+/** Keep the document's device identifiers, or enter new ones (core `fleetTransferBody`). */
+export type DeviceMode = (typeof FLEET_TRANSFER_DEVICE_MODES)[number];
+/** One entered identifier of the import body; null: a placeholder, entered later on the unit's page. */
+export type DeviceEntry = { unit: number; uid: string | null };
+
+/** The body's `device_ids`: each shown field's text, trimmed; an empty one is null. */
+export function deviceIds(fields: Record<number, string>): DeviceEntry[] {
+  return Object.entries(fields).map(([unit, text]) => ({ unit: Number(unit), uid: text.trim() || null }));
+}
+
+/**
+ * The source units a refusal (409) names: `body.document.units.{i}.device_id` (a kept identifier) or
+ * `body.device_ids.{j}.uid` (an entered one), so that the screen asks again for just those.
+ */
+export function takenDevices(details: unknown, units: DocumentUnit[], sent: DeviceEntry[]): number[] {
+  if (!Array.isArray(details)) return [];
+  const out: number[] = [];
+  for (const d of details as { field?: unknown }[]) {
+    const field = typeof d?.field === 'string' ? d.field : '';
+    const kept = /^body\.document\.units\.(\d+)\.device_id$/.exec(field);
+    const entered = /^body\.device_ids\.(\d+)\.uid$/.exec(field);
+    const unit = kept ? units[Number(kept[1])]?.id : entered ? sent[Number(entered[1])]?.unit : undefined;
+    if (unit !== undefined && !out.includes(unit)) out.push(unit);
+  }
+  return out;
 }
 
 /** The record kind a LubeLogger export's file name suggests (`gasrecords.csv` → fuel); service otherwise. */
