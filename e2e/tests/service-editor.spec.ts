@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSession, cpuThrottle, expect, fleetDay, login, screenshot, test } from './fixtures.ts';
+import { saveClosed } from './services-support.ts';
 
 /** The service editor, /service/{id} (spec §2, §4, §5, §7 "Services"; PRODUCT.md "Services"). */
 
@@ -154,12 +155,7 @@ test('manager: create Due with line items, attach/download/delete a file, In pro
   await page.getByTestId('service-save').click();
   await expect(page.getByText('Must be today or earlier')).toBeVisible();
   await setDate(page, 'End date', fleetDay(0));
-  await page.getByTestId('service-save').click();
-  await page
-    .getByRole('dialog', { name: 'Move to the archive?' })
-    .getByRole('button', { name: 'OK' })
-    .click();
-  await expect(page.getByTestId('service-badge')).toHaveText('Closed');
+  await saveClosed(page);
   const closed = await (await request.get(`/api/fleets/${fid}/services/${id}`, { headers })).json();
   expect(closed.f & 8).toBe(8);
 
@@ -217,12 +213,7 @@ test('closing an overdue interval service without typing a mileage resets the ba
   await pick(page, 'Status', 'Closed');
   await setDate(page, 'End date', fleetDay(0));
   await expect(page.getByTestId('service-mileage')).toHaveValue('');
-  await page.getByTestId('service-save').click();
-  await page
-    .getByRole('dialog', { name: 'Move to the archive?' })
-    .getByRole('button', { name: 'OK' })
-    .click();
-  await expect(page.getByTestId('service-badge')).toHaveText('Closed');
+  await saveClosed(page);
   const closed = await (await request.get(`/api/fleets/${fid}/services/${service!.id}`, { headers })).json();
   expect(closed.mileage).toBe(902_220);
   // No new service of the interval until the next notice.
