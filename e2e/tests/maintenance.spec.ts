@@ -11,7 +11,7 @@ import {
   screenshot,
   test,
 } from './fixtures.ts';
-import { rowOf } from './services-support.ts';
+import { rowOf, saveClosed } from './services-support.ts';
 
 /**
  * Issue 4's maintenance journey, end to end in the browser, at desktop and at phone width: an interval by
@@ -191,12 +191,7 @@ for (const { width, units: devices } of WIDTHS) {
     await end.fill(fleetDay());
     await end.blur();
     await page.getByTestId('service-fill-counters').click();
-    await page.getByTestId('service-save').click();
-    await page
-      .getByRole('dialog', { name: 'Move to the archive?' })
-      .getByRole('button', { name: 'OK' })
-      .click();
-    await expect(page.getByTestId('service-badge')).toHaveText('Closed');
+    await saveClosed(page);
     const closed = await (
       await request.get(`/api/fleets/${s.fid}/services/${serviceId}`, { headers: s.headers })
     ).json();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSession, cpuThrottle, expect, fleetDay, login, screenshot, test } from './fixtures.ts';
+import { saveClosed } from './services-support.ts';
 
 /** The service editor, /service/{id} (spec §2, §4, §5, §7 "Services"; PRODUCT.md "Services"). */
 
@@ -154,25 +155,82 @@ test('manager: create Due with line items, attach/download/delete a file, In pro
   await page.getByTestId('service-save').click();
   await expect(page.getByText('Must be today or earlier')).toBeVisible();
   await setDate(page, 'End date', fleetDay(0));
-  await page.getByTestId('service-save').click();
-  await page
-    .getByRole('dialog', { name: 'Move to the archive?' })
-    .getByRole('button', { name: 'OK' })
-    .click();
-  await expect(page.getByTestId('service-badge')).toHaveText('Closed');
+  await saveClosed(page);
   const closed = await (await request.get(`/api/fleets/${fid}/services/${id}`, { headers })).json();
   expect(closed.f & 8).toBe(8);
 
-  // The manager has archiveEdit (acl 1023): corrections only, the status and name are frozen.
+  // The manager has archiveEdit (acl 1023): corrections only (name among them), the status is frozen.
   await expect(page.getByTestId('service-archive-edit')).toBeVisible();
   await expect(page.getByTestId('service-status')).toBeDisabled();
-  await expect(page.getByRole('textbox', { name: 'Name' })).toHaveAttribute('readonly', '');
+  await page.getByRole('textbox', { name: 'Name' }).fill(`${tag} Brakes corrected`);
   await page.getByRole('textbox', { name: 'Description' }).fill('Corrected in the archive');
   await page.getByTestId('service-save').click();
   await expect(page.getByTestId('service-saved')).toBeVisible();
   const corrected = await (await request.get(`/api/fleets/${fid}/services/${id}`, { headers })).json();
-  expect(corrected.description).toBe('Corrected in the archive');
+  expect(corrected).toMatchObject({ n: `${tag} Brakes corrected`, description: 'Corrected in the archive' });
   await shots(page, 'archived-manager');
+});
+
+test('closing an overdue interval service without typing a mileage resets the baseline to the counters', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000 * cpuThrottle());
+  const { fid, headers } = await apiSession(request, 'manager');
+  const unit = (await fleetUnits(request, fid, headers))[19] as UnitWire;
+  const tag = `se${Date.now().toString(36)}`;
+  // A unit at 902,220 km, every 1,000 km with 200 km notice, last serviced at 901,000: overdue at once.
+  const counters = await request.put(`/api/fleets/${fid}/units/${unit.id}`, {
+    headers,
+    data: { cnm: 902_220 },
+  });
+  expect(counters.ok(), await counters.text()).toBe(true);
+  const interval = await request.post(`/api/fleets/${fid}/intervals`, {
+    headers,
+    data: {
+      n: `${tag} oil`,
+      cnme: 1,
+      cnmd: 1000,
+      cnmo: 200,
+      u: [{ id: unit.id, t: 'u', lcnm: 901_000, cnt: 3 }],
+    },
+  });
+  expect(interval.ok(), await interval.text()).toBe(true);
+  const ivid = (await interval.json()).id as number;
+  const openOfInterval = async () =>
+    (
+      (await (
+        await request.get(`/api/fleets/${fid}/services?object_type=u&object_id=${unit.id}`, { headers })
+      ).json()) as { services: { id: number; ivid: number | null; f: number; mileage: number | null }[] }
+    ).services.filter((s) => s.ivid === ivid);
+  const [service] = await openOfInterval();
+  expect(service).toMatchObject({ f: 1 | 4 | 256, mileage: null });
+
+  await login(page, 'manager');
+  await expect(page).toHaveURL('/dashboard');
+  await page.goto(`/service/${service!.id}`);
+  await expect(page.getByTestId('service-badge')).toHaveText('Overdue');
+  await pick(page, 'Status', 'Closed');
+  await setDate(page, 'End date', fleetDay(0));
+  await expect(page.getByTestId('service-mileage')).toHaveValue('');
+  await saveClosed(page);
+  const closed = await (await request.get(`/api/fleets/${fid}/services/${service!.id}`, { headers })).json();
+  expect(closed.mileage).toBe(902_220);
+  // No new service of the interval until the next notice.
+  expect(await openOfInterval()).toEqual([]);
+
+  // The interval's unit row shows the new baseline and one more execution.
+  await page.goto(`/interval/${ivid}`);
+  await page.getByTestId('tab-units').click();
+  const row = page.getByTestId(`assignment-u-${unit.id}`);
+  await expect(row.getByLabel('Last mileage')).toHaveValue('902220');
+  await expect(row.getByLabel('Executions')).toHaveValue('4');
+
+  await request.delete(`/api/fleets/${fid}/intervals/${ivid}`, { headers });
+  await request.delete(`/api/fleets/${fid}/services/archived/batch`, {
+    headers,
+    data: { services: [service!.id] },
+  });
 });
 
 test('mechanic (no archiveEdit): archived read-only, open service editable and rejected', async ({

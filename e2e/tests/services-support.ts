@@ -84,3 +84,13 @@ export const rowOf = (page: Page, name: string) =>
     .getByTestId('services')
     .getByRole('row')
     .filter({ hasText: new RegExp(name) });
+
+/** Saves a service being closed in its editor, confirms the move to the archive and waits for Closed. */
+export async function saveClosed(page: Page) {
+  await page.getByTestId('service-save').click();
+  await page
+    .getByRole('dialog', { name: 'Move to the archive?' })
+    .getByRole('button', { name: 'OK' })
+    .click();
+  await expect(page.getByTestId('service-badge')).toHaveText('Closed');
+}

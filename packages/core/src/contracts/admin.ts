@@ -37,7 +37,9 @@ export const ADMIN_ACCOUNT_NAME_MAX = 128;
 const accountName = z.string().trim().min(1).max(ADMIN_ACCOUNT_NAME_MAX).describe('Account name');
 
 /** Fields of an account as read that its update ignores: only the activation and the name can be set. */
-export const ADMIN_ACCOUNT_READ_ONLY = ['id', 'parent', 'active', 'fleets'] as const;
+export const ADMIN_ACCOUNT_READ_ONLY = ['id', 'active', 'fleets'] as const;
+/** The parent account: not moved by an update (refused unless equal to the stored one). */
+export const ADMIN_ACCOUNT_FIXED = ['parent'] as const;
 /**
  * `PUT /api/admin/accounts/{id}`: s = 1 activates, 0 suspends; `n` renames (unique among siblings, 409;
  * issue 9). At least one of them; the account as read is accepted too.
@@ -45,6 +47,7 @@ export const ADMIN_ACCOUNT_READ_ONLY = ['id', 'parent', 'active', 'fleets'] as c
 export const adminAccountBody = acceptingReadOnly(
   z.object({ s: flag.optional(), n: accountName.optional() }),
   ADMIN_ACCOUNT_READ_ONLY,
+  ADMIN_ACCOUNT_FIXED,
 );
 export type AdminAccountBody = z.output<typeof adminAccountBody>;
 
@@ -98,12 +101,15 @@ export const adminUserCreateBody = z.object({
 });
 export type AdminUserCreateBody = z.infer<typeof adminUserCreateBody>;
 
-/** Fields of a user as read that its update ignores (`su`, `id`, the account are never set here). */
-export const ADMIN_USER_READ_ONLY = ['id', 'su', 'created'] as const;
+/** Fields of a user as read that its update ignores. */
+export const ADMIN_USER_READ_ONLY = ['id', 'created'] as const;
+/** The super-user flag is never set here: refused unless equal to the stored one. */
+export const ADMIN_USER_FIXED = ['su'] as const;
 /** `PUT /api/admin/users/{id}`: any of login, full name, language, admin, active; the user as read is accepted. */
 export const adminUserUpdateBody = acceptingReadOnly(
   z.object({ ...userFields, active: flag }).partial(),
   ADMIN_USER_READ_ONLY,
+  ADMIN_USER_FIXED,
 );
 export type AdminUserUpdateBody = z.output<typeof adminUserUpdateBody>;
 

@@ -67,16 +67,43 @@ export const okReply = z.object({ error: z.literal(0) });
 export const binaryReply = z.string().meta({ format: 'binary', description: 'File contents' });
 
 /**
- * A write body that also takes a record in the shape its GET returns (issue "round trip", spec §7
- * "generic store operations: update"): the read-only `keys` (ids, times, computed values, flags only the
- * server sets) are accepted and dropped, so read → change one field → write works; any other key the
- * schema does not know is still refused when the schema is strict.
+ * Where an update body built by `acceptingReadOnly` keeps the values sent for its fixed fields (a
+ * symbol: never serialised, never a column of a write, unseen by `Object.keys`).
  */
-export function acceptingReadOnly<T extends z.ZodObject>(schema: T, keys: readonly string[]) {
-  const ignored = Object.fromEntries(keys.map((k) => [k, z.unknown().optional().meta({ readOnly: true })]));
-  return schema.extend(ignored).transform((value) => {
-    const out: Record<string, unknown> = { ...value };
-    for (const k of keys) delete out[k];
-    return out as z.output<T>;
+export const FIXED_FIELDS: unique symbol = Symbol('fixed fields');
+/** The fixed fields' values a body sent, for the server to compare with the stored record. */
+export type FixedValues<F extends string> = { [FIXED_FIELDS]?: Partial<Record<F, unknown>> };
+
+/**
+ * A write body that also takes a record in the shape its GET returns (PRODUCT.md "Written-back
+ * records", spec §7 "generic store operations: update"), so read → change one field → write works:
+ * - `derived` keys (ids, times, counters, computed status values) are accepted and dropped;
+ * - `fixed` keys are stored fields no update changes (owner, creator, device): accepted, and handed
+ *   to the server under `FIXED_FIELDS`, which refuses a value that differs from the stored one (400
+ *   naming the field; server http/fixed-fields.ts) instead of dropping it silently.
+ * Any other key the schema does not know is still refused when the schema is strict.
+ */
+export function acceptingReadOnly<T extends z.ZodObject, F extends string = never>(
+  schema: T,
+  derived: readonly string[],
+  fixed: readonly F[] = [],
+) {
+  const meta = (description: string) => z.unknown().optional().meta({ readOnly: true, description });
+  const extra = {
+    ...Object.fromEntries(derived.map((k) => [k, meta('Read-only: ignored on write')])),
+    ...Object.fromEntries(
+      fixed.map((k) => [k, meta('Cannot be changed: refused unless equal to the stored value')]),
+    ),
+  };
+  return schema.extend(extra).transform((value) => {
+    const out: Record<string | symbol, unknown> = { ...value };
+    for (const k of derived) delete out[k];
+    const sent: Record<string, unknown> = {};
+    for (const k of fixed) {
+      if (out[k] !== undefined) sent[k] = out[k];
+      delete out[k];
+    }
+    if (Object.keys(sent).length) out[FIXED_FIELDS] = sent;
+    return out as Omit<z.output<T>, F> & FixedValues<F>;
   });
 }

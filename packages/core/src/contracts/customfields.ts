@@ -51,7 +51,11 @@ export type CustomFieldBody = z.infer<typeof customFieldBody>;
  * `PUT /custom-fields/{id}`: name, type or options; the owner type may be sent but not changed. The
  * field as read is accepted (`id` ignored).
  */
-export const customFieldUpdateBody = acceptingReadOnly(customFieldBody.partial(), ['id']);
+export const customFieldUpdateBody = acceptingReadOnly(
+  customFieldBody.omit({ t: true }).partial(),
+  ['id'],
+  ['t'],
+);
 export type CustomFieldUpdateBody = z.infer<typeof customFieldUpdateBody>;
 
 /** `DELETE /custom-fields/{id}?safe=`: 1 (default) refuses while values exist, 0 removes them too. */

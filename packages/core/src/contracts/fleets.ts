@@ -56,9 +56,11 @@ const fleetSettings = fleetSettingsFields.partial();
  * back (spec §7 "generic store operations: update"). The owner account and the caller's acl are never
  * taken from a body.
  */
-export const FLEET_READ_ONLY = ['id', 'acl', 'aid', 's'] as const;
+export const FLEET_READ_ONLY = ['id', 'acl', 's'] as const;
+/** The owner account: a fleet does not move by an update (refused unless equal to the stored one). */
+export const FLEET_FIXED = ['aid'] as const;
 /** `PUT /api/fleets/{id}`: any of the settings; the fleet as read is accepted too. */
-export const fleetUpdateBody = acceptingReadOnly(fleetSettings, FLEET_READ_ONLY);
+export const fleetUpdateBody = acceptingReadOnly(fleetSettings, FLEET_READ_ONLY, FLEET_FIXED);
 export type FleetUpdateBody = z.output<typeof fleetUpdateBody>;
 
 /** Settings of a new fleet a body leaves out: UTC, no currency, km, litres. */
@@ -163,21 +165,15 @@ export const unitListReply = z.object({ units: z.array(unitWire) });
 export type UnitListReply = z.infer<typeof unitListReply>;
 
 /**
- * Fields of a unit as read that a unit update ignores: ids, fleet, device, actual counters, telematics
- * state and the in-progress marker are the server's.
+ * Fields of a unit as read that a unit update ignores: the id, actual counters, telematics state and
+ * the in-progress marker are the server's.
  */
-export const UNIT_READ_ONLY = [
-  'id',
-  'fid',
-  'uid',
-  'acnm',
-  'aceh',
-  'prp',
-  'prms',
-  'lmsg',
-  'pos',
-  'ins',
-] as const;
+export const UNIT_READ_ONLY = ['id', 'acnm', 'aceh', 'prp', 'prms', 'lmsg', 'pos', 'ins'] as const;
+/**
+ * The unit's fleet (changed by the fleet's binding) and device identifier: stored, never changed by a
+ * unit update, so refused unless equal to the stored values.
+ */
+export const UNIT_FIXED = ['fid', 'uid'] as const;
 /** Longest device identifier of a unit (`uid`), as the telematics readers accept it. */
 export const UNIT_DEVICE_ID_MAX = 128;
 /** A device identifier: unique across the installation (PRODUCT.md "Service objects and counters"). */
@@ -198,6 +194,7 @@ export const unitUpdateBody = acceptingReadOnly(
     })
     .partial(),
   UNIT_READ_ONLY,
+  UNIT_FIXED,
 );
 export type UnitUpdateBody = z.output<typeof unitUpdateBody>;
 
@@ -251,7 +248,9 @@ export const driverListReply = z.object({ drivers: z.array(personWire) });
 export const trailerListReply = z.object({ trailers: z.array(personWire) });
 
 /** Fields of a driver or trailer as read that an update ignores. */
-export const PERSON_READ_ONLY = ['id', 'fid', 'ins'] as const;
+export const PERSON_READ_ONLY = ['id', 'ins'] as const;
+/** A driver's or trailer's fleet: changed by the fleet's binding (`entities`), never by an update. */
+export const PERSON_FIXED = ['fid'] as const;
 /** `PUT /api/drivers/{id}`, `PUT /api/trailers/{id}`; the record as read is accepted too. */
 export const personUpdateBody = acceptingReadOnly(
   z
@@ -263,6 +262,7 @@ export const personUpdateBody = acceptingReadOnly(
     })
     .partial(),
   PERSON_READ_ONLY,
+  PERSON_FIXED,
 );
 export type PersonUpdateBody = z.output<typeof personUpdateBody>;
 

@@ -90,12 +90,15 @@ export const fuelFillingImportBody = z.object({
 });
 
 /** Fields of a filling as read that no write sets: accepted and dropped (the GET → PUT round trip). */
-const FUEL_COMPUTED = ['cid', 'tm', 'updated', 'total_cost', 'ats', 'fm', 'consumption'] as const;
+const FUEL_COMPUTED = ['tm', 'updated', 'total_cost', 'ats', 'fm', 'consumption'] as const;
+/** The creator of a filling: stored, never changed by an update (refused unless equal). */
+const FUEL_FIXED = ['cid'] as const;
 
 /** PUT .../fuel-fillings/{id}: any field; the filling as read is accepted (`id` is the path's). */
 export const fuelFillingUpdateBody = acceptingReadOnly(
   z.object({ uid: id.optional().describe('Unit id'), ...fuelFields, volume: fuelFields.volume.optional() }),
   ['id', ...FUEL_COMPUTED],
+  FUEL_FIXED,
 );
 export type FuelFillingUpdateInput = z.output<typeof fuelFillingUpdateBody>;
 

@@ -71,7 +71,8 @@ export type IntervalCreateBody = z.infer<typeof intervalCreateBody>;
 
 /**
  * `PUT /fleets/{fid}/intervals/{id}`: any of the fields; absent ones stay, `li` and `u` replace the
- * lists when given. The interval as read is accepted: `id`, the creator `c` and `tm` are ignored.
+ * lists when given. The interval as read is accepted: `id` and `tm` are ignored, the creator `c` is
+ * refused unless equal to the stored one.
  */
 export const intervalUpdateBody = acceptingReadOnly(
   intervalThresholds.partial().extend({
@@ -79,7 +80,8 @@ export const intervalUpdateBody = acceptingReadOnly(
     li: lines.optional(),
     u: assignments.optional(),
   }),
-  ['id', 'c', 'tm'],
+  ['id', 'tm'],
+  ['c'],
 );
 export type IntervalUpdateBody = z.infer<typeof intervalUpdateBody>;
 

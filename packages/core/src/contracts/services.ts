@@ -110,18 +110,22 @@ export const serviceImportBody = z.object({
   services: z.array(z.unknown().describe('A row as serviceImportRow')).min(1).max(SERVICE_BATCH_MAX),
 });
 
-/** Everything but object type, object and interval (sent back unchanged they are accepted). */
+/** Everything but object type, object and interval: those are SERVICE_FIXED. */
+const { ivid: _interval, ...serviceUpdatable } = serviceFields;
 const serviceUpdateFields = z.object({
-  t: objectType.optional(),
-  uid: id.optional(),
   f: updateStatus.optional(),
-  ...serviceFields,
+  ...serviceUpdatable,
   n: serviceName.optional(),
 });
 
-/** Fields of a service as read that no write sets (spec §3; issue 8 "round trip"): accepted, dropped. */
+/**
+ * Stored fields of a service that no update changes (PRODUCT.md "Services": object type, object,
+ * interval; the creator): sent back equal they are no change, a different value is refused (400).
+ */
+const SERVICE_FIXED = ['t', 'uid', 'ivid', 'cid'] as const;
+
+/** Fields of a service as read that the server derives (spec §3; PRODUCT.md "Written-back records"). */
 const SERVICE_COMPUTED = [
-  'cid',
   'eid',
   'tm',
   'updated',
@@ -137,11 +141,19 @@ const SERVICE_COMPUTED = [
 ] as const;
 
 /** PUT .../services/{id}: the service as read is accepted; `id` is the path's. */
-export const serviceUpdateBody = acceptingReadOnly(serviceUpdateFields, ['id', ...SERVICE_COMPUTED]);
+export const serviceUpdateBody = acceptingReadOnly(
+  serviceUpdateFields,
+  ['id', ...SERVICE_COMPUTED],
+  SERVICE_FIXED,
+);
 export type ServiceUpdateInput = z.output<typeof serviceUpdateBody>;
 
 /** One row of PUT .../services/batch: a service as read, `id` naming it. */
-export const serviceBatchUpdateRow = acceptingReadOnly(serviceUpdateFields.extend({ id }), SERVICE_COMPUTED);
+export const serviceBatchUpdateRow = acceptingReadOnly(
+  serviceUpdateFields.extend({ id }),
+  SERVICE_COMPUTED,
+  SERVICE_FIXED,
+);
 export type ServiceBatchUpdateRow = z.output<typeof serviceBatchUpdateRow>;
 export const serviceBatchUpdateBody = z.object({
   services: z.array(serviceBatchUpdateRow).min(1).max(SERVICE_BATCH_MAX),
@@ -231,6 +243,7 @@ export type ServiceWire = z.infer<typeof serviceWire>;
 
 /** Corrections of an archived service (PRODUCT.md "Services"); the status stays frozen. */
 const serviceArchiveFields = z.strictObject({
+  n: serviceName.optional(),
   description: serviceDescription.optional(),
   end_date: serviceDateIn.optional(),
   mileage: counter.nullable().optional(),
@@ -240,14 +253,27 @@ const serviceArchiveFields = z.strictObject({
   cf: customFieldValues.optional(),
 });
 
+/** Stored fields of an archived service that a correction cannot change: its status, plan and owner. */
+const SERVICE_ARCHIVE_FIXED = [
+  ...SERVICE_FIXED,
+  'f',
+  'start_date',
+  'limit_date',
+  'limit_mileage',
+  'limit_engine_hours',
+  'notify_days',
+] as const;
+
 /**
- * PUT .../services/archived/{id}: the archived service as read is accepted; every field it cannot
- * correct (status, name, owner, dates other than the end, computed values) is dropped, other keys are
- * refused.
+ * PUT .../services/archived/{id}: the archived service as read is accepted; a field it cannot correct
+ * is refused when it differs from the stored value, derived values are dropped, other keys refused.
  */
 export const serviceArchivePatch = acceptingReadOnly(
   serviceArchiveFields,
-  Object.keys(serviceWire.shape).filter((k) => !(k in serviceArchiveFields.shape)),
+  Object.keys(serviceWire.shape).filter(
+    (k) => !(k in serviceArchiveFields.shape) && !(SERVICE_ARCHIVE_FIXED as readonly string[]).includes(k),
+  ),
+  SERVICE_ARCHIVE_FIXED,
 );
 export type ServiceArchivePatch = z.output<typeof serviceArchivePatch>;
 

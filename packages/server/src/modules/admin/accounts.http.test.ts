@@ -199,10 +199,17 @@ describe('admin accounts', () => {
         .where('id', '=', subSubAccount)
         .executeTakeFirstOrThrow();
     const before = await stored();
+    // The parent is stored and no update moves an account: another `parent` is refused, naming it.
+    for (const parent of [null, topAccount]) {
+      const moved = await admin.put(`/api/admin/accounts/${subSubAccount}`, { s: 0, parent });
+      expect(moved.status).toBe(400);
+      expect(moved.body.details).toEqual([{ field: 'body.parent', message: 'Cannot be changed' }]);
+      expect(await stored()).toEqual(before);
+    }
     const res = await admin.put(`/api/admin/accounts/${subSubAccount}`, {
       s: 1,
       id: subAccount,
-      parent: null,
+      parent: subAccount,
       parent_id: topAccount,
       active: 0,
       fleets: [{ id: t.demo.otherFleetId, n: 'x' }],

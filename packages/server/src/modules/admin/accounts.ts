@@ -15,6 +15,7 @@ import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, accessDenied, conflict, invalidInput } from '../../http/errors.js';
+import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { setAccountState } from './service.js';
 
 /**
@@ -142,6 +143,9 @@ export async function updateAccount(
   accountId: number,
   body: AdminAccountBody,
 ): Promise<AdminAccountState> {
+  await requireAccountAdminOf(ctx, actor, accountId);
+  // An account is not moved by an update (no route moves one): a parent other than its own is refused.
+  refuseChangedFixed(body, { parent: (await loadAccountTree(ctx)).byId.get(accountId)!.parent_id });
   if (body.s === undefined && body.n === undefined)
     throw invalidInput([{ field: 'body.s', message: 'Give s (activation) or n (name)' }]);
   if (body.n !== undefined) await renameAccount(ctx, actor, accountId, body.n);

@@ -120,8 +120,13 @@ describe('admin users', () => {
   it('never applies su, account or id from a body (mass assignment)', async () => {
     const { id } = await create('mallory');
     const before = await stored(id);
+    // `su` is stored and never set here: another value is refused (400 naming it), nothing written.
+    const promote = await admin.put(`/api/admin/users/${id}`, { su: 1, n: 'Mallory' });
+    expect(promote.status).toBe(400);
+    expect(promote.body.details).toEqual([{ field: 'body.su', message: 'Cannot be changed' }]);
+    expect(await stored(id)).toEqual(before);
     const res = await admin.put(`/api/admin/users/${id}`, {
-      su: 1,
+      su: 0,
       id: t.demo.users.admin,
       account_id: otherAccount,
       password_hash: 'x',

@@ -12,6 +12,7 @@ import { announceEndedSessions, type EndedSessions, endUserSessions } from '../.
 import { type AppContext, now } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError, accessDenied, conflict, invalidInput } from '../../http/errors.js';
+import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { requireAccountAdminOf } from './accounts.js';
 
 /**
@@ -121,6 +122,8 @@ export async function updateUser(
   body: AdminUserUpdateBody,
 ): Promise<AdminUserWire> {
   const user = await requireManagedUser(ctx, actor, userId);
+  // `su` is never set here: a value other than the stored one is refused, not dropped.
+  refuseChangedFixed(body, adminUserToWire(user));
   if (userId === actor.userId) {
     if (body.active === 0)
       throw invalidInput([{ field: 'body.active', message: 'Cannot deactivate yourself' }]);

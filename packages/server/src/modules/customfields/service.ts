@@ -16,6 +16,7 @@ import type { DialectName } from '../../db/database.js';
 import { dialectOps } from '../../db/dialect/index.js';
 import type { CustomFieldRow, Database } from '../../db/schema.js';
 import { AppError, accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
+import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { personToWire, unitToWire } from '../fleets/mappers.js';
 import { fuelWiresOfFleet } from '../fuel/load.js';
 import { byName, type Issue, isUniqueViolation } from '../lineitems/library.js';
@@ -217,8 +218,8 @@ export async function createField(ctx: AppContext, actor: Actor, fleetId: number
  */
 export async function updateField(ctx: AppContext, actor: Actor, id: number, patch: CustomFieldUpdateBody) {
   const row = await fieldFor(ctx, actor, id, true);
-  if (patch.t !== undefined && patch.t !== row.owner_type)
-    throw invalidInput([{ field: 'body.t', message: 'Cannot be changed' }]);
+  // The owner type stays (values belong to their owners): a different one is refused.
+  refuseChangedFixed(patch, customFieldToWire(row));
   const name = patch.n ?? row.name;
   const tp = patch.tp ?? row.type;
   const kept =

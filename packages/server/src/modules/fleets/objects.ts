@@ -17,6 +17,7 @@ import { countersChanged } from '../../events/domain.js';
 import { recordDomainEvents } from '../../events/outbox.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import type { TaggedList } from '../../http/etag.js';
+import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
 import { recordCorrection } from '../statistics/counter-days.js';
@@ -224,6 +225,8 @@ export async function updateUnit(
     .where('fleet_id', '=', fleetId)
     .executeTakeFirst();
   if (!unit) throw notFound('Unit not found');
+  // Fleet and device identifier stay: a different value is refused, not dropped.
+  refuseChangedFixed(patch, unitToWire(unit));
   const name = patch.nm !== undefined && patch.nm !== unit.name ? patch.nm : undefined;
   // Renaming is the fleet admin's (PRODUCT.md "Service objects"); the name as read (a round trip) is no
   // rename, so an object editor may write the unit back as it was read.
@@ -311,6 +314,8 @@ export async function updatePerson(
   if (!row || row.fleet_id === null) throw accessDenied();
   await requireFleet(ctx, actor, row.fleet_id, 'object.edit');
   const fleetId = row.fleet_id;
+  // The fleet stays (the binding moves objects): a different `fid` is refused, not dropped.
+  refuseChangedFixed(patch, personToWire(row));
   const set = {
     ...(patch.n !== undefined && patch.n !== row.name && { name: patch.n }),
     ...(patch.ds !== undefined && patch.ds !== row.ds && { ds: patch.ds }),

@@ -42,11 +42,14 @@ describe('fleets: round trip and mass assignment', () => {
 
     it('never applies id, acl, aid (owner account), s, or other fields', async () => {
       const before = await fleet();
+      // The owner account is stored and never moved here: another `aid` is refused, naming it.
+      const moved = await admin.put(base, { ...before, aid: await accountOf(t, 'outsider') });
+      expect(moved.status).toBe(400);
+      expect(moved.body.details).toEqual([{ field: 'body.aid', message: 'Cannot be changed' }]);
       const res = await admin.put(base, {
         ...before,
         id: t.demo.otherFleetId,
         acl: 0,
-        aid: await accountOf(t, 'outsider'),
         s: 0,
         account_id: await accountOf(t, 'outsider'),
         fid: t.demo.otherFleetId,
@@ -138,12 +141,19 @@ describe('fleets: round trip and mass assignment', () => {
 
     it('never applies fleet, device, actual counters, telematics state or the in-progress marker', async () => {
       const u = (await units())[2];
-      const res = await admin.put(`${base}/units/${u.id}`, {
+      // Fleet and device are stored and never changed here: other values are refused, naming them.
+      const moved = await admin.put(`${base}/units/${u.id}`, {
         ...u,
         fid: t.demo.otherFleetId,
+        uid: 'hijacked-device',
+      });
+      expect(moved.status).toBe(400);
+      expect(moved.body.details.map((d: { field: string }) => d.field)).toEqual(['body.fid', 'body.uid']);
+      expect(await unit(u.id)).toEqual(u);
+      const res = await admin.put(`${base}/units/${u.id}`, {
+        ...u,
         fleet_id: t.demo.otherFleetId,
         account_id: await accountOf(t, 'outsider'),
-        uid: 'hijacked-device',
         acnm: 1,
         aceh: 1,
         prp: { x: 1 },
@@ -187,9 +197,13 @@ describe('fleets: round trip and mass assignment', () => {
             .where('id', '=', item.id)
             .executeTakeFirstOrThrow();
         const before = await stored();
+        // The fleet is stored and changed by the binding only: another `fid` is refused, naming it.
+        const moved = await admin.put(`/api/${kind}/${item.id}`, { ...item, fid: t.demo.otherFleetId });
+        expect(moved.status).toBe(400);
+        expect(moved.body.details).toEqual([{ field: 'body.fid', message: 'Cannot be changed' }]);
+        expect(await stored()).toEqual(before);
         const res = await admin.put(`/api/${kind}/${item.id}`, {
           ...item,
-          fid: t.demo.otherFleetId,
           fleet_id: t.demo.otherFleetId,
           account_id: await accountOf(t, 'outsider'),
           ins: 1,

@@ -16,6 +16,7 @@ import { type AppContext, now } from '../../context.js';
 import { fleetSettingsEvents } from '../../events/domain.js';
 import { recordDomainEvents } from '../../events/outbox.js';
 import { invalidInput } from '../../http/errors.js';
+import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { moveFuelDays } from '../statistics/cost-days.js';
 import { fleetToWire } from './mappers.js';
 
@@ -35,7 +36,9 @@ export async function updateFleet(
   fleetId: number,
   patch: FleetUpdateBody,
 ): Promise<FleetWire> {
-  const { acl } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
+  const { acl, fleet: stored } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
+  // The owner account stays: a different `aid` is refused, not dropped.
+  refuseChangedFixed(patch, { aid: stored.account_id });
   const set: Partial<{ name: string; tz: number; cur: string; ms: number; fm: number }> = {};
   if (patch.n !== undefined) set.name = patch.n;
   if (patch.tz !== undefined) set.tz = patch.tz;

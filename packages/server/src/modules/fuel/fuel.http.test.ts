@@ -150,14 +150,17 @@ describe('fuel fillings', () => {
         description: 'corrected',
         total_cost: 40,
       });
-      // GET → PUT: the computed and read-only fields are accepted and ignored.
+      // GET → PUT: the computed fields are accepted and ignored; the creator is stored and never
+      // changed, so another `cid` is refused and the one as read accepted.
       const read = (await manager.get(`${fx.base}/${f.id}`)).body;
+      const creator = await manager.put(`${fx.base}/${f.id}`, { ...read, cid: read.cid + 1 });
+      expect(creator.status).toBe(400);
+      expect(creator.body.details).toEqual([{ field: 'body.cid', message: 'Cannot be changed' }]);
       const back = await manager.put(`${fx.base}/${f.id}`, {
         ...read,
         total_cost: 1,
         ats: 9,
         consumption: 3,
-        cid: 1,
         tm: 1,
         fm: 2,
         id: 999_999,

@@ -9,6 +9,7 @@ import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
 import { invalidInput } from '../../http/errors.js';
+import { changedFixedFields } from '../../http/fixed-fields.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { parsePeriod } from '../statistics/rules.js';
 import { toWires } from './load.js';
@@ -98,7 +99,9 @@ export async function updateOne(
     const existing = await loadFilling(trx, fleetId, id);
     const units = patch.uid === undefined ? new Map() : await unitsOf(trx, fleetId, [patch.uid]);
     const plan = planUpdate(fc, existing, patch, patch.uid === undefined ? undefined : units.get(patch.uid));
-    throwIssues([...custom, ...plan.issues]);
+    // The creator stays: a different `cid` is refused, not dropped.
+    const fixed = changedFixedFields(patch, { cid: existing.creator_id });
+    throwIssues([...fixed, ...custom, ...plan.issues]);
     await updateFilling(trx, fc, existing, plan.row, ch);
     if (patch.fuel_type !== undefined)
       await addFuelTypes(trx, fleetId, [{ fuel_type: patch.fuel_type, price: plan.row.price ?? null }], ch);

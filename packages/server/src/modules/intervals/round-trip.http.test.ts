@@ -151,11 +151,19 @@ describe('intervals: round trip, mass assignment, documented replies', () => {
     expect(created.body.id).not.toBe(1);
     expect(await intervalRow(created.body.id)).toEqual({ fleet_id: fid, creator_id: managerId });
 
+    // The creator is stored and never changed: another `c` is refused (400 naming it), nothing written.
+    const creator = await manager.put(`${fleet}/intervals/${plain.id}`, {
+      ...(await readInterval(plain.id)),
+      c: outsiderId,
+      cnmd: 12000,
+    });
+    expect(creator.status).toBe(400);
+    expect(creator.body.details).toEqual([{ field: 'body.c', message: 'Cannot be changed' }]);
+    expect((await readInterval(plain.id)).cnmd).toBe(plain.cnmd);
     const updated = await manager.put(`${fleet}/intervals/${plain.id}`, {
       ...(await readInterval(plain.id)),
       ...hostile(),
       id: created.body.id,
-      c: outsiderId,
       cnmd: 12000,
     });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);

@@ -14,6 +14,7 @@ import { type AppContext, now } from '../../context.js';
 import type { IntervalRow, LineItemRow } from '../../db/schema.js';
 import { recompute } from '../../engine/index.js';
 import { conflict, invalidInput, notFound } from '../../http/errors.js';
+import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { type Issue, isUniqueViolation } from '../lineitems/library.js';
 import { publishLibraryItems } from '../lineitems/service.js';
 import { isFutureDay } from './rules.js';
@@ -191,6 +192,8 @@ export async function updateInterval(
 ) {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'interval.manage');
   const current = await intervalOf(ctx, fleetId, intervalId);
+  // The creator stays: a different `c` is refused, not dropped.
+  refuseChangedFixed(patch, { c: current.creator_id });
   const fields = { ...pickThresholds(current), ...stripLists(patch) };
   const issues: Issue[] = intervalRuleIssues(fields, 'body');
   const checked = await checkAssignments(ctx, fleet, patch.u ?? [], 'body.u');

@@ -14,12 +14,15 @@ import { type AppContext, DAY } from '../../context.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import type { TaggedList } from '../../http/etag.js';
+import { changedFixedFields } from '../../http/fixed-fields.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { thousandths } from '../lineitems/library.js';
+import { serviceToWire } from '../maintenance-wire.js';
 import { trackServices } from '../statistics/cost-days.js';
 import { type Changes, replaceLines, runChange } from './effects.js';
 import { keptListWires } from './kept.js';
 import { loadWires, type Scope } from './load.js';
+import { NO_OWNER } from './owners.js';
 import { dayOf, isArchived, statusOf } from './rules.js';
 import { loadService, SERVICE_LIST_COLLECTIONS } from './service.js';
 import { lineCounts, planContext } from './write.js';
@@ -116,7 +119,8 @@ export async function updateArchived(
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const row = await loadService(trx, fleetId, id);
     if (!isArchived(row.f)) throw conflict('The service is not archived');
-    const issues: { field: string; message: string }[] = [];
+    // Status, plan, owner and creator stay: a value other than the stored one is refused, not dropped.
+    const issues = changedFixedFields(patch, serviceToWire(row, [], 0, NO_OWNER));
     let end = row.end_date;
     if (patch.end_date !== undefined) {
       end = dayOf(pc.tz, patch.end_date) ?? null;
@@ -137,9 +141,11 @@ export async function updateArchived(
       .set({
         updated_at: pc.now,
         end_date: end,
+        ...(patch.n !== undefined && { name: patch.n }),
         ...(patch.description !== undefined && { description: patch.description }),
-        ...(patch.mileage !== undefined && { mileage: patch.mileage }),
-        ...(patch.engine_hours !== undefined && { engine_hours: patch.engine_hours }),
+        // A null counter (the record as read) is "not given" (PRODUCT.md "Written-back records").
+        ...(patch.mileage != null && { mileage: patch.mileage }),
+        ...(patch.engine_hours != null && { engine_hours: patch.engine_hours }),
         ...(patch.cf !== undefined && { cf: JSON.stringify(patch.cf) }),
         ...(patch.manual_cost !== undefined && {
           manual_cost: patch.manual_cost === null ? null : thousandths(patch.manual_cost),

@@ -220,10 +220,13 @@ describe('service batches and archive', () => {
       const url = `${fx.base}/archived/${id}`;
       expect((await viewer.put(url, { description: 'x' })).status).toBe(403);
       expect((await mechanic.put(url, { description: 'x' })).status).toBe(403);
-      // The status is frozen: `f` is read-only here, ignored like the rest of the record as read.
+      // The status is frozen: another `f` is refused (400 naming it), the stored one is no change.
       const reopen = await manager.put(url, { f: 2 });
-      expect(reopen.status, JSON.stringify(reopen.body)).toBe(200);
-      expect(reopen.body.f).toBe(8);
+      expect(reopen.status, JSON.stringify(reopen.body)).toBe(400);
+      expect(reopen.body.details).toEqual([{ field: 'body.f', message: 'Cannot be changed' }]);
+      const same = await manager.put(url, { f: 8 });
+      expect(same.status, JSON.stringify(same.body)).toBe(200);
+      expect(same.body.f).toBe(8);
       expect((await manager.put(url, { status: 2 })).status).toBe(400);
       expect((await manager.put(url, { end_date: fx.iso(-4) })).status).toBe(400);
       const res = await manager.put(url, {

@@ -200,9 +200,21 @@ describe('services contract', () => {
     it('PUT .../services/{id}, .../batch, status calls and archive corrections', async () => {
       const id = await create({ f: 1 });
       const stored = await guarded(id);
-      const put = await manager.put(`${fx.base}/${id}`, { description: 'a', tm: 1, ats: 7, ...foreign() });
+      // The creator `cid` is a stored field no write changes: another value is refused, nothing written.
+      const creator = await manager.put(`${fx.base}/${id}`, { description: 'a', ...foreign() });
+      expect(creator.status).toBe(400);
+      expect(creator.body.details).toEqual([{ field: 'body.cid', message: 'Cannot be changed' }]);
+      const batchCreator = await manager.put(`${fx.base}/batch`, {
+        services: [{ id, n: 'b', ...foreign() }],
+      });
+      expect(batchCreator.status).toBe(400);
+      expect((await read(id)).description).toBe('');
+      const { cid: _cid, ...others } = foreign();
+      const put = await manager.put(`${fx.base}/${id}`, { description: 'a', tm: 1, ats: 7, ...others });
       expect(put.status, JSON.stringify(put.body)).toBe(200);
-      const batch = await manager.put(`${fx.base}/batch`, { services: [{ id, n: 'b', ...foreign() }] });
+      const batch = await manager.put(`${fx.base}/batch`, {
+        services: [{ id, n: 'b', cid: managerId, ...others }],
+      });
       expect(batch.status, JSON.stringify(batch.body)).toBe(200);
       // The owner is no field of a write: another object, of this fleet or another, is refused.
       const owner = await manager.put(`${fx.base}/${id}`, { uid: otherUnit });
@@ -222,7 +234,15 @@ describe('services contract', () => {
         const res = await manager.put(url, { description: 'c', [key]: 1 });
         expect(res.status, key).toBe(400);
       }
-      const ok = await manager.put(url, { description: 'c', cid: 1, uid: otherUnit, t: 'd' });
+      // Creator and owner cannot be corrected: other values are refused, the stored ones pass.
+      const moved = await manager.put(url, { description: 'c', cid: 1, uid: otherUnit, t: 'd' });
+      expect(moved.status).toBe(400);
+      expect(moved.body.details.map((d: { field: string }) => d.field)).toEqual([
+        'body.t',
+        'body.uid',
+        'body.cid',
+      ]);
+      const ok = await manager.put(url, { description: 'c', cid: managerId, uid: stored.object_id, t: 'u' });
       expect(ok.status, JSON.stringify(ok.body)).toBe(200);
       expect(await guarded(id)).toEqual(stored);
       expect(await read(id)).toMatchObject({ description: 'c', t: 'u', cid: managerId });

@@ -7,8 +7,11 @@ import {
 import type { Kysely, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, ServiceRow, ServiceTable } from '../../db/schema.js';
+import { changedFixedFields } from '../../http/fixed-fields.js';
 import { type Issue, thousandths as thousandthsOf } from '../lineitems/library.js';
+import { serviceToWire } from '../maintenance-wire.js';
 import { type ObjectKey, objectKey } from './load.js';
+import { NO_OWNER } from './owners.js';
 import {
   canTransition,
   type DateIn,
@@ -240,12 +243,8 @@ export function planUpdate(
   const row: Updateable<ServiceTable> = { updated_at: pc.now };
   if (isArchived(existing.f))
     return { issues, conflict: 'The service is archived: its status is frozen', row, from, to };
-  if (patch.t !== undefined && patch.t !== existing.object_type)
-    issues.push({ field: `${prefix}t`, message: 'Cannot be changed' });
-  if (patch.uid !== undefined && patch.uid !== existing.object_id)
-    issues.push({ field: `${prefix}uid`, message: 'Cannot be changed' });
-  if (patch.ivid !== undefined && patch.ivid !== existing.interval_id)
-    issues.push({ field: `${prefix}ivid`, message: 'Cannot be changed' });
+  // Object type, object, interval and creator stay (PRODUCT.md "Services"): a different value is refused.
+  issues.push(...changedFixedFields(patch, serviceToWire(existing, [], 0, NO_OWNER), prefix));
   if (!canTransition(from, to))
     return { issues, conflict: `A ${from} service cannot become ${to}`, row, from, to };
   row.f = flagsFor(existing.f, to);
@@ -269,11 +268,10 @@ export function planUpdate(
     checkClosedDates(pc, prefix, issues, s, e);
     row.start_date = s;
     row.end_date = e;
-    row.mileage = patch.mileage !== undefined ? patch.mileage : (existing.mileage ?? object?.mileage ?? null);
-    row.engine_hours =
-      patch.engine_hours !== undefined
-        ? patch.engine_hours
-        : (existing.engine_hours ?? object?.engineHours ?? null);
+    // A null (the record as read) is "not given": the object's current counters apply (PRODUCT.md
+    // "Written-back records"), so the baseline reset takes them as `{f: 8}` alone does.
+    row.mileage = patch.mileage ?? existing.mileage ?? object?.mileage ?? null;
+    row.engine_hours = patch.engine_hours ?? existing.engine_hours ?? object?.engineHours ?? null;
   } else {
     // The archive date of a rejected service is the day of its rejection.
     row.end_date = pc.today;

@@ -181,9 +181,9 @@ export function MainTab(props: MainTabProps) {
         onChange={(name) => onChange({ name })}
         touched={props.touched || undefined}
         disabled={busy}
-        readOnly={!full}
-        withAsterisk={full}
-        variant={full ? 'default' : 'filled'}
+        readOnly={!correctable}
+        withAsterisk={correctable}
+        variant={correctable ? 'default' : 'filled'}
         showInvalid={Boolean(errors.name) && form.name.trim() !== ''}
         alarmText={errors.name}
         data-testid="service-name"

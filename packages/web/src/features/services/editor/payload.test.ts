@@ -84,6 +84,9 @@ describe('request bodies', () => {
       end_date: '2023-11-20',
       manual_cost: '5',
     });
+    // The name is a correction too (trimmed), sent only when it changed.
+    expect(archiveBody({ ...closed, name: ' Brakes, rear ' }, closed, false)).toEqual({ n: 'Brakes, rear' });
+    expect(archiveBody({ ...closed, name: `${closed.name} ` }, closed, false)).toEqual({});
   });
 });
 

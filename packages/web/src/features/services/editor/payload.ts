@@ -112,6 +112,7 @@ export function updateBody(form: ServiceForm, initial: ServiceForm, miles: boole
 /** PUT .../services/archived/{id} body (archiveEdit; the status stays frozen). */
 export function archiveBody(form: ServiceForm, initial: ServiceForm, miles: boolean): ServiceArchivePatch {
   const body: ServiceArchivePatch = commonChanges(form, initial, miles, true);
+  if (form.name.trim() !== initial.name) body.n = form.name.trim();
   if (form.endDate && form.endDate !== initial.endDate) body.end_date = form.endDate;
   return body;
 }

@@ -161,7 +161,7 @@ describe('validation', () => {
     expect(validate(closed('2026-11-10', '2026-11-10'), ctx())).toEqual({});
   });
 
-  it('checks line rows and the archive end date', () => {
+  it('checks line rows, the archive end date and the archive name (a correction)', () => {
     const form = named({ lines: [line('0', '1'), line('', 'x', ''), line('1', '')] });
     expect(validate(form, ctx())).toEqual({
       'lines.0.q': 'positive',
@@ -172,7 +172,7 @@ describe('validation', () => {
     const archived = named({ status: 'closed', startDate: '2026-11-10', endDate: '2026-11-10' });
     expect(
       validate({ ...archived, endDate: '2026-11-09', name: '' }, ctx({ mode: 'archive', initial: archived })),
-    ).toEqual({ endDate: 'endBeforeStart' });
+    ).toEqual({ endDate: 'endBeforeStart', name: 'required' });
     expect(validate({ ...archived, name: '' }, ctx({ mode: 'readonly' }))).toEqual({});
     expect(tabOfField('lines.0.q')).toBe('lines');
     expect(tabOfField('endDate')).toBe('main');

@@ -50,9 +50,12 @@ export function validate(form: ServiceForm, ctx: ValidateContext): Problems {
     else if (form.endDate > today) p.endDate = 'notAfterToday';
     else if (form.startDate && form.endDate < form.startDate) p.endDate = 'endBeforeStart';
   };
-  if (mode === 'full') {
+  // The name is also an archive correction (PRODUCT.md "Services").
+  if (mode === 'full' || mode === 'archive') {
     if (!form.name.trim()) p.name = 'required';
     else if (form.name.trim().length > Limits.stringMax) p.name = 'tooLong';
+  }
+  if (mode === 'full') {
     if (isNew && form.objects.length === 0) p.objects = 'required';
     if (form.status === 'due') {
       if (!form.plannedDate) {
