@@ -311,9 +311,9 @@ describe('report mails', () => {
       expect(smtp.mails).toHaveLength(2);
       const [c, p] = smtp.mails.map((x) => x.attachments[0]!);
       expect(c!.contentType).toBe('text/csv');
-      const today = new Date().toISOString().slice(0, 10);
-      expect(c!.filename).toMatch(/^fuel-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
-      expect(c!.filename).not.toContain(`-${today}.csv`);
+      // Daily: yesterday in the fleet's zone (not the UTC date: near midnight they differ).
+      const day = reportMailPeriod(await fleetTz(), 'daily', now());
+      expect(c!.filename).toBe(`fuel-${day.from}-${day.to}.csv`);
       const text = c!.content.toString('utf8');
       expect(text.charCodeAt(0)).toBe(0xfeff);
       expect(text).toContain(translator('en')('reports.col.fuel_volume'));
