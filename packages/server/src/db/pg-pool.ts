@@ -30,7 +30,7 @@ const NOTHING = { command: 'SELECT', rowCount: 0, rows: [] } as PostgresQueryRes
 
 /**
  * One pooled connection as Kysely sees it. A lost connection (pg_terminate_backend, a failover) must
- * not reach the API as a 500 (spec §8: error 6 is for faults of ours): the client is released with
+ * not reach the API as a 500 (DESIGN §5: error 6 is an unexpected fault): the client is released with
  * its error, so that the pool destroys it instead of handing it out again; a repeatable statement
  * outside a transaction runs once more on a fresh connection; anything else fails with the
  * connection's error, which http/errors.ts answers with 503 `{error: 12}`.
