@@ -15,6 +15,11 @@ export const ErrorCode = {
   conflict: 10,
   /** The server's disk (SQLite file, attachments, PostgreSQL) is full; spec §8 and DESIGN §5 have no code for it (issue 14 item 4). */
   storageFull: 11,
+  /**
+   * The database cannot be reached for a moment (a lost connection, a failover): try again after
+   * `Retry-After`. Spec §8 and DESIGN §5 have no code for a temporary unavailability.
+   */
+  unavailable: 12,
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -31,6 +36,8 @@ export const ERROR_STATUS: Record<ErrorCodeValue, number> = {
   10: 409,
   // 507 Insufficient Storage (RFC 4918 §11.5): the request was fine, the server cannot store it now.
   11: 507,
+  // 503 Service Unavailable (RFC 9110 §15.6.4): temporary, with Retry-After.
+  12: 503,
 };
 
 export const ERROR_REASON: Record<ErrorCodeValue, string> = {
@@ -45,7 +52,11 @@ export const ERROR_REASON: Record<ErrorCodeValue, string> = {
   9: 'Too many requests',
   10: 'Conflict',
   11: "The server's disk is full",
+  12: 'Service temporarily unavailable',
 };
+
+/** Seconds a 503 `{error: 12}` asks the client to wait (`Retry-After`): a new connection takes moments. */
+export const UNAVAILABLE_RETRY_SECONDS = 2;
 
 /** The JSON body of every failed API call. */
 export interface ApiErrorBody {

@@ -12,18 +12,27 @@ export const LOGIN_PASSWORD_MAX = 1024;
 export const ACCESS_TOKEN_MAX = 256;
 
 /**
- * The login throttle (DESIGN §4 "rate limited per user name and address"; issue 14 item 3), shared by
- * every instance through the database: failed passwords are counted in a sliding window per user name
- * (from any address) and per address (for any name). Once a count reaches its limit, the next try of
- * that name (or from that address) answers 429 `{error: 9}` with `Retry-After` until the lock after the
- * last failure ends; each further failure doubles the lock, up to `LOGIN_LOCK_MAX_SECONDS`, so the
- * rightful user is never locked out for long. A successful login clears the name's failures.
+ * The login throttle (DESIGN §4 "rate limited per user name and address"), shared by every instance
+ * through the database. Failed passwords are counted in three sliding windows:
+ * - per user name and address: a guesser at one address, or the user's own typos;
+ * - per address for any name: one address trying many names;
+ * - per user name from all addresses, with a high limit: only a large distributed attack reaches it,
+ *   so that a few addresses that know a login (root, admin) cannot lock its owner out (OWASP: lockout
+ *   as denial of service). The right password from an address without failures signs in while the
+ *   guessing addresses are throttled.
+ * Once a count reaches its limit, the next try of that pair, address or name answers 429 `{error: 9}`
+ * with `Retry-After` until the lock after the last failure ends; each further failure doubles the lock,
+ * up to `LOGIN_LOCK_MAX_SECONDS`. A successful login clears the name's failures from its address.
  */
-export const LOGIN_WINDOW_SECONDS = 5 * 60;
-/** Failures of one user name within the window that lock the name. */
-export const LOGIN_NAME_FAILURES_MAX = 10;
-/** Failures from one address within the window that lock the address. */
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+/** Failures of one user name from one address within the window that lock that pair. */
+export const LOGIN_PAIR_FAILURES_MAX = 10;
+/** Failures from one address, for any names, within the window that lock the address. */
 export const LOGIN_ADDRESS_FAILURES_MAX = 30;
+/** The window of the count of one user name from all addresses. */
+export const LOGIN_NAME_WINDOW_SECONDS = 60 * 60;
+/** Failures of one user name from all addresses within its window that lock the name. */
+export const LOGIN_NAME_FAILURES_MAX = 100;
 /** The first lock; it doubles with each failure over the limit. */
 export const LOGIN_LOCK_SECONDS = 60;
 /** The longest lock. */

@@ -4,6 +4,8 @@ import {
   LOGIN_LOCK_MAX_SECONDS,
   LOGIN_LOCK_SECONDS,
   LOGIN_NAME_FAILURES_MAX,
+  LOGIN_NAME_WINDOW_SECONDS,
+  LOGIN_PAIR_FAILURES_MAX,
   LOGIN_WINDOW_SECONDS,
 } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
@@ -11,35 +13,48 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 
-/** The throttle's limits in milliseconds (core contracts/session.ts `LOGIN_*`; tests pass short ones). */
-export interface LoginLimits {
+/** One count of failures: at most `max` within a sliding window of `windowMs`. */
+export interface LoginLimit {
   windowMs: number;
-  nameMax: number;
-  addressMax: number;
+  max: number;
+}
+
+/** The throttle's limits in milliseconds (core contracts/session.ts `LOGIN_*`; tests pass other ones). */
+export interface LoginLimits {
+  /** Per user name and address. */
+  pair: LoginLimit;
+  /** Per address, for any name. */
+  address: LoginLimit;
+  /** Per user name, from all addresses: high, so that a few addresses cannot lock the owner out. */
+  name: LoginLimit;
   lockMs: number;
   lockMaxMs: number;
 }
 
 export const LOGIN_LIMITS: LoginLimits = {
-  windowMs: LOGIN_WINDOW_SECONDS * 1000,
-  nameMax: LOGIN_NAME_FAILURES_MAX,
-  addressMax: LOGIN_ADDRESS_FAILURES_MAX,
+  pair: { windowMs: LOGIN_WINDOW_SECONDS * 1000, max: LOGIN_PAIR_FAILURES_MAX },
+  address: { windowMs: LOGIN_WINDOW_SECONDS * 1000, max: LOGIN_ADDRESS_FAILURES_MAX },
+  name: { windowMs: LOGIN_NAME_WINDOW_SECONDS * 1000, max: LOGIN_NAME_FAILURES_MAX },
   lockMs: LOGIN_LOCK_SECONDS * 1000,
   lockMaxMs: LOGIN_LOCK_MAX_SECONDS * 1000,
 };
 
 /**
  * When a lock ends (Unix ms; 0 when there is none), from earlier failures' times, newest first: with
- * `max` or more failures in the window that ends at the newest one, the lock runs from that failure for
- * `lockMs`, doubled for each failure over `max`, at most `lockMaxMs`.
+ * `limit.max` or more failures in the window that ends at the newest one, the lock runs from that
+ * failure for `lockMs`, doubled for each failure over the limit, at most `lockMaxMs`.
  */
-export function lockedUntil(newestFirst: readonly number[], max: number, limits: LoginLimits): number {
+export function lockedUntil(
+  newestFirst: readonly number[],
+  limit: LoginLimit,
+  limits: Pick<LoginLimits, 'lockMs' | 'lockMaxMs'>,
+): number {
   const last = newestFirst[0];
   if (last === undefined) return 0;
   let count = 0;
-  for (const at of newestFirst) if (at > last - limits.windowMs) count++;
-  if (count < max) return 0;
-  const lock = Math.min(limits.lockMs * 2 ** Math.min(count - max, 30), limits.lockMaxMs);
+  for (const at of newestFirst) if (at > last - limit.windowMs) count++;
+  if (count < limit.max) return 0;
+  const lock = Math.min(limits.lockMs * 2 ** Math.min(count - limit.max, 30), limits.lockMaxMs);
   return last + lock;
 }
 
@@ -58,18 +73,20 @@ export interface LoginTry {
 }
 
 /**
- * The login throttle (DESIGN §4; issue 14 item 3), shared by every instance through the database (table
- * `login_failures`, migrations 015 and 023): failed passwords count per user name from any address and
- * per address for any name, in a sliding window, with short locks that grow (`lockedUntil`). While the
- * name or the address is locked, a try is refused with 429 `{error: 9}` and `Retry-After`, whatever its
- * password; a refused try is not counted, so a lock never extends itself.
+ * The login throttle (DESIGN §4; core contracts/session.ts `LOGIN_*`), shared by every instance through
+ * the database (table `login_failures`, migrations 015 and 023): failed passwords count per user name
+ * and address, per address for any name, and per user name from all addresses with a high limit, each
+ * in its sliding window, with short locks that grow (`lockedUntil`). While the pair, the address or the
+ * name is locked, a try is refused with 429 `{error: 9}` and `Retry-After`, whatever its password; a
+ * refused try is not counted, so a lock never extends itself. Failures from other addresses do not
+ * lock a name below its high limit, so that knowing a login is not enough to keep its owner out.
  *
  * Only failures count: a try under way is a `pending` row, which no lock counts. So that parallel tries
- * (on this or another instance) cannot outrun the count, a name or an address has at most as many tries
- * in flight as failures it may still make before its lock (`max − failures in the window`, at least
- * one); a further try waits for one of them to end (it is not refused), so 200 drivers signing in
- * behind one address are all let in, at most 30 password checks at a time (more would only queue for
- * the CPU). A wrong password turns the row into a failure.
+ * (on this or another instance) cannot outrun the count, each count has at most as many tries in flight
+ * as failures it may still make before its lock (`max − failures in the window`, at least one); a
+ * further try waits for one of them to end (it is not refused), so 200 drivers signing in behind one
+ * address are all let in, at most 30 password checks at a time (more would only queue for the CPU). A
+ * wrong password turns the row into a failure.
  * A right one deletes it with the name's earlier failures from the same address (the user's own
  * typos); failures of the name from other addresses stay, so that signing in does not wipe out a
  * guesser's count elsewhere. Login and the own password change both go through it.
@@ -119,21 +136,22 @@ export class LoginLimiter {
   }
 
   /**
-   * The name's and the address's state at `t`: the end of their lock (0 when none), and whether their
-   * places for tries in flight are taken.
+   * The state of the pair, the address and the name at `t`: the end of the latest of their locks (0
+   * when none), and whether the places of one of them for tries in flight are taken.
    */
   private async look(db: Kysely<Database>, key: string, address: string, t: number) {
-    const horizon = t - this.limits.windowMs - this.limits.lockMaxMs;
-    const by = async (column: 'name' | 'address', value: string, max: number) => {
+    const by = async (where: { name?: string; address?: string }, limit: LoginLimit) => {
       // One statement, so that failures and tries in flight are counted at one moment (a try that
       // fails meanwhile is counted once, as one or the other).
-      const rows = await db
+      let query = db
         .selectFrom('login_failures')
         .select(['at_ms', 'pending'])
-        .where(column, '=', value)
-        .where('at_ms', '>', horizon)
+        .where('at_ms', '>', t - limit.windowMs - this.limits.lockMaxMs);
+      if (where.name !== undefined) query = query.where('name', '=', where.name);
+      if (where.address !== undefined) query = query.where('address', '=', where.address);
+      const rows = await query
         .orderBy('at_ms', 'desc')
-        .limit(max * 8)
+        .limit(limit.max * 8)
         .execute();
       const times: number[] = [];
       let inFlight = 0;
@@ -142,13 +160,22 @@ export class LoginLimiter {
         if (Number(r.pending) === 1 && at >= t - STALE_MS) inFlight++;
         else times.push(at);
       }
-      const recent = times.filter((at) => at > t - this.limits.windowMs).length;
+      const recent = times.filter((at) => at > t - limit.windowMs).length;
       // After a lock has passed, one try at a time.
-      return { until: lockedUntil(times, max, this.limits), full: inFlight >= Math.max(1, max - recent) };
+      return {
+        until: lockedUntil(times, limit, this.limits),
+        full: inFlight >= Math.max(1, limit.max - recent),
+      };
     };
-    const byName = await by('name', key, this.limits.nameMax);
-    const byAddress = await by('address', address, this.limits.addressMax);
-    return { until: Math.max(byName.until, byAddress.until), full: byName.full || byAddress.full };
+    const counts = [
+      await by({ name: key, address }, this.limits.pair),
+      await by({ address }, this.limits.address),
+      await by({ name: key }, this.limits.name),
+    ];
+    return {
+      until: Math.max(...counts.map((c) => c.until)),
+      full: counts.some((c) => c.full),
+    };
   }
 
   /** Until a try of this instance ends, or a poll's time has passed (tries of other instances). */
@@ -178,8 +205,13 @@ export class LoginLimiter {
         end(async () => {
           const t = this.clock();
           await db.updateTable('login_failures').set({ pending: 0, at_ms: t }).where('id', '=', id).execute();
-          // Rows past the window and the longest lock count no more.
-          const horizon = t - this.limits.windowMs - this.limits.lockMaxMs;
+          // Rows past the longest window and the longest lock count no more.
+          const windowMs = Math.max(
+            this.limits.pair.windowMs,
+            this.limits.address.windowMs,
+            this.limits.name.windowMs,
+          );
+          const horizon = t - windowMs - this.limits.lockMaxMs;
           await db.deleteFrom('login_failures').where('at_ms', '<', horizon).execute();
         }),
       succeed: () =>

@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { type DialectOps, dialectOps } from './dialect/index.js';
+import { keptPool, queryKept } from './pg-pool.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -46,7 +47,8 @@ function namedStatements(pool: pg.Pool): Db['fixed'] {
       name = `fixed_${names.size + 1}`;
       names.set(query.sql, name);
     }
-    const result = await pool.query({ name, text: query.sql, values: parameters as unknown[] });
+    // These are reads: one lost connection costs a second try, not an error (db/pg-pool.ts).
+    const result = await queryKept(pool, { name, text: query.sql, values: parameters as unknown[] });
     return result.rows as R[];
   };
 }
@@ -117,7 +119,8 @@ export function openDatabase(options: DatabaseOptions): Db {
     // well: its query fails by itself and the pool drops it on release, but without a listener the process
     // crashed (found by the PostgreSQL restart soak test, issue 14 item 4).
     pool.on('connect', (client) => client.on('error', reportIdleError));
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Kysely's connections destroy a lost client and read again once on a fresh one (db/pg-pool.ts).
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: keptPool(pool) }) });
     return {
       kysely,
       dialect: 'postgres',

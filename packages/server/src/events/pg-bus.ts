@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { LiveEvent } from '@fleetkeep/core';
 import pg from 'pg';
 import { reportIdleError } from '../db/database.js';
+import { queryKept } from '../db/pg-pool.js';
 import type { EventBus } from './bus.js';
 
 const CHANNEL = 'fleetkeep_events';
@@ -110,10 +111,19 @@ export class PgBus implements EventBus {
     }
   }
 
+  /**
+   * A notification, sent again once on a live connection when the first one's was lost (db/pg-pool.ts):
+   * the writer's data is committed by then, so a lost connection must not fail its request, and an
+   * event heard twice is harmless (a listener applies the same record again).
+   */
+  private async notify(text: string, values: unknown[]): Promise<void> {
+    await queryKept(this.pool, { text, values }, true);
+  }
+
   async publish(event: LiveEvent): Promise<void> {
     const text = JSON.stringify(event);
     if (Buffer.byteLength(text) <= MAX_INLINE) {
-      await this.pool.query('select pg_notify($1, $2)', [CHANNEL, text]);
+      await this.notify('select pg_notify($1, $2)', [CHANNEL, text]);
       return;
     }
     await this.park(text);
@@ -125,7 +135,7 @@ export class PgBus implements EventBus {
       'insert into event_payloads (created_at, payload) values ($1, $2) returning id',
       [Math.floor(Date.now() / 1000), text],
     );
-    await this.pool.query('select pg_notify($1, $2)', [CHANNEL, `#${res.rows[0]!.id}`]);
+    await this.notify('select pg_notify($1, $2)', [CHANNEL, `#${res.rows[0]!.id}`]);
     // Parked payloads are read within moments; a day is ample for an instance that lags.
     await this.pool.query('delete from event_payloads where created_at < $1', [
       Math.floor(Date.now() / 1000) - 86400,
@@ -144,7 +154,7 @@ export class PgBus implements EventBus {
     const flush = async () => {
       const payloads = packs.take();
       if (payloads.length === 0) return;
-      await this.pool.query(
+      await this.notify(
         'select pg_notify($1, p) from unnest($2::text[]) with ordinality as x(p, n) order by n',
         [CHANNEL, payloads],
       );
@@ -164,7 +174,7 @@ export class PgBus implements EventBus {
   }
 
   async wake(topic: string): Promise<void> {
-    await this.pool.query('select pg_notify($1, $2)', [WAKE_CHANNEL, topic]);
+    await this.notify('select pg_notify($1, $2)', [WAKE_CHANNEL, topic]);
   }
 
   onWake(topic: string, listener: () => void): () => void {

@@ -1,6 +1,14 @@
-import { ERROR_REASON, ERROR_STATUS, ErrorCode, type ErrorCodeValue, type FieldIssue } from '@fleetkeep/core';
+import {
+  ERROR_REASON,
+  ERROR_STATUS,
+  ErrorCode,
+  type ErrorCodeValue,
+  type FieldIssue,
+  UNAVAILABLE_RETRY_SECONDS,
+} from '@fleetkeep/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isConnectionLost } from '../db/dialect/index.js';
 
 /** The one error type of the server; rendered once, by `installErrorHandling`, as `{error, reason}`. */
 export class AppError extends Error {
@@ -127,6 +135,19 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply
         .status(ERROR_STATUS[ErrorCode.storageFull])
         .send(body(ErrorCode.storageFull, ERROR_REASON[ErrorCode.storageFull]));
+    }
+    // A lost database connection (pg_terminate_backend, a failover): the client was destroyed and a
+    // read tried again once (db/pg-pool.ts); what still failed, e.g. a write whose outcome is unknown,
+    // is temporary: 503 {error: 12} with Retry-After, not a fault of ours.
+    if (isConnectionLost(err)) {
+      request.log.warn(
+        { requestId: request.id, code: sqlState, reason: err.message },
+        'database connection lost',
+      );
+      reply.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
+      return reply
+        .status(ERROR_STATUS[ErrorCode.unavailable])
+        .send(body(ErrorCode.unavailable, ERROR_REASON[ErrorCode.unavailable]));
     }
     request.log.error({ err, requestId: request.id }, 'unexpected fault');
     return reply

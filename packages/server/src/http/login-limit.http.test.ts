@@ -1,6 +1,6 @@
-import { LOGIN_ADDRESS_FAILURES_MAX, LOGIN_LOCK_SECONDS, LOGIN_NAME_FAILURES_MAX } from '@fleetkeep/core';
+import { LOGIN_ADDRESS_FAILURES_MAX, LOGIN_LOCK_SECONDS, LOGIN_PAIR_FAILURES_MAX } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LoginLimiter } from '../auth/rate-limit.js';
+import { LOGIN_LIMITS, LoginLimiter, type LoginLimits } from '../auth/rate-limit.js';
 import type { Server } from '../server.js';
 import {
   accountOf,
@@ -13,10 +13,11 @@ import {
 } from '../test/harness.js';
 
 /**
- * The login throttle (DESIGN §4, issue 14 item 3; core contracts/session.ts `LOGIN_*`): only failures
- * count, per user name across addresses and per address across names, in the database so that every
- * instance shares them; tries in flight cannot outrun the count; 429 `{error: 9}` with `Retry-After`;
- * short locks; a successful login clears the name's failures from its own address.
+ * The login throttle (DESIGN §4; core contracts/session.ts `LOGIN_*`): only failures count, per user
+ * name and address, per address across names, and per user name across addresses with a high limit
+ * (so that a few addresses cannot lock the owner out), in the database so that every instance shares
+ * them; tries in flight cannot outrun the count; 429 `{error: 9}` with `Retry-After`; short locks; a
+ * successful login clears the name's failures from its own address.
  * The server trusts X-Forwarded-For here (TRUST_PROXY), so each test names its own client addresses.
  */
 describe('login rate limiting', () => {
@@ -61,10 +62,14 @@ describe('login rate limiting', () => {
     return retry;
   };
 
-  it(`refuses the ${LOGIN_NAME_FAILURES_MAX + 1}th try after wrong passwords from one address with 429, Retry-After, and a right one too`, async () => {
+  /** A limiter with another per-name limit (the product's is too high to reach in a test). */
+  const withNameMax = (max: number, limits: Partial<LoginLimits> = {}) =>
+    new LoginLimiter({ ...limits, name: { ...LOGIN_LIMITS.name, max } });
+
+  it(`refuses the ${LOGIN_PAIR_FAILURES_MAX + 1}th try after wrong passwords from one address with 429, Retry-After, and a right one too`, async () => {
     const name = await user('limited');
     const from = address();
-    for (let i = 1; i <= LOGIN_NAME_FAILURES_MAX; i++) {
+    for (let i = 1; i <= LOGIN_PAIR_FAILURES_MAX; i++) {
       const res = await attempt(name, `wrong-${i}`, from);
       expect(res.status, `attempt ${i}`).toBe(401);
       expect(res.body.error).toBe(8);
@@ -74,18 +79,51 @@ describe('login rate limiting', () => {
     expect(retry).toBeLessThanOrEqual(LOGIN_LOCK_SECONDS);
     expect(retry).toBeGreaterThanOrEqual(LOGIN_LOCK_SECONDS - 1);
     expectLocked(await attempt(name, DEMO_PASSWORD, from));
-    // Case does not matter; another address does not help either.
-    expectLocked(await attempt(name.toUpperCase(), DEMO_PASSWORD, address()));
+    // Case does not matter.
+    expectLocked(await attempt(name.toUpperCase(), DEMO_PASSWORD, from));
   });
 
-  it(`counts a name across addresses: ${LOGIN_NAME_FAILURES_MAX} wrong passwords from ${LOGIN_NAME_FAILURES_MAX} addresses lock it`, async () => {
+  it(`never locks the owner out: ${LOGIN_PAIR_FAILURES_MAX} wrong passwords from ${LOGIN_PAIR_FAILURES_MAX} addresses, then the right one from an ${LOGIN_PAIR_FAILURES_MAX + 1}th signs in`, async () => {
     const name = await user('spread');
-    for (let i = 1; i <= LOGIN_NAME_FAILURES_MAX; i++) {
+    for (let i = 1; i <= LOGIN_PAIR_FAILURES_MAX; i++)
       expect((await attempt(name, `wrong-${i}`, address())).status, `attempt ${i}`).toBe(401);
+    const ok = await attempt(name, DEMO_PASSWORD, address());
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(typeof ok.body.access_token).toBe('string');
+  });
+
+  it('lets the right password in from an address with no failures while a guessing address is throttled', async () => {
+    const name = await user('owner');
+    const guesser = address();
+    // One address at its pair limit, and one failure from each of the others.
+    for (let i = 1; i <= LOGIN_PAIR_FAILURES_MAX; i++)
+      expect((await attempt(name, `wrong-${i}`, guesser)).status, `attempt ${i}`).toBe(401);
+    for (let i = 1; i < LOGIN_PAIR_FAILURES_MAX; i++)
+      expect((await attempt(name, `wrong-${i}`, address())).status, `address ${i}`).toBe(401);
+    const ok = await attempt(name, DEMO_PASSWORD, address());
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(typeof ok.body.access_token).toBe('string');
+    // The guesser's address stays throttled for that name.
+    expectLocked(await attempt(name, DEMO_PASSWORD, guesser));
+  });
+
+  it('locks a name across all addresses at its high limit (injected lower here), with Retry-After, until the lock ends', async () => {
+    const limiter = t.server.ctx.limiter;
+    const max = 15;
+    t.server.ctx.limiter = withNameMax(max, { lockMs: 1_000, lockMaxMs: 2_000 });
+    try {
+      const name = await user('distributed');
+      for (let i = 1; i <= max; i++)
+        expect((await attempt(name, `wrong-${i}`, address())).status, `attempt ${i}`).toBe(401);
+      // Now even the right password from a fresh address waits.
+      expect(expectLocked(await attempt(name, DEMO_PASSWORD, address()))).toBe(1);
+      // Another user from a fresh address is not locked.
+      expect((await attempt('viewer', DEMO_PASSWORD, address())).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect((await attempt(name, DEMO_PASSWORD, address())).status).toBe(200);
+    } finally {
+      t.server.ctx.limiter = limiter;
     }
-    expectLocked(await attempt(name, 'wrong', address()));
-    // Another user from one of those addresses is not locked.
-    expect((await attempt('viewer', DEMO_PASSWORD, address())).status).toBe(200);
   });
 
   it(`counts an address across names: ${LOGIN_ADDRESS_FAILURES_MAX} tries over as many names lock the address`, async () => {
@@ -112,12 +150,27 @@ describe('login rate limiting', () => {
     expectLocked(await attempt(names[0]!, DEMO_PASSWORD, from));
   }, 180_000); // 200 argon2 checks on a small shared machine
 
-  it(`slows 30 wrong passwords for one name from 30 addresses sent at once: ${LOGIN_NAME_FAILURES_MAX} are checked`, async () => {
+  it(`slows 25 wrong passwords for one name from one address sent at once: ${LOGIN_PAIR_FAILURES_MAX} are checked`, async () => {
     const name = await user('burst');
-    const answers = await Promise.all(Array.from({ length: 30 }, () => attempt(name, 'wrong', address())));
-    expect(statuses(answers)).toEqual({ 401: LOGIN_NAME_FAILURES_MAX, 429: 30 - LOGIN_NAME_FAILURES_MAX });
+    const from = address();
+    const answers = await Promise.all(Array.from({ length: 25 }, () => attempt(name, 'wrong', from)));
+    expect(statuses(answers)).toEqual({ 401: LOGIN_PAIR_FAILURES_MAX, 429: 25 - LOGIN_PAIR_FAILURES_MAX });
     for (const res of answers.filter((a) => a.status === 429)) expectLocked(res);
-    expectLocked(await attempt(name, DEMO_PASSWORD, address()));
+    expectLocked(await attempt(name, DEMO_PASSWORD, from));
+    expect((await attempt(name, DEMO_PASSWORD, address())).status).toBe(200);
+  });
+
+  it('slows wrong passwords for one name from many addresses sent at once at the per-name limit (injected lower here)', async () => {
+    const limiter = t.server.ctx.limiter;
+    t.server.ctx.limiter = withNameMax(12);
+    try {
+      const name = await user('spread-burst');
+      const answers = await Promise.all(Array.from({ length: 30 }, () => attempt(name, 'wrong', address())));
+      expect(statuses(answers)).toEqual({ 401: 12, 429: 18 });
+      expectLocked(await attempt(name, DEMO_PASSWORD, address()));
+    } finally {
+      t.server.ctx.limiter = limiter;
+    }
   });
 
   it(`slows 52 tries over 44 names from one address sent at once: ${LOGIN_ADDRESS_FAILURES_MAX} are checked`, async () => {
@@ -133,22 +186,28 @@ describe('login rate limiting', () => {
   });
 
   it('keeps the failures of a name from other addresses when its user signs in', async () => {
-    const name = await user('guessed');
-    for (let i = 0; i < LOGIN_NAME_FAILURES_MAX - 1; i++)
+    const limiter = t.server.ctx.limiter;
+    const max = 12;
+    t.server.ctx.limiter = withNameMax(max);
+    try {
+      const name = await user('guessed');
+      for (let i = 0; i < max - 1; i++) expect((await attempt(name, 'wrong', address())).status).toBe(401);
+      expect((await attempt(name, DEMO_PASSWORD, address())).status).toBe(200);
+      // The guessers' last try before the per-name lock, then the lock.
       expect((await attempt(name, 'wrong', address())).status).toBe(401);
-    expect((await attempt(name, DEMO_PASSWORD, address())).status).toBe(200);
-    // The guesser's last try before the lock, then the lock.
-    expect((await attempt(name, 'wrong', address())).status).toBe(401);
-    expectLocked(await attempt(name, 'wrong', address()));
+      expectLocked(await attempt(name, 'wrong', address()));
+    } finally {
+      t.server.ctx.limiter = limiter;
+    }
   });
 
   it('forgets the failures of a name from its address after a successful login', async () => {
     const name = await user('recovering');
     const from = address();
-    for (let i = 0; i < LOGIN_NAME_FAILURES_MAX - 1; i++)
+    for (let i = 0; i < LOGIN_PAIR_FAILURES_MAX - 1; i++)
       expect((await attempt(name, 'wrong', from)).status).toBe(401);
     expect((await attempt(name, DEMO_PASSWORD, from)).status).toBe(200);
-    for (let i = 0; i < LOGIN_NAME_FAILURES_MAX; i++)
+    for (let i = 0; i < LOGIN_PAIR_FAILURES_MAX; i++)
       expect((await attempt(name, 'wrong', from)).status).toBe(401);
     expectLocked(await attempt(name, 'wrong', from));
   });
@@ -159,7 +218,7 @@ describe('login rate limiting', () => {
     try {
       const name = await user('waiting');
       const from = address();
-      for (let i = 0; i < LOGIN_NAME_FAILURES_MAX; i++)
+      for (let i = 0; i < LOGIN_PAIR_FAILURES_MAX; i++)
         expect((await attempt(name, 'wrong', from)).status).toBe(401);
       expect(expectLocked(await attempt(name, DEMO_PASSWORD, from))).toBe(1);
       await new Promise((r) => setTimeout(r, 1_100));
@@ -186,9 +245,10 @@ describe('login rate limiting', () => {
         { old: 'wrong-old', new: 'a-new-password-1' },
         { 'x-forwarded-for': from },
       );
-    for (let i = 0; i < LOGIN_NAME_FAILURES_MAX; i++) expect((await change()).status).toBe(400);
+    for (let i = 0; i < LOGIN_PAIR_FAILURES_MAX; i++) expect((await change()).status).toBe(400);
     expectLocked(await change());
-    expectLocked(await attempt(name, DEMO_PASSWORD, address()));
+    expectLocked(await attempt(name, DEMO_PASSWORD, from));
+    expect((await attempt(name, DEMO_PASSWORD, address())).status).toBe(200);
   });
 
   describe('two instances on one database', () => {
@@ -200,22 +260,45 @@ describe('login rate limiting', () => {
     });
     afterAll(() => second.close());
 
-    it('share the count: failures on one instance lock the name on the other', async () => {
+    it('share the count: failures from one address on one instance lock that pair on the other', async () => {
       const name = await user('shared');
-      for (let i = 1; i <= LOGIN_NAME_FAILURES_MAX; i++) {
+      const from = address();
+      for (let i = 1; i <= LOGIN_PAIR_FAILURES_MAX; i++) {
         const base = i % 2 === 0 ? secondUrl : t.url;
-        expect((await attempt(name, 'wrong', address(), base)).status, `attempt ${i}`).toBe(401);
+        expect((await attempt(name, 'wrong', from, base)).status, `attempt ${i}`).toBe(401);
       }
-      expectLocked(await attempt(name, DEMO_PASSWORD, address(), t.url));
-      expectLocked(await attempt(name, DEMO_PASSWORD, address(), secondUrl));
+      expectLocked(await attempt(name, DEMO_PASSWORD, from, t.url));
+      expectLocked(await attempt(name, DEMO_PASSWORD, from, secondUrl));
+      // The owner elsewhere signs in through either.
+      expect((await attempt(name, DEMO_PASSWORD, address(), t.url)).status).toBe(200);
+      expect((await attempt(name, DEMO_PASSWORD, address(), secondUrl)).status).toBe(200);
+    });
+
+    it('share the per-name count across addresses (injected lower here): failures on both lock the name on both', async () => {
+      const limiters = [t.server.ctx.limiter, second.ctx.limiter];
+      const max = 14;
+      t.server.ctx.limiter = withNameMax(max);
+      second.ctx.limiter = withNameMax(max);
+      try {
+        const name = await user('shared-name');
+        for (let i = 1; i <= max; i++) {
+          const base = i % 2 === 0 ? secondUrl : t.url;
+          expect((await attempt(name, 'wrong', address(), base)).status, `attempt ${i}`).toBe(401);
+        }
+        expectLocked(await attempt(name, DEMO_PASSWORD, address(), t.url));
+        expectLocked(await attempt(name, DEMO_PASSWORD, address(), secondUrl));
+      } finally {
+        [t.server.ctx.limiter, second.ctx.limiter] = limiters as [LoginLimiter, LoginLimiter];
+      }
     });
 
     it('share the places of tries in flight: wrong passwords sent at once to both are checked at most the limit', async () => {
       const name = await user('shared-burst');
+      const from = address();
       const answers = await Promise.all(
-        Array.from({ length: 24 }, (_, i) => attempt(name, 'wrong', address(), i % 2 ? secondUrl : t.url)),
+        Array.from({ length: 24 }, (_, i) => attempt(name, 'wrong', from, i % 2 ? secondUrl : t.url)),
       );
-      expect(statuses(answers)).toEqual({ 401: LOGIN_NAME_FAILURES_MAX, 429: 24 - LOGIN_NAME_FAILURES_MAX });
+      expect(statuses(answers)).toEqual({ 401: LOGIN_PAIR_FAILURES_MAX, 429: 24 - LOGIN_PAIR_FAILURES_MAX });
     });
 
     it('let 100 correct sign-ins from one address in on both at once', async () => {

@@ -7,7 +7,7 @@ import {
   sql,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { dialectOps, isUniqueViolation, LOCKS } from './index.js';
+import { dialectOps, isConnectionLost, isUniqueViolation, LOCKS } from './index.js';
 
 /** Compiles without a database (the SQL text only). */
 const compiler = new Kysely<unknown>({
@@ -63,6 +63,20 @@ describe('dialect differences (db/dialect)', () => {
     expect(isUniqueViolation({ code: '23505' })).toBe(true);
     expect(isUniqueViolation({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' })).toBe(false);
     expect(isUniqueViolation(null)).toBe(false);
+  });
+
+  it("lost connections: PostgreSQL admin shutdown, class 08 and pg's own errors; SQLite has no connection", () => {
+    for (const code of ['57P01', '57P02', '57P03', '08006', '08003'])
+      expect(postgres.isConnectionLost({ code }), code).toBe(true);
+    expect(postgres.isConnectionLost(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(postgres.isConnectionLost(new Error('Connection terminated'))).toBe(true);
+    expect(
+      postgres.isConnectionLost(new Error('Client has encountered a connection error and is not queryable')),
+    ).toBe(true);
+    for (const other of [{ code: '23505' }, { code: '57014' }, new Error('boom'), null])
+      expect(postgres.isConnectionLost(other)).toBe(false);
+    expect(sqlite.isConnectionLost({ code: 'SQLITE_BUSY' })).toBe(false);
+    expect(isConnectionLost({ code: '57P01' })).toBe(true);
   });
 
   it('advisory locks have distinct keys that fit a PostgreSQL int', () => {

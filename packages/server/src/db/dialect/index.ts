@@ -20,6 +20,11 @@ export function opsOf(db: Kysely<Database>): DialectOps {
   return db.getExecutor().adapter instanceof PostgresAdapter ? postgresOps : sqliteOps;
 }
 
+/** The database connection was lost (only PostgreSQL has one to lose); http/errors.ts answers 503. */
+export function isConnectionLost(err: unknown): boolean {
+  return postgresOps.isConnectionLost(err);
+}
+
 /** A unique constraint refused the write, on either dialect (callers need not know which one runs). */
 export function isUniqueViolation(err: unknown): boolean {
   return postgresOps.isUniqueViolation(err) || sqliteOps.isUniqueViolation(err);

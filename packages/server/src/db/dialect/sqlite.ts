@@ -17,5 +17,6 @@ export const sqliteOps: DialectOps = {
   lateralJoins: false,
   writingCtes: false,
   isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE',
+  isConnectionLost: () => false,
   jsonArray: (values) => sql<string>`json_array(${sql.join(values)})`,
 };

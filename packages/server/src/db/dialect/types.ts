@@ -75,6 +75,11 @@ export interface DialectOps {
   /** A unique constraint refused the write (the driver's error code). */
   isUniqueViolation(err: unknown): boolean;
   /**
+   * The statement failed because the database connection was lost (PostgreSQL: terminated backend,
+   * server shut down, network gone); SQLite is a file and has no connection to lose.
+   */
+  isConnectionLost(err: unknown): boolean;
+  /**
    * One JSON array text of a row's values (`json_array` / `json_build_array(...)::text`): a single
    * column the driver hands over as it is, cheaper than a row object of many properties (issue 13).
    * Both write every number exactly.
