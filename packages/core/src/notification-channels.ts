@@ -78,7 +78,7 @@ export interface ChannelEventSnapshot {
   object: { type: 'u' | 'd' | 't'; id: number; name: string };
 }
 
-/** The external server's JSON body (PRODUCT.md "Notifications"; README "Webhooks"). */
+/** The external server's JSON body (PRODUCT.md "Notifications"; docs/operations.md "Webhooks"). */
 export interface WebhookPayload {
   event: { id: string; type: string; kind: number; kind_name: string; time: number };
   fleet: { id: number; name: string; currency: string };
@@ -131,7 +131,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
   };
 }
 
-/** The request headers of a webhook delivery (README "Webhooks"). */
+/** The request headers of a webhook delivery (docs/operations.md "Webhooks"). */
 export const WebhookHeader = {
   event: 'X-Fleetkeep-Event',
   delivery: 'X-Fleetkeep-Delivery',

@@ -16,7 +16,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
  *   No `upgrade-insecure-requests`: a self-hosted instance may be served over plain HTTP on a LAN.
  * - `frame-ancestors 'none'` and `X-Frame-Options: DENY`, `X-Content-Type-Options: nosniff`,
  *   `Referrer-Policy: strict-origin-when-cross-origin` (OpenStreetMap's tile policy asks for a referrer),
- *   and helmet's other defaults. HSTS is left to the TLS proxy in front (README "Several instances").
+ *   and helmet's other defaults. HSTS is left to the TLS proxy in front (docs/operations.md "Several instances").
  * - `Cache-Control: no-store` on every `/api` reply (credentials and fleet data) that sets no caching of
  *   its own (the platform tiles do), the liveness call included (a cached "up" would hide an outage from
  *   a monitor behind a proxy), except the API browser's static files. The locale files (`/i18n`) and

@@ -86,7 +86,7 @@ async function startReceiver() {
   };
 }
 
-/** What a receiver does (README "Webhooks"): HMAC-SHA256 of "<timestamp>.<raw body>". */
+/** What a receiver does (docs/operations.md "Webhooks"): HMAC-SHA256 of "<timestamp>.<raw body>". */
 function verify(secret: string, r: Received): boolean {
   const ts = r.headers['x-fleetkeep-timestamp'];
   const sig = r.headers['x-fleetkeep-signature'];

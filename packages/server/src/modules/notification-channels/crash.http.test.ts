@@ -17,7 +17,7 @@ import { Client, createPgDatabase, DEMO_PASSWORD, TEST_DB } from '../../test/har
  * result was never recorded. A new process on the same database sends that delivery again once its
  * lease has run out (here moved back by hand, as 15 minutes passing), under the same delivery id: the
  * event is not lost, the log keeps one row for it (sent, 2 attempts), and a receiver that keys on
- * `X-Fleetkeep-Delivery` (README "Webhooks") sees it once. Nothing else is sent twice.
+ * `X-Fleetkeep-Delivery` (docs/operations.md "Webhooks") sees it once. Nothing else is sent twice.
  */
 
 interface Instance {

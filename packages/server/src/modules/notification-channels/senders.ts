@@ -253,7 +253,7 @@ export async function sendBot(
   return failed.length ? failure(failed.join('; ')) : { ok: true };
 }
 
-/** `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>` (README "Webhooks"). */
+/** `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>` (docs/operations.md "Webhooks"). */
 export function webhookSignature(secret: string, timestamp: number, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(signatureBase(timestamp, body)).digest('hex')}`;
 }
