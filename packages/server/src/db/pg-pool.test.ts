@@ -1,5 +1,8 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { isRepeatable } from './pg-pool.js';
+import { isConnectionLost } from './dialect/index.js';
+import { DatabaseUnreachable, isRepeatable, keptPool, queryKept } from './pg-pool.js';
 
 /** Which statements may run again on a fresh connection after their own was lost (db/pg-pool.ts). */
 describe('isRepeatable', () => {
@@ -25,5 +28,35 @@ describe('isRepeatable', () => {
       "select set_config('x', '1', true)",
     ])
       expect(isRepeatable(text), text).toBe(false);
+  });
+});
+
+/** A database that cannot be reached at all is a lost connection too (503 `{error: 12}`, never a 500). */
+describe('a database that cannot be reached', () => {
+  // Port 1 on loopback: nothing listens there, the connection is refused at once.
+  const closed = () =>
+    new pg.Pool({ host: '127.0.0.1', port: 1, user: 'postgres', connectionTimeoutMillis: 2000 });
+
+  it('fails a Kysely statement with DatabaseUnreachable, read as a lost connection', async () => {
+    const pool = closed();
+    const db = new Kysely<Record<string, never>>({ dialect: new PostgresDialect({ pool: keptPool(pool) }) });
+    const err = await sql`select 1`.execute(db).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DatabaseUnreachable);
+    expect(isConnectionLost(err)).toBe(true);
+    await db.destroy();
+  });
+
+  it('fails a fixed statement the same way', async () => {
+    const pool = closed();
+    const err = await queryKept(pool, { text: 'select 1' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DatabaseUnreachable);
+    expect(isConnectionLost(err)).toBe(true);
+    await pool.end();
   });
 });

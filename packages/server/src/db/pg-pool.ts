@@ -126,10 +126,50 @@ class KeptClient implements PostgresPoolClient {
   }
 }
 
+/** Socket errors of a connection that could not be opened (the database is down or unreachable). */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * A database that cannot be reached at all is the same to a caller as a connection lost: SQLSTATE 08001
+ * (sqlclient_unable_to_establish_sqlconnection), which db/dialect `isConnectionLost` reads and
+ * http/errors.ts answers with 503 `{error: 12}`, never a 500.
+ */
+export class DatabaseUnreachable extends Error {
+  override readonly name = 'DatabaseUnreachable';
+  readonly code = '08001';
+  constructor(cause: unknown) {
+    super(`The database cannot be reached (${(cause as { code?: string } | null)?.code ?? 'no answer'})`, {
+      cause,
+    });
+  }
+}
+
+function unreachableOr(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  const timedOut = /timeout exceeded when trying to connect/i.test((err as Error | null)?.message ?? '');
+  return (typeof code === 'string' && UNREACHABLE.has(code)) || timedOut ? new DatabaseUnreachable(err) : err;
+}
+
+/** A pooled client; a database that cannot be reached throws `DatabaseUnreachable`. */
+async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (err) {
+    throw unreachableOr(err);
+  }
+}
+
 /** The pg pool as Kysely's PostgresDialect takes it, each connection a `KeptClient`. */
 export function keptPool(pool: pg.Pool): PostgresPool {
   return {
-    connect: async () => new KeptClient(pool, await pool.connect()),
+    connect: async () => new KeptClient(pool, await connect(pool)),
     end: () => pool.end(),
   };
 }
@@ -142,7 +182,7 @@ export function keptPool(pool: pg.Pool): PostgresPool {
  */
 async function liveClient(pool: pg.Pool): Promise<pg.PoolClient> {
   for (let tries = (pool.options.max ?? 10) + 1; ; tries--) {
-    const client = await pool.connect();
+    const client = await connect(pool);
     try {
       await client.query('select 1');
       return client;
@@ -166,6 +206,8 @@ export async function queryKept<R extends pg.QueryResultRow>(
   try {
     return await pool.query<R>(query);
   } catch (err) {
+    const error = unreachableOr(err);
+    if (error !== err) throw error;
     if (!(repeatable ? postgresOps.isConnectionLost(err) : mayRunAgain(query.text, err))) throw err;
   }
   const client = await liveClient(pool);
