@@ -116,8 +116,14 @@ test('service editor: a cost typed before the line name is typed is kept; a pick
       [`${tag} air filter`, 7.25],
     ]);
 
-    // Editing a stored line: a known name typed over it keeps the stored cost.
-    await page.getByRole('tab', { name: /Line items/ }).click();
+    // Editing a stored line: a known name typed over it keeps the stored cost. The saved service's
+    // editor replaces the new one: a tab clicked before it has rendered is lost, so click until selected.
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(`${tag} Filters`);
+    const linesTab = page.getByRole('tab', { name: /Line items/ });
+    await expect(async () => {
+      await linesTab.click();
+      await expect(linesTab).toHaveAttribute('aria-selected', 'true', { timeout: 1000 });
+    }).toPass();
     const kept = page.getByTestId('service-line').nth(0);
     await expect(kept.getByRole('textbox', { name: 'Cost' })).toHaveValue('9.99');
     await kept.getByRole('textbox', { name: 'Name' }).fill(`${tag} air filter`);
