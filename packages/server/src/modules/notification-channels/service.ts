@@ -21,7 +21,7 @@ import { type AppContext, now } from '../../context.js';
 import { conflict, invalidInput, notFound } from '../../http/errors.js';
 import { type Translate, translator } from '../../i18n/translator.js';
 import { urlAllowed } from '../../outbound/policy.js';
-import { settingsWithDefaults } from '../user/settings.js';
+import { storedSettings } from '../user/settings.js';
 import {
   botToWire,
   type ChannelConfig,
@@ -51,12 +51,7 @@ const SETUP_NOT_FOUND = 'Notification set-up not found';
 
 /** The caller's translate function (the language of their settings), for the texts they read. */
 async function readerTranslator(ctx: AppContext, actor: Actor): Promise<Translate> {
-  const user = await ctx.db.kysely
-    .selectFrom('users')
-    .select('settings')
-    .where('id', '=', actor.userId)
-    .executeTakeFirst();
-  return translator(settingsWithDefaults(user?.settings ?? '{}').lang);
+  return translator((await storedSettings(ctx, actor.userId)).lang);
 }
 
 /**

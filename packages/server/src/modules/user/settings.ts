@@ -6,6 +6,7 @@ import {
   settingSchema,
   type UserSettings,
 } from '@fleetkeep/core';
+import type { AppContext } from '../../context.js';
 import { invalidInput } from '../../http/errors.js';
 
 export type Settings = Record<string, unknown>;
@@ -70,4 +71,14 @@ export function patchedSettings(storedText: string, patch: Settings): Settings {
  */
 export function settingsWithDefaults(text: string): UserSettings {
   return mergeSettings(structuredClone(DEFAULT_SETTINGS) as Settings, knownSettings(text)) as UserSettings;
+}
+
+/** A user's settings with the defaults, read from the database (the language and formats of what they read). */
+export async function storedSettings(ctx: AppContext, userId: number): Promise<UserSettings> {
+  const user = await ctx.db.kysely
+    .selectFrom('users')
+    .select('settings')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return settingsWithDefaults(user?.settings ?? '{}');
 }

@@ -2,7 +2,7 @@ import type { ReportFormat, ReportQuery, ReportType } from '@fleetkeep/core';
 import type { Actor } from '../../../auth/actor.js';
 import type { AppContext } from '../../../context.js';
 import { formatterFor } from '../../../i18n/formatter.js';
-import { settingsWithDefaults } from '../../user/settings.js';
+import { storedSettings } from '../../user/settings.js';
 import { buildReport } from '../service.js';
 import { reportCsv } from './csv.js';
 import { reportPdf } from './pdf.js';
@@ -29,12 +29,7 @@ export async function exportReport(
   signal?: AbortSignal,
 ): Promise<{ name: string; contentType: string; data: Buffer }> {
   const { fleet, report } = await buildReport(ctx, actor, fleetId, type, query);
-  const user = await ctx.db.kysely
-    .selectFrom('users')
-    .select('settings')
-    .where('id', '=', actor.userId)
-    .executeTakeFirst();
-  const settings = settingsWithDefaults(user?.settings ?? '{}');
+  const settings = await storedSettings(ctx, actor.userId);
   const f = formatterFor({
     lang: settings.lang,
     dateFormat: settings.dateFormat,
