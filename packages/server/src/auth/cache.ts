@@ -1,4 +1,5 @@
 import { type CompiledQuery, sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../context.js';
 import type { FleetRow } from '../db/schema.js';
 import type { Actor } from './actor.js';
@@ -20,7 +21,7 @@ import { SharedRead } from './shared-read.js';
  * while another request moved the revision on is never kept under the newer one.
  */
 
-/** At most this many sessions, fleet accesses and fleet lists are kept; past that the oldest goes. */
+/** At most this many sessions, fleet accesses and fleet lists are kept; past that the least recently used goes. */
 export const AUTH_CACHE_ENTRIES = 20_000;
 
 export type FleetMembershipRow = FleetRow & { member_acl: number | null };
@@ -35,11 +36,11 @@ interface Memory {
   /** The revision everything below belongs to; null before the first read. */
   rev: number | null;
   /** Keyed by the credential's stored hash with its scheme (`s:` session, `b:` bearer token). */
-  credentials: Map<string, unknown>;
+  credentials: LRUCache<string, object>;
   /** Keyed `${userId}:${fleetId}`. */
-  fleets: Map<string, FleetMembershipRow>;
+  fleets: LRUCache<string, FleetMembershipRow>;
   /** Keyed by user id. */
-  visible: Map<number, VisibleRows>;
+  visible: LRUCache<number, VisibleRows>;
   /** Called after the memory was dropped (the account tree of access.ts). */
   dropped: (() => void)[];
 }
@@ -49,7 +50,14 @@ const memories = new WeakMap<AppContext, Memory>();
 function memoryOf(ctx: AppContext): Memory {
   let memory = memories.get(ctx);
   if (!memory) {
-    memory = { rev: null, credentials: new Map(), fleets: new Map(), visible: new Map(), dropped: [] };
+    const max = AUTH_CACHE_ENTRIES;
+    memory = {
+      rev: null,
+      credentials: new LRUCache({ max }),
+      fleets: new LRUCache({ max }),
+      visible: new LRUCache({ max }),
+      dropped: [],
+    };
     memories.set(ctx, memory);
   }
   return memory;
@@ -134,12 +142,6 @@ function readRevision(ctx: AppContext): Promise<number> {
   return reader.get();
 }
 
-function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > AUTH_CACHE_ENTRIES) map.delete(map.keys().next().value as K);
-}
-
 /** A remembered credential row, when it belongs to revision `rev`. */
 export function cachedCredential<T>(ctx: AppContext, rev: number, key: string): T | undefined {
   const memory = memoryOf(ctx);
@@ -147,9 +149,9 @@ export function cachedCredential<T>(ctx: AppContext, rev: number, key: string): 
 }
 
 /** Remembers a credential row read after revision `rev` was observed (kept only if still current). */
-export function rememberCredential(ctx: AppContext, rev: number, key: string, row: unknown): void {
+export function rememberCredential(ctx: AppContext, rev: number, key: string, row: object): void {
   const memory = memoryOf(ctx);
-  if (memory.rev === rev) bounded(memory.credentials, key, row);
+  if (memory.rev === rev) memory.credentials.set(key, row);
 }
 
 /**
@@ -190,7 +192,7 @@ export async function rememberedFleet(
   if (hit) return hit;
   const row = await read();
   // An unknown fleet is not remembered: it may be created a moment later.
-  if (row && usable.memory.rev === usable.rev) bounded(usable.memory.fleets, key, row);
+  if (row && usable.memory.rev === usable.rev) usable.memory.fleets.set(key, row);
   return row;
 }
 
@@ -205,6 +207,6 @@ export async function rememberedVisible(
   const hit = usable.memory.visible.get(actor.userId);
   if (hit) return hit;
   const rows = await read();
-  if (usable.memory.rev === usable.rev) bounded(usable.memory.visible, actor.userId, rows);
+  if (usable.memory.rev === usable.rev) usable.memory.visible.set(actor.userId, rows);
   return rows;
 }

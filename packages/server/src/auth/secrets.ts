@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { LRUCache } from 'lru-cache';
 
 /** A new random token for the wire: 32 bytes, URL-safe. */
 export function newToken(): string {
@@ -11,11 +12,11 @@ export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** At most this many presented credentials keep their hash (`presentedHash`); past that the oldest goes. */
+/** At most this many presented credentials keep their hash (`presentedHash`); past that the least recently presented goes. */
 export const PRESENTED_HASHES = 1_000;
 /** Longer strings are no credential of ours (43 characters, `newToken`) and are hashed without memory. */
 const PRESENTED_MAX_LENGTH = 128;
-const presented = new Map<string, string>();
+const presented = new LRUCache<string, string>({ max: PRESENTED_HASHES });
 
 /**
  * `tokenHash` of a credential presented with a request (the session id of every call, an API token):
@@ -28,7 +29,6 @@ export function presentedHash(token: string): string {
   const hash = tokenHash(token);
   if (token.length > PRESENTED_MAX_LENGTH) return hash;
   presented.set(token, hash);
-  if (presented.size > PRESENTED_HASHES) presented.delete(presented.keys().next().value as string);
   return hash;
 }
 

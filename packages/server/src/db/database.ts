@@ -9,6 +9,7 @@ import {
   SqliteDialect,
   type SqliteStatement,
 } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { type DialectOps, dialectOps } from './dialect/index.js';
 import { keptPool, queryKept } from './pg-pool.js';
@@ -78,7 +79,7 @@ const NOTHING_TO_ROLL_BACK = {
  * cost 9-20 % of ingestion CPU. A statement is reusable; least recently used ones are dropped.
  */
 export function cachedStatements(db: SQLite.Database, size = STATEMENT_CACHE): SqliteDatabase {
-  const cache = new Map<string, SqliteStatement>();
+  const cache = new LRUCache<string, SqliteStatement>({ max: size });
   return {
     close: () => db.close(),
     prepare(text: string) {
@@ -89,14 +90,9 @@ export function cachedStatements(db: SQLite.Database, size = STATEMENT_CACHE): S
       const hit = cache.get(text) as (SqliteStatement & { busy?: boolean }) | undefined;
       // A statement still being iterated (a streamed query) cannot run again; give that caller a new one.
       if (hit?.busy) return db.prepare(text);
-      if (hit) {
-        cache.delete(text);
-        cache.set(text, hit);
-        return hit;
-      }
+      if (hit) return hit;
       const statement = db.prepare(text);
       cache.set(text, statement);
-      if (cache.size > size) cache.delete(cache.keys().next().value as string);
       return statement;
     },
   };

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { ZodType } from 'zod';
 import { SharedRead } from '../auth/shared-read.js';
 import type { AppContext } from '../context.js';
@@ -197,39 +198,20 @@ export function noneMatch(header: string | undefined, tag: string): boolean {
   return false;
 }
 
-/** Bodies by tag, oldest dropped first once over `maxBytes`. */
+/** Bodies by tag, least recently used dropped first once over `maxBytes`; a larger body is not kept. */
 export class ReplyCache {
-  private readonly entries = new Map<string, Buffer>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, Buffer>;
 
-  constructor(private readonly maxBytes = REPLY_CACHE_BYTES) {}
+  constructor(maxBytes = REPLY_CACHE_BYTES) {
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (body) => Math.max(1, body.length) });
+  }
 
   get(key: string): Buffer | undefined {
-    const body = this.entries.get(key);
-    if (body) {
-      this.entries.delete(key);
-      this.entries.set(key, body);
-    }
-    return body;
+    return this.entries.get(key);
   }
 
   set(key: string, body: Buffer): void {
-    if (body.length > this.maxBytes) return;
-    this.delete(key);
     this.entries.set(key, body);
-    this.bytes += body.length;
-    for (const [old, value] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(old);
-      this.bytes -= value.length;
-    }
-  }
-
-  private delete(key: string): void {
-    const body = this.entries.get(key);
-    if (!body) return;
-    this.entries.delete(key);
-    this.bytes -= body.length;
   }
 }
 

@@ -1,7 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, api, REVALIDATE_MAX_ENTRIES, revalidationSize, setSession } from './api.ts';
+import {
+  ApiError,
+  api,
+  REVALIDATE_MAX_CHARS,
+  REVALIDATE_MAX_ENTRIES,
+  revalidationSize,
+  setSession,
+} from './api.ts';
 import { isConnected, setConnected } from './connection.ts';
 
 /**
@@ -45,7 +52,9 @@ beforeAll(async () => {
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json', ...(tagged ? { etag: tag } : {}) });
-    res.end(JSON.stringify({ url, rev }));
+    // `/big…` bodies carry a padding of a third of the character budget (and a little more).
+    const pad = url.includes('/big') ? 'x'.repeat(Math.ceil(REVALIDATE_MAX_CHARS / 3)) : undefined;
+    res.end(JSON.stringify({ url, rev, pad }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -122,6 +131,19 @@ describe('conditional reads', () => {
     await api(`${base}/api/n0`);
     expect(last().ifNoneMatch).toBeUndefined();
     await api(`${base}/api/n${REVALIDATE_MAX_ENTRIES}`);
+    expect(last().ifNoneMatch).toBeDefined();
+  });
+
+  it('keeps at most its budget of characters, the least recently used leaving first', async () => {
+    await api(`${base}/api/big0`);
+    await api(`${base}/api/big1`);
+    await api(`${base}/api/big0`); // big0 is now the most recently used
+    expect(last().ifNoneMatch).toBeDefined();
+    await api(`${base}/api/big2`);
+    expect(revalidationSize()).toBe(2);
+    await api(`${base}/api/big1`);
+    expect(last().ifNoneMatch).toBeUndefined();
+    await api(`${base}/api/big2`);
     expect(last().ifNoneMatch).toBeDefined();
   });
 });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { setConnected } from './connection.ts';
 
 /** One API client (DESIGN §7): `Authorization: SSID <session>`, failures mapped to spec §8. */
@@ -46,48 +47,11 @@ interface Revalidated {
  * session changes (logout, another user), so one user's data never answers another's read. Callers must
  * not mutate what `api` returns (the same object may be returned again).
  */
-class RevalidationCache {
-  private readonly entries = new Map<string, Revalidated>();
-  private chars = 0;
-
-  get(url: string): Revalidated | undefined {
-    const entry = this.entries.get(url);
-    if (entry) {
-      this.entries.delete(url);
-      this.entries.set(url, entry);
-    }
-    return entry;
-  }
-
-  set(url: string, entry: Revalidated): void {
-    this.delete(url);
-    if (entry.chars > REVALIDATE_MAX_CHARS) return;
-    this.entries.set(url, entry);
-    this.chars += entry.chars;
-    for (const old of this.entries.keys()) {
-      if (this.entries.size <= REVALIDATE_MAX_ENTRIES && this.chars <= REVALIDATE_MAX_CHARS) break;
-      this.delete(old);
-    }
-  }
-
-  delete(url: string): void {
-    const entry = this.entries.get(url);
-    if (!entry) return;
-    this.entries.delete(url);
-    this.chars -= entry.chars;
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.chars = 0;
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-}
-
-const revalidation = new RevalidationCache();
+const revalidation = new LRUCache<string, Revalidated>({
+  max: REVALIDATE_MAX_ENTRIES,
+  maxSize: REVALIDATE_MAX_CHARS,
+  sizeCalculation: (entry) => Math.max(1, entry.chars),
+});
 
 /** How many URLs the conditional-read cache holds (for tests). */
 export function revalidationSize(): number {

@@ -1,5 +1,6 @@
 import { type ClientFaultReport, type ClientFaultWire, ErrorCode } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, DAY, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
@@ -24,29 +25,30 @@ export const FAULT_RETENTION_DAYS = 30;
 /** Reports accepted per address and minute; a broken page in a loop must not flood the log. */
 export const FAULTS_PER_MINUTE = 30;
 
+/** Addresses whose minute is remembered; past that the least recently reporting one is forgotten. */
+export const FAULT_ADDRESSES = 10_000;
+
 /** The per-address budget of reports. */
 export class FaultRecorder {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly windows: LRUCache<string, { start: number; count: number }>;
 
-  constructor(private readonly clock: () => number = () => Date.now()) {}
+  constructor(
+    private readonly clock: () => number = () => Date.now(),
+    addresses = FAULT_ADDRESSES,
+  ) {
+    this.windows = new LRUCache({ max: addresses });
+  }
 
   /** Counts a report from an address; false once the address used up its minute. */
   admit(address: string): boolean {
     const t = this.clock();
     const window = this.windows.get(address);
     if (!window || t - window.start >= 60_000) {
-      if (this.windows.size > 10_000) this.prune(t);
       this.windows.set(address, { start: t, count: 1 });
       return true;
     }
     window.count += 1;
     return window.count <= FAULTS_PER_MINUTE;
-  }
-
-  private prune(t: number): void {
-    for (const [address, window] of this.windows) {
-      if (t - window.start >= 60_000) this.windows.delete(address);
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 
@@ -7,8 +8,8 @@ import { AppError } from '../../http/errors.js';
  * server one request per tile and day.
  */
 
-const CACHE_TILES = 4000;
-const CACHE_SECONDS = 86400;
+export const CACHE_TILES = 4000;
+export const CACHE_SECONDS = 86400;
 const FETCH_TIMEOUT_MS = 10_000;
 
 export interface Tile {
@@ -18,21 +19,23 @@ export interface Tile {
 }
 
 export class TileCache {
-  private readonly tiles = new Map<string, Tile>();
+  /** Least recently used tiles dropped first; a tile older than a day is fetched again. */
+  private readonly tiles: LRUCache<string, Tile>;
   private readonly pending = new Map<string, Promise<Tile>>();
   /** Requests that reached the tile server (for tests and diagnostics). */
   upstreamRequests = 0;
 
-  constructor(private readonly template: string) {}
+  constructor(
+    private readonly template: string,
+    maxTiles = CACHE_TILES,
+  ) {
+    this.tiles = new LRUCache({ max: maxTiles });
+  }
 
   async get(z: number, x: number, y: number, nowMs = Date.now()): Promise<Tile> {
     const key = `${z}/${x}/${y}`;
     const hit = this.tiles.get(key);
-    if (hit && nowMs - hit.at < CACHE_SECONDS * 1000) {
-      this.tiles.delete(key);
-      this.tiles.set(key, hit);
-      return hit;
-    }
+    if (hit && nowMs - hit.at < CACHE_SECONDS * 1000) return hit;
     // Browsers ask for the same tile at once; one upstream request serves them all.
     let flight = this.pending.get(key);
     if (!flight) {
@@ -56,7 +59,6 @@ export class TileCache {
     if (!type.startsWith('image/')) throw new AppError(6, 'Tile server answered no image');
     const tile = { body: Buffer.from(await res.arrayBuffer()), type, at: nowMs };
     this.tiles.set(`${z}/${x}/${y}`, tile);
-    if (this.tiles.size > CACHE_TILES) this.tiles.delete(this.tiles.keys().next().value as string);
     return tile;
   }
 }

@@ -1,4 +1,5 @@
 import type { ServiceWire } from '@fleetkeep/core';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.js';
 import { collectionTag } from '../../http/etag.js';
 import { type LineArray, linesQuery, parsed, type ServiceArray, servicesOnlyQuery, wiresOf } from './list.js';
@@ -30,35 +31,28 @@ interface Kept {
   lines: LineArray[];
 }
 
-/** Rows of lists by list key (fleet, list, variant), each with the `services` revision it was read at; least recently used dropped first. */
+/**
+ * Rows of lists by list key (fleet, list, variant), each with the `services` revision it was read at;
+ * least recently used dropped first once the rows held pass the bound (an empty list counts as one).
+ */
 export class KeptRows {
-  private readonly entries = new Map<string, Kept>();
-  private held = 0;
+  private readonly entries: LRUCache<string, Kept>;
 
-  constructor(private readonly maxRows = KEPT_ROWS) {}
-
-  get(key: string, revision: string): Kept | undefined {
-    const kept = this.entries.get(key);
-    if (kept?.revision !== revision) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, kept);
-    return kept;
+  constructor(maxRows = KEPT_ROWS) {
+    this.entries = new LRUCache({
+      maxSize: maxRows,
+      sizeCalculation: (kept) => Math.max(1, kept.rows.length),
+    });
   }
 
+  get(key: string, revision: string): Kept | undefined {
+    const kept = this.entries.peek(key);
+    return kept?.revision === revision ? this.entries.get(key) : undefined;
+  }
+
+  /** Keeps a list's rows in place of the ones it had; a list larger than the bound is not kept. */
   set(key: string, kept: Kept): void {
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.held -= old.rows.length;
-    }
-    if (kept.rows.length > this.maxRows) return;
     this.entries.set(key, kept);
-    this.held += kept.rows.length;
-    for (const [oldest, value] of this.entries) {
-      if (this.held <= this.maxRows) break;
-      this.entries.delete(oldest);
-      this.held -= value.rows.length;
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.js';
 import type { UnitChangesTables } from './cost-days.js';
 
@@ -26,7 +27,7 @@ import type { UnitChangesTables } from './cost-days.js';
  */
 
 /** Replies kept per server (each a fleet's period; the least recently used go first). */
-const MAX_ENTRIES = 16;
+export const MAX_ENTRIES = 16;
 /** A reply further behind than this many statistics versions is computed in full. */
 const MAX_PATCH_VERSIONS = 256;
 /** More changed units than this, and the whole fleet is computed again (one query per figure). */
@@ -87,7 +88,7 @@ class FleetMarks {
 const caches = new WeakMap<AppContext, StatisticsCache>();
 
 export class StatisticsCache {
-  private readonly entries = new Map<string, Entry<unknown>>();
+  private readonly entries = new LRUCache<string, Entry<unknown>>({ max: MAX_ENTRIES });
   private readonly marks = new Map<number, FleetMarks>();
 
   private constructor(private readonly ctx: AppContext) {
@@ -168,12 +169,7 @@ export class StatisticsCache {
     const marks = this.marksOf(fleetId);
     const seq = marks.seq;
     const known = this.entries.get(key) as Entry<S> | undefined;
-    if (known && known.version === version && !marks.changedSince(known.seq)) {
-      // Most recently used last.
-      this.entries.delete(key);
-      this.entries.set(key, known);
-      return known.value;
-    }
+    if (known && known.version === version && !marks.changedSince(known.seq)) return known.value;
     const marked = known && version - known.version <= MAX_PATCH_VERSIONS ? marks.since(known.seq) : null;
     const patchFrom = async (): Promise<Patch<S> | null> => {
       if (!known || !marked) return null;
@@ -189,14 +185,10 @@ export class StatisticsCache {
     };
     const entry: Entry<S> = { fleetId, version, seq, value: patchFrom().then(compute) };
     this.entries.set(key, entry);
-    while (this.entries.size > MAX_ENTRIES) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
     try {
       return await entry.value;
     } catch (err) {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
+      if (this.entries.peek(key) === entry) this.entries.delete(key);
       throw err;
     }
   }
