@@ -8,6 +8,7 @@ import {
   ServiceFlag,
   toThousandths,
 } from '@fleetkeep/core';
+import { readCsv } from '../imports/csv.js';
 
 /**
  * Reading LubeLogger's CSV exports (issue 12 item 4). Pure: text in, records out; the service maps them
@@ -35,41 +36,12 @@ export const REQUIRED: Record<LubeLoggerKind, string[]> = {
   reminder: ['description'],
 };
 
-/** RFC 4180 records; a byte order mark is dropped; `;` is the delimiter when the header has no comma. */
+/** LubeLogger writes commas; exports opened and saved again in a spreadsheet may hold semicolons. */
+const DELIMITERS = [',', ';'] as const;
+
+/** RFC 4180 records (imports/csv.ts): a byte order mark dropped, rows of blank cells left out. */
 export function parseCsv(input: string): string[][] {
-  const text = input.replace(/^\ufeff/, '');
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  const sep = !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else cell += c;
-    } else if (c === '"' && cell === '') quoted = true;
-    else if (c === sep) {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
-  }
-  if (cell !== '' || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.some((c) => c.trim() !== ''));
+  return readCsv(input, { guess: DELIMITERS, skip: 'blank' }).rows;
 }
 
 /** A decimal as LubeLogger writes it ("1,234.56", "$20.60", "20,60"), in thousandths; null when empty. */

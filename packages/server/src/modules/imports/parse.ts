@@ -14,6 +14,7 @@ import {
 } from '@fleetkeep/core';
 import ExcelJS from 'exceljs';
 import jschardet from 'jschardet';
+import { guessDelimiter, readCsv } from './csv.js';
 
 /**
  * Reading an uploaded import file into text cells (issue 12 items 1 and 5). Every hostile input ends in
@@ -104,32 +105,9 @@ function looksBinary(text: string): boolean {
   return bad > Math.max(2, sample.length / 200);
 }
 
-/** The candidate found the same number of times (at least once) on the most of the first lines. */
+/** The offered delimiter that splits the first lines alike (papaparse's guess; `,` when none does). */
 export function detectDelimiter(text: string): ImportDelimiter {
-  const lines = text.split(/\r?\n/, 21).filter((l) => l.trim() !== '');
-  let best: ImportDelimiter = ',';
-  let bestScore = 0;
-  for (const d of IMPORT_DELIMITERS) {
-    const counts = lines.map((l) => countOutsideQuotes(l, d));
-    const first = counts[0] ?? 0;
-    if (first === 0) continue;
-    const score = counts.filter((c) => c === first).length * 1000 + first;
-    if (score > bestScore) {
-      best = d;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-function countOutsideQuotes(line: string, d: string): number {
-  let n = 0;
-  let quoted = false;
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted;
-    else if (ch === d && !quoted) n++;
-  }
-  return n;
+  return guessDelimiter(text, IMPORT_DELIMITERS) as ImportDelimiter;
 }
 
 function parseCsvBytes(bytes: Buffer, options: ParseOptions): ImportParseReply {
@@ -148,49 +126,20 @@ function parseCsvBytes(bytes: Buffer, options: ParseOptions): ImportParseReply {
 }
 
 /**
- * RFC 4180 CSV: quoted cells with doubled quotes, CR LF or LF line ends. Stops at the first cap passed
- * (rows, columns, cell length), so a 100,000-column line or a 10 MB cell costs one pass at most.
+ * RFC 4180 CSV (csv.ts): lines with nothing on them left out. Every record is checked as it is read,
+ * stopping at the first cap passed (rows, columns, cell length).
  */
-export function parseCsv(text: string, delimiter: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let i = 0;
-  const endCell = () => {
-    if (row.length >= IMPORT_COLUMNS_MAX) throw new FileRefused(FileError.tooManyColumns);
-    row.push(cell);
-    cell = '';
-  };
-  const endRow = () => {
-    endCell();
-    if (row.length > 1 || row[0] !== '') {
-      if (rows.length > IMPORT_ROWS_MAX) throw new FileRefused(FileError.tooManyRows);
-      rows.push(row);
-    }
-    row = [];
-  };
-  while (i < text.length) {
-    const ch = text[i] as string;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else cell += ch;
-    } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === delimiter) endCell();
-    else if (ch === '\n') endRow();
-    else if (ch === '\r') {
-      if (text[i + 1] === '\n') i++;
-      endRow();
-    } else cell += ch;
-    if (cell.length > IMPORT_CELL_MAX) throw new FileRefused(FileError.cellTooLong);
-    i++;
+export function parseCsv(text: string, delimiter: ImportDelimiter): string[][] {
+  return readCsv(text, { delimiter, guess: IMPORT_DELIMITERS, skip: 'empty', check: withinCaps }).rows;
+}
+
+/** Refuses the record past IMPORT_ROWS_MAX (and the header), IMPORT_COLUMNS_MAX or IMPORT_CELL_MAX. */
+function withinCaps(row: string[], index: number): void {
+  if (index > IMPORT_ROWS_MAX) throw new FileRefused(FileError.tooManyRows);
+  for (let i = 0; i < row.length; i++) {
+    if (i >= IMPORT_COLUMNS_MAX) throw new FileRefused(FileError.tooManyColumns);
+    if ((row[i] as string).length > IMPORT_CELL_MAX) throw new FileRefused(FileError.cellTooLong);
   }
-  if (cell !== '' || row.length) endRow();
-  return rows;
 }
 
 // --- XLSX ---
