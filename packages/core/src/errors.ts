@@ -57,10 +57,3 @@ export const ERROR_REASON: Record<ErrorCodeValue, string> = {
 
 /** Seconds a 503 `{error: 12}` asks the client to wait (`Retry-After`): a new connection takes moments. */
 export const UNAVAILABLE_RETRY_SECONDS = 2;
-
-/** The JSON body of every failed API call. */
-export interface ApiErrorBody {
-  error: ErrorCodeValue;
-  reason: string;
-  details?: unknown;
-}

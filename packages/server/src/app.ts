@@ -7,11 +7,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import { ErrorCode, pingReply, RELEASE } from '@fleetkeep/core';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
-import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { eventsSocket } from './events/socket.js';
 import { installAuth } from './http/auth-hook.js';
-import { installErrorHandling } from './http/errors.js';
+import { describeWithErrorReply, installErrorHandling } from './http/errors.js';
 import { installJsonDepthLimit } from './http/json-depth.js';
 import { installNeedDeclarations } from './http/needs.js';
 import { installNoChangeCheck } from './http/no-change.js';
@@ -93,7 +93,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       },
       security: [{ ssid: [] }, { bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: describeWithErrorReply,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: '/api/openapi.json' } });
   // Replies of 1 KB and more go out compressed when the client accepts it (br, then gzip): a large fleet's

@@ -3,8 +3,8 @@ import { Limits } from '../constants.js';
 import { toThousandths } from '../decimal.js';
 
 /**
- * Building blocks of the wire contracts (DESIGN §5): ids, flags, decimals, the error body, and the
- * limits every contract shares. Each domain's contract lives beside this file; the server validates
+ * Building blocks of the wire contracts (DESIGN §5): ids, flags, decimals and the limits every contract
+ * shares (the error body is in refusal.ts). Each domain's contract lives beside this file; the server validates
  * requests and declares replies with them, the web derives its types and form checks from them.
  */
 
@@ -43,21 +43,10 @@ export function decimal3(options: { positive?: boolean } = {}) {
 }
 
 /**
- * One entry of an error's `details`, the one shape of every route: the field path (`body.n`,
- * `body.services.3.c`, `querystring.from`), what is wrong, and for batch rows the row's index.
- */
-export const fieldIssue = z.object({ field: z.string(), message: z.string(), row: z.number().optional() });
-export type FieldIssue = z.infer<typeof fieldIssue>;
-
-/**
  * Deepest nesting of objects and arrays a JSON request body may have (issue 14 item 3: a 5,000-deep body
  * overflowed the stack, 500). No contract nests half as deep; a deeper body answers 400 error 4.
  */
 export const JSON_DEPTH_MAX = 32;
-
-/** The error body of DESIGN §5. */
-export const errorBody = z.object({ error: z.number(), reason: z.string(), details: z.unknown().optional() });
-export type ErrorBody = z.infer<typeof errorBody>;
 
 /** A reply with no content (204). */
 export const noContent = z.null().describe('No content');

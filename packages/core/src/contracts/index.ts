@@ -14,6 +14,7 @@ export * from './meter.js';
 export * from './notification-channels.js';
 export * from './notifications.js';
 export * from './platform.js';
+export * from './refusal.js';
 export * from './reportmails.js';
 export * from './reports.js';
 export * from './services.js';

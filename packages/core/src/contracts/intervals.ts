@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
 import type { IntervalRule } from '../status.js';
-import { acceptingReadOnly, counter, type FieldIssue, flag, id, objectType, unixTime } from './common.js';
+import { acceptingReadOnly, counter, flag, id, objectType, unixTime } from './common.js';
 import { LINE_ITEMS_MAX, lineItemLineInput, lineWire } from './lineitems.js';
+import type { FieldIssue } from './refusal.js';
 
 /**
  * Wire contracts of the intervals API (spec §3 "Interval", §5 "Import: intervals", §7 "Intervals";

@@ -1,5 +1,4 @@
 import {
-  ErrorCode,
   LOGIN_ADDRESS_FAILURES_MAX,
   LOGIN_LOCK_MAX_SECONDS,
   LOGIN_LOCK_SECONDS,
@@ -11,7 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { tooManyRequests } from '../http/errors.js';
 
 /** One count of failures: at most `max` within a sliding window of `windowMs`. */
 export interface LoginLimit {
@@ -129,7 +128,7 @@ export class LoginLimiter {
       if (id !== null) return this.attempt(db.kysely, id, key, address);
       if (until > t || this.clock() >= deadline) {
         const wait = Math.max(1, Math.ceil((until - t) / 1000));
-        throw new AppError(ErrorCode.tooManyRequests, 'Too many login attempts', { retry_after: wait });
+        throw tooManyRequests('Too many login attempts', wait);
       }
       await this.pause();
     }

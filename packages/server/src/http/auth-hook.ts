@@ -1,10 +1,9 @@
-import { ErrorCode } from '@fleetkeep/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { markRequestActor, resolvingAt } from '../auth/cache.js';
 import type { AppContext } from '../context.js';
 import { resolveBearer, resolveSession, revisionOf } from '../modules/session/service.js';
-import { AppError } from './errors.js';
+import { noSession } from './errors.js';
 import { keepListRevisions, readRevisions } from './etag.js';
 import { authorize, fleetSourceOf, pathInt } from './needs.js';
 
@@ -74,7 +73,7 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onRequest', async (request) => {
     if (!needsSession(request)) return;
     const actor = await resolveActor(ctx, request);
-    if (!actor) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+    if (!actor) throw noSession();
     // The fleet checks of this request may use what is remembered at the revision it observed.
     const rev = revisionOf(actor);
     if (rev !== undefined) markRequestActor(actor, rev);
@@ -85,6 +84,6 @@ export function installAuth(app: FastifyInstance, ctx: AppContext): void {
 
 /** The actor of an authenticated route; the hook guarantees it is set. */
 export function actorOf(request: FastifyRequest): Actor {
-  if (!request.actorOrNull) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+  if (!request.actorOrNull) throw noSession();
   return request.actorOrNull;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, startTestServer, type TestServer } from '../test/harness.js';
+import { type Client, checkErrorReply, startTestServer, type TestServer } from '../test/harness.js';
 import { openApiPath, ROUTE_CASES } from '../test/routes.js';
 
 /** The error contract of DESIGN §5: `{error, reason, details?}` with the right status, never a stack. */
@@ -136,6 +136,20 @@ describe('error contract', () => {
     expect(encoded.body).toEqual({ error: 1, reason: 'Session is not initialized' });
   });
 
+  it('the test client fails a test on an error reply outside the core contract', () => {
+    const route = 'PUT /api/x';
+    expect(() =>
+      checkErrorReply(route, 409, { error: 10, reason: 'Conflict', details: { values: 2 } }),
+    ).toThrow(/breaks the core contract/);
+    const issue = { field: 'body.n', message: 'Taken' };
+    expect(() => checkErrorReply(route, 409, { error: 10, reason: 'Conflict', details: [issue] })).toThrow();
+    const refusal = { field: 'body.n', reason: 'Taken' };
+    expect(() =>
+      checkErrorReply(route, 409, { error: 10, reason: 'Conflict', details: [refusal] }),
+    ).not.toThrow();
+    expect(() => checkErrorReply(route, 200, { services: [] })).not.toThrow();
+  });
+
   describe('API description', () => {
     let doc: any;
     beforeAll(async () => {
@@ -182,6 +196,16 @@ describe('error contract', () => {
       expect(settings.properties.lang.enum).toContain('pt-br');
       const users = doc.paths['/api/fleets/{id}/users'].put.requestBody.content['application/json'].schema;
       expect(users.required).toEqual(['users']);
+    });
+
+    it('documents the error reply of every route with the core details contract', () => {
+      for (const c of ROUTE_CASES) {
+        const [method, path] = c.route.split(' ') as [string, string];
+        const reply = doc.paths[openApiPath(path)]?.[method.toLowerCase()]?.responses?.default;
+        const schema = reply?.content?.['application/json']?.schema;
+        expect(Object.keys(schema?.properties ?? {}).sort(), c.route).toEqual(['details', 'error', 'reason']);
+        expect(schema.properties.details.anyOf, c.route).toHaveLength(4);
+      }
     });
 
     it('documents the /api routes only, not the document itself', () => {

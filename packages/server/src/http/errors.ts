@@ -1,20 +1,28 @@
 import {
   ERROR_REASON,
   ERROR_STATUS,
+  type ErrorBody,
   ErrorCode,
   type ErrorCodeValue,
+  errorBody,
   type FieldIssue,
+  type RecordRefusal,
+  type RefusalDetails,
   UNAVAILABLE_RETRY_SECONDS,
 } from '@fleetkeep/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { isConnectionLost } from '../db/dialect/index.js';
 
-/** The one error type of the server; rendered once, by `installErrorHandling`, as `{error, reason}`. */
+/**
+ * The one error type of the server; rendered once, by `installErrorHandling`, as `{error, reason,
+ * details?}` (DESIGN §5). Built only by the named constructors below, so every code has its status and
+ * every `details` is of the core contract `RefusalDetails`.
+ */
 export class AppError extends Error {
   readonly code: ErrorCodeValue;
-  readonly details: unknown;
-  constructor(code: ErrorCodeValue, reason?: string, details?: unknown) {
+  readonly details: RefusalDetails | undefined;
+  constructor(code: ErrorCodeValue, reason?: string, details?: RefusalDetails) {
     super(reason ?? ERROR_REASON[code]);
     this.code = code;
     this.details = details;
@@ -22,27 +30,58 @@ export class AppError extends Error {
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+  /** The same error with other details (imports name the file's rows instead of the batch's). */
+  withDetails(details: RefusalDetails | undefined): AppError {
+    return new AppError(this.code, this.message, details);
+  }
 }
 
-/** 400 `{error: 4}` with the failing fields in the one `details` shape of every route (core `fieldIssue`). */
-export const invalidInput = (details?: FieldIssue[], reason = 'Invalid input') =>
-  new AppError(ErrorCode.invalidInput, reason, details);
+/** 401 `{error: 1}` (spec §8): no valid session. */
+export const noSession = () => new AppError(ErrorCode.noSession);
+/** 413 `{error: 2}` (spec §8): attachments or a body too large. */
+export const tooLarge = (reason?: string) => new AppError(ErrorCode.tooLarge, reason);
+/** 400 `{error: 3}` (spec §8): the fleet cannot be set. */
+export const fleetCannotBeSet = () => new AppError(ErrorCode.fleetCannotBeSet);
+/** 400 `{error: 4}` (spec §8) with every failing field (core `fieldIssue`). */
+export const invalidInput = (issues?: FieldIssue[], reason = 'Invalid input') =>
+  new AppError(ErrorCode.invalidInput, reason, issues);
 export const notFound = (what = 'Not found') => new AppError(ErrorCode.notFound, what);
-export const accessDenied = () => new AppError(ErrorCode.accessDenied);
-export const conflict = (reason: string, details?: unknown) =>
-  new AppError(ErrorCode.conflict, reason, details);
+/** 500 `{error: 6}`: a fault that is not the client's (DESIGN §5). */
+export const unexpected = (reason?: string) => new AppError(ErrorCode.unexpected, reason);
+export const accessDenied = (reason?: string) => new AppError(ErrorCode.accessDenied, reason);
+export const wrongCredentials = () => new AppError(ErrorCode.wrongCredentials);
+/** 429 `{error: 9}`: `retryAfter` seconds go out in the details and as `Retry-After`. */
+export const tooManyRequests = (reason: string, retryAfter: number) =>
+  new AppError(ErrorCode.tooManyRequests, reason, { retry_after: retryAfter });
+/** 409 `{error: 10}` with the records refused (core `recordRefusal`), when there are some to name. */
+export const conflict = (reason: string, refusals?: RecordRefusal[]) =>
+  new AppError(ErrorCode.conflict, reason, refusals);
 
-function body(code: ErrorCodeValue, reason: string, details?: unknown) {
+function body(code: ErrorCodeValue, reason: string, details?: RefusalDetails): ErrorBody {
   return details === undefined ? { error: code, reason } : { error: code, reason, details };
+}
+
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
+
+/**
+ * The API description's transform: every described route also documents its failures, any status,
+ * as the core `errorBody` (DESIGN §5) with `RefusalDetails`.
+ */
+export function describeWithErrorReply(input: TransformInput) {
+  const { schema } = input;
+  if (!schema || schema.hide) return jsonSchemaTransform(input);
+  const response = { default: errorBody, ...(schema.response as object | undefined) };
+  return jsonSchemaTransform({ ...input, schema: { ...schema, response } });
 }
 
 /** Message of a detail on a key a strict contract does not know. */
 export const UNKNOWN_FIELD = 'Unknown field';
 
 /** Seconds to wait that a 429 names in its details (`retry_after`), for the `Retry-After` header. */
-function retryAfterOf(details: unknown): number | undefined {
-  const value = (details as { retry_after?: unknown } | undefined)?.retry_after;
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
+function retryAfterOf(details: RefusalDetails | undefined): number | undefined {
+  if (!details || Array.isArray(details) || !('retry_after' in details)) return undefined;
+  const value = details.retry_after;
+  return Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
 }
 
 /**
@@ -86,13 +125,13 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(body(ErrorCode.invalidInput, MALFORMED_MULTIPART_REASON));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const details = err.validation.flatMap((v) => {
+      const details = err.validation.flatMap((v): FieldIssue[] => {
         const field = [err.validationContext, ...v.instancePath.split('/').filter(Boolean)].join('.');
         // A strict contract names each key it does not know, on the key's own field.
         const unknown = (v.params as { keys?: unknown } | undefined)?.keys;
         if (v.keyword === 'unrecognized_keys' && Array.isArray(unknown) && unknown.length > 0)
           return unknown.map((key) => ({ field: `${field}.${String(key)}`, message: UNKNOWN_FIELD }));
-        return [{ field, message: v.message }];
+        return [{ field, message: v.message ?? 'Invalid value' }];
       });
       return reply.status(400).send(body(ErrorCode.invalidInput, 'Invalid input', details));
     }

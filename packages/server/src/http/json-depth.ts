@@ -1,6 +1,6 @@
-import { ErrorCode, JSON_DEPTH_MAX } from '@fleetkeep/core';
+import { JSON_DEPTH_MAX } from '@fleetkeep/core';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.js';
+import { invalidInput } from './errors.js';
 import { utf8Text } from './utf8.js';
 
 /** Reason of the 400 `{error: 4}` for a body nested deeper than core `JSON_DEPTH_MAX`. */
@@ -53,11 +53,11 @@ export function installJsonDepthLimit(app: FastifyInstance): void {
       return;
     }
     if (jsonDepthExceeds(raw, JSON_DEPTH_MAX)) {
-      done(new AppError(ErrorCode.invalidInput, TOO_DEEP), undefined);
+      done(invalidInput(undefined, TOO_DEEP), undefined);
       return;
     }
     if (NUL_ESCAPE.test(raw)) {
-      done(new AppError(ErrorCode.invalidInput, NUL_IN_TEXT), undefined);
+      done(invalidInput(undefined, NUL_IN_TEXT), undefined);
       return;
     }
     parse(request, raw, done);

@@ -10,7 +10,7 @@ import {
 } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
 import type { AppContext } from '../context.js';
-import { AppError, accessDenied } from './errors.js';
+import { AppError, accessDenied, notFound } from './errors.js';
 import { objectNotFound, objectScopeOf, requireObjectInFleet } from './object-scope.js';
 
 /**
@@ -159,7 +159,7 @@ export async function authorize(ctx: AppContext, request: FastifyRequest, actor:
     const fleetId = await recordFleet(ctx, source.record, id);
     const hiddenReason = source.hidden ?? objectNotFound(source.record);
     if (hiddenReason) {
-      const hidden = new AppError(ErrorCode.notFound, hiddenReason);
+      const hidden = notFound(hiddenReason);
       if (fleetId === null) throw hidden;
       try {
         await requireFleet(ctx, actor, fleetId, 'fleet.member');

@@ -1,6 +1,5 @@
-import { ErrorCode } from '@fleetkeep/core';
 import type { FastifyInstance, preValidationHookHandler, RouteOptions } from 'fastify';
-import { AppError } from './errors.js';
+import { invalidInput } from './errors.js';
 
 /** Reason of the 400 `{error: 4}` for an update that names no field of its contract. */
 export const NO_FIELD_TO_CHANGE = 'No field to change';
@@ -55,7 +54,7 @@ export function installNoChangeCheck(app: FastifyInstance): void {
         isPlainObject(body) &&
         !Object.keys(body).some((k) => known.has(k))
       ) {
-        done(new AppError(ErrorCode.invalidInput, NO_FIELD_TO_CHANGE));
+        done(invalidInput(undefined, NO_FIELD_TO_CHANGE));
         return;
       }
       done();

@@ -1,6 +1,5 @@
-import { ErrorCode } from '@fleetkeep/core';
 import type { AppContext } from '../context.js';
-import { AppError } from './errors.js';
+import { notFound } from './errors.js';
 
 /**
  * Routes of one service object: a path segment `units/:p`, `drivers/:p` or `trailers/:p`. Under a fleet
@@ -57,5 +56,5 @@ export async function requireObjectInFleet(
     .where('id', '=', objectId)
     .where('fleet_id', '=', fleetId)
     .executeTakeFirst();
-  if (!row) throw new AppError(ErrorCode.notFound, OBJECT_NOT_FOUND[scope.table]);
+  if (!row) throw notFound(OBJECT_NOT_FOUND[scope.table]);
 }

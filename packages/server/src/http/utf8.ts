@@ -1,8 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parse as parseQuery } from 'node:querystring';
-import { ErrorCode } from '@fleetkeep/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
+import { invalidInput } from './errors.js';
 
 /** Reason of the 400 `{error: 4}` for a text body whose bytes are not UTF-8. */
 export const NOT_UTF8 = 'Body is not valid UTF-8';
@@ -14,7 +13,7 @@ export const NOT_UTF8 = 'Body is not valid UTF-8';
  */
 export function utf8Text(body: Buffer | string): string {
   if (typeof body === 'string') return body;
-  if (!isUtf8(body)) throw new AppError(ErrorCode.invalidInput, NOT_UTF8);
+  if (!isUtf8(body)) throw invalidInput(undefined, NOT_UTF8);
   return body.toString('utf8');
 }
 

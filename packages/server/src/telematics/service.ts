@@ -1,8 +1,8 @@
-import { ErrorCode, type OsmandReply, type TelematicsBatchReply } from '@fleetkeep/core';
+import type { OsmandReply, TelematicsBatchReply } from '@fleetkeep/core';
 import { requireFleet } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
 import { type AppContext, now } from '../context.js';
-import { AppError, invalidInput } from '../http/errors.js';
+import { AppError, accessDenied, invalidInput } from '../http/errors.js';
 import { type BatchRowResult, ingestBatch, ingestReading } from './ingest.js';
 import { parseOsmand, type Reading } from './reading.js';
 import { ACCESS_DENIED, UNKNOWN_DEVICE } from './store.js';
@@ -50,7 +50,7 @@ export async function ingestOsmand(ctx: AppContext, input: Record<string, unknow
   if (outcome.status === 'accepted') return { ok: true };
   // Refused and not stored while the unit's account is suspended (issue 9 point 2): like an unknown
   // device the device is told with an error status, here 403 `{error: 7, reason}`.
-  if (outcome.status === 'suspended') throw new AppError(ErrorCode.accessDenied, outcome.reason);
+  if (outcome.status === 'suspended') throw accessDenied(outcome.reason);
   return { ok: false, reason: READING_REFUSED };
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { detailsOfCode, errorBody } from '@fleetkeep/core';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { forgetAccountTree } from '../auth/access.js';
@@ -42,6 +43,23 @@ export interface Reply<T = any> {
   headers: Headers;
 }
 
+/**
+ * Every error reply a suite receives keeps the core error contract (DESIGN §5 `{error, reason,
+ * details?}`, details of `RefusalDetails` as its code has them): a reply that does not fails the test
+ * that got it.
+ */
+export function checkErrorReply(route: string, status: number, body: unknown): void {
+  if (status < 400 || typeof body !== 'object' || body === null || !('error' in body)) return;
+  const result = errorBody.safeParse(body);
+  const ofCode = result.success ? detailsOfCode(result.data.error).safeParse(result.data.details) : result;
+  if (!ofCode.success)
+    throw new Error(
+      `Error reply of ${route} breaks the core contract: ${ofCode.error.issues
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ')} in ${JSON.stringify(body).slice(0, 300)}`,
+    );
+}
+
 /** A signed-in (or anonymous) HTTP client of the test server. */
 export class Client {
   constructor(
@@ -70,6 +88,7 @@ export class Client {
     } catch {
       parsed = text;
     }
+    checkErrorReply(`${method} ${urlPath}`, res.status, parsed);
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
   get<T = any>(p: string) {

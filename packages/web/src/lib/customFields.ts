@@ -5,8 +5,8 @@ import {
   type CustomFieldValue,
   type CustomFieldWire,
 } from '@fleetkeep/core';
-import { serverIssues } from './fieldErrors.ts';
 import { naturalCollator } from './naturalSort.ts';
+import { serverIssues } from './refusal.ts';
 
 /**
  * Custom fields on the client (spec §3 "Custom field": id, n, tp 1 text / 2 list, s.options, t owner

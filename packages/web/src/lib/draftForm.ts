@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ApiError } from './api.ts';
-import { detailsToFields, type ServerIssue } from './fieldErrors.ts';
+import { detailsToFields } from './fieldErrors.ts';
+import type { ServerIssue } from './refusal.ts';
 
 /** A form's field errors, by the form's own field names. */
 export type FieldErrors<F extends string> = Partial<Record<F, string>>;

@@ -14,7 +14,7 @@ import {
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
-import { AppError, accessDenied, conflict, invalidInput } from '../../http/errors.js';
+import { accessDenied, conflict, invalidInput } from '../../http/errors.js';
 import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { setAccountState } from './service.js';
 
@@ -119,7 +119,7 @@ export async function renameAccount(
     .executeTakeFirstOrThrow();
   // The account as read, written back unchanged (round trip), is no rename: its own account too.
   if (stored.name === name) return;
-  if (accountId === actor.accountId) throw new AppError(4, 'An account cannot rename itself');
+  if (accountId === actor.accountId) throw invalidInput(undefined, 'An account cannot rename itself');
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await ctx.db.ops.lockInTransaction(trx, 'accountState');
     const row = await trx

@@ -13,7 +13,7 @@ import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { fleetSuspendedEvents } from '../../events/domain.js';
 import { recordDomainEvents } from '../../events/outbox.js';
-import { AppError, accessDenied } from '../../http/errors.js';
+import { accessDenied, invalidInput } from '../../http/errors.js';
 import { fleetToWire } from '../fleets/mappers.js';
 
 /** Accounts the actor may activate or suspend: every account for a super user, else those below. */
@@ -94,7 +94,8 @@ export async function setAccountState(
   s: 0 | 1,
 ): Promise<AdminAccountState> {
   await requireAccountAdmin(ctx, actor, accountId);
-  if (accountId === actor.accountId) throw new AppError(4, 'An account cannot change its own activation');
+  if (accountId === actor.accountId)
+    throw invalidInput(undefined, 'An account cannot change its own activation');
   const before = await loadAccountTree(ctx, true);
   let ended: EndedSessions = { sessions: [] };
   await ctx.db.kysely.transaction().execute(async (trx) => {

@@ -11,7 +11,7 @@ import { hashPassword } from '../../auth/secrets.js';
 import { announceEndedSessions, type EndedSessions, endUserSessions } from '../../auth/sessions.js';
 import { type AppContext, now } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
-import { AppError, accessDenied, conflict, invalidInput } from '../../http/errors.js';
+import { accessDenied, conflict, invalidInput } from '../../http/errors.js';
 import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { requireAccountAdminOf } from './accounts.js';
 
@@ -42,7 +42,7 @@ export function adminUserToWire(u: UserRow): AdminUserWire {
   };
 }
 
-const loginTaken = () => conflict('That login is taken', [{ field: 'body.nm', message: 'Login is taken' }]);
+const loginTaken = () => conflict('That login is taken', [{ field: 'body.nm', reason: 'Login is taken' }]);
 
 /** The user, when the actor may manage it; an unknown user answers like a foreign one (403). */
 async function requireManagedUser(ctx: AppContext, actor: Actor, userId: number): Promise<UserRow> {
@@ -181,7 +181,7 @@ export async function setUserPassword(
  * cannot be deleted (409): deactivate them instead.
  */
 export async function deleteUser(ctx: AppContext, actor: Actor, userId: number): Promise<void> {
-  if (userId === actor.userId) throw new AppError(4, 'Cannot delete yourself');
+  if (userId === actor.userId) throw invalidInput(undefined, 'Cannot delete yourself');
   await requireManagedUser(ctx, actor, userId);
   const ended = await ctx.db.kysely.transaction().execute(async (trx) => {
     const correction = await trx

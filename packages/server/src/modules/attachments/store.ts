@@ -1,11 +1,11 @@
 import type { Multipart } from '@fastify/multipart';
-import { ErrorCode, type FleetNeedName, type ServiceAttachmentWire } from '@fleetkeep/core';
+import type { FleetNeedName, ServiceAttachmentWire } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
-import { AppError, invalidInput, notFound } from '../../http/errors.js';
+import { invalidInput, notFound, tooLarge } from '../../http/errors.js';
 
 /**
  * Files of a record in the generic `attachments` table, one implementation for every owner type
@@ -98,8 +98,7 @@ export function attachmentStore(owner: AttachmentOwner) {
   }
 
   /** Error 2 (spec §5, §8): over the per-owner caps. */
-  const overCaps = () =>
-    new AppError(ErrorCode.tooLarge, `At most ${maxFiles} files and ${maxBytes} bytes per ${owner.noun}`);
+  const overCaps = () => tooLarge(`At most ${maxFiles} files and ${maxBytes} bytes per ${owner.noun}`);
 
   /**
    * Reads every part to the end (so the reply is never sent over an unread body), keeping bytes only

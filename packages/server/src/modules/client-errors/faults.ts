@@ -1,10 +1,10 @@
-import { type ClientFaultReport, type ClientFaultWire, ErrorCode } from '@fleetkeep/core';
+import type { ClientFaultReport, ClientFaultWire } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, DAY, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
-import { AppError, accessDenied } from '../../http/errors.js';
+import { accessDenied, tooManyRequests } from '../../http/errors.js';
 
 /**
  * Client faults (spec §8 "Client faults are reported to an error-reporting service with release
@@ -99,7 +99,7 @@ export async function reportFault(
 ): Promise<void> {
   const recorder = faultRecorderOf(ctx);
   if (!recorder.admit(from.address)) {
-    throw new AppError(ErrorCode.tooManyRequests, 'Too many fault reports', { retry_after: 60 });
+    throw tooManyRequests('Too many fault reports', 60);
   }
   const fault: StoredFault = {
     ...input,

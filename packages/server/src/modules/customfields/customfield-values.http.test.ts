@@ -170,7 +170,10 @@ describe('custom field values', () => {
     expect((await newService([{ id: f.id, v: 'Night' }])).status).toBe(200);
     const res = await manager.put(`/api/custom-fields/${f.id}`, { s: { options: ['Day', 'Evening'] } });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ error: 10, details: [{ value: 'Night', count: 1 }] });
+    expect(res.body).toMatchObject({
+      error: 10,
+      details: [{ field: 'body.s.options', value: 'Night', values: 1 }],
+    });
     expect(
       (await manager.put(`/api/custom-fields/${f.id}`, { s: { options: ['Night', 'Evening'] } })).status,
     ).toBe(200);
@@ -192,11 +195,11 @@ describe('custom field values', () => {
 
     const refused = await manager.delete(`/api/custom-fields/${svcField.id}`);
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ error: 10, details: { values: 2 } });
+    expect(refused.body).toMatchObject({ error: 10, details: [{ id: svcField.id, values: 2 }] });
     expect(refused.body.reason).toContain('2 values');
-    expect((await manager.delete(`/api/custom-fields/${unitField.id}?safe=1`)).body.details).toEqual({
-      values: 1,
-    });
+    expect((await manager.delete(`/api/custom-fields/${unitField.id}?safe=1`)).body.details).toEqual([
+      { id: unitField.id, reason: expect.any(String), values: 1 },
+    ]);
     expect((await viewer.get(`/api/custom-fields/${svcField.id}`)).status).toBe(200);
 
     const events = await EventsClient.connect(t.url, viewer.ssid!);

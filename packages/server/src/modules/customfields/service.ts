@@ -42,6 +42,7 @@ import {
  */
 
 const DUPLICATE = 'A custom field with this name exists for this owner type';
+const OUTSIDE_OPTIONS = 'Held by objects or services but not among the options';
 export const NOT_FOUND = 'Custom field not found';
 
 /** Tables whose rows carry `cf` values, with the collection of their live events (DESIGN §6). */
@@ -161,7 +162,7 @@ async function fieldFor(ctx: AppContext, actor: Actor, id: number, write: boolea
 function checkDuplicate(rows: CustomFieldRow[], ownerType: string, name: string, exceptId?: number) {
   const key = fieldKey(ownerType, name);
   if (rows.some((r) => r.id !== exceptId && fieldKey(r.owner_type, r.name) === key))
-    throw conflict(DUPLICATE, [{ field: 'body.n', message: DUPLICATE }]);
+    throw conflict(DUPLICATE, [{ field: 'body.n', reason: DUPLICATE }]);
 }
 
 /** Maps the unique index `custom_fields_name` to error 10 when two writers race. */
@@ -169,7 +170,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(DUPLICATE, [{ field: 'body.n', message: DUPLICATE }]);
+    if (isUniqueViolation(err)) throw conflict(DUPLICATE, [{ field: 'body.n', reason: DUPLICATE }]);
     throw err;
   }
 }
@@ -237,7 +238,12 @@ export async function updateField(ctx: AppContext, actor: Actor, id: number, pat
         if (outside.size)
           throw conflict(
             'Some objects hold values that are not among the options',
-            [...outside].map(([value, count]) => ({ field: 'body.s.options', value, count })),
+            [...outside].map(([value, count]) => ({
+              field: 'body.s.options',
+              reason: OUTSIDE_OPTIONS,
+              value,
+              values: count,
+            })),
           );
       }
       return trx
@@ -278,7 +284,7 @@ export async function deleteField(ctx: AppContext, actor: Actor, id: number, saf
         values === 1
           ? 'The custom field has 1 value; delete with safe=0 to remove it too'
           : `The custom field has ${values} values; delete with safe=0 to remove them too`,
-        { values },
+        [{ id, reason: 'Objects or services hold values of the custom field', values }],
       );
     for (const [table, rows] of found) {
       for (const r of rows) {

@@ -158,7 +158,7 @@ describe('fleet transfer: counters and device identifiers', () => {
     const taken = await b.client.post(`/api/fleets/${b.fid}/transfer`, { document: doc, devices: 'keep' });
     expect(taken.status).toBe(409);
     expect(taken.body.details).toEqual([
-      { row: 0, field: 'body.document.units.0.device_id', message: 'Device identifier is already in use' },
+      { row: 0, field: 'body.document.units.0.device_id', reason: 'Device identifier is already in use' },
     ]);
     expect(await unitsOf(b.client, b.fid)).toEqual([]);
 
@@ -194,7 +194,7 @@ describe('fleet transfer: counters and device identifiers', () => {
     });
     expect(taken.status).toBe(409);
     expect(taken.body.details).toEqual([
-      { row: 0, field: 'body.device_ids.0.uid', message: 'Device identifier is already in use' },
+      { row: 0, field: 'body.device_ids.0.uid', reason: 'Device identifier is already in use' },
     ]);
     expect(await unitsOf(b.client, b.fid)).toEqual([]);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FleetTransferBody } from '@fleetkeep/core';
+import type { FleetTransferBody, RecordRefusal } from '@fleetkeep/core';
 import { conflict } from '../../http/errors.js';
 import { DUPLICATE_DEVICE } from '../fleets/objects-admin.js';
 import type { Db, Doc } from './run.js';
@@ -48,9 +48,9 @@ export async function devicesOf(
       .execute();
     for (const r of rows) taken.add(r.device_id);
   }
-  const issues: { row: number; field: string; message: string }[] = [];
+  const issues: RecordRefusal[] = [];
   for (const w of wanted) {
-    if (taken.has(w.uid)) issues.push({ row: w.row, field: w.field, message: DUPLICATE_DEVICE });
+    if (taken.has(w.uid)) issues.push({ row: w.row, field: w.field, reason: DUPLICATE_DEVICE });
     else out.set(w.index, w.uid);
     taken.add(w.uid);
   }

@@ -37,7 +37,7 @@ const PERSON_TYPE = { drivers: 'd', trailers: 't' } as const;
 export const DUPLICATE_DEVICE = 'Device identifier is already in use';
 
 /** 409 error 10 naming the field, for a device identifier another unit of the installation has. */
-const duplicateDevice = () => conflict(DUPLICATE_DEVICE, [{ field: 'body.uid', message: DUPLICATE_DEVICE }]);
+const duplicateDevice = () => conflict(DUPLICATE_DEVICE, [{ field: 'body.uid', reason: DUPLICATE_DEVICE }]);
 
 /** Refuses (409) a device identifier some unit of the installation already has. */
 async function requireFreeDevice(ctx: AppContext, deviceId: string): Promise<void> {

@@ -372,7 +372,7 @@ describe('fuel fillings', () => {
       });
       const safe = await manager.delete(`/api/custom-fields/${field.id}`);
       expect(safe.status).toBe(409);
-      expect(safe.body.details).toEqual({ values: 1 });
+      expect(safe.body.details).toEqual([{ id: field.id, reason: expect.any(String), values: 1 }]);
       const events = await EventsClient.connect(t.url, viewer.ssid);
       try {
         expect((await manager.delete(`/api/custom-fields/${field.id}?safe=0`)).body).toEqual({

@@ -1,5 +1,6 @@
 import {
   checkImportRowsInSteps,
+  type FieldIssue,
   type FleetNeedName,
   type ImportKind,
   type ImportPayload,
@@ -10,6 +11,7 @@ import {
   intervalImportIssues,
   type LineItemImportRow,
   localDate,
+  type RecordRefusal,
   toThousandths,
 } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
@@ -152,14 +154,20 @@ async function write(
   }
 }
 
-/** A writer's per-row details name its payload index; the person fixes the file's row. */
+/**
+ * A writer's per-row details name its payload index; the person fixes the file's row (PRODUCT.md
+ * Imports), so `row` becomes the file's row.
+ */
 function toSourceRows(e: unknown, payloads: ImportPayload[]): unknown {
   if (!(e instanceof AppError) || !Array.isArray(e.details)) return e;
-  const details = e.details.map((d: { row?: number; field?: string }) => {
+  const sourceRow = <D extends { row?: number }>(d: D): D => {
     const source = d.row === undefined ? undefined : payloads[d.row]?.rows[0];
-    return source === undefined ? d : { ...d, row: source, batch_row: d.row };
-  });
-  return new AppError(e.code, e.message, details);
+    return source === undefined ? d : { ...d, row: source };
+  };
+  const details: FieldIssue[] | RecordRefusal[] = e.details.every((d) => 'message' in d)
+    ? (e.details as FieldIssue[]).map(sourceRow)
+    : (e.details as RecordRefusal[]).map(sourceRow);
+  return e.withDetails(details);
 }
 
 /** `GET /fleets/{id}/import` (spec §7): the fleet's intervals as rows of the interval import. */

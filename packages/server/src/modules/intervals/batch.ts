@@ -1,4 +1,4 @@
-import { type IntervalImportRow, intervalRuleIssues, startOfDay } from '@fleetkeep/core';
+import { type IntervalImportRow, intervalRuleIssues, type RecordRefusal, startOfDay } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
@@ -67,10 +67,10 @@ export async function importIntervals(
     .where('fleet_id', '=', fleetId)
     .execute();
   const names = new Set(existing.map((e) => e.name.toLowerCase()));
-  const duplicates: Issue[] = [];
+  const duplicates: RecordRefusal[] = [];
   rows.forEach((row, r) => {
     const key = row.n.toLowerCase();
-    if (names.has(key)) duplicates.push({ row: r, field: `body.intervals.${r}.n`, message: DUPLICATE_NAME });
+    if (names.has(key)) duplicates.push({ row: r, field: `body.intervals.${r}.n`, reason: DUPLICATE_NAME });
     names.add(key);
   });
   if (duplicates.length) throw conflict('Some intervals exist already', duplicates);

@@ -83,8 +83,7 @@ export async function guardedName<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (isUniqueViolation(err))
-      throw conflict(DUPLICATE_NAME, [{ field: 'body.n', message: DUPLICATE_NAME }]);
+    if (isUniqueViolation(err)) throw conflict(DUPLICATE_NAME, [{ field: 'body.n', reason: DUPLICATE_NAME }]);
     throw err;
   }
 }
@@ -128,7 +127,7 @@ export async function createInterval(
   issues.push(...checked.issues);
   if (issues.length) throw invalidInput(issues);
   if (await nameTaken(ctx, fleetId, input.n))
-    throw conflict(DUPLICATE_NAME, [{ field: 'body.n', message: DUPLICATE_NAME }]);
+    throw conflict(DUPLICATE_NAME, [{ field: 'body.n', reason: DUPLICATE_NAME }]);
   const t = now();
   const outcome = await guardedName(() =>
     ctx.db.kysely.transaction().execute(async (trx) => {
@@ -201,7 +200,7 @@ export async function updateInterval(
   if (issues.length) throw invalidInput(issues);
   const name = patch.n ?? current.name;
   if (await nameTaken(ctx, fleetId, name, intervalId))
-    throw conflict(DUPLICATE_NAME, [{ field: 'body.n', message: DUPLICATE_NAME }]);
+    throw conflict(DUPLICATE_NAME, [{ field: 'body.n', reason: DUPLICATE_NAME }]);
   const outcome = await guardedName(() =>
     ctx.db.kysely.transaction().execute(async (trx) => {
       await trx

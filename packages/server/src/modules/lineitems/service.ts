@@ -4,6 +4,7 @@ import {
   LineItemKind,
   type LineItemUpdateBody,
   type LineItemWire,
+  type RecordRefusal,
 } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
@@ -11,15 +12,7 @@ import { type AppContext, now } from '../../context.js';
 import type { LineItemRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { libraryItemToWire } from '../maintenance-wire.js';
-import {
-  byName,
-  FUEL_PRESETS,
-  type Issue,
-  isUniqueViolation,
-  itemKey,
-  kindOf,
-  thousandths,
-} from './library.js';
+import { byName, FUEL_PRESETS, isUniqueViolation, itemKey, kindOf, thousandths } from './library.js';
 
 /**
  * Spec §6: "Line items and user settings need viewService or viewInterval". Changing the library is
@@ -74,7 +67,7 @@ export async function createItem(ctx: AppContext, actor: Actor, fleetId: number,
   await requireFleet(ctx, actor, fleetId, 'lineitem.manage');
   const kind = kindOf(input.t);
   if (duplicateOf(await fleetItems(ctx, fleetId), kind, input.n))
-    throw conflict(DUPLICATE, [{ field: 'body.n', message: DUPLICATE }]);
+    throw conflict(DUPLICATE, [{ field: 'body.n', reason: DUPLICATE }]);
   const row = await guarded(() =>
     ctx.db.kysely
       .insertInto('line_items')
@@ -100,7 +93,7 @@ export async function updateItem(
   const name = patch.n ?? item.name;
   const kind = patch.t === undefined ? item.kind : kindOf(patch.t);
   if (duplicateOf(rows, kind, name, itemId))
-    throw conflict(DUPLICATE, [{ field: 'body.n', message: DUPLICATE }]);
+    throw conflict(DUPLICATE, [{ field: 'body.n', reason: DUPLICATE }]);
   const row = await guarded(() =>
     ctx.db.kysely
       .updateTable('line_items')
@@ -142,10 +135,10 @@ export async function batchItems(ctx: AppContext, actor: Actor, rows: LineItemIm
         .execute()
     : [];
   const seen = new Set(existing.map((r) => `${r.fleet_id}:${itemKey(r.kind, r.name)}`));
-  const issues: Issue[] = [];
+  const issues: RecordRefusal[] = [];
   rows.forEach((r, i) => {
     const key = `${r.fid}:${itemKey(kindOf(r.t), r.n)}`;
-    if (seen.has(key)) issues.push({ row: i, field: `body.lineitems.${i}.n`, message: DUPLICATE });
+    if (seen.has(key)) issues.push({ row: i, field: `body.lineitems.${i}.n`, reason: DUPLICATE });
     seen.add(key);
   });
   if (issues.length) throw conflict('Some line items exist already', issues);

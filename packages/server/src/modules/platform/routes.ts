@@ -15,7 +15,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorFromHeader, actorOf } from '../../http/auth-hook.js';
-import { AppError, invalidInput, notFound } from '../../http/errors.js';
+import { AppError, invalidInput, noSession, notFound } from '../../http/errors.js';
 import { zApp } from '../../http/types.js';
 import { resolveSession } from '../session/service.js';
 import { createMapKey, deleteMapKey, getKeys, listMapKeys } from './map-keys.js';
@@ -101,7 +101,7 @@ export const platformRoutes =
         const actor = req.query.sid
           ? await resolveSession(ctx, req.query.sid)
           : await actorFromHeader(ctx, req.headers.authorization);
-        if (!actor) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+        if (!actor) throw noSession();
         if (!tiles) throw notFound('The platform tile layer is not configured');
         const y = Number(req.params.y.replace(/\.png$/, ''));
         if (!isTileCoordinate(req.params.z, req.params.x, y)) {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../http/errors.js';
+import { unexpected } from '../../http/errors.js';
 
 /**
  * The platform tile layer (DESIGN §3): tiles of the operator's tile server (`GIS_URL`, a template with
@@ -52,11 +52,11 @@ export class TileCache {
     try {
       res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
     } catch {
-      throw new AppError(6, 'Tile server unavailable');
+      throw unexpected('Tile server unavailable');
     }
-    if (!res.ok) throw new AppError(6, `Tile server answered ${res.status}`);
+    if (!res.ok) throw unexpected(`Tile server answered ${res.status}`);
     const type = res.headers.get('content-type') ?? 'image/png';
-    if (!type.startsWith('image/')) throw new AppError(6, 'Tile server answered no image');
+    if (!type.startsWith('image/')) throw unexpected('Tile server answered no image');
     const tile = { body: Buffer.from(await res.arrayBuffer()), type, at: nowMs };
     this.tiles.set(`${z}/${x}/${y}`, tile);
     return tile;

@@ -1,11 +1,4 @@
-import {
-  ACL_ALL,
-  DAY_SECONDS,
-  ErrorCode,
-  type TokenRights,
-  tokenAclMask,
-  UserEventType,
-} from '@fleetkeep/core';
+import { ACL_ALL, DAY_SECONDS, type TokenRights, tokenAclMask, UserEventType } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { isShutOut } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
@@ -13,7 +6,7 @@ import { cachedCredential, observeRevision, rememberCredential } from '../../aut
 import { hashPassword, newToken, presentedHash, tokenHash, verifyPassword } from '../../auth/secrets.js';
 import { type AppContext, now } from '../../context.js';
 import type { AccessTokenRow, Database, UserRow } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { accessDenied, invalidInput, noSession, wrongCredentials } from '../../http/errors.js';
 
 /** A login token lives until 30 days after its last use; a personal API token 10 days (PRODUCT.md). */
 export const LOGIN_TOKEN_TTL = 30 * DAY_SECONDS;
@@ -78,14 +71,14 @@ export async function login(ctx: AppContext, username: string, password: string,
   }
   if (!user || !valid) {
     await attempt.fail();
-    throw new AppError(ErrorCode.wrongCredentials);
+    throw wrongCredentials();
   }
   await attempt.succeed();
   // After the password check, so that the answer tells nothing to someone who does not know it. The
   // tree is read afresh: a suspension made on another instance a moment ago counts.
-  if (await isShutOut(ctx, user, true)) throw new AppError(ErrorCode.accessDenied, ACCOUNT_SUSPENDED);
+  if (await isShutOut(ctx, user, true)) throw accessDenied(ACCOUNT_SUSPENDED);
   // A deactivated user (users.active, admin/users.ts) cannot log in.
-  if (user.active === 0) throw new AppError(ErrorCode.accessDenied, USER_DEACTIVATED);
+  if (user.active === 0) throw accessDenied(USER_DEACTIVATED);
   return issueLoginToken(ctx.db.kysely, user.id);
 }
 
@@ -142,15 +135,14 @@ export async function openSession(
   accessToken: string,
 ): Promise<{ ssid: string; actor: Actor }> {
   const tokenRow = await useAccessToken(ctx, accessToken, ['login', 'api']);
-  if (!tokenRow) throw new AppError(ErrorCode.noSession, 'Session is not initialized');
+  if (!tokenRow) throw noSession();
   const user = await ctx.db.kysely
     .selectFrom('users')
     .selectAll()
     .where('id', '=', tokenRow.user_id)
     .executeTakeFirst();
-  if (!user || (await isShutOut(ctx, user)))
-    throw new AppError(ErrorCode.noSession, 'Session is not initialized');
-  if (user.active === 0) throw new AppError(ErrorCode.noSession, 'Session is not initialized'); // deactivated
+  if (!user || (await isShutOut(ctx, user))) throw noSession();
+  if (user.active === 0) throw noSession(); // deactivated
   const ssid = newToken();
   const t = now();
   const { id } = await ctx.db.kysely
@@ -400,7 +392,7 @@ export async function logout(ctx: AppContext, actor: Actor): Promise<void> {
 }
 
 export async function setSessionProperty(ctx: AppContext, actor: Actor, name: string, value: unknown) {
-  if (actor.sessionId === null) throw new AppError(ErrorCode.invalidInput, 'No session to set a property on');
+  if (actor.sessionId === null) throw invalidInput(undefined, 'No session to set a property on');
   const row = await ctx.db.kysely
     .selectFrom('sessions')
     .select('props')

@@ -1,11 +1,11 @@
-import { ErrorCode, type SetupBody } from '@fleetkeep/core';
+import type { SetupBody } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { hashPassword, newToken } from '../../auth/secrets.js';
 import { type EndedSessions, endUserSessions } from '../../auth/sessions.js';
 import { now } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { conflict } from '../../http/errors.js';
 
 /**
  * The first run (issue 9 point 1): while no user exists, one call creates the top account, the super
@@ -45,7 +45,7 @@ export async function createFirstSuperUser<T>(
   const hash = await hashPassword(input.password);
   return db.kysely.transaction().execute(async (trx) => {
     await db.ops.lockInTransaction(trx, 'setup');
-    if (await anyUser(trx)) throw new AppError(ErrorCode.conflict, ALREADY_SET_UP);
+    if (await anyUser(trx)) throw conflict(ALREADY_SET_UP);
     const t = now();
     const { id: accountId } = await trx
       .insertInto('accounts')

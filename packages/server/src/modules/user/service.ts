@@ -1,17 +1,16 @@
-import {
-  ErrorCode,
-  type TokenRights,
-  type UnitListReply,
-  type UserSettings,
-  type UserTokenCreateReply,
-  type UserTokensReply,
-  type UserTokenWire,
+import type {
+  TokenRights,
+  UnitListReply,
+  UserSettings,
+  UserTokenCreateReply,
+  UserTokensReply,
+  UserTokenWire,
 } from '@fleetkeep/core';
 import { isActingAccountAdmin, loadAccountTree, visibleFleets } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { newToken, tokenHash } from '../../auth/secrets.js';
 import { type AppContext, now } from '../../context.js';
-import { AppError, accessDenied, notFound } from '../../http/errors.js';
+import { accessDenied, fleetCannotBeSet, notFound } from '../../http/errors.js';
 import { unitToWire } from '../fleets/mappers.js';
 import { API_TOKEN_TTL, parseRights, unwrittenTokenUses } from '../session/service.js';
 import { patchedSettings, type Settings, settingsWithDefaults } from './settings.js';
@@ -106,7 +105,7 @@ export async function switchFleet(ctx: AppContext, actor: Actor, fid: number): P
     .where('id', '=', actor.userId)
     .executeTakeFirstOrThrow();
   if (!fleets.some((f) => f.fleet.id === fid) || user.fid === fid) {
-    throw new AppError(ErrorCode.fleetCannotBeSet, 'Fleet cannot be set');
+    throw fleetCannotBeSet();
   }
   await ctx.db.kysely.updateTable('users').set({ fid }).where('id', '=', actor.userId).execute();
   return { fid };

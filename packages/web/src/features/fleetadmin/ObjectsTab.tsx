@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../app/Loading.tsx';
 import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { serverIssues } from '../../lib/fieldErrors.ts';
+import { serverIssues } from '../../lib/refusal.ts';
 import { useFleet } from './api.ts';
 import { rowOf, useBindable, useFleetObjects, useSaveEntities } from './objects/api.ts';
 import { DeleteDialog } from './objects/DeleteDialog.tsx';

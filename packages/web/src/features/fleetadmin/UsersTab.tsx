@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../app/Loading.tsx';
 import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { serverIssues } from '../../lib/fieldErrors.ts';
+import { serverIssues } from '../../lib/refusal.ts';
 import { useFleetUsers, useSaveFleetUsers } from './api.ts';
 import { ACL_GROUPS, boxVisible, toggle } from './rules.ts';
 

@@ -14,9 +14,9 @@ import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../app/session.ts';
-import { ApiError } from '../../lib/api.ts';
 import { useIntervals, useLibrary, useUnits } from '../../lib/fleetData.ts';
 import { keysForEvent } from '../../lib/queryKeys.ts';
+import { readRefusal, rowErrors } from '../../lib/refusal.ts';
 import { importRows } from './api.ts';
 import { listPath } from './ChooseStep.tsx';
 import type { ImportRowsState } from './ImportScreen.tsx';
@@ -106,13 +106,7 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
       for (const key of keysForEvent(COLLECTIONS[kind], fid))
         await client.invalidateQueries({ queryKey: key });
     } catch (e) {
-      const details = e instanceof ApiError && Array.isArray(e.details) ? e.details : [];
-      setOutcome({
-        skipped: 0,
-        failed: details.length
-          ? details.map((d: { row?: number; message: string }) => ({ row: d.row ?? -1, message: d.message }))
-          : [{ row: -1, message: e instanceof ApiError ? e.reason : String(e) }],
-      });
+      setOutcome({ skipped: 0, failed: rowErrors(readRefusal(e)) });
     } finally {
       end();
     }

@@ -1,6 +1,7 @@
 import { ImportFileError } from '@fleetkeep/core';
 import type { i18n as I18n, TFunction } from 'i18next';
 import { ApiError } from '../../lib/api.ts';
+import { readRefusal, refusalMessage } from '../../lib/refusal.ts';
 
 /** Looks like an i18n key (`imports.file.badXlsx`) rather than a sentence. */
 const KEY = /^[a-z]+(\.[A-Za-z0-9_]+)+$/;
@@ -17,6 +18,5 @@ export function reasonText(t: TFunction, i18n: I18n, reason: string): string {
 /** The reason key of a refused parse call: its detail's message (the key), else its reason. */
 export function refusalKey(e: unknown): string {
   if (!(e instanceof ApiError)) return ImportFileError.failed;
-  const first = Array.isArray(e.details) ? (e.details[0] as { message?: unknown } | undefined) : undefined;
-  return typeof first?.message === 'string' ? first.message : e.reason;
+  return refusalMessage(readRefusal(e));
 }

@@ -48,9 +48,9 @@ describe('migration rules', () => {
       { unit: 7, uid: null },
     ]);
     const details = [
-      { row: 0, field: 'body.document.units.0.device_id', message: 'in use' },
-      { row: 0, field: 'body.device_ids.0.uid', message: 'in use' },
-      { field: 'body.other' },
+      { row: 0, field: 'body.document.units.0.device_id', reason: 'in use' },
+      { row: 0, field: 'body.device_ids.0.uid', reason: 'in use' },
+      { field: 'body.other', reason: 'other' },
     ];
     expect(takenDevices(details, units, sent)).toEqual([5, 6]);
     expect(takenDevices(undefined, units, sent)).toEqual([]);

@@ -6,6 +6,7 @@ import {
   LUBELOGGER_KINDS,
   type LubeLoggerKind,
 } from '@fleetkeep/core';
+import { serverIssues } from '../../lib/refusal.ts';
 
 /** Pure rules of the migration screen (spec §2 `/migration/{fleetId}`, issue 12 items 3 and 4). */
 
@@ -85,12 +86,11 @@ export function deviceIds(fields: Record<number, string>): DeviceEntry[] {
  * `body.device_ids.{j}.uid` (an entered one), so that the screen asks again for just those.
  */
 export function takenDevices(details: unknown, units: DocumentUnit[], sent: DeviceEntry[]): number[] {
-  if (!Array.isArray(details)) return [];
   const out: number[] = [];
-  for (const d of details as { field?: unknown }[]) {
-    const field = typeof d?.field === 'string' ? d.field : '';
-    const kept = /^body\.document\.units\.(\d+)\.device_id$/.exec(field);
-    const entered = /^body\.device_ids\.(\d+)\.uid$/.exec(field);
+  for (const { source, path } of serverIssues(details)) {
+    const field = source === 'body' ? path.join('.') : '';
+    const kept = /^document\.units\.(\d+)\.device_id$/.exec(field);
+    const entered = /^device_ids\.(\d+)\.uid$/.exec(field);
     const unit = kept ? units[Number(kept[1])]?.id : entered ? sent[Number(entered[1])]?.unit : undefined;
     if (unit !== undefined && !out.includes(unit)) out.push(unit);
   }

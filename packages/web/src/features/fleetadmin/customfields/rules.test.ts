@@ -115,22 +115,27 @@ describe('drafts', () => {
 });
 
 describe('server replies', () => {
-  it('a refused safe delete names its values (error 10, details {values})', () => {
-    expect(valuesOfRefusal(10, { values: 3 })).toBe(3);
-    expect(valuesOfRefusal(10, { values: 0 })).toBeNull();
-    expect(valuesOfRefusal(7, { values: 3 })).toBeNull();
-    expect(valuesOfRefusal(10, [{ field: 'body.n', message: 'x' }])).toBeNull();
+  it('a refused safe delete names its values (error 10, the field refused with its values)', () => {
+    expect(valuesOfRefusal(10, [{ id: 4, reason: 'In use', values: 3 }])).toBe(3);
+    expect(valuesOfRefusal(10, [{ id: 4, reason: 'In use', values: 0 }])).toBeNull();
+    expect(valuesOfRefusal(7, [{ id: 4, reason: 'In use', values: 3 }])).toBeNull();
+    expect(valuesOfRefusal(10, [{ field: 'body.n', reason: 'x' }])).toBeNull();
+    expect(
+      valuesOfRefusal(10, [{ field: 'body.s.options', reason: 'Held', value: 'Riga', values: 2 }]),
+    ).toBeNull();
     expect(valuesOfRefusal(10, undefined)).toBeNull();
   });
 
   it('a refused update lists the held values outside the new options', () => {
     expect(
       valuesOutside(10, [
-        { field: 'body.s.options', value: 'Riga', count: 2 },
-        { field: 'body.n', message: 'taken' },
+        { field: 'body.s.options', reason: 'Held', value: 'Riga', values: 2 },
+        { field: 'body.n', reason: 'taken' },
       ]),
     ).toEqual([{ value: 'Riga', count: 2 }]);
-    expect(valuesOutside(4, [{ field: 'body.s.options', value: 'Riga', count: 2 }])).toEqual([]);
+    expect(valuesOutside(4, [{ field: 'body.s.options', reason: 'Held', value: 'Riga', values: 2 }])).toEqual(
+      [],
+    );
   });
 
   it('field errors land on the name, the option list or one option row', () => {

@@ -8,6 +8,7 @@ import {
   type CustomFieldWire,
   Limits,
 } from '@fleetkeep/core';
+import { serverIssues } from '../../../lib/refusal.ts';
 
 /**
  * Custom-field definitions as the fleet administration edits them (spec §3 "Custom field": n, tp 1 text /
@@ -138,28 +139,28 @@ export const optionsSummary = (field: CustomFieldWire): string =>
   field.tp === CustomFieldType.list ? (field.s.options ?? []).join(', ') : '';
 
 /**
- * The number of values a refused safe delete names: the server answers error 10 with details
- * `{values: N}` (server modules/customfields `deleteField`). Null for any other reply.
+ * The number of values a refused safe delete names: the server answers error 10 with the field's
+ * refusal `[{id, reason, values: N}]` (server modules/customfields `deleteField`). Null for any other
+ * reply.
  */
 export function valuesOfRefusal(code: number, details: unknown): number | null {
-  if (code !== 10 || typeof details !== 'object' || details === null || Array.isArray(details)) return null;
-  const values = (details as { values?: unknown }).values;
-  return typeof values === 'number' && Number.isInteger(values) && values > 0 ? values : null;
+  if (code !== 10) return null;
+  const held = serverIssues(details).find((i) => i.value === null && i.values !== null && i.values > 0);
+  return held?.values ?? null;
 }
 
 /**
- * Values held outside the new options, from a refused update (error 10, details
- * `[{field: 'body.s.options', value, count}]`): "value (count)" entries, empty for any other reply.
+ * Values held outside the new options, from a refused update (error 10, one refusal per value
+ * `{field: 'body.s.options', reason, value, values: count}`): "value (count)" entries, empty for any
+ * other reply.
  */
 export function valuesOutside(code: number, details: unknown): { value: string; count: number }[] {
-  if (code !== 10 || !Array.isArray(details)) return [];
-  return details.flatMap((d) => {
-    if (typeof d !== 'object' || d === null) return [];
-    const { field, value, count } = d as { field?: unknown; value?: unknown; count?: unknown };
-    return field === 'body.s.options' && typeof value === 'string' && typeof count === 'number'
-      ? [{ value, count }]
-      : [];
-  });
+  if (code !== 10) return [];
+  return serverIssues(details).flatMap(({ source, path, value, values }) =>
+    source === 'body' && path.join('.') === 's.options' && value !== null && values !== null
+      ? [{ value, count: values }]
+      : [],
+  );
 }
 
 /**

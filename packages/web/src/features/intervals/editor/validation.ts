@@ -8,7 +8,8 @@ import {
   toThousandths,
 } from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
-import { formErrors, serverIssues } from '../../../lib/fieldErrors.ts';
+import { formErrors } from '../../../lib/fieldErrors.ts';
+import { serverIssues } from '../../../lib/refusal.ts';
 import {
   baselineToKm,
   dayStart,

@@ -111,15 +111,18 @@ describe('the close date', () => {
 
 describe('server errors per service', () => {
   it('maps `row` indexes and refused ids to services and fields', () => {
+    const invalid = errorsByService(
+      [{ row: 1, field: 'body.services.1.mileage', message: 'Too big' }],
+      [5, 6],
+    );
+    expect(invalid.get(6)).toEqual([{ field: 'mileage', message: 'Too big' }]);
     const errors = errorsByService(
       [
-        { row: 1, field: 'body.services.1.mileage', message: 'Too big' },
         { row: 0, reason: 'A closed service cannot become closed' },
         { id: 7, reason: 'Not found' },
       ],
       [5, 6],
     );
-    expect(errors.get(6)).toEqual([{ field: 'mileage', message: 'Too big' }]);
     expect(errors.get(5)).toEqual([{ field: '', message: 'A closed service cannot become closed' }]);
     expect(errors.get(7)).toEqual([{ field: '', message: 'Not found' }]);
     expect(errorsByService('nope', [1]).size).toBe(0);

@@ -8,7 +8,7 @@ import {
   type UnitWire,
 } from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
-import { serverIssues } from '../../../lib/fieldErrors.ts';
+import { serverIssues } from '../../../lib/refusal.ts';
 
 /**
  * Pure rules of /services/close (spec §2; PRODUCT.md "The status engine": closing takes an end date and

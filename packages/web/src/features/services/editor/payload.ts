@@ -7,7 +7,7 @@ import {
 } from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
 import { sameValues } from '../../../lib/customFields.ts';
-import { serverIssues } from '../../../lib/fieldErrors.ts';
+import { serverIssues } from '../../../lib/refusal.ts';
 import {
   displayToKm,
   type LineDraft,

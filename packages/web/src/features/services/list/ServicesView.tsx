@@ -11,7 +11,7 @@ import { DataTable } from '../../../components/DataTable/DataTable.tsx';
 import { ScrollTabs } from '../../../components/ScrollTabs/ScrollTabs.tsx';
 import { dayjsLocale } from '../../../i18n/index.ts';
 import { ApiError } from '../../../lib/api.ts';
-import { serverIssues } from '../../../lib/fieldErrors.ts';
+import { serverIssues } from '../../../lib/refusal.ts';
 import { useArchivedServices, useOpenServices } from '../../../lib/services.ts';
 import { useUrlParams } from '../../../lib/urlParams.ts';
 import { useBatchStatus, useDeleteArchived } from '../api.ts';
