@@ -22,7 +22,8 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { ApiError } from '../../../lib/api.ts';
-import { refusalView, useDraftForm } from '../../../lib/draftForm.ts';
+import { useDraftForm } from '../../../lib/draftForm.ts';
+import { refusalView } from '../../../lib/editorForm.ts';
 import { useCreateField, useUpdateField } from './api.ts';
 import {
   createBody,
