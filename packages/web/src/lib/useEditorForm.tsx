@@ -1,5 +1,6 @@
 import { useForm } from '@mantine/form';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { ApiError } from './api.ts';
 import type { CoreSchema } from './coreResolver.ts';
 import {
   draftErrors,
@@ -29,6 +30,8 @@ export interface EditorFormOptions<D extends object, F extends string> {
   leave?: false | { tabParam?: string };
   /** The failure shown when a save failed without the server's answer. */
   generic: string;
+  /** Rewords the field errors of a refusal the form knows better (a 409's taken name, in the user's words). */
+  reword?: (err: ApiError, fields: FieldErrors<F>) => FieldErrors<F>;
 }
 
 /**
@@ -88,7 +91,9 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
       setFailure(generic);
       return;
     }
-    form.setErrors(view.fields);
+    form.setErrors(
+      options.reword && err instanceof ApiError ? options.reword(err, view.fields) : view.fields,
+    );
     setFailure(view.failure);
   };
 
