@@ -17,6 +17,12 @@ export type ServerFieldOf<F extends string> = (path: readonly string[], issue?: 
 /** Words a problem of a field in the user's language. */
 export type ProblemText<F extends string> = (problem: Problem, field: F, limit: number | null) => string;
 
+/** A refusal as a form shows it: errors on its fields and the failure above its buttons. */
+export interface RefusalView<F extends string> {
+  fields: FieldErrors<F>;
+  failure: string | null;
+}
+
 /**
  * What a form shows for a save the server refused (STYLE "Web code": server errors mapped back onto
  * fields): the field errors its `details` name (DESIGN §5 details), and as the form's failure the first
@@ -27,7 +33,7 @@ export type ProblemText<F extends string> = (problem: Problem, field: F, limit: 
 export function refusalView<F extends string>(
   err: unknown,
   fieldOf: ServerFieldOf<F>,
-): { fields: FieldErrors<F>; failure: string | null } | null {
+): RefusalView<F> | null {
   if (!(err instanceof ApiError)) return null;
   const mapped = detailsToFields(err.details, fieldOf);
   const named = Object.keys(mapped.fields).length > 0;

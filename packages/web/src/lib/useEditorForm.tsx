@@ -6,6 +6,7 @@ import {
   draftErrors,
   type FieldErrors,
   type ProblemText,
+  type RefusalView,
   refreshDecision,
   refusalView,
   type ServerFieldOf,
@@ -30,8 +31,8 @@ export interface EditorFormOptions<D extends object, F extends string> {
   leave?: false | { tabParam?: string };
   /** The failure shown when a save failed without the server's answer. */
   generic: string;
-  /** Rewords the field errors of a refusal the form knows better (a 409's taken name, in the user's words). */
-  reword?: (err: ApiError, fields: FieldErrors<F>) => FieldErrors<F>;
+  /** Rewords a refusal the form knows better (a 409's taken name, in the user's words). */
+  reword?: (err: ApiError, view: RefusalView<F>) => RefusalView<F>;
 }
 
 /**
@@ -91,10 +92,9 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
       setFailure(generic);
       return;
     }
-    form.setErrors(
-      options.reword && err instanceof ApiError ? options.reword(err, view.fields) : view.fields,
-    );
-    setFailure(view.failure);
+    const shown = options.reword && err instanceof ApiError ? options.reword(err, view) : view;
+    form.setErrors(shown.fields);
+    setFailure(shown.failure);
   };
 
   return {

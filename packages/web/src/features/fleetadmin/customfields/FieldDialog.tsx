@@ -95,16 +95,15 @@ export function FieldDialog({
     text: problemText,
     check: ownErrors,
     generic: t('common.error'),
-    reword: (err, found) => {
+    reword: (err, view) => {
       const outside = valuesOutside(err.code, err.details);
-      if (outside.length > 0)
-        return {
-          options: t('customFieldsAdmin.valuesOutside', {
-            values: outside.map((o) => `${o.value} (${o.count})`).join(', '),
-          }),
-        };
+      if (outside.length > 0) {
+        const values = outside.map((o) => `${o.value} (${o.count})`).join(', ');
+        return { fields: { options: t('customFieldsAdmin.valuesOutside', { values }) }, failure: null };
+      }
       // 409: the name is taken for this owner type (the server names `body.n`), said in the user's language.
-      return err.code === 10 && 'n' in found ? { ...found, n: t('customFieldsAdmin.duplicateName') } : found;
+      if (err.code !== 10 || !('n' in view.fields)) return view;
+      return { ...view, fields: { ...view.fields, n: t('customFieldsAdmin.duplicateName') } };
     },
   });
   const [asking, setAsking] = useState(false);
