@@ -329,7 +329,7 @@ test('a webhook set-up: its secret write-only, the test delivered signed to a re
   }
 });
 
-test('a bot set-up: the token required, a chat id the server refuses shown on its field', async ({
+test('a bot set-up: the token required, a chat id the core contract refuses shown on its field', async ({
   page,
   request,
 }) => {
@@ -345,7 +345,8 @@ test('a bot set-up: the token required, a chat id the server refuses shown on it
     await login(page, 'manager');
     await expect(page).toHaveURL('/dashboard');
     await page.goto(`/fleet/${fid}?tab=notifications`);
-    // Messaging bot: the token is required; a chat id the server refuses is shown on its field.
+    // Messaging bot: the token is required; a chat id the core contract refuses (checked in the form
+    // before sending) is shown on its field in the user's language.
     const bots = page.getByTestId('notify-bot');
     await bots.getByTestId('notify-bot-new').click();
     const dialog = page.getByRole('dialog', { name: /^Messaging bot: / });
@@ -357,7 +358,7 @@ test('a bot set-up: the token required, a chat id the server refuses shown on it
     await dialog.getByTestId('notify-token').fill('123456:ABCdef');
     await dialog.getByTestId('notify-save').click();
     await expect(dialog.getByTestId('notify-chats')).toHaveAttribute('aria-invalid', 'true');
-    await expect(dialog).toContainText('chat id');
+    await expect(dialog).toContainText('Check this value.');
     await dialog.getByTestId('notify-chats').fill('-1001234567890\n@fleet_channel');
     await dialog.getByTestId('notify-save').click();
     await expect(dialog).toHaveCount(0);

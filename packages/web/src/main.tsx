@@ -5,10 +5,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { router } from './app/routes.tsx';
-import { bootstrap, queryClient } from './app/session.ts';
+import { bootstrap, getSessionState, queryClient } from './app/session.ts';
 import { initI18n } from './i18n/index.ts';
 import { browserLanguage } from './i18n/languages.ts';
 import { installFaultReporting, reportFault } from './lib/faults.ts';
+import { setLeaveWarningGate } from './lib/useLeaveWarning.tsx';
 
 const theme = createTheme({
   primaryColor: 'blue',
@@ -28,6 +29,8 @@ async function start(): Promise<void> {
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root element');
   installFaultReporting();
+  // Spec §2 leave warning: only a signed-in user is asked (a sign-out or an expired session just leaves).
+  setLeaveWarningGate(() => getSessionState().status === 'authenticated');
   // Spec §2: the page language comes from the browser first, then from the user's settings.
   await initI18n(browserLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]));
   createRoot(root, {

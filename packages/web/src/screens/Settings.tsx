@@ -10,11 +10,11 @@ import { Alert, Button, Checkbox, Fieldset, Group, NativeSelect, Stack, Title } 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveSettings, useSession } from '../app/session.ts';
-import { useLeaveWarning } from '../app/useLeaveWarning.tsx';
 import { LAYER_LABEL, resolveLayer } from '../features/map/layers.ts';
 import { useMapLayers } from '../features/map/useMapLayers.ts';
 import { dayjsLocale } from '../i18n/index.ts';
 import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/languages.ts';
+import { useLeaveWarning } from '../lib/useLeaveWarning.tsx';
 import { ChangePassword } from './ChangePassword.tsx';
 
 /** The notification kinds of DESIGN §6, in their bit order. */

@@ -1,9 +1,13 @@
-import { ADMIN_ACCOUNT_NAME_MAX, type AdminAccountWire } from '@fleetkeep/core';
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import {
+  ADMIN_ACCOUNT_NAME_MAX,
+  type AdminAccountWire,
+  adminAccountBody,
+  adminAccountCreateBody,
+} from '@fleetkeep/core';
+import { Alert, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../lib/api.ts';
-import { detailsToFields } from '../../lib/fieldErrors.ts';
+import { useEditorForm } from '../../lib/useEditorForm.tsx';
 import { useCreateAccount, useUpdateAccount } from './api.ts';
 
 /** What the account dialog does: a new account below `parent`, or renaming `account`. */
@@ -25,37 +29,46 @@ export function AccountDialog({
   onCreated: (id: number) => void;
 }) {
   const { t } = useTranslation();
-  const [name, setName] = useState(mode.kind === 'rename' ? mode.account.n : '');
-  const [parent, setParent] = useState<string | null>(
-    mode.kind === 'create' && mode.parent !== null ? String(mode.parent) : null,
-  );
-  const [error, setError] = useState<string | null>(null);
+  const { draft, errors, failure, edit, validate, showRefusal } = useEditorForm<
+    { n: string; parent: string | null },
+    'n'
+  >({
+    initial: () => ({
+      n: mode.kind === 'rename' ? mode.account.n : '',
+      parent: mode.kind === 'create' && mode.parent !== null ? String(mode.parent) : null,
+    }),
+    schema: mode.kind === 'rename' ? adminAccountBody : adminAccountCreateBody,
+    body: (d) => ({ n: d.n.trim() }),
+    fieldOf: (path) => (path[0] === 'n' ? 'n' : null),
+    text: (problem) => (problem === 'required' ? t('controls.required') : t('fleetAdmin.nameTooLong')),
+    generic: t('common.error'),
+    // Every refusal is said on the name; a 409 is a sibling with the name, in the user's language.
+    reword: (err, view) => ({
+      fields: {
+        n: err.status === 409 ? t('activation.nameTaken') : (view.fields.n ?? view.failure ?? err.reason),
+      },
+      failure: null,
+    }),
+  });
   const create = useCreateAccount();
   const update = useUpdateAccount();
   const busy = create.isPending || update.isPending;
 
-  const fail = (err: unknown) => {
-    if (err instanceof ApiError && err.status === 409) return setError(t('activation.nameTaken'));
-    const mapped =
-      err instanceof ApiError ? detailsToFields(err.details, (path) => (path[0] === 'n' ? 'n' : null)) : null;
-    setError(mapped?.fields.n ?? (err instanceof Error ? err.message : t('common.error')));
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const n = name.trim();
-    if (!n) return setError(t('controls.required'));
-    setError(null);
+    if (!validate()) return;
+    const n = draft.n.trim();
     if (mode.kind === 'rename')
-      update.mutate({ id: mode.account.id, n }, { onSuccess: onClose, onError: fail });
+      update.mutate({ id: mode.account.id, n }, { onSuccess: onClose, onError: showRefusal });
     else
       create.mutate(
-        { n, parent: parent === null ? undefined : Number(parent) },
+        { n, parent: draft.parent === null ? undefined : Number(draft.parent) },
         {
           onSuccess: (created) => {
             onCreated(created.id);
             onClose();
           },
-          onError: fail,
+          onError: showRefusal,
         },
       );
   };
@@ -72,21 +85,26 @@ export function AccountDialog({
           label={t('activation.accountName')}
           required
           data-autofocus
-          value={name}
+          value={draft.n}
           maxLength={ADMIN_ACCOUNT_NAME_MAX}
-          error={error}
-          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.n}
+          onChange={(e) => edit({ n: e.currentTarget.value }, 'n')}
         />
         {mode.kind === 'create' && (
           <Select
             label={t('activation.parentAccount')}
-            value={parent}
-            onChange={setParent}
+            value={draft.parent}
+            onChange={(parent) => edit({ parent })}
             searchable
             data={accounts.map((a) => ({ value: String(a.id), label: a.n }))}
             placeholder={t('activation.ownAccount')}
             clearable
           />
+        )}
+        {failure && (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -1,12 +1,17 @@
 import {
   type AdminUserWire,
+  adminUserCreateBody,
+  adminUserPasswordBody,
+  adminUserUpdateBody,
   LANGUAGES,
   type Language,
   LOGIN_NAME_MAX,
+  PASSWORD_MIN_LENGTH,
   USER_FULL_NAME_MAX,
 } from '@fleetkeep/core';
 import { Alert, Button, Checkbox, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import type { TFunction } from 'i18next';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   EMPTY_NEW_PASSWORD,
@@ -15,20 +20,32 @@ import {
   newPasswordErrors,
 } from '../../components/NewPasswordFields.tsx';
 import { LANGUAGE_NAMES } from '../../i18n/languages.ts';
-import { ApiError } from '../../lib/api.ts';
-import { detailsToFields } from '../../lib/fieldErrors.ts';
+import type { Problem } from '../../lib/coreResolver.ts';
+import { useEditorForm } from '../../lib/useEditorForm.tsx';
 import { useCreateUser, useSetPassword, useUpdateUser } from './api.ts';
 
-type Errors = Record<string, string>;
-const FIELDS = new Set(['nm', 'n', 'lang', 'admin', 'active', 'password']);
+const FIELDS = ['nm', 'n', 'lang', 'admin', 'active', 'password', 'repeat'] as const;
+type Field = (typeof FIELDS)[number];
+const fieldOf = (path: readonly string[]): Field | null =>
+  FIELDS.includes(path[0] as Field) ? (path[0] as Field) : null;
 
-/** Server failures onto the form's fields (lib/fieldErrors.ts); a 409 names the login (`body.nm`). */
-function serverErrors(err: unknown, fallback: string): { fields: Errors; rest: string | null } {
-  if (!(err instanceof ApiError)) return { fields: {}, rest: fallback };
-  const mapped = detailsToFields(err.details, (path) => (path[0] && FIELDS.has(path[0]) ? path[0] : null));
-  const rest = mapped.rest[0] ?? (Object.keys(mapped.fields).length === 0 ? err.reason : null);
-  return { fields: mapped.fields, rest };
+interface UserDraft extends NewPassword {
+  nm: string;
+  n: string;
+  lang: Language;
+  admin: boolean;
+  active: boolean;
 }
+
+/** The core contract's problems of the user and password dialogs, in the user's language. */
+const problemText =
+  (t: TFunction) =>
+  (problem: Problem, field: Field, limit: number | null): string => {
+    if (field === 'password') return t('newPassword.tooShort', { min: PASSWORD_MIN_LENGTH });
+    if (problem === 'required') return t('controls.required');
+    if (problem === 'tooLong') return t('fleetAdmin.objects.tooLong', { max: limit });
+    return t('fleetAdmin.notify.invalid');
+  };
 
 /** New user of an account, or editing one (login, full name, language, admin, active). */
 export function UserDialog({
@@ -41,44 +58,49 @@ export function UserDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [nm, setNm] = useState(user?.nm ?? '');
-  const [n, setN] = useState(user?.n ?? '');
-  const [lang, setLang] = useState<Language>(user?.lang ?? 'en');
-  const [admin, setAdmin] = useState(user?.admin === 1);
-  const [active, setActive] = useState(user ? user.active === 1 : true);
-  const [pw, setPw] = useState<NewPassword>(EMPTY_NEW_PASSWORD);
-  const [errors, setErrors] = useState<Errors>({});
-  const [rest, setRest] = useState<string | null>(null);
+  const fields = (d: UserDraft) => ({
+    nm: d.nm.trim(),
+    n: d.n.trim(),
+    lang: d.lang,
+    admin: d.admin ? (1 as const) : (0 as const),
+  });
+  const updateBody = (d: UserDraft) => ({ ...fields(d), active: d.active ? (1 as const) : (0 as const) });
+  const createBody = (d: UserDraft) => ({ ...fields(d), password: d.password });
+  const { draft, errors, failure, edit, validate, showRefusal } = useEditorForm<UserDraft, Field>({
+    initial: () => ({
+      nm: user?.nm ?? '',
+      n: user?.n ?? '',
+      lang: user?.lang ?? 'en',
+      admin: user?.admin === 1,
+      active: user ? user.active === 1 : true,
+      ...EMPTY_NEW_PASSWORD,
+    }),
+    schema: user ? adminUserUpdateBody : adminUserCreateBody,
+    body: user ? updateBody : createBody,
+    fieldOf,
+    text: problemText(t),
+    // The repeat of the new password: a rule of the form only.
+    check: (d) =>
+      user ? {} : { ...(newPasswordErrors(d, t).repeat && { repeat: t('newPassword.mismatch') }) },
+    generic: t('common.error'),
+    // 409: the login is taken (the server names `body.nm`); said in the user's language.
+    reword: (err, view) =>
+      err.status === 409 && 'nm' in view.fields
+        ? { ...view, fields: { ...view.fields, nm: t('activation.loginTaken') } }
+        : view,
+  });
   const create = useCreateUser();
   const update = useUpdateUser();
 
-  const fail = (err: unknown) => {
-    const mapped = serverErrors(err, t('common.error'));
-    // 409: the login is taken (the server names `body.nm`); said in the user's language.
-    if (err instanceof ApiError && err.status === 409 && 'nm' in mapped.fields)
-      mapped.fields.nm = t('activation.loginTaken');
-    setErrors(mapped.fields);
-    setRest(mapped.rest);
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const local: Errors = user ? {} : newPasswordErrors(pw, t);
-    if (!nm.trim()) local.nm = t('controls.required');
-    setErrors(local);
-    setRest(null);
-    if (Object.keys(local).length > 0) return;
-    const fields = { nm: nm.trim(), n: n.trim(), lang, admin: admin ? 1 : 0 } as const;
+    if (!validate()) return;
     if (user)
-      update.mutate(
-        { id: user.id, body: { ...fields, active: active ? 1 : 0 } },
-        { onSuccess: onClose, onError: fail },
-      );
-    else
-      create.mutate(
-        { accountId, body: { ...fields, password: pw.password } },
-        { onSuccess: onClose, onError: fail },
-      );
+      update.mutate({ id: user.id, body: updateBody(draft) }, { onSuccess: onClose, onError: showRefusal });
+    else create.mutate({ accountId, body: createBody(draft) }, { onSuccess: onClose, onError: showRefusal });
   };
+  const rest = failure;
+  const pw = { password: draft.password, repeat: draft.repeat };
 
   return (
     <Modal
@@ -93,25 +115,22 @@ export function UserDialog({
           required
           data-autofocus
           autoComplete="off"
-          value={nm}
+          value={draft.nm}
           maxLength={LOGIN_NAME_MAX}
           error={errors.nm}
-          onChange={(e) => setNm(e.currentTarget.value)}
+          onChange={(e) => edit({ nm: e.currentTarget.value }, 'nm')}
         />
         <TextInput
           label={t('activation.fullName')}
-          value={n}
+          value={draft.n}
           maxLength={USER_FULL_NAME_MAX}
           error={errors.n}
-          onChange={(e) => setN(e.currentTarget.value)}
+          onChange={(e) => edit({ n: e.currentTarget.value }, 'n')}
         />
         {!user && (
           <NewPasswordFields
             value={pw}
-            onChange={(next, changed) => {
-              setPw(next);
-              setErrors((e) => ({ ...e, [changed]: '' }));
-            }}
+            onChange={(next, changed) => edit(next, changed)}
             errors={errors}
             passwordLabel={t('activation.password')}
             repeatLabel={t('activation.passwordRepeat')}
@@ -119,22 +138,22 @@ export function UserDialog({
         )}
         <Select
           label={t('activation.language')}
-          value={lang}
+          value={draft.lang}
           allowDeselect={false}
           error={errors.lang}
-          onChange={(v) => v && setLang(v as Language)}
+          onChange={(v) => v && edit({ lang: v as Language }, 'lang')}
           data={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
         />
         <Checkbox
           label={t('activation.accountAdmin')}
-          checked={admin}
-          onChange={(e) => setAdmin(e.currentTarget.checked)}
+          checked={draft.admin}
+          onChange={(e) => edit({ admin: e.currentTarget.checked })}
         />
         {user && (
           <Checkbox
             label={t('activation.userActive')}
-            checked={active}
-            onChange={(e) => setActive(e.currentTarget.checked)}
+            checked={draft.active}
+            onChange={(e) => edit({ active: e.currentTarget.checked })}
           />
         )}
         {rest && (
@@ -158,37 +177,35 @@ export function UserDialog({
 /** Sets a new password for a user; the server ends that user's sessions and API tokens. */
 export function PasswordDialog({ user, onClose }: { user: AdminUserWire; onClose: () => void }) {
   const { t } = useTranslation();
-  const [pw, setPw] = useState<NewPassword>(EMPTY_NEW_PASSWORD);
-  const [errors, setErrors] = useState<Errors>({});
-  const [rest, setRest] = useState<string | null>(null);
+  const {
+    draft: pw,
+    errors,
+    failure: rest,
+    edit,
+    validate,
+    showRefusal,
+  } = useEditorForm<NewPassword, Field>({
+    initial: () => EMPTY_NEW_PASSWORD,
+    schema: adminUserPasswordBody,
+    body: (d) => ({ password: d.password }),
+    fieldOf,
+    text: problemText(t),
+    // The repeat of the new password: a rule of the form only.
+    check: (d) => ({ ...(newPasswordErrors(d, t).repeat && { repeat: t('newPassword.mismatch') }) }),
+    generic: t('common.error'),
+  });
   const save = useSetPassword();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const local = newPasswordErrors(pw, t);
-    setErrors(local);
-    setRest(null);
-    if (Object.keys(local).length > 0) return;
-    save.mutate(
-      { id: user.id, password: pw.password },
-      {
-        onSuccess: onClose,
-        onError: (err) => {
-          const mapped = serverErrors(err, t('common.error'));
-          setErrors(mapped.fields);
-          setRest(mapped.rest);
-        },
-      },
-    );
+    if (!validate()) return;
+    save.mutate({ id: user.id, password: pw.password }, { onSuccess: onClose, onError: showRefusal });
   };
   return (
     <Modal opened onClose={onClose} title={t('activation.setPasswordFor', { name: user.nm })} centered>
       <Stack component="form" onSubmit={submit} gap="sm">
         <NewPasswordFields
           value={pw}
-          onChange={(next, changed) => {
-            setPw(next);
-            setErrors((e) => ({ ...e, [changed]: '' }));
-          }}
+          onChange={(next, changed) => edit(next, changed)}
           errors={errors}
           passwordLabel={t('activation.password')}
           repeatLabel={t('activation.passwordRepeat')}

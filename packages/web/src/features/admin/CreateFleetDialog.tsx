@@ -1,17 +1,20 @@
-import { FLEET_CURRENCY_MAX, Limits } from '@fleetkeep/core';
+import { FLEET_CURRENCY_MAX, fleetCreateBody, Limits } from '@fleetkeep/core';
 import { Alert, Button, Group, Modal, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../lib/api.ts';
-import { detailsToFields } from '../../lib/fieldErrors.ts';
+import type { Problem } from '../../lib/coreResolver.ts';
 import { browserTimeZone, TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
+import { useEditorForm } from '../../lib/useEditorForm.tsx';
 import { useCreateFleet } from './api.ts';
-import { type NewFleetForm, newFleetBody, newFleetNameError } from './rules.ts';
+import { type NewFleetForm, newFleetBody } from './rules.ts';
 
 const FIELDS = ['n', 'aid', 'tz', 'cur', 'ms', 'fm'] as const;
+type Field = (typeof FIELDS)[number];
+const fieldOf = (path: readonly string[]): Field | null =>
+  FIELDS.includes(path[0] as Field) ? (path[0] as Field) : null;
 
 /**
- * "Create fleet" (issue 9 "Fleets", PRODUCT.md "Administration"): name, owner account, time zone from the
+ * "Create fleet" (PRODUCT.md "Administration"): name, owner account, time zone from the
  * list, currency, distance and fuel units → POST /api/fleets. The account defaults to the user's own.
  */
 export function CreateFleetDialog({
@@ -26,16 +29,32 @@ export function CreateFleetDialog({
 }) {
   const { t } = useTranslation();
   const create = useCreateFleet();
-  const [form, setForm] = useState<NewFleetForm>(() => ({
-    n: '',
-    aid: null,
-    tz: browserTimeZone().tz,
-    cur: '',
-    ms: 0,
-    fm: 1,
-  }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const problemText = (problem: Problem, field: Field, limit: number | null) => {
+    if (field === 'n')
+      return problem === 'required' ? t('fleetAdmin.nameRequired') : t('fleetAdmin.nameTooLong');
+    if (problem === 'tooLong') return t('fleetAdmin.objects.tooLong', { max: limit });
+    return t('fleetAdmin.notify.invalid');
+  };
+  const {
+    draft: form,
+    errors,
+    failure,
+    edit,
+    validate,
+    showRefusal,
+  } = useEditorForm<NewFleetForm, Field>({
+    initial: () => ({ n: '', aid: null, tz: browserTimeZone().tz, cur: '', ms: 0, fm: 1 }),
+    schema: fleetCreateBody,
+    body: newFleetBody,
+    fieldOf,
+    text: problemText,
+    generic: t('common.error'),
+    // Only a refused input (error 4) names fields; "not allowed here" (7) and the rest are said in words.
+    reword: (err, view) => {
+      if (err.code === 4) return view;
+      return { fields: {}, failure: err.code === 7 ? t('admin.createRefused') : t('common.error') };
+    },
+  });
 
   const zones = useMemo(
     () =>
@@ -50,35 +69,13 @@ export function CreateFleetDialog({
     [accounts],
   );
 
-  const change = <K extends keyof NewFleetForm>(key: K, value: NewFleetForm[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: '' }));
-  };
+  const change = <K extends keyof NewFleetForm>(key: K, value: NewFleetForm[K]) =>
+    edit({ [key]: value } as Partial<NewFleetForm>, key);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const nameError = newFleetNameError(form.n);
-    if (nameError) {
-      setErrors({ n: nameError === 'required' ? t('fleetAdmin.nameRequired') : t('fleetAdmin.nameTooLong') });
-      return;
-    }
-    setFailure(null);
-    create.mutate(newFleetBody(form), {
-      onSuccess: (fleet) => onCreated(fleet.id),
-      onError: (err) => {
-        if (err instanceof ApiError && err.code === 4) {
-          const mapped = detailsToFields(err.details, (path) =>
-            (FIELDS as readonly string[]).includes(path[0] ?? '') ? (path[0] as string) : null,
-          );
-          setErrors(mapped.fields);
-          setFailure(mapped.rest[0] ?? null);
-        } else if (err instanceof ApiError && err.code === 7) {
-          setFailure(t('admin.createRefused'));
-        } else {
-          setFailure(t('common.error'));
-        }
-      },
-    });
+    if (!validate()) return;
+    create.mutate(newFleetBody(form), { onSuccess: (fleet) => onCreated(fleet.id), onError: showRefusal });
   };
 
   return (

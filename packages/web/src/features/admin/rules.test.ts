@@ -1,12 +1,12 @@
-import { ACL_ALL, Acl, type FleetWire } from '@fleetkeep/core';
+import { ACL_ALL, Acl, FLEET_CURRENCY_MAX, type FleetWire, fleetCreateBody } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
+import { schemaProblems } from '../../lib/coreResolver.ts';
 import { tzCode } from '../../lib/timeZones.ts';
 import {
   administeredFleets,
   filterFleetRows,
   fleetRows,
   newFleetBody,
-  newFleetNameError,
   sortFleetRows,
   timeZoneLabel,
 } from './rules.ts';
@@ -90,11 +90,18 @@ describe('admin fleet list (spec §2 /admin)', () => {
   });
 });
 
-describe('new fleet form (issue 9 "Fleets")', () => {
-  it('requires a name of at most 128 characters', () => {
-    expect(newFleetNameError('  ')).toBe('required');
-    expect(newFleetNameError('x'.repeat(129))).toBe('tooLong');
-    expect(newFleetNameError('x'.repeat(128))).toBeNull();
+describe('new fleet form (PRODUCT.md "Administration")', () => {
+  it('is checked with fleetCreateBody: a name of at most 128 characters, a short currency', () => {
+    const form = { n: 'North', aid: null, tz: 180, cur: '', ms: 0 as const, fm: 1 as const };
+    const problems = (f: typeof form) =>
+      schemaProblems(fleetCreateBody, newFleetBody(f), (path) => path[0] ?? null).fields;
+    expect(problems({ ...form, n: '  ' })).toEqual({ n: { problem: 'required', limit: 1 } });
+    expect(problems({ ...form, n: 'x'.repeat(129) })).toEqual({ n: { problem: 'tooLong', limit: 128 } });
+    expect(problems({ ...form, n: 'x'.repeat(128) })).toEqual({});
+    expect(problems({ ...form, cur: 'x'.repeat(FLEET_CURRENCY_MAX + 1) })).toHaveProperty(
+      'cur.problem',
+      'tooLong',
+    );
   });
 
   it('sends the trimmed settings, and the account only when one is picked', () => {

@@ -1,4 +1,4 @@
-import { Acl, type FleetWire, hasAny, Limits, tzOffsetMinutes } from '@fleetkeep/core';
+import { Acl, type FleetWire, hasAny, tzOffsetMinutes } from '@fleetkeep/core';
 import { matchesSearch } from '../../components/search.ts';
 import { TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
 
@@ -83,13 +83,6 @@ export interface NewFleetForm {
   cur: string;
   ms: 0 | 1;
   fm: 1 | 2;
-}
-
-/** The form's one rule before the call: a name, at most 128 characters (spec §5, core limits). */
-export function newFleetNameError(name: string): 'required' | 'tooLong' | null {
-  if (name.trim() === '') return 'required';
-  if (name.trim().length > Limits.stringMax) return 'tooLong';
-  return null;
 }
 
 /** The `POST /api/fleets` body of the form (core `fleetCreateBody`). */

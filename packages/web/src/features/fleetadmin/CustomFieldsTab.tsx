@@ -1,10 +1,10 @@
 import { type CustomFieldOwnerType, CustomFieldType, type CustomFieldWire } from '@fleetkeep/core';
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../app/Loading.tsx';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
+import type { DataColumn } from '../../components/DataTable/DataTable.tsx';
+import { ListPanel } from '../../components/ListPanel.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useCustomFields } from '../../lib/fleetData.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
@@ -16,7 +16,7 @@ import { OWNER_LABEL, OWNER_TYPES, optionsSummary, valuesOfRefusal } from './cus
 const URL_PREFIX = 'cf';
 
 /**
- * The fleet's custom-field definitions tab (issue 9 item 7; PRODUCT.md "Administration"; spec §7
+ * The fleet's custom-field definitions tab (PRODUCT.md "Administration"; spec §7
  * "Custom fields"): the table with a filter by owner type, "New field", edit, and the safe delete that
  * asks first when the field has values (spec §7 `DELETE /custom-fields/{id}?safe=1`, then `safe=0`).
  */
@@ -105,82 +105,61 @@ export function CustomFieldsTab({ fid }: { fid: number }) {
             '-'
           ),
       },
-      {
-        id: 'actions',
-        header: t('services.actions'),
-        hiddenHeader: true,
-        value: () => null,
-        sortable: false,
-        searchable: false,
-        exported: false,
-        cell: (f) => (
-          <Group gap={4} wrap="nowrap" justify="flex-end">
-            <Button
-              size="xs"
-              variant="subtle"
-              aria-label={`${t('lineitems.edit')}: ${f.n}`}
-              onClick={() => setDialog({ field: f })}
-              data-testid={`cf-edit-${f.id}`}
-            >
-              {t('lineitems.edit')}
-            </Button>
-            <Button
-              size="xs"
-              variant="subtle"
-              color="red"
-              aria-label={`${t('common.delete')}: ${f.n}`}
-              loading={remove.isPending && remove.variables?.id === f.id}
-              disabled={remove.isPending}
-              onClick={() => startDelete(f)}
-              data-testid={`cf-delete-${f.id}`}
-            >
-              {t('common.delete')}
-            </Button>
-          </Group>
-        ),
-      },
     ],
-    [t, remove.isPending, remove.variables],
+    [t],
   );
-
-  if (fields.isPending) return <Loading />;
-  if (fields.isError)
-    return (
-      <Alert color="red" role="alert">
-        {t('customFields.loadFailed')}
-      </Alert>
-    );
 
   // A new field starts with the owner type the table is filtered by.
   const filtered = params.get(`${URL_PREFIX}f.owner`);
   const ownerFilter = OWNER_TYPES.find((o) => o === filtered) as CustomFieldOwnerType | undefined;
 
   return (
-    <Stack gap="sm" data-testid="custom-fields-admin">
-      <Text size="sm" c="dimmed">
-        {t('customFieldsAdmin.intro')}
-      </Text>
-      {failure && (
-        <Alert color="red" role="alert" withCloseButton onClose={() => setFailure(null)}>
-          {failure}
-        </Alert>
-      )}
-      <DataTable
-        data={fields.data}
-        columns={columns}
-        getRowId={(f) => String(f.id)}
-        urlPrefix={URL_PREFIX}
-        csvName="custom-fields"
-        emptyText={t('customFieldsAdmin.empty')}
-        minWidth={560}
-        toolbar={
-          <Button onClick={() => setDialog({ field: null })} data-testid="cf-new">
-            {t('customFieldsAdmin.new')}
-          </Button>
-        }
-        data-testid="cf-table"
-      />
-      {dialog && (
+    <ListPanel
+      testId="custom-fields-admin"
+      header={
+        <Text size="sm" c="dimmed">
+          {t('customFieldsAdmin.intro')}
+        </Text>
+      }
+      notice={failure ? { ok: false, text: failure } : null}
+      onNoticeClose={() => setFailure(null)}
+      list={fields}
+      loading={<Loading />}
+      loadError={t('customFields.loadFailed')}
+      columns={columns}
+      getRowId={(f) => String(f.id)}
+      urlPrefix={URL_PREFIX}
+      csvName="custom-fields"
+      emptyText={t('customFieldsAdmin.empty')}
+      minWidth={560}
+      data-testid="cf-table"
+      create={{
+        label: t('customFieldsAdmin.new'),
+        testId: 'cf-new',
+        onClick: () => setDialog({ field: null }),
+      }}
+      actions={{
+        name: (f) => f.n,
+        testIdPrefix: 'cf',
+        onEdit: (f) => setDialog({ field: f }),
+        onDelete: startDelete,
+        deleting: {
+          pending: remove.isPending,
+          row: (f) => remove.isPending && remove.variables?.id === f.id,
+        },
+      }}
+      confirm={{
+        opened: asking !== null,
+        title: t('customFieldsAdmin.deleteTitle'),
+        text: asking
+          ? t('customFieldsAdmin.deleteWithValues', { name: asking.field.n, values: asking.values })
+          : '',
+        busy: remove.isPending,
+        onCancel: () => setAsking(null),
+        onConfirm: confirmDelete,
+      }}
+    >
+      {dialog && fields.data && (
         <FieldDialog
           fid={fid}
           field={dialog.field}
@@ -189,18 +168,6 @@ export function CustomFieldsTab({ fid }: { fid: number }) {
           onClose={() => setDialog(null)}
         />
       )}
-      <ConfirmDialog
-        opened={asking !== null}
-        title={t('customFieldsAdmin.deleteTitle')}
-        text={
-          asking
-            ? t('customFieldsAdmin.deleteWithValues', { name: asking.field.n, values: asking.values })
-            : ''
-        }
-        busy={remove.isPending}
-        onCancel={() => setAsking(null)}
-        onConfirm={confirmDelete}
-      />
-    </Stack>
+    </ListPanel>
   );
 }

@@ -3,9 +3,9 @@ import { Alert, Button, Flex, Group, SegmentedControl, Stack, Text } from '@mant
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../app/Loading.tsx';
-import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { serverIssues } from '../../lib/refusal.ts';
+import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 import { useFleet } from './api.ts';
 import { rowOf, useBindable, useFleetObjects, useSaveEntities } from './objects/api.ts';
 import { DeleteDialog } from './objects/DeleteDialog.tsx';

@@ -2,10 +2,10 @@ import { FLEET_CURRENCY_MAX, type FleetWire, Limits, tzOffsetMinutes } from '@fl
 import { Alert, Button, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
 import { TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
+import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 import { useUpdateFleet } from './api.ts';
 import { PullCounters } from './PullCounters.tsx';
 

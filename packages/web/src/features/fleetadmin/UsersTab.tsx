@@ -14,9 +14,9 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../app/Loading.tsx';
-import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { serverIssues } from '../../lib/refusal.ts';
+import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 import { useFleetUsers, useSaveFleetUsers } from './api.ts';
 import { ACL_GROUPS, boxVisible, toggle } from './rules.ts';
 

@@ -29,7 +29,6 @@ import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router'
 import { Loading } from '../../app/Loading.tsx';
 import { useSession } from '../../app/session.ts';
 import { usePermissions } from '../../app/useCan.ts';
-import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CreatableSelect } from '../../components/CreatableSelect.tsx';
 import { CustomFieldsEditor } from '../../components/CustomFieldsEditor.tsx';
@@ -45,6 +44,7 @@ import { useCustomFields, useLibrary, useUnits } from '../../lib/fleetData.ts';
 import { consumptionLabel, fuelKeys, useFuelFilling, volumeLabel } from '../../lib/fuel.ts';
 import { naturalCollator } from '../../lib/naturalSort.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
+import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 import { useCreateFilling, useDeleteFilling, useFuelPresets, useUpdateFilling } from './api.ts';
 import { FuelAttachments } from './FuelAttachments.tsx';
 import {

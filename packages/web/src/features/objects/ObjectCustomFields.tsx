@@ -3,12 +3,12 @@ import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLeaveWarning } from '../../app/useLeaveWarning.tsx';
 import { CustomFieldsEditor } from '../../components/CustomFieldsEditor.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { errorsById, sameValues } from '../../lib/customFields.ts';
 import { useCustomFields } from '../../lib/fleetData.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
+import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 
 const OBJECT = {
   u: { collection: 'avl_unit', path: (fid: number, id: number) => `/api/fleets/${fid}/units/${id}` },

@@ -21,27 +21,27 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { Select } from '../../../components/Select.tsx';
-import { ApiError } from '../../../lib/api.ts';
-import { refusalView, useDraftForm } from '../../../lib/draftForm.ts';
+import type { Problem } from '../../../lib/coreResolver.ts';
+import type { FieldErrors } from '../../../lib/editorForm.ts';
+import { useEditorForm } from '../../../lib/useEditorForm.tsx';
 import { useCreateField, useUpdateField } from './api.ts';
 import {
   createBody,
-  type DraftProblems,
   draftChanged,
   draftOf,
-  draftProblems,
   type FieldDraft,
   type FieldType,
-  hasProblems,
+  fieldSchema,
   OWNER_LABEL,
   OWNER_TYPES,
   optionRow,
+  ownProblems,
   serverFieldOf,
   updateBody,
   valuesOutside,
 } from './rules.ts';
 
-type Errors = Record<string, string>;
+type Field = 'n' | 'options' | `option.${number}`;
 
 /**
  * "New field" and "Edit field" (PRODUCT.md "Administration": name, type text or list with options, owner
@@ -66,13 +66,51 @@ export function FieldDialog({
 }) {
   const { t } = useTranslation();
   const [start] = useState(() => draftOf(field, ownerType));
-  const { draft, errors, setErrors, failure, setFailure, edit } = useDraftForm<FieldDraft, string>(
-    () => start,
-  );
+  // The core contract's problems: the name's length, the number of options, an option's sent length.
+  const problemText = (problem: Problem, at: Field, limit: number | null): string => {
+    if (at === 'n')
+      return problem === 'required' ? t('fleetAdmin.nameRequired') : t('fleetAdmin.nameTooLong');
+    if (at === 'options') return t('customFieldsAdmin.tooManyOptions', { max: limit });
+    return t('customFieldsAdmin.optionTooLong', { max: Limits.stringMax });
+  };
+  const ownErrors = (d: FieldDraft): FieldErrors<Field> => {
+    const p = ownProblems(d, fields, field?.id ?? null);
+    const out: FieldErrors<Field> = {};
+    if (p.n) out.n = t('customFieldsAdmin.duplicateName');
+    if (p.options) out.options = t('customFieldsAdmin.needOption');
+    for (const [i, problem] of Object.entries(p.option))
+      out[`option.${Number(i)}`] =
+        problem === 'empty'
+          ? t('customFieldsAdmin.optionEmpty')
+          : problem === 'tooLong'
+            ? t('customFieldsAdmin.optionTooLong', { max: Limits.stringMax })
+            : t('customFieldsAdmin.optionDuplicate');
+    return out;
+  };
+  const { draft, errors, failure, edit, validate, showRefusal } = useEditorForm<FieldDraft, Field>({
+    initial: () => start,
+    schema: fieldSchema(field !== null),
+    body: field ? updateBody : createBody,
+    fieldOf: serverFieldOf,
+    text: problemText,
+    check: ownErrors,
+    generic: t('common.error'),
+    reword: (err, view) => {
+      const outside = valuesOutside(err.code, err.details);
+      if (outside.length > 0) {
+        const values = outside.map((o) => `${o.value} (${o.count})`).join(', ');
+        return { fields: { options: t('customFieldsAdmin.valuesOutside', { values }) }, failure: null };
+      }
+      // 409: the name is taken for this owner type (the server names `body.n`), said in the user's language.
+      if (err.code !== 10 || !('n' in view.fields)) return view;
+      return { ...view, fields: { ...view.fields, n: t('customFieldsAdmin.duplicateName') } };
+    },
+  });
   const [asking, setAsking] = useState(false);
   const create = useCreateField(fid);
   const update = useUpdateField(fid);
   const busy = create.isPending || update.isPending;
+  // Closing asks when the draft differs once trimmed (a blank typed and removed is no change).
   const dirty = draftChanged(draft, start);
 
   const setOption = (index: number, text: string) =>
@@ -85,59 +123,16 @@ export function FieldDialog({
   const removeOption = (index: number) =>
     edit(
       { options: draft.options.filter((_, i) => i !== index) },
-      ...Object.keys(errors).filter((k) => k.startsWith('option')),
+      ...(Object.keys(errors).filter((k) => k.startsWith('option')) as Field[]),
     );
   const addOption = () => edit({ options: [...draft.options, optionRow()] }, 'options');
 
-  const messages = (p: DraftProblems): Errors => {
-    const out: Errors = {};
-    if (p.n === 'required') out.n = t('fleetAdmin.nameRequired');
-    else if (p.n === 'tooLong') out.n = t('fleetAdmin.nameTooLong');
-    else if (p.n === 'duplicate') out.n = t('customFieldsAdmin.duplicateName');
-    if (p.options === 'needOne') out.options = t('customFieldsAdmin.needOption');
-    else if (p.options === 'tooMany')
-      out.options = t('customFieldsAdmin.tooManyOptions', { max: CUSTOM_FIELD_OPTIONS_MAX });
-    for (const [i, problem] of Object.entries(p.option))
-      out[`option.${i}`] =
-        problem === 'empty'
-          ? t('customFieldsAdmin.optionEmpty')
-          : problem === 'tooLong'
-            ? t('customFieldsAdmin.optionTooLong', { max: Limits.stringMax })
-            : t('customFieldsAdmin.optionDuplicate');
-    return out;
-  };
-
-  const fail = (err: unknown) => {
-    if (!(err instanceof ApiError)) {
-      setFailure(t('common.error'));
-      return;
-    }
-    const outside = valuesOutside(err.code, err.details);
-    if (outside.length > 0) {
-      setErrors({
-        options: t('customFieldsAdmin.valuesOutside', {
-          values: outside.map((o) => `${o.value} (${o.count})`).join(', '),
-        }),
-      });
-      return;
-    }
-    const view = refusalView<string>(err, serverFieldOf);
-    if (!view) return;
-    // 409: the name is taken for this owner type (the server names `body.n`), said in the user's language.
-    if (err.code === 10 && 'n' in view.fields) view.fields.n = t('customFieldsAdmin.duplicateName');
-    setErrors(view.fields);
-    setFailure(view.failure);
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const problems = draftProblems(draft, fields, field?.id ?? null);
-    setErrors(messages(problems));
-    setFailure(null);
-    if (hasProblems(problems)) return;
+    if (!validate()) return;
     if (field)
-      update.mutate({ id: field.id, body: updateBody(draft) }, { onSuccess: onClose, onError: fail });
-    else create.mutate(createBody(draft), { onSuccess: onClose, onError: fail });
+      update.mutate({ id: field.id, body: updateBody(draft) }, { onSuccess: onClose, onError: showRefusal });
+    else create.mutate(createBody(draft), { onSuccess: onClose, onError: showRefusal });
   };
 
   const close = () => {
@@ -179,7 +174,7 @@ export function FieldDialog({
               allowDeselect={false}
               searchable={false}
               disabled={busy || field !== null}
-              onChange={(v) => v && edit({ t: v as CustomFieldOwnerType }, 't', 'n')}
+              onChange={(v) => v && edit({ t: v as CustomFieldOwnerType }, 'n')}
               data-testid="cf-owner"
             />
             <Input.Wrapper label={t('lineitems.type')} id="cf-type">

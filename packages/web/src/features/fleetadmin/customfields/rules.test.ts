@@ -6,20 +6,33 @@ import {
   Limits,
 } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
+import { schemaProblems } from '../../../lib/coreResolver.ts';
 import {
   createBody,
   draftChanged,
   draftOf,
-  draftProblems,
   type FieldDraft,
-  hasProblems,
+  fieldSchema,
   optionRow,
   optionsSummary,
+  ownProblems,
   serverFieldOf,
   updateBody,
   valuesOfRefusal,
   valuesOutside,
 } from './rules.ts';
+
+/** The dialog's problems: the core contract's (by field) and the rules it does not state. */
+function draftProblems(draft: FieldDraft, fields: readonly CustomFieldWire[], editingId: number | null) {
+  const core = schemaProblems(fieldSchema(editingId !== null), createBody(draft), serverFieldOf).fields;
+  const own = ownProblems(draft, fields, editingId);
+  const option: Record<number, string> = { ...own.option };
+  for (const [at, p] of Object.entries(core))
+    if (at.startsWith('option.') && p) option[Number(at.slice(7))] ??= p.problem;
+  return { n: core.n?.problem ?? own.n, options: core.options?.problem ?? own.options, option };
+}
+const hasProblems = (p: ReturnType<typeof draftProblems>) =>
+  p.n !== undefined || p.options !== undefined || Object.keys(p.option).length > 0;
 
 const field = (over: Partial<CustomFieldWire>): CustomFieldWire => ({
   id: 1,
@@ -65,6 +78,7 @@ describe('custom-field draft checks (core customFieldBody, server option rules)'
   it('a list needs at least one option and at most the core maximum', () => {
     expect(draftProblems(list([]), [], null).options).toBe('needOne');
     const many = Array.from({ length: CUSTOM_FIELD_OPTIONS_MAX + 1 }, (_, i) => `o${i}`);
+    // The core contract's maximum, found by the resolver.
     expect(draftProblems(list(many), [], null).options).toBe('tooMany');
     expect(draftProblems(list(many.slice(1)), [], null).options).toBeUndefined();
   });

@@ -1,21 +1,24 @@
 import {
-  CUSTOM_FIELD_OPTIONS_MAX,
   CUSTOM_FIELD_OWNER_TYPES,
   type CustomFieldBody,
   type CustomFieldOwnerType,
   CustomFieldType,
   type CustomFieldUpdateBody,
   type CustomFieldWire,
+  customFieldBody,
+  customFieldUpdateBody,
   Limits,
 } from '@fleetkeep/core';
+import type { CoreSchema } from '../../../lib/coreResolver.ts';
 import { serverIssues } from '../../../lib/refusal.ts';
 
 /**
  * Custom-field definitions as the fleet administration edits them (spec §3 "Custom field": n, tp 1 text /
- * 2 list, s.options, t owner type; spec §7 "Custom fields"; PRODUCT.md "Administration"). The checks
- * mirror the core contract (`customFieldBody`: name trimmed, 1–128 characters) and the server's option
- * rules (a list needs 1–100 distinct, non-empty options of at most 128 characters, compared
- * case-insensitively after trimming), so the dialog says what is wrong before it sends. Pure.
+ * 2 list, s.options, t owner type; spec §7 "Custom fields"; PRODUCT.md "Administration"). The dialog
+ * checks a draft with the core contract (`customFieldBody`: name trimmed, 1–128 characters, at most 100
+ * options) and with the server's option rules the contract does not state (a list needs distinct,
+ * non-empty options of at most 128 characters, compared case-insensitively after trimming), so it says
+ * what is wrong before it sends. Pure.
  */
 
 export const OWNER_TYPES = CUSTOM_FIELD_OWNER_TYPES;
@@ -72,13 +75,12 @@ export function draftChanged(draft: FieldDraft, start: FieldDraft): boolean {
   );
 }
 
-export type NameProblem = 'required' | 'tooLong' | 'duplicate';
 export type OptionProblem = 'empty' | 'tooLong' | 'duplicate';
-export type OptionsProblem = 'needOne' | 'tooMany';
 
-export interface DraftProblems {
-  n?: NameProblem;
-  options?: OptionsProblem;
+/** The rules the core contract does not state (it checks the name's length and the options' count). */
+export interface OwnProblems {
+  n?: 'duplicate';
+  options?: 'needOne';
   /** Per option row index. */
   option: Record<number, OptionProblem>;
 }
@@ -86,26 +88,28 @@ export interface DraftProblems {
 /** Name identity as the server keeps it: per owner type, trimmed, case-insensitive. */
 const nameKey = (name: string) => name.trim().toLowerCase();
 
+/** The core contract a save is checked with: the POST body of a new field, the PUT body of a saved one. */
+export const fieldSchema = (editing: boolean): CoreSchema =>
+  editing ? customFieldUpdateBody : customFieldBody;
+
 /**
- * What is wrong with a draft, before sending. `fields` are the fleet's definitions (a name taken by
- * another field of the same owner type is a duplicate, as the server answers error 10); `editingId` is
- * the field being edited.
+ * What the server refuses beyond the core contract, checked before sending: a name taken by another
+ * field of the same owner type (the server answers error 10; `fields` are the fleet's definitions,
+ * `editingId` the field being edited), a list without options, and each option empty, too long once
+ * trimmed, or a repeat (trimmed, case-insensitive).
  */
-export function draftProblems(
+export function ownProblems(
   draft: FieldDraft,
   fields: readonly CustomFieldWire[],
   editingId: number | null,
-): DraftProblems {
-  const out: DraftProblems = { option: {} };
+): OwnProblems {
+  const out: OwnProblems = { option: {} };
   const name = draft.n.trim();
-  if (name === '') out.n = 'required';
-  else if (name.length > Limits.stringMax) out.n = 'tooLong';
-  else if (fields.some((f) => f.id !== editingId && f.t === draft.t && nameKey(f.n) === nameKey(name)))
+  if (fields.some((f) => f.id !== editingId && f.t === draft.t && nameKey(f.n) === nameKey(name)))
     out.n = 'duplicate';
   if (draft.tp !== CustomFieldType.list) return out;
   const options = sentOptions(draft);
   if (options.length === 0) out.options = 'needOne';
-  else if (options.length > CUSTOM_FIELD_OPTIONS_MAX) out.options = 'tooMany';
   const seen = new Set<string>();
   options.forEach((o, i) => {
     const key = o.toLowerCase();
@@ -116,9 +120,6 @@ export function draftProblems(
   });
   return out;
 }
-
-export const hasProblems = (p: DraftProblems) =>
-  p.n !== undefined || p.options !== undefined || Object.keys(p.option).length > 0;
 
 /** `POST /fleets/{fid}/custom-fields` body. */
 export function createBody(draft: FieldDraft): CustomFieldBody {

@@ -16,8 +16,9 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_NAMES, LANGUAGES } from '../../../i18n/languages.ts';
-import { useDraftForm } from '../../../lib/draftForm.ts';
+import type { Problem } from '../../../lib/coreResolver.ts';
 import { kindTitleKey, NOTIFICATION_KINDS } from '../../../lib/header.ts';
+import { useEditorForm } from '../../../lib/useEditorForm.tsx';
 import { useSaveSetup, useTestSetup } from './api.ts';
 import {
   type AnySetup,
@@ -25,11 +26,10 @@ import {
   type Channel,
   type DraftField,
   draftOf,
-  draftProblems,
-  type Problem,
   type SetupDraft,
   serverFieldOf,
   setupBody,
+  setupSchema,
   testBody,
 } from './rules.ts';
 import { type TestOutcome, TestResult, testOutcome } from './TestResult.tsx';
@@ -38,11 +38,15 @@ const PROBLEM_KEY: Record<Problem, string> = {
   required: 'fleetAdmin.notify.required',
   tooLong: 'fleetAdmin.nameTooLong',
   tooShort: 'fleetAdmin.notify.secretTooShort',
+  // The kinds mask below 1: none ticked.
+  tooSmall: 'fleetAdmin.notify.required',
+  tooBig: 'fleetAdmin.notify.invalid',
+  tooMany: 'fleetAdmin.notify.invalid',
   invalid: 'fleetAdmin.notify.invalid',
 };
 
 /**
- * "New set-up" and "Edit set-up" of one channel (issue 11 item 2): name, on/off, kinds as checkboxes
+ * "New set-up" and "Edit set-up" of one channel (PRODUCT.md "Notifications"): name, on/off, kinds as checkboxes
  * with the spec §4 titles, and the channel's own fields; tokens and secrets are write-only (shown as
  * "set", replaced by typing a new one). "Send test" tests the form as it is, saved or not.
  */
@@ -63,33 +67,28 @@ export function SetupDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { draft, errors, setErrors, failure, setFailure, edit, showRefusal } = useDraftForm<
+  const { draft, errors, failure, setFailure, edit, validate, showRefusal } = useEditorForm<
     SetupDraft,
     DraftField
-  >(() => draftOf(channel, setup, lang));
+  >({
+    initial: () => draftOf(channel, setup, lang),
+    schema: setupSchema(channel, setup),
+    body: (d) => setupBody(channel, d),
+    fieldOf: serverFieldOf,
+    text: (problem) => t(PROBLEM_KEY[problem]),
+    generic: t('common.error'),
+  });
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
   const save = useSaveSetup(fid, channel);
   const test = useTestSetup(fid, channel);
   const busy = save.isPending;
 
-  const check = (): boolean => {
-    const problems = draftProblems(channel, draft, setup);
-    const next: Partial<Record<DraftField, string>> = {};
-    for (const [field, problem] of Object.entries(problems))
-      next[field as DraftField] = t(PROBLEM_KEY[problem as Problem]);
-    setErrors(next);
-    return Object.keys(next).length === 0;
-  };
-
-  const fail = (err: unknown) => showRefusal(err, serverFieldOf, t('common.error'));
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setFailure(null);
-    if (!check()) return;
+    if (!validate()) return;
     save.mutate(
       { id: setup?.id ?? null, body: setupBody(channel, draft) },
-      { onSuccess: onClose, onError: fail },
+      { onSuccess: onClose, onError: showRefusal },
     );
   };
 

@@ -1,10 +1,10 @@
 import type { BotSetupWire, InAppSetupWire, MailSetupWire, WebhookSetupWire } from '@fleetkeep/core';
-import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../app/Loading.tsx';
-import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
-import { type DataColumn, DataTable } from '../../../components/DataTable/DataTable.tsx';
+import type { DataColumn } from '../../../components/DataTable/DataTable.tsx';
+import { ListPanel } from '../../../components/ListPanel.tsx';
 import { LANGUAGE_NAMES, type Language } from '../../../i18n/languages.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { kindTitleKey, notificationKindsOf } from '../../../lib/header.ts';
@@ -21,7 +21,7 @@ const INTRO: Record<Channel, string> = {
 };
 
 /**
- * One channel's set-ups (issue 11 item 2): the table (name, kinds, on/off, the channel's language,
+ * One channel's set-ups (PRODUCT.md "Notifications"): the table (name, kinds, on/off, the channel's language,
  * recipients, chats, URL or users), "New set-up", edit, "Send test" with its result, delete with confirm.
  */
 export function SetupSection({
@@ -119,16 +119,45 @@ export function SetupSection({
         </Text>
       ),
     },
-    {
-      id: 'actions',
-      header: t('services.actions'),
-      hiddenHeader: true,
-      value: () => null,
-      sortable: false,
-      searchable: false,
-      exported: false,
-      cell: (s) => (
-        <Group gap={4} wrap="nowrap" justify="flex-end">
+  ];
+
+  const notThere = setups.error instanceof ApiError && setups.error.status === 404;
+
+  return (
+    <ListPanel
+      testId={`notify-${channel}`}
+      header={
+        <>
+          <Title order={4}>{t(CHANNEL_TITLE[channel])}</Title>
+          <Text size="sm" c="dimmed">
+            {t(INTRO[channel])}
+          </Text>
+        </>
+      }
+      notice={failure ? { ok: false, text: failure } : null}
+      onNoticeClose={() => setFailure(null)}
+      aboveTable={outcome && <TestResult outcome={outcome.outcome} />}
+      list={setups}
+      loading={<Loading />}
+      loadErrorColor={notThere ? 'gray' : 'red'}
+      loadError={notThere ? t('fleetAdmin.notify.unavailable') : t('fleetAdmin.notify.loadFailed')}
+      columns={columns}
+      getRowId={(s) => String(s.id)}
+      urlPrefix={`n${channel}`}
+      emptyText={channel === 'inapp' ? t('fleetAdmin.notify.emptyInapp') : t('fleetAdmin.notify.empty')}
+      minWidth={640}
+      data-testid={`notify-${channel}-table`}
+      create={{
+        label: t('fleetAdmin.notify.new'),
+        testId: `notify-${channel}-new`,
+        onClick: () => setDialog({ setup: null }),
+      }}
+      actions={{
+        name: (s) => s.n,
+        testIdPrefix: `notify-${channel}`,
+        onEdit: (s) => setDialog({ setup: s }),
+        onDelete: setAsking,
+        before: (s) => (
           <Button
             size="xs"
             variant="subtle"
@@ -140,85 +169,15 @@ export function SetupSection({
           >
             {t('fleetAdmin.notify.test')}
           </Button>
-          <Button
-            size="xs"
-            variant="subtle"
-            aria-label={`${t('lineitems.edit')}: ${s.n}`}
-            onClick={() => setDialog({ setup: s })}
-            data-testid={`notify-${channel}-edit-${s.id}`}
-          >
-            {t('lineitems.edit')}
-          </Button>
-          <Button
-            size="xs"
-            variant="subtle"
-            color="red"
-            aria-label={`${t('common.delete')}: ${s.n}`}
-            onClick={() => setAsking(s)}
-            data-testid={`notify-${channel}-delete-${s.id}`}
-          >
-            {t('common.delete')}
-          </Button>
-        </Group>
-      ),
-    },
-  ];
-
-  const notThere = setups.error instanceof ApiError && setups.error.status === 404;
-
-  return (
-    <Stack gap="xs" data-testid={`notify-${channel}`}>
-      <Title order={4}>{t(CHANNEL_TITLE[channel])}</Title>
-      <Text size="sm" c="dimmed">
-        {t(INTRO[channel])}
-      </Text>
-      {setups.isPending ? (
-        <Loading />
-      ) : setups.isError ? (
-        <Alert color={notThere ? 'gray' : 'red'} role="alert">
-          {notThere ? t('fleetAdmin.notify.unavailable') : t('fleetAdmin.notify.loadFailed')}
-        </Alert>
-      ) : (
-        <>
-          {failure && (
-            <Alert color="red" role="alert" withCloseButton onClose={() => setFailure(null)}>
-              {failure}
-            </Alert>
-          )}
-          {outcome && <TestResult outcome={outcome.outcome} />}
-          <DataTable
-            data={setups.data}
-            columns={columns}
-            getRowId={(s) => String(s.id)}
-            urlPrefix={`n${channel}`}
-            emptyText={channel === 'inapp' ? t('fleetAdmin.notify.emptyInapp') : t('fleetAdmin.notify.empty')}
-            minWidth={640}
-            toolbar={
-              <Button onClick={() => setDialog({ setup: null })} data-testid={`notify-${channel}-new`}>
-                {t('fleetAdmin.notify.new')}
-              </Button>
-            }
-            data-testid={`notify-${channel}-table`}
-          />
-        </>
-      )}
-      {dialog && (
-        <SetupDialog
-          fid={fid}
-          channel={channel}
-          setup={dialog.setup}
-          users={users}
-          lang={lang}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      <ConfirmDialog
-        opened={asking !== null}
-        title={t('fleetAdmin.notify.deleteTitle')}
-        text={asking ? t('fleetAdmin.notify.deleteText', { name: asking.n }) : ''}
-        busy={remove.isPending}
-        onCancel={() => setAsking(null)}
-        onConfirm={() => {
+        ),
+      }}
+      confirm={{
+        opened: asking !== null,
+        title: t('fleetAdmin.notify.deleteTitle'),
+        text: asking ? t('fleetAdmin.notify.deleteText', { name: asking.n }) : '',
+        busy: remove.isPending,
+        onCancel: () => setAsking(null),
+        onConfirm: () => {
           if (!asking) return;
           setFailure(null);
           remove.mutate(asking.id, {
@@ -232,8 +191,19 @@ export function SetupSection({
               );
             },
           });
-        }}
-      />
-    </Stack>
+        },
+      }}
+    >
+      {dialog && (
+        <SetupDialog
+          fid={fid}
+          channel={channel}
+          setup={dialog.setup}
+          users={users}
+          lang={lang}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </ListPanel>
   );
 }

@@ -1,6 +1,23 @@
 import type { BotSetupWire, WebhookSetupWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
-import { draftOf, draftProblems, serverFieldOf, setupBody, splitList, testBody } from './rules.ts';
+import { schemaProblems } from '../../../lib/coreResolver.ts';
+import {
+  type AnySetup,
+  type Channel,
+  draftOf,
+  type SetupDraft,
+  serverFieldOf,
+  setupBody,
+  setupSchema,
+  splitList,
+  testBody,
+} from './rules.ts';
+
+/** The form's problems: the draft's body under the core contract of its save, by field. */
+function draftProblems(channel: Channel, draft: SetupDraft, saved: AnySetup | null) {
+  const found = schemaProblems(setupSchema(channel, saved), setupBody(channel, draft), serverFieldOf);
+  return Object.fromEntries(Object.entries(found.fields).map(([field, p]) => [field, p?.problem]));
+}
 
 const bot: BotSetupWire = {
   id: 4,
@@ -29,12 +46,12 @@ describe('notification set-up forms', () => {
     expect(splitList(' a@x.io\n\n b@x.io , c@x.io;')).toEqual(['a@x.io', 'b@x.io', 'c@x.io']);
   });
 
-  it('a new set-up needs a name and a kind; a new bot a token, chats and a URL', () => {
+  it('a new set-up is checked with the core contract: a name, a kind, a new bot a token, chats and a URL', () => {
     const draft = { ...draftOf('bot', null, 'en'), k: 0 };
     expect(draft.url).toBe('https://api.telegram.org');
     expect(draftProblems('bot', draft, null)).toEqual({
       n: 'required',
-      k: 'required',
+      k: 'tooSmall',
       chats: 'required',
       token: 'required',
     });

@@ -1,18 +1,25 @@
 import {
   type BotSetupWire,
-  CHANNEL_URL_MAX,
+  botSetupBody,
+  botSetupUpdateBody,
   DEFAULT_BOT_BASE_URL,
   type InAppSetupWire,
-  Limits,
+  inAppSetupBody,
+  inAppSetupUpdateBody,
   type MailSetupWire,
-  WEBHOOK_SECRET_MIN,
+  mailSetupBody,
+  mailSetupUpdateBody,
   type WebhookSetupWire,
+  webhookSetupBody,
+  webhookSetupUpdateBody,
 } from '@fleetkeep/core';
+import type { CoreSchema } from '../../../lib/coreResolver.ts';
 
 /**
- * The fleet's notification set-ups (issue 11 item 2; PRODUCT.md "Notifications"; core
+ * The fleet's notification set-ups (PRODUCT.md "Notifications"; core
  * contracts/notifications.ts for in-app, contracts/notification-channels.ts for e-mail, bot and
- * webhook): one draft for every channel, its checks, and the bodies the routes take. Pure.
+ * webhook): one draft for every channel, the core contract it is checked with, and the bodies the routes
+ * take. Pure.
  */
 
 export type Channel = 'inapp' | 'mail' | 'bot' | 'webhook';
@@ -79,37 +86,16 @@ export function splitList(text: string): string[] {
 }
 
 export type DraftField = 'n' | 'k' | 'users' | 'recipients' | 'chats' | 'url' | 'token' | 'secret';
-export type Problem = 'required' | 'tooLong' | 'tooShort' | 'invalid';
 
-/** What the form checks before sending; the server checks everything again (its errors map back). */
-export function draftProblems(
-  channel: Channel,
-  draft: SetupDraft,
-  saved: AnySetup | null,
-): Partial<Record<DraftField, Problem>> {
-  const out: Partial<Record<DraftField, Problem>> = {};
-  const name = draft.n.trim();
-  if (name === '') out.n = 'required';
-  else if (name.length > Limits.stringMax) out.n = 'tooLong';
-  if ((draft.k & 31) === 0) out.k = 'required';
-  if (channel === 'mail') {
-    const list = splitList(draft.recipients);
-    if (list.length === 0) out.recipients = 'required';
-    else if (list.some((r) => !/^[^\s@]+@[^\s@]+$/.test(r))) out.recipients = 'invalid';
-  }
-  if (channel === 'bot') {
-    if (splitList(draft.chats).length === 0) out.chats = 'required';
-    const tokenSet = (saved as BotSetupWire | null)?.token_set === 1;
-    if (draft.token.trim() === '' && !tokenSet) out.token = 'required';
-  }
-  if (channel === 'bot' || channel === 'webhook') {
-    const url = draft.url.trim();
-    if (url === '') out.url = 'required';
-    else if (url.length > CHANNEL_URL_MAX || !/^https?:\/\/[^\s/]+/.test(url)) out.url = 'invalid';
-  }
-  if (channel === 'webhook' && draft.secret !== '' && draft.secret.length < WEBHOOK_SECRET_MIN)
-    out.secret = 'tooShort';
-  return out;
+/**
+ * The core contract a save is checked with before it is sent: the POST body of a new set-up, the PUT
+ * body of a saved one (which keeps a stored token or secret that is not sent again).
+ */
+export function setupSchema(channel: Channel, saved: AnySetup | null): CoreSchema {
+  if (channel === 'inapp') return saved ? inAppSetupUpdateBody : inAppSetupBody;
+  if (channel === 'mail') return saved ? mailSetupUpdateBody : mailSetupBody;
+  if (channel === 'bot') return saved ? botSetupUpdateBody : botSetupBody;
+  return saved ? webhookSetupUpdateBody : webhookSetupBody;
 }
 
 /** The body of POST (new), PUT (saved) or the test: the fields of the channel. */

@@ -1,10 +1,11 @@
-import { Limits, type PersonWire } from '@fleetkeep/core';
+import { Limits, type PersonWire, personCreateBody } from '@fleetkeep/core';
 import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useEditorForm } from '../../../lib/useEditorForm.tsx';
 import { useCreatePerson, useUpdatePerson } from './api.ts';
-import { problemTexts, serverProblems } from './problems.ts';
-import { EMPTY_PERSON_FORM, type PersonForm, personBodyOf, personFormProblems } from './rules.ts';
+import { fieldAmong, objectProblemText } from './problems.ts';
+import { EMPTY_PERSON_FORM, type PersonForm, personBodyOf } from './rules.ts';
 
 const FIELDS = ['n', 'c', 'ds'] as const;
 
@@ -13,7 +14,7 @@ const TITLES = {
   trailers: { create: 'fleetAdmin.objects.newTrailer', edit: 'fleetAdmin.objects.editTrailer' },
 } as const;
 
-/** New driver or trailer of the fleet, or editing one (issue 9 "Service objects"; spec §3 name, code, description). */
+/** New driver or trailer of the fleet, or editing one (PRODUCT.md "Service objects and counters"; spec §3 name, code, description). */
 export function PersonDialog({
   fid,
   kind,
@@ -28,31 +29,31 @@ export function PersonDialog({
   const { t } = useTranslation();
   const create = useCreatePerson(fid, kind);
   const update = useUpdatePerson(fid, kind);
-  const [form, setForm] = useState<PersonForm>(() =>
-    person ? { n: person.n, c: person.c, ds: person.ds } : EMPTY_PERSON_FORM,
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [rest, setRest] = useState<string | null>(null);
+  const {
+    draft: form,
+    errors,
+    failure: rest,
+    edit,
+    validate,
+    showRefusal,
+  } = useEditorForm<PersonForm, (typeof FIELDS)[number]>({
+    initial: () => (person ? { n: person.n, c: person.c, ds: person.ds } : EMPTY_PERSON_FORM),
+    // A driver's or trailer's edit sends the same fields under the same rules as a new one.
+    schema: personCreateBody,
+    body: personBodyOf,
+    fieldOf: fieldAmong(FIELDS),
+    text: objectProblemText(t),
+    generic: t('objects.saveFailed'),
+  });
   const busy = create.isPending || update.isPending;
 
-  const change = (key: keyof PersonForm, value: string) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: '' }));
-  };
-  const fail = (err: unknown) => {
-    const mapped = serverProblems(err, FIELDS, t);
-    setErrors(mapped.fields);
-    setRest(mapped.rest);
-  };
+  const change = (key: keyof PersonForm, value: string) => edit({ [key]: value }, key);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const local = problemTexts(personFormProblems(form), t);
-    setErrors(local);
-    setRest(null);
-    if (Object.keys(local).length > 0) return;
+    if (!validate()) return;
     const body = personBodyOf(form);
-    if (person) update.mutate({ id: person.id, body }, { onSuccess: onClose, onError: fail });
-    else create.mutate(body, { onSuccess: onClose, onError: fail });
+    if (person) update.mutate({ id: person.id, body }, { onSuccess: onClose, onError: showRefusal });
+    else create.mutate(body, { onSuccess: onClose, onError: showRefusal });
   };
 
   return (

@@ -1,6 +1,6 @@
 import { COUNTER_MAX, Limits, UNIT_DEVICE_ID_MAX, type UnitWire, unitLabel } from '@fleetkeep/core';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../app/session.ts';
 import { NumericInput } from '../../../components/NumericInput.tsx';
@@ -8,15 +8,16 @@ import { integerDigits } from '../../../components/numeric.ts';
 import { Select } from '../../../components/Select.tsx';
 import { useUnitTypeName } from '../../../components/UnitTypeFilter.tsx';
 import { UNKNOWN_TYPE } from '../../../lib/unitTypes.ts';
+import { useEditorForm } from '../../../lib/useEditorForm.tsx';
 import { useCreateUnit, useUpdateUnit } from './api.ts';
-import { problemTexts, serverProblems } from './problems.ts';
-import { EMPTY_UNIT_FORM, type UnitForm, unitCreateBodyOf, unitFormProblems } from './rules.ts';
+import { deviceTaken, fieldAmong, objectProblemText } from './problems.ts';
+import { EMPTY_UNIT_FORM, type UnitForm, unitCheckedBody, unitCreateBodyOf, unitSchema } from './rules.ts';
 
 const FIELDS = ['nm', 'uid', 'ut', 'cnm', 'cneh'] as const;
 const COUNTER_DIGITS = integerDigits(COUNTER_MAX);
 
 /**
- * New unit of the fleet (issue 9 "Service objects": name, device identifier unique across the
+ * New unit of the fleet (PRODUCT.md "Service objects and counters": name, device identifier unique across the
  * installation, unit type, optional starting mileage in the fleet's distance unit and engine hours, which
  * the server records as a hand correction), or editing one (name, type, and the device identifier when the
  * tracker was replaced).
@@ -39,29 +40,30 @@ export function UnitDialog({
   const typeName = useUnitTypeName();
   const create = useCreateUnit(fid);
   const update = useUpdateUnit(fid);
-  const [form, setForm] = useState<UnitForm>(() =>
-    unit ? { ...EMPTY_UNIT_FORM, nm: unit.nm, uid: unit.uid, ut: unit.ut } : EMPTY_UNIT_FORM,
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [rest, setRest] = useState<string | null>(null);
+  const {
+    draft: form,
+    errors,
+    failure: rest,
+    edit,
+    validate,
+    showRefusal,
+  } = useEditorForm<UnitForm, (typeof FIELDS)[number]>({
+    initial: () => (unit ? { ...EMPTY_UNIT_FORM, nm: unit.nm, uid: unit.uid, ut: unit.ut } : EMPTY_UNIT_FORM),
+    schema: unitSchema(unit === null),
+    body: (f) => unitCheckedBody(f, ms, unit === null),
+    fieldOf: fieldAmong(FIELDS),
+    text: objectProblemText(t),
+    generic: t('objects.saveFailed'),
+    reword: deviceTaken(t),
+  });
   const busy = create.isPending || update.isPending;
   const distanceUnit = unitLabel(i18n.language, ms === 1 ? 'mile' : 'kilometer', 2);
 
-  const change = <K extends keyof UnitForm>(key: K, value: UnitForm[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: '' }));
-  };
-  const fail = (err: unknown) => {
-    const mapped = serverProblems(err, FIELDS, t);
-    setErrors(mapped.fields);
-    setRest(mapped.rest);
-  };
+  const change = <K extends keyof UnitForm>(key: K, value: UnitForm[K]) =>
+    edit({ [key]: value } as Partial<UnitForm>, key);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const local = problemTexts(unitFormProblems(form, ms, unit === null), t);
-    setErrors(local);
-    setRest(null);
-    if (Object.keys(local).length > 0) return;
+    if (!validate()) return;
     if (unit)
       update.mutate(
         {
@@ -69,9 +71,9 @@ export function UnitDialog({
           body: { nm: form.nm.trim(), ut: form.ut },
           ...(form.uid.trim() !== unit.uid && { uid: form.uid.trim() }),
         },
-        { onSuccess: onClose, onError: fail },
+        { onSuccess: onClose, onError: showRefusal },
       );
-    else create.mutate(unitCreateBodyOf(form, ms), { onSuccess: onClose, onError: fail });
+    else create.mutate(unitCreateBodyOf(form, ms), { onSuccess: onClose, onError: showRefusal });
   };
 
   const typeOptions = [

@@ -1,18 +1,17 @@
 import {
-  COUNTER_MAX,
   type Collection,
   fleetDistanceToKm,
-  Limits,
   type PersonCreateBody,
-  UNIT_DEVICE_ID_MAX,
   type UnitCreateBody,
+  unitCreateBody,
 } from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
 import { matchesSearch } from '../../../components/search.ts';
+import type { CoreSchema } from '../../../lib/coreResolver.ts';
 import { naturalCollator } from '../../../lib/naturalSort.ts';
 
 /**
- * Pure rules of the fleet's service objects tab (issue 9 "Service objects"; PRODUCT.md "Administration":
+ * Pure rules of the fleet's service objects tab (PRODUCT.md "Service objects and counters"; "Administration":
  * two lists, in the fleet / available to add, with filter, select all and save). The unsaved membership of
  * one kind is a draft of ids to add and ids to remove against the saved state, so objects created,
  * deleted or moved by someone else meanwhile show up as they are and never make a stale list to save.
@@ -149,18 +148,7 @@ export function movable(visible: readonly number[], selected: ReadonlySet<number
   return visible.filter((id) => selected.has(id));
 }
 
-// --- forms: client checks mirroring core contracts/fleets.ts (unitCreateBody, personCreateBody) ---
-
-export type FieldProblem = { code: 'required' } | { code: 'tooLong'; max: number } | { code: 'tooLarge' };
-export type FormProblems = Record<string, FieldProblem>;
-
-/** A name as the contracts take it: trimmed, required, at most Limits.stringMax. */
-function checkName(value: string): FieldProblem | null {
-  const text = value.trim();
-  if (text === '') return { code: 'required' };
-  if (text.length > Limits.stringMax) return { code: 'tooLong', max: Limits.stringMax };
-  return null;
-}
+// --- forms: checked with core contracts/fleets.ts (unitCreateBody, personCreateBody) ---
 
 export interface UnitForm {
   nm: string;
@@ -179,20 +167,16 @@ function mileageKm(text: string, ms: number): number | null {
   return value === null ? null : fleetDistanceToKm(value, ms);
 }
 
-/** Problems of a new unit (`create`) or of a unit's edit (name, type and device id; no starting counters). */
-export function unitFormProblems(form: UnitForm, ms: number, create: boolean): FormProblems {
-  const out: FormProblems = {};
-  const name = checkName(form.nm);
-  if (name) out.nm = name;
-  const uid = form.uid.trim();
-  if (uid === '') out.uid = { code: 'required' };
-  else if (uid.length > UNIT_DEVICE_ID_MAX) out.uid = { code: 'tooLong', max: UNIT_DEVICE_ID_MAX };
-  if (!create) return out;
-  const km = mileageKm(form.cnm, ms);
-  if (km !== null && km > COUNTER_MAX) out.cnm = { code: 'tooLarge' };
-  const hours = numericValue(form.cneh);
-  if (hours !== null && hours > COUNTER_MAX) out.cneh = { code: 'tooLarge' };
-  return out;
+/**
+ * The core contract a unit's save is checked with: a new unit's POST body; an edit sends name and type
+ * (PUT) and a changed device id (PUT .../device), whose rules are the new unit's without the counters.
+ */
+export const unitSchema = (create: boolean): CoreSchema =>
+  create ? unitCreateBody : unitCreateBody.pick({ nm: true, uid: true, ut: true });
+
+/** The body checked with `unitSchema`: a new unit's POST body, or an edit's name, device id and type. */
+export function unitCheckedBody(form: UnitForm, ms: number, create: boolean): unknown {
+  return create ? unitCreateBodyOf(form, ms) : { nm: form.nm.trim(), uid: form.uid.trim(), ut: form.ut };
 }
 
 /** `POST /fleets/{id}/units`: the starting mileage converted to km when the fleet measures miles. */
@@ -214,16 +198,6 @@ export interface PersonForm {
   ds: string;
 }
 export const EMPTY_PERSON_FORM: PersonForm = { n: '', c: '', ds: '' };
-
-/** Problems of a driver or trailer: name as the contract takes it, code and description by length. */
-export function personFormProblems(form: PersonForm): FormProblems {
-  const out: FormProblems = {};
-  const name = checkName(form.n);
-  if (name) out.n = name;
-  if (form.c.length > Limits.stringMax) out.c = { code: 'tooLong', max: Limits.stringMax };
-  if (form.ds.length > Limits.descriptionMax) out.ds = { code: 'tooLong', max: Limits.descriptionMax };
-  return out;
-}
 
 export function personBodyOf(form: PersonForm): PersonCreateBody {
   return { n: form.n.trim(), c: form.c, ds: form.ds };

@@ -7,13 +7,13 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { Loading } from '../../../app/Loading.tsx';
 import { useSession } from '../../../app/session.ts';
 import { useCan } from '../../../app/useCan.ts';
-import { useLeaveWarning } from '../../../app/useLeaveWarning.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { ScrollTabs } from '../../../components/ScrollTabs/ScrollTabs.tsx';
 import { ApiError, api } from '../../../lib/api.ts';
 import { useDrivers, useLibrary, useTrailers, useUnits } from '../../../lib/fleetData.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 import { useUrlParams } from '../../../lib/urlParams.ts';
+import { useLeaveWarning } from '../../../lib/useLeaveWarning.tsx';
 import { AssignedTab } from './AssignedTab.tsx';
 import { type FleetObject, fleetObjects, useIntervalList } from './data.ts';
 import { type Change, errorText } from './fields.ts';

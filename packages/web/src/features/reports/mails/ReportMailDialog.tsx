@@ -5,7 +5,6 @@ import {
   REPORT_GROUPS,
   REPORT_IDS_MAX,
   REPORT_MAIL_EVERY,
-  REPORT_MAIL_RECIPIENTS_MAX,
   REPORT_TYPES,
   type ReportFormat,
   type ReportGroup,
@@ -31,17 +30,17 @@ import { type FormEvent, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MultiSelect } from '../../../components/Select.tsx';
 import { LANGUAGE_NAMES, LANGUAGES } from '../../../i18n/languages.ts';
-import { useDraftForm } from '../../../lib/draftForm.ts';
+import type { Problem } from '../../../lib/coreResolver.ts';
 import { useDrivers, useTrailers, useUnits } from '../../../lib/fleetData.ts';
 import { naturalCollator } from '../../../lib/naturalSort.ts';
+import { useEditorForm } from '../../../lib/useEditorForm.tsx';
 import { useSaveReportMail } from './api.ts';
 import {
   type DraftField,
   draftOf,
-  draftProblems,
   hourText,
   mailBody,
-  type Problem,
+  mailSchema,
   type ReportMailDraft,
   serverFieldOf,
   weekdayName,
@@ -50,8 +49,11 @@ import {
 const PROBLEM_KEY: Record<Problem, string> = {
   required: 'fleetAdmin.notify.required',
   tooLong: 'fleetAdmin.nameTooLong',
-  invalid: 'fleetAdmin.notify.invalid',
+  tooShort: 'fleetAdmin.notify.invalid',
+  tooSmall: 'fleetAdmin.notify.invalid',
+  tooBig: 'fleetAdmin.notify.invalid',
   tooMany: 'fleetAdmin.notify.invalid',
+  invalid: 'fleetAdmin.notify.invalid',
 };
 const KIND_LABEL = {
   u: 'objects.filterUnits',
@@ -61,7 +63,7 @@ const KIND_LABEL = {
 const ALL = 'all';
 
 /**
- * "New report mail" and "Edit report mail" (issue 10 item 5; core contracts/reportmails.ts): name,
+ * "New report mail" and "Edit report mail" (core contracts/reportmails.ts): name,
  * on/off, recipients, the report (type, grouping, objects), the file format, the schedule (daily, weekly
  * on a weekday, monthly on a day or the last day, at an hour of the fleet's zone) with the period each
  * mail covers, and the language of the mail and its file.
@@ -81,10 +83,16 @@ export function ReportMailDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { draft, errors, setErrors, failure, setFailure, edit, showRefusal } = useDraftForm<
-    ReportMailDraft,
-    DraftField
-  >(() => draftOf(mail, lang, report));
+  const { draft, errors, failure, edit, validate, showRefusal } = useEditorForm<ReportMailDraft, DraftField>({
+    initial: () => draftOf(mail, lang, report),
+    schema: mailSchema(mail),
+    body: mailBody,
+    fieldOf: serverFieldOf,
+    // Too many recipients names the most allowed.
+    text: (problem, _field, limit) =>
+      problem === 'tooMany' ? `${t(PROBLEM_KEY.tooMany)} (≤ ${limit})` : t(PROBLEM_KEY[problem]),
+    generic: t('common.error'),
+  });
   const save = useSaveReportMail(fid);
   const busy = save.isPending;
 
@@ -105,19 +113,10 @@ export function ReportMailDialog({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setFailure(null);
-    const problems = draftProblems(draft);
-    const next: Partial<Record<DraftField, string>> = {};
-    for (const [field, problem] of Object.entries(problems))
-      next[field as DraftField] =
-        problem === 'tooMany'
-          ? `${t('fleetAdmin.notify.invalid')} (≤ ${REPORT_MAIL_RECIPIENTS_MAX})`
-          : t(PROBLEM_KEY[problem as Problem]);
-    setErrors(next);
-    if (Object.keys(next).length) return;
+    if (!validate()) return;
     save.mutate(
       { id: mail?.id ?? null, body: mailBody(draft) },
-      { onSuccess: onClose, onError: (err) => showRefusal(err, serverFieldOf, t('common.error')) },
+      { onSuccess: onClose, onError: showRefusal },
     );
   };
 

@@ -1,12 +1,12 @@
 import { formatFleetDateTime, type ReportMailWire, type ReportType } from '@fleetkeep/core';
-import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../app/Loading.tsx';
 import { useSession } from '../../../app/session.ts';
 import { useCan } from '../../../app/useCan.ts';
-import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
-import { type DataColumn, DataTable } from '../../../components/DataTable/DataTable.tsx';
+import type { DataColumn } from '../../../components/DataTable/DataTable.tsx';
+import { ListPanel } from '../../../components/ListPanel.tsx';
 import { dayjsLocale } from '../../../i18n/index.ts';
 import { LANGUAGE_NAMES, type Language } from '../../../i18n/languages.ts';
 import { ApiError } from '../../../lib/api.ts';
@@ -15,7 +15,7 @@ import { ReportMailDialog } from './ReportMailDialog.tsx';
 import { scheduleParts } from './rules.ts';
 
 /**
- * The report mails of the fleet (issue 10 item 5; spec §7 "Report mails"), a tab of the /reports screen:
+ * The report mails of the fleet (spec §7 "Report mails"), a tab of the /reports screen:
  * each mail's report, format, schedule, recipients, last send (time and result) and next send. Users
  * with `report.mail` create, edit and delete mails and "Send now"; readers (`report.view`) see the list.
  */
@@ -129,107 +129,65 @@ export function ReportMailsPanel({ fid, report }: { fid: number; report: ReportT
       text: (m) => (m.next_due === null ? t('reportMails.off') : when(m.next_due)),
     },
   ];
-  if (canWrite)
-    columns.push({
-      id: 'actions',
-      header: t('services.actions'),
-      hiddenHeader: true,
-      value: () => null,
-      sortable: false,
-      searchable: false,
-      exported: false,
-      cell: (m) => (
-        <Group gap={4} wrap="nowrap" justify="flex-end">
-          <Button
-            size="xs"
-            variant="subtle"
-            aria-label={`${t('reportMails.sendNow')}: ${m.name}`}
-            loading={send.isPending && send.variables === m.id}
-            disabled={send.isPending}
-            onClick={() => sendNow(m)}
-            data-testid={`reportmail-send-${m.id}`}
-          >
-            {t('reportMails.sendNow')}
-          </Button>
-          <Button
-            size="xs"
-            variant="subtle"
-            aria-label={`${t('lineitems.edit')}: ${m.name}`}
-            onClick={() => setDialog({ mail: m })}
-            data-testid={`reportmail-edit-${m.id}`}
-          >
-            {t('lineitems.edit')}
-          </Button>
-          <Button
-            size="xs"
-            variant="subtle"
-            color="red"
-            aria-label={`${t('common.delete')}: ${m.name}`}
-            onClick={() => setAsking(m)}
-            data-testid={`reportmail-delete-${m.id}`}
-          >
-            {t('common.delete')}
-          </Button>
-        </Group>
-      ),
-    });
-
   return (
-    <Stack gap="xs" data-testid="reportmails">
-      <Text size="sm" c="dimmed">
-        {t('reportMails.intro')}
-      </Text>
-      {notice && (
-        <Alert
-          color={notice.ok ? 'green' : 'red'}
-          role={notice.ok ? 'status' : 'alert'}
-          withCloseButton
-          onClose={() => setNotice(null)}
-          data-testid="reportmail-notice"
-        >
-          {notice.text}
-        </Alert>
-      )}
-      {mails.isPending ? (
-        <Loading />
-      ) : mails.isError ? (
-        <Alert color="red" role="alert">
-          {mails.error instanceof ApiError ? mails.error.reason : t('fleetAdmin.notify.loadFailed')}
-        </Alert>
-      ) : (
-        <DataTable
-          data={mails.data}
-          columns={columns}
-          getRowId={(m) => String(m.id)}
-          urlPrefix="rm"
-          emptyText={t('reportMails.empty')}
-          minWidth={820}
-          toolbar={
-            canWrite ? (
-              <Button onClick={() => setDialog({ mail: null })} data-testid="reportmail-new">
-                {t('reportMails.new')}
-              </Button>
-            ) : undefined
-          }
-          data-testid="reportmail-table"
-        />
-      )}
-      {dialog && (
-        <ReportMailDialog
-          fid={fid}
-          mail={dialog.mail}
-          lang={lang}
-          report={report}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      <ConfirmDialog
-        opened={asking !== null}
-        title={t('common.delete')}
-        text={asking ? t('reportMails.deleteText', { name: asking.name }) : ''}
-        busy={remove.isPending}
-        onCancel={() => setAsking(null)}
-        onConfirm={() => {
+    <ListPanel
+      testId="reportmails"
+      header={
+        <Text size="sm" c="dimmed">
+          {t('reportMails.intro')}
+        </Text>
+      }
+      notice={notice}
+      noticeTestId="reportmail-notice"
+      onNoticeClose={() => setNotice(null)}
+      list={mails}
+      loading={<Loading />}
+      loadError={mails.error instanceof ApiError ? mails.error.reason : t('fleetAdmin.notify.loadFailed')}
+      columns={columns}
+      getRowId={(m) => String(m.id)}
+      urlPrefix="rm"
+      emptyText={t('reportMails.empty')}
+      minWidth={820}
+      data-testid="reportmail-table"
+      create={
+        canWrite
+          ? {
+              label: t('reportMails.new'),
+              testId: 'reportmail-new',
+              onClick: () => setDialog({ mail: null }),
+            }
+          : null
+      }
+      actions={
+        canWrite
+          ? {
+              name: (m) => m.name,
+              testIdPrefix: 'reportmail',
+              onEdit: (m) => setDialog({ mail: m }),
+              onDelete: setAsking,
+              before: (m) => (
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  aria-label={`${t('reportMails.sendNow')}: ${m.name}`}
+                  loading={send.isPending && send.variables === m.id}
+                  disabled={send.isPending}
+                  onClick={() => sendNow(m)}
+                  data-testid={`reportmail-send-${m.id}`}
+                >
+                  {t('reportMails.sendNow')}
+                </Button>
+              ),
+            }
+          : null
+      }
+      confirm={{
+        opened: asking !== null,
+        title: t('common.delete'),
+        text: asking ? t('reportMails.deleteText', { name: asking.name }) : '',
+        busy: remove.isPending,
+        onCancel: () => setAsking(null),
+        onConfirm: () => {
           if (!asking) return;
           remove.mutate(asking.id, {
             onSettled: () => setAsking(null),
@@ -241,8 +199,18 @@ export function ReportMailsPanel({ fid, report }: { fid: number; report: ReportT
                 }),
               }),
           });
-        }}
-      />
-    </Stack>
+        },
+      }}
+    >
+      {dialog && (
+        <ReportMailDialog
+          fid={fid}
+          mail={dialog.mail}
+          lang={lang}
+          report={report}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </ListPanel>
   );
 }

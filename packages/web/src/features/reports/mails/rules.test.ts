@@ -1,14 +1,22 @@
 import type { ReportMailWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
+import { schemaProblems } from '../../../lib/coreResolver.ts';
 import {
   draftOf,
-  draftProblems,
   mailBody,
+  mailSchema,
+  type ReportMailDraft,
   recipientList,
   scheduleParts,
   serverFieldOf,
   weekdayName,
 } from './rules.ts';
+
+/** The form's problems: the draft's body under the core contract of a new mail, by field. */
+function draftProblems(draft: ReportMailDraft) {
+  const found = schemaProblems(mailSchema(null), mailBody(draft), serverFieldOf);
+  return Object.fromEntries(Object.entries(found.fields).map(([field, p]) => [field, p?.problem]));
+}
 
 const MAIL: ReportMailWire = {
   id: 3,
@@ -76,7 +84,7 @@ describe('report-mail editor rules', () => {
     });
   });
 
-  it('finds the problems of a draft before sending it', () => {
+  it('finds the problems of a draft with the core contract before sending it', () => {
     const d = draftOf(null, 'en', 'fuel');
     expect(draftProblems(d)).toEqual({ name: 'required', recipients: 'required' });
     expect(draftProblems({ ...d, name: 'x'.repeat(129), recipients: 'a@x.com, nope' })).toEqual({

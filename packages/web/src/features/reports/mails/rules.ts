@@ -1,19 +1,19 @@
 import {
-  EMAIL_MAX,
-  Limits,
   MONTHDAY_LAST,
-  REPORT_MAIL_RECIPIENTS_MAX,
   type ReportFormat,
   type ReportGroup,
   type ReportMailEvery,
   type ReportMailWire,
   type ReportType,
+  reportMailBody,
+  reportMailUpdateBody,
 } from '@fleetkeep/core';
+import type { CoreSchema } from '../../../lib/coreResolver.ts';
 
 /**
- * Pure rules of the report-mail editor (issue 10 item 5; core contracts/reportmails.ts): the form's
- * draft from a mail (or the defaults of a new one), its problems before it is sent, the request body,
- * and which form field a server issue belongs to.
+ * Pure rules of the report-mail editor (core contracts/reportmails.ts): the form's draft from a mail (or
+ * the defaults of a new one), the core contract it is checked with, the request body, and which form
+ * field a server issue belongs to.
  */
 
 export interface ReportMailDraft {
@@ -35,7 +35,6 @@ export interface ReportMailDraft {
 }
 
 export type DraftField = 'name' | 'recipients' | 'hour' | 'weekday' | 'monthday' | 'ids';
-export type Problem = 'required' | 'tooLong' | 'invalid' | 'tooMany';
 
 /** A new mail: weekly on Monday at 06:00, XLSX, in the user's language. */
 export function draftOf(mail: ReportMailWire | null, lang: string, report: ReportType): ReportMailDraft {
@@ -82,20 +81,12 @@ export function recipientList(text: string): string[] {
   return out;
 }
 
-/** A plausible address (the server checks it fully). */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function draftProblems(d: ReportMailDraft): Partial<Record<DraftField, Problem>> {
-  const out: Partial<Record<DraftField, Problem>> = {};
-  const name = d.name.trim();
-  if (!name) out.name = 'required';
-  else if (name.length > Limits.stringMax) out.name = 'tooLong';
-  const list = recipientList(d.recipients);
-  if (list.length === 0) out.recipients = 'required';
-  else if (list.length > REPORT_MAIL_RECIPIENTS_MAX) out.recipients = 'tooMany';
-  else if (list.some((a) => a.length > EMAIL_MAX || !EMAIL.test(a))) out.recipients = 'invalid';
-  if (!Number.isInteger(d.hour) || d.hour < 0 || d.hour > 23) out.hour = 'invalid';
-  return out;
+/**
+ * The core contract a save is checked with before it is sent: the POST body of a new mail, the PUT body
+ * of a saved one.
+ */
+export function mailSchema(mail: ReportMailWire | null): CoreSchema {
+  return mail ? reportMailUpdateBody : reportMailBody;
 }
 
 /** The POST or PUT body of a draft (a PUT sends every field: the form holds them all). */

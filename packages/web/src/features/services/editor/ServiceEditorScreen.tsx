@@ -7,7 +7,6 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { Loading } from '../../../app/Loading.tsx';
 import { useSession } from '../../../app/session.ts';
 import { usePermissions } from '../../../app/useCan.ts';
-import { useLeaveWarning } from '../../../app/useLeaveWarning.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { ScrollTabs } from '../../../components/ScrollTabs/ScrollTabs.tsx';
 import { ServiceStatusBadge } from '../../../components/ServiceStatus.tsx';
@@ -15,6 +14,7 @@ import { ApiError } from '../../../lib/api.ts';
 import { useLibrary } from '../../../lib/fleetData.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 import { serviceKeys, useService } from '../../../lib/services.ts';
+import { useLeaveWarning } from '../../../lib/useLeaveWarning.tsx';
 import { useCreateService, useCreateServices, useUpdateArchived, useUpdateService } from '../api.ts';
 import { AttachmentsTab } from './AttachmentsTab.tsx';
 import { CustomFieldsTab } from './CustomFieldsTab.tsx';

@@ -2,7 +2,16 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
-import { getSessionState } from './session.ts';
+
+/**
+ * Whether a blocked leave should ask at all: the app shell sets it (a signed-out user leaves without a
+ * question). `lib/` sits below the shell, so the shell hands the check down instead of being imported.
+ */
+let leaveGate: () => boolean = () => true;
+
+export function setLeaveWarningGate(gate: () => boolean): void {
+  leaveGate = gate;
+}
 
 /**
  * Leave-page warning of spec §2: while `dirty`, leaving the page asks 'Warning!' with Leave and Stay.
@@ -14,7 +23,7 @@ export function useLeaveWarning(dirty: boolean, options: { tabParam?: string } =
   const { t } = useTranslation();
   const { tabParam } = options;
   const blocker = useBlocker(({ currentLocation, nextLocation }) => {
-    if (!dirty || getSessionState().status !== 'authenticated') return false;
+    if (!dirty || !leaveGate()) return false;
     if (currentLocation.pathname !== nextLocation.pathname) return true;
     if (tabParam === undefined) return false;
     const tabOf = (search: string) => new URLSearchParams(search).get(tabParam);

@@ -1,0 +1,118 @@
+import { useForm } from '@mantine/form';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { ApiError } from './api.ts';
+import type { CoreSchema } from './coreResolver.ts';
+import {
+  draftErrors,
+  type FieldErrors,
+  type ProblemText,
+  type RefusalView,
+  refreshDecision,
+  refusalView,
+  type ServerFieldOf,
+} from './editorForm.ts';
+import { useLeaveWarning } from './useLeaveWarning.tsx';
+
+export interface EditorFormOptions<D extends object, F extends string> {
+  /** The draft to start from: the record's values, or the defaults of a new one. */
+  initial: () => D;
+  /** The route's core contract and the body the draft makes: checked before sending. */
+  schema?: CoreSchema;
+  body?: (draft: D) => unknown;
+  /** The field that shows a body path (core issues and server refusals alike). */
+  fieldOf: ServerFieldOf<F>;
+  /** Words a problem the core contract found. */
+  text: ProblemText<F>;
+  /** The form's own rules, for what the core contract does not say. */
+  check?: (draft: D) => FieldErrors<F>;
+  /** The record edited, read again on live events: a change reloads a clean form (`refreshDecision`). */
+  record?: { version: unknown; draft: () => D } | null;
+  /** Spec §2 leave warning while dirty (`tabParam`: see `useLeaveWarning`); dialogs leave it off. */
+  leave?: false | { tabParam?: string };
+  /** The failure shown when a save failed without the server's answer. */
+  generic: string;
+  /** Rewords a refusal the form knows better (a 409's taken name, in the user's words). */
+  reword?: (err: ApiError, view: RefusalView<F>) => RefusalView<F>;
+}
+
+/**
+ * The state of every editor (STYLE "Web code": the component library's form hook with the shared zod
+ * schema, server errors mapped back onto fields) on `@mantine/form`: the draft, its errors and the
+ * failure shown above the buttons, dirty against the last loaded or saved values, the live refresh of a
+ * clean form, the leave warning, and refused saves put onto the fields.
+ */
+export function useEditorForm<D extends object, F extends string>(options: EditorFormOptions<D, F>) {
+  const { fieldOf, generic, record } = options;
+  const form = useForm<D>({
+    mode: 'controlled',
+    initialValues: options.initial(),
+    clearInputErrorOnChange: false,
+    validate: (values) => draftErrors(values, options),
+  });
+  const [failure, setFailure] = useState<string | null>(null);
+  const dirty = form.isDirty();
+  const leaveWarning = useLeaveWarning(options.leave !== undefined && options.leave !== false && dirty, {
+    tabParam: options.leave ? options.leave.tabParam : undefined,
+  });
+
+  /** Loads `draft` as the form's clean state (a reloaded or saved record). */
+  const load = (draft: D) => {
+    form.setValues(draft);
+    form.resetDirty(draft);
+    form.clearErrors();
+  };
+
+  const seen = useRef(record?.version);
+  const version = record?.version;
+  useEffect(() => {
+    if (!record) return;
+    const decision = refreshDecision(seen.current, version, dirty);
+    if (decision === 'none') return;
+    seen.current = version;
+    if (decision === 'reload') load(record.draft());
+  }, [version]);
+
+  /** Changes the draft; the errors of the fields named in `clear` and the failure go. */
+  const edit = (patch: Partial<D>, ...clear: F[]) => {
+    form.setValues(patch);
+    for (const field of clear) form.clearFieldError(field);
+    setFailure(null);
+  };
+
+  /** Checks the draft (core contract, then the form's own rules); true when it may be sent. */
+  const validate = (): boolean => {
+    setFailure(null);
+    return !form.validate().hasErrors;
+  };
+
+  /** Puts a refused save onto the form: field errors and the form-level failure. */
+  const showRefusal = (err: unknown) => {
+    const view = refusalView(err, fieldOf);
+    if (!view) {
+      setFailure(generic);
+      return;
+    }
+    const shown = options.reword && err instanceof ApiError ? options.reword(err, view) : view;
+    form.setErrors(shown.fields);
+    setFailure(shown.failure);
+  };
+
+  return {
+    form,
+    draft: form.values,
+    errors: form.errors as FieldErrors<F>,
+    setErrors: (errors: FieldErrors<F>) => form.setErrors(errors),
+    failure,
+    setFailure,
+    dirty,
+    edit,
+    validate,
+    showRefusal,
+    /** After a save: the saved record's draft becomes the clean state, its version the seen one. */
+    accept: (draft: D, savedVersion?: unknown) => {
+      if (savedVersion !== undefined) seen.current = savedVersion;
+      load(draft);
+    },
+    leaveWarning: leaveWarning as ReactNode,
+  };
+}
