@@ -19,7 +19,8 @@ export default defineConfig({
   forbidOnly: true,
   // Under CI one retry, reported by name as FLAKY in the summary of npm test; locally none.
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000 * slow,
+  // Two workers share the CPU with their servers: a journey that takes 20 s alone may take 40 s here.
+  timeout: 60_000 * slow,
   expect: { timeout: 10_000 * slow },
   outputDir: './test-results',
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
