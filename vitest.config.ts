@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -10,6 +11,9 @@ const core = path.resolve(import.meta.dirname, 'packages/core/src/index.ts');
 export default defineConfig({
   resolve: { alias: { '@fleetkeep/core': core } },
   test: {
+    // Vitest runs one worker less than the cores by default: a single one on a 2-core CI machine, while
+    // the main process sits idle and the HTTP files wait on their databases. VITEST_MAX_WORKERS overrides.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
         extends: true,

@@ -18,10 +18,21 @@ export interface ServerInfo {
   pidFile: string;
 }
 
+/**
+ * The demo server of this Playwright worker. The global setup starts one server (own port, own data
+ * directory and SQLite file) per parallel worker slot; a worker uses the one of its slot, so that a
+ * journey that stops its server (zz-connection) never touches another worker's journeys.
+ */
 export function serverInfo(): ServerInfo {
-  const text = process.env.FLEETKEEP_E2E_SERVER;
-  if (!text) throw new Error('FLEETKEEP_E2E_SERVER is not set: run the suite through playwright.config.ts');
-  return JSON.parse(text) as ServerInfo;
+  const text = process.env.FLEETKEEP_E2E_SERVERS;
+  if (!text) throw new Error('FLEETKEEP_E2E_SERVERS is not set: run the suite through playwright.config.ts');
+  const servers = JSON.parse(text) as ServerInfo[];
+  // Playwright sets TEST_PARALLEL_INDEX in each worker (0 … workers-1); a worker restarted after a
+  // failure keeps its slot, and so its server and data.
+  const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0) || 0;
+  const info = servers[slot % servers.length];
+  if (!info) throw new Error('FLEETKEEP_E2E_SERVERS lists no server');
+  return info;
 }
 
 export function freePort(): Promise<number> {
@@ -37,8 +48,11 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** How long a starting server may take to answer: the global setup starts one per worker at once. */
+const START_LIMIT_MS = 60_000;
+
 async function waitUntilUp(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + START_LIMIT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
     try {
@@ -49,7 +63,7 @@ async function waitUntilUp(port: number, child: ChildProcess): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('server did not answer /api/ping within 30 s');
+  throw new Error(`server did not answer /api/ping within ${START_LIMIT_MS / 1000} s`);
 }
 
 export async function startServer(info: ServerInfo): Promise<ChildProcess> {

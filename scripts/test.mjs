@@ -1,5 +1,6 @@
-// `npm test`: install what is missing, make sure the test services are there, then run every suite in
-// order, failing fast. The last line printed is `tests: <n> passed, <m> failed` (read by CI tooling).
+// `npm test`: install what is missing, make sure the test services are there, then run every suite,
+// failing fast. The last line printed is `tests: <n> passed, <m> failed` (read by CI tooling).
+// `npm run test:quick` (--quick): the inner loop, unit tests and the HTTP suite on SQLite only.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import {
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CHROMIUM = '/usr/bin/chromium';
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-test-report-'));
+const quick = process.argv.includes('--quick');
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @type {{name: string, status: 'passed'|'failed'|'skipped', ms: number, note?: string}[]} */
@@ -150,27 +152,74 @@ function redact(url) {
 
 class StepFailed extends Error {}
 
-/** Runs one step with a header and its time; a non-zero code stops the run. */
-async function step(name, fn) {
-  header(name);
+/**
+ * Runs a step's function and times it. `spawnOptions` go to the commands it runs (an output file when
+ * steps run side by side). Resolves to the step's record; never throws.
+ */
+async function runStep(name, fn, spawnOptions = {}) {
   const started = performance.now();
   let code;
   let note;
   try {
-    const result = await fn();
+    const result = await fn(spawnOptions);
     code = typeof result === 'number' ? result : (result?.code ?? 0);
     note = typeof result === 'object' ? result?.note : undefined;
   } catch (err) {
-    console.error(red(err instanceof Error ? err.message : String(err)));
+    console.error(red(`${name}: ${err instanceof Error ? err.message : String(err)}`));
     code = 1;
   }
-  const ms = performance.now() - started;
-  const status = code === 0 ? 'passed' : 'failed';
-  steps.push({ name, status, ms, note });
-  console.log(
-    `${code === 0 ? green('✔') : red('✘')} ${name} ${status} in ${seconds(ms)}${note ? ` (${note})` : ''}`,
+  return { name, status: code === 0 ? 'passed' : 'failed', ms: performance.now() - started, note };
+}
+
+function record(result) {
+  steps.push(result);
+  const { name, status, ms, note } = result;
+  const mark = status === 'passed' ? green('✔') : red('✘');
+  console.log(`${mark} ${name} ${status} in ${seconds(ms)}${note ? ` (${note})` : ''}`);
+}
+
+/** Runs one step with a header and its time; a non-zero code stops the run. */
+async function step(name, fn) {
+  header(name);
+  const result = await runStep(name, fn);
+  record(result);
+  if (result.status !== 'passed') throw new StepFailed(name);
+}
+
+/**
+ * Runs lanes of steps at the same time, the steps of one lane in order (a lane stops at its first
+ * failure). Each step's output goes to a file, printed under the step's header once every lane is done,
+ * so that the log reads as if they had run one after the other. For CPU-light or differently bound work
+ * only: on 2 cores two compilers side by side gain little.
+ */
+async function together(lanes) {
+  const started = performance.now();
+  const done = await Promise.all(
+    lanes.map(async (lane) => {
+      const results = [];
+      for (const [name, fn] of lane) {
+        const file = path.join(reportDir, `${name.replace(/\W+/g, '-')}.log`);
+        const fd = fs.openSync(file, 'w');
+        try {
+          results.push({ ...(await runStep(name, fn, { stdio: ['ignore', fd, fd] })), file });
+        } finally {
+          fs.closeSync(fd);
+        }
+        if (results.at(-1).status !== 'passed') break;
+      }
+      return results;
+    }),
   );
-  if (code !== 0) throw new StepFailed(name);
+  let failed;
+  for (const result of done.flat()) {
+    header(result.name);
+    process.stdout.write(fs.readFileSync(result.file));
+    const { file: _file, ...rest } = result;
+    record(rest);
+    if (rest.status !== 'passed') failed ??= rest.name;
+  }
+  log(`${lanes.length} lanes side by side took ${seconds(performance.now() - started)}`);
+  if (failed) throw new StepFailed(failed);
 }
 
 function skipStep(name, why) {
@@ -238,7 +287,7 @@ function countPlaywright(file) {
   return `${passed} passed, ${failed} failed${stats?.skipped ? `, ${stats.skipped} skipped` : ''}`;
 }
 
-async function vitest(project, label, env = {}) {
+async function vitest(project, label, env = {}, spawnOptions = {}) {
   const out = path.join(reportDir, `${label}.json`);
   const code = await run(
     process.execPath,
@@ -251,7 +300,7 @@ async function vitest(project, label, env = {}) {
       '--reporter=json',
       `--outputFile.json=${out}`,
     ],
-    { env: { ...process.env, ...env } },
+    { ...spawnOptions, env: { ...process.env, ...env } },
   );
   return { code, note: countVitest(out, code) };
 }
@@ -290,14 +339,29 @@ function summary(ok) {
 }
 
 async function main() {
-  log(`npm test${isCI ? ' (CI=true: missing services fail the run)' : ''}`);
+  log(
+    `npm ${quick ? 'run test:quick (unit and HTTP on SQLite)' : 'test'}${isCI ? ' (CI=true: missing services fail the run)' : ''}`,
+  );
 
   await step('install dependencies', async () => {
     const ms = await ensureInstalled();
     return { code: 0, note: ms ? `npm ci ${seconds(ms)}` : 'up to date' };
   });
-  await step('browser (Debian chromium)', async () => ({ code: 0, note: await ensureChromium() }));
 
+  // tsc -b emits packages/*/dist, which the multi-instance HTTP tests and the restore unit test start as
+  // processes of their own: it comes before the suites (the typecheck's own tsc -b then has nothing to do).
+  await step('compile server (tsc -b)', () => {
+    dropStaleBuildInfo();
+    return npm(['run', '--silent', 'build:ts']);
+  });
+
+  if (quick) {
+    await step('unit tests', () => vitest('unit', 'unit'));
+    await step('http tests on SQLite', () => vitest('http', 'http-sqlite', { TEST_DB: 'sqlite' }));
+    return;
+  }
+
+  await step('browser (Debian chromium)', async () => ({ code: 0, note: await ensureChromium() }));
   let pgError;
   await step('PostgreSQL', async () => {
     pgError = await ensurePostgres();
@@ -314,13 +378,14 @@ async function main() {
     return { code: 0, note: redact(TEST_DATABASE_URL) };
   });
 
-  // tsc -b also emits packages/*/dist, which the multi-instance HTTP test starts as real processes.
-  await step('typecheck', () => {
-    dropStaleBuildInfo();
-    return npm(['run', '--silent', 'typecheck']);
-  });
-  await step('lint', () => npm(['run', '--silent', 'lint']));
-  await step('unit tests', () => vitest('unit', 'unit'));
+  // The type checkers and the linter are one process each: beside the unit tests they use the second core.
+  await together([
+    [
+      ['typecheck', (o) => npm(['run', '--silent', 'typecheck'], o)],
+      ['lint', (o) => npm(['run', '--silent', 'lint'], o)],
+    ],
+    [['unit tests', (o) => vitest('unit', 'unit', {}, o)]],
+  ]);
   await step('http tests on SQLite', () => vitest('http', 'http-sqlite', { TEST_DB: 'sqlite' }));
   if (pgError) {
     skipStep('http tests on PostgreSQL', 'PostgreSQL unreachable');

@@ -27,11 +27,18 @@ async function fleetUnits(request: APIRequestContext, fid: number, headers: Reco
   return ((await (await request.get(`/api/fleets/${fid}/units`, { headers })).json()).units ?? []) as Unit[];
 }
 
+interface Stream {
+  /** Rounds of readings sent so far (every unit once per round). */
+  rounds(): number;
+  /** Stops the stream; resolves to the rounds sent. */
+  stop(): Promise<number>;
+}
+
 /**
  * Units report every second through the ingestion API (position and odometer), as the demo simulator's
- * devices do, until the returned stop is called.
+ * devices do, until stopped.
  */
-function streamReadings(request: APIRequestContext, units: Unit[]): () => Promise<number> {
+function streamReadings(request: APIRequestContext, units: Unit[]): Stream {
   let stopped = false;
   let clock = now();
   let step = 0;
@@ -53,9 +60,12 @@ function streamReadings(request: APIRequestContext, units: Unit[]): () => Promis
     }
     return step;
   })();
-  return async () => {
-    stopped = true;
-    return loop;
+  return {
+    rounds: () => step,
+    async stop() {
+      stopped = true;
+      return loop;
+    },
   };
 }
 
@@ -91,10 +101,10 @@ test('units reporting every second: /services and /items read the units once, no
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     await expect(page.getByRole('row').nth(1)).toBeVisible();
     const counts = countFleetReads(page);
-    const stop = streamReadings(request, units);
-    await page.waitForTimeout(20_000);
-    const steps = await stop();
-    expect(steps).toBeGreaterThanOrEqual(15);
+    const stream = streamReadings(request, units);
+    // Eight rounds of one reading a second from six units: 48 messages, counted rather than timed.
+    await expect.poll(() => stream.rounds(), { timeout: 60_000 * cpuThrottle() }).toBeGreaterThanOrEqual(8);
+    expect(await stream.stop()).toBeGreaterThanOrEqual(8);
     // The messages are patched into the cached units: no list is fetched again for them.
     expect(counts.get('units') ?? 0, JSON.stringify([...counts])).toBeLessThanOrEqual(1);
     expect(total(counts), JSON.stringify([...counts])).toBeLessThanOrEqual(5);
@@ -129,13 +139,14 @@ test('a row menu stays open and the search keeps its text while positions stream
       await menuButton.click();
       const item = page.getByRole('menuitem', { name: 'Set in progress' });
       await expect(item).toBeVisible();
-      const stop = streamReadings(request, units);
-      // Five seconds of messages of the service's own unit and others: the menu is still open.
-      for (let i = 0; i < 10; i++) {
-        await page.waitForTimeout(500);
+      const stream = streamReadings(request, units);
+      // Three rounds of messages of the service's own unit and others: the menu stays open throughout.
+      while (stream.rounds() < 3) {
+        await page.waitForTimeout(250);
         await expect(item).toBeVisible({ timeout: 100 });
       }
-      await stop();
+      await stream.stop();
+      await expect(item).toBeVisible({ timeout: 100 });
       await expect(search).toHaveValue(tag);
       await page.keyboard.press('Escape');
       await expect(item).toBeHidden();

@@ -121,9 +121,13 @@ function table(ids: Ids): [string, Expect][] {
 
 const USERS: DemoUser[] = ['root', 'admin', 'manager', 'mechanic', 'viewer', 'outsider'];
 
+// The six users' checks only read: they may run on both workers at once (the longest file otherwise).
+test.describe.configure({ mode: 'parallel' });
+
 for (const user of USERS) {
   test(`every spec §2 guard for ${user}`, async ({ page, request }) => {
-    test.setTimeout(90_000 * cpuThrottle());
+    // About forty full page loads; beside a second worker on a busy machine they took over 90 s.
+    test.setTimeout(180_000 * cpuThrottle());
     const ids = await demoIds(request);
     await login(page, user);
     await expect(page).not.toHaveURL(/\/login/);

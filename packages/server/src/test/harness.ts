@@ -11,19 +11,29 @@ import { type Config, loadConfig } from '../config.js';
 import { now } from '../context.js';
 import { type DemoIds, seedDemo } from '../demo/seed.js';
 import { createServer, type Server } from '../server.js';
+import { migratedPgTemplate, migratedSqliteTemplate } from './templates.js';
 
 /** Which database the HTTP suite runs on: TEST_DB=sqlite (default) or TEST_DB=postgres. */
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const DEMO_PASSWORD = 'demo-password-1';
 
-/** A fresh, empty PostgreSQL database for one test server; dropped by the returned function. */
-export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh PostgreSQL database for one test server, dropped by the returned function: empty, or with
+ * `migrated` a copy of the migrated template (test/templates.ts).
+ */
+export async function createPgDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `fk_test_${randomBytes(6).toString('hex')}`;
+  const template = options.migrated ? await migratedPgTemplate(TEST_DATABASE_URL) : undefined;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   return {
@@ -164,7 +174,9 @@ export async function listenAnother(config: Config): Promise<{ server: Server; u
 /** Starts the real server on a fresh database of TEST_DB, listening on a free port. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-test-'));
-  const pgDb = TEST_DB === 'postgres' ? await createPgDatabase() : undefined;
+  const pgDb = TEST_DB === 'postgres' ? await createPgDatabase({ migrated: true }) : undefined;
+  // The file name the server opens in its data directory (server.ts createServer).
+  if (!pgDb) fs.copyFileSync(await migratedSqliteTemplate(), path.join(dataDir, 'fleetkeep.sqlite'));
   const config: Config = {
     ...loadConfig({}),
     port: 0,
