@@ -1,0 +1,16 @@
+import { fuelRoutes } from './fuel.js';
+import { servicesRoutes } from './services.js';
+
+export * from './fuel.js';
+export * from './route.js';
+export * from './services.js';
+
+/**
+ * Every API route's descriptor by module (core routes/route.ts). The server registers each one
+ * (http/serve.ts; a test checks that none is left out and none is registered without one), the web
+ * client is derived from this object.
+ */
+export const routes = {
+  fuel: fuelRoutes,
+  services: servicesRoutes,
+};
