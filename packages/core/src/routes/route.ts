@@ -52,14 +52,20 @@ export interface RouteDef {
   params?: z.ZodObject | undefined;
   query?: z.ZodType | undefined;
   body?: z.ZodType | MultipartBody | undefined;
-  /** The success reply (HTTP 200). */
+  /** Content types of a body that is not JSON, for the API description (the import parse's file bytes). */
+  consumes?: readonly string[] | undefined;
+  /** The success reply (HTTP 200, or `status`). */
   reply: z.ZodType | FileReply;
+  /** The success status when it is not 200: 204 for a reply without content (core `noContent`). */
+  status?: 204 | undefined;
   need: RouteNeed;
   /** One line for the API description. */
   summary: string;
   tags: readonly string[];
   /** Served but left out of the API description. */
   hidden?: boolean;
+  /** Authenticated by other means than a session (a device identifier): no security scheme is listed. */
+  sessionless?: boolean;
 }
 
 /**

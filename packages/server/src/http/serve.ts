@@ -60,18 +60,20 @@ export interface ServeOptions {
 const multipartBody = z.unknown().describe('multipart/form-data with one or more file parts');
 
 function schemaOf(def: RouteDef): FastifySchema {
-  const schema: FastifySchema & { tags: string[]; summary: string; hide?: boolean } = {
+  const schema: FastifySchema & { tags: string[]; summary: string; hide?: boolean; security?: [] } = {
     tags: [...def.tags],
     summary: def.summary,
-    response: { 200: def.reply === 'file' ? binaryReply : def.reply },
+    response: { [def.status ?? 200]: def.reply === 'file' ? binaryReply : def.reply },
   };
   if (def.hidden) schema.hide = true;
+  if (def.sessionless) schema.security = [];
   if (def.params) schema.params = def.params;
   if (def.query) schema.querystring = def.query;
   if (def.body === 'multipart') {
     schema.consumes = ['multipart/form-data', 'application/json'];
     schema.body = multipartBody;
   } else if (def.body) schema.body = def.body;
+  if (def.consumes) schema.consumes = [...def.consumes];
   return schema;
 }
 
