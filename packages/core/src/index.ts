@@ -17,6 +17,7 @@ export * from './notifications.js';
 export * from './permissions.js';
 export * from './reportmails.js';
 export * from './reports.js';
+export * from './routes/index.js';
 export * from './service-status.js';
 export * from './status.js';
 export * from './timezone.js';

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import { ErrorCode, pingReply, RELEASE } from '@fleetkeep/core';
+import { ErrorCode, metaRoutes, RELEASE } from '@fleetkeep/core';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
@@ -18,6 +18,7 @@ import { installNoChangeCheck } from './http/no-change.js';
 import { isOldInternetExplorer } from './http/old-browser.js';
 import { replySerializer } from './http/replies.js';
 import { installSecurityHeaders } from './http/security.js';
+import { serve } from './http/serve.js';
 import { installTextParsers } from './http/utf8.js';
 import { localeRoutes } from './i18n/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
@@ -106,20 +107,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   installAuth(app, ctx);
 
-  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
-  app.get(
-    '/api/ping',
-    {
-      config: { public: true },
-      schema: { tags: ['meta'], summary: 'Liveness', response: { 200: pingReply } },
-    },
-    async () => ({
-      ok: true as const,
-      release: RELEASE,
-    }),
-  );
+  serve(app, metaRoutes.apiDescription, async () => ({ ...app.swagger() }));
+  serve(app, metaRoutes.ping, async () => ({ ok: true as const, release: RELEASE }));
 
   await app.register(sessionRoutes(ctx));
   await app.register(setupRoutes(ctx));

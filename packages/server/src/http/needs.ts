@@ -1,4 +1,4 @@
-import { ErrorCode, isFleetNeed, NEEDS, type NeedName } from '@fleetkeep/core';
+import { ErrorCode, isFleetNeed, NEEDS, type NeedName, type RouteDef } from '@fleetkeep/core';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import {
   holds,
@@ -62,6 +62,8 @@ export interface RouteDeclaration {
   fleetFrom: FleetSource | undefined;
   /** Status codes with a declared reply schema. */
   replies: string[];
+  /** The core descriptor it was registered from (http/serve.ts), if any. */
+  descriptor: RouteDef | undefined;
 }
 
 /** The route's fleet source: declared, or the conventional path parameter. */
@@ -89,7 +91,12 @@ export function installNeedDeclarations(app: FastifyInstance): void {
     if (!isApiRoute(route.url)) return;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
     if (methods.length === 0) return;
-    const config = (route.config ?? {}) as { public?: boolean; need?: NeedName; fleetFrom?: FleetSource };
+    const config = (route.config ?? {}) as {
+      public?: boolean;
+      need?: NeedName;
+      fleetFrom?: FleetSource;
+      route?: RouteDef;
+    };
     const isPublic = config.public === true;
     if (!isPublic) {
       if (!config.need || !Object.hasOwn(NEEDS, config.need))
@@ -106,6 +113,7 @@ export function installNeedDeclarations(app: FastifyInstance): void {
         need: config.need,
         fleetFrom: config.fleetFrom,
         replies: response ? Object.keys(response) : [],
+        descriptor: config.route,
       });
     }
   });

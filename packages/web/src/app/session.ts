@@ -3,7 +3,6 @@ import {
   type GuardUser,
   type LiveEvent,
   type SessionAuthReply,
-  type SessionLoginReply,
   UserEventType,
   type UserSettings,
   type UserSettingsPatch,
@@ -13,6 +12,7 @@ import { useSyncExternalStore } from 'react';
 import { setLanguage } from '../i18n/index.ts';
 import { isLanguage } from '../i18n/languages.ts';
 import { ApiError, api, setSession, setSessionLostHandler } from '../lib/api.ts';
+import { client } from '../lib/client.ts';
 import { type FleetDialog, fleetDialogFor } from '../lib/fleetDialogs.ts';
 import { connectLive, createLiveCache, type LiveConnection, type LiveState } from '../lib/live.ts';
 import { clearStored, readStored, removeStored, writeStored } from '../lib/storage.ts';
@@ -153,9 +153,7 @@ function onLiveState(next: LiveState): void {
 }
 
 async function authenticate(token: string): Promise<void> {
-  const auth = await api<SessionAuthReply>(`/api/auth?access_token=${encodeURIComponent(token)}`, {
-    anonymous: true,
-  });
+  const auth = await client.session.auth({ access_token: token });
   setSession(auth.session);
   const lang = auth.model.s.lang;
   if (isLanguage(lang)) await setLanguage(lang);
@@ -198,11 +196,7 @@ export async function bootstrap(): Promise<void> {
 
 export async function login(username: string, password: string): Promise<void> {
   try {
-    const { access_token } = await api<SessionLoginReply>('/api/login', {
-      method: 'POST',
-      body: { username, password },
-      anonymous: true,
-    });
+    const { access_token } = await client.session.login({ username, password });
     explicitLogout = false;
     writeStored(TOKEN_KEY, access_token);
     await authenticate(access_token);
@@ -229,7 +223,7 @@ export async function logout(): Promise<void> {
   if (loggingOut) return;
   loggingOut = true;
   try {
-    if (state.status === 'authenticated') await api('/api/logout').catch(() => undefined);
+    if (state.status === 'authenticated') await client.session.logout().catch(() => undefined);
   } finally {
     loggingOut = false;
   }
@@ -246,7 +240,7 @@ export async function logout(): Promise<void> {
 }
 
 export async function saveSettings(patch: UserSettingsPatch): Promise<UserSettings> {
-  const merged = await api<UserSettings>('/api/user/settings', { method: 'PATCH', body: patch });
+  const merged = await client.user.settings(patch);
   if (state.status === 'authenticated') {
     set({ status: 'authenticated', auth: { ...state.auth, model: { ...state.auth.model, s: merged } } });
   }
@@ -265,7 +259,7 @@ export async function refreshFleets(): Promise<void> {
 
 /** PUT /api/user/fleet, then every fleet query reloads (spec §4 "Switching the current fleet"). */
 export async function switchFleet(fid: number): Promise<void> {
-  await api('/api/user/fleet', { method: 'PUT', body: { fid } });
+  await client.user.switchFleet({ fid });
   if (state.status === 'authenticated') set({ status: 'authenticated', auth: { ...state.auth, fid } });
   await queryClient.invalidateQueries();
 }

@@ -11,7 +11,7 @@ import {
   attachmentCapProblem,
   sizeParts,
 } from '../lib/attachments.ts';
-import { downloadFile, type UploadHandle, uploadFiles } from '../lib/transfer.ts';
+import { downloadFile, type UploadHandle } from '../lib/transfer.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { IconButton } from './IconButton.tsx';
 
@@ -25,8 +25,10 @@ export interface AttachmentFile {
 }
 
 export interface AttachmentsProps {
-  /** The record's attachments collection: POST uploads to it, GET `${path}/${id}` downloads a file. */
-  path: string;
+  /** Uploads files to the record (lib/client.ts `upload` of the owner's upload route). */
+  upload: (files: readonly File[], onProgress: (ratio: number) => void) => UploadHandle<unknown>;
+  /** Where a file downloads from (lib/client.ts `url` of the owner's download route). */
+  fileUrl: (id: number) => string;
   /** The record's files (a TanStack query fits); nothing is shown while it is pending. */
   list: { data?: readonly AttachmentFile[] | undefined; isPending: boolean };
   editable: boolean;
@@ -49,7 +51,8 @@ export interface AttachmentsProps {
  * progress and cancel, download under the original name, delete after asking; 20 files and 32 MB at most.
  */
 export function Attachments({
-  path,
+  upload: uploadTo,
+  fileUrl,
   list,
   editable,
   dateFormat,
@@ -90,7 +93,7 @@ export function Attachments({
       return;
     }
     setProgress(0);
-    const handle = uploadFiles<unknown>(path, picked, setProgress);
+    const handle = uploadTo(picked, setProgress);
     upload.current = handle;
     try {
       await handle.promise;
@@ -106,7 +109,7 @@ export function Attachments({
   const download = async (file: AttachmentFile) => {
     setError(null);
     try {
-      await downloadFile(`${path}/${file.id}`, file.name);
+      await downloadFile(fileUrl(file.id), file.name);
     } catch (err) {
       setError(failure(err));
     }

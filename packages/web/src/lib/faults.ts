@@ -5,12 +5,13 @@ import {
   type ClientFaultKind,
   type ClientFaultReport,
   RELEASE,
+  routes,
 } from '@fleetkeep/core';
 import { getSession } from './api.ts';
 
 /**
  * Spec §8: client faults are reported to an error-reporting service with the release. The server is
- * that service (`POST /api/client_errors`, kept in its log). One page load sends each distinct fault
+ * that service (core routes/client-errors.ts `report`, kept in its log). One page load sends each distinct fault
  * once and at most MAX_REPORTS in all, so a fault in a render loop cannot flood the server. The body and
  * its limits are the core contract's (`clientFaultBody`).
  */
@@ -71,10 +72,11 @@ export function reportFault(kind: ClientFaultKind, thrown: unknown): void {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const ssid = getSession();
   if (ssid) headers.Authorization = `SSID ${ssid}`;
-  // keepalive: a fault right before a reload or navigation is still delivered. A failed report is
-  // dropped: reporting must never raise a fault of its own.
-  void fetch('/api/client_errors', {
-    method: 'POST',
+  // Not through the client's `api`: keepalive, so that a fault right before a reload or navigation is
+  // still delivered, and a failed report is dropped: reporting must never raise a fault of its own.
+  const { method, path } = routes.clientErrors.report;
+  void fetch(path, {
+    method,
     headers,
     body: JSON.stringify(body),
     keepalive: true,

@@ -8,7 +8,7 @@ import {
   usesMiles,
 } from '@fleetkeep/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './api.ts';
+import { client } from './client.ts';
 import { queryKeys } from './queryKeys.ts';
 
 /**
@@ -19,8 +19,6 @@ import { queryKeys } from './queryKeys.ts';
  * the unit page (features never import each other). Volume and price are in the fleet's fuel unit `fm`,
  * money is money, mileage is km. The writes live with the fuel feature (features/fuel/api.ts).
  */
-
-export const fuelPath = (fid: number) => `/api/fleets/${fid}/fuel-fillings`;
 
 export const fuelKeys = {
   all: (fid: number) => queryKeys.collection(fid, 'fuelfilling'),
@@ -33,18 +31,11 @@ export const fuelKeys = {
     [...queryKeys.collection(fid, 'fuelfilling'), 'one', id, 'attachments'] as const,
 };
 
-const range = (from: string, to: string) => `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
-
 /** GET .../fuel-fillings?from&to: the fleet's fillings of a period (YYYY-MM-DD, ≤ 366 days). */
 export function useFuelFillings(fid: number | null, from: string, to: string) {
   return useQuery({
     queryKey: fuelKeys.period(fid ?? 0, from, to),
-    queryFn: async ({ signal }) =>
-      (
-        await api<{ fuel_fillings: FuelFillingWire[] }>(`${fuelPath(fid ?? 0)}?${range(from, to)}`, {
-          signal,
-        })
-      ).fuel_fillings,
+    queryFn: async ({ signal }) => (await client.fuel.list(fid ?? 0, { from, to }, { signal })).fuel_fillings,
     enabled: fid !== null && from !== '' && to !== '',
     placeholderData: keepPreviousData,
   });
@@ -55,12 +46,7 @@ export function useUnitFuelFillings(fid: number | null, uid: number, from: strin
   return useQuery({
     queryKey: fuelKeys.unit(fid ?? 0, uid, from, to),
     queryFn: async ({ signal }) =>
-      (
-        await api<{ fuel_fillings: FuelFillingWire[] }>(
-          `/api/fleets/${fid}/units/${uid}/fuel-fillings?${range(from, to)}`,
-          { signal },
-        )
-      ).fuel_fillings,
+      (await client.fuel.listOfUnit(fid ?? 0, uid, { from, to }, { signal })).fuel_fillings,
     enabled: fid !== null,
   });
 }
@@ -69,7 +55,7 @@ export function useUnitFuelFillings(fid: number | null, uid: number, from: strin
 export function useFuelFilling(fid: number | null, id: number | null) {
   return useQuery({
     queryKey: fuelKeys.one(fid ?? 0, id ?? 0),
-    queryFn: ({ signal }) => api<FuelFillingWire>(`${fuelPath(fid ?? 0)}/${id}`, { signal }),
+    queryFn: ({ signal }) => client.fuel.get(fid ?? 0, id ?? 0, { signal }),
     enabled: fid !== null && id !== null,
     retry: false,
   });

@@ -8,19 +8,19 @@ import { ApiError, getSession } from './api.ts';
  */
 
 export interface UploadHandle<T> {
-  /** The record's attachments after the upload (the reply's `attachments`). */
-  promise: Promise<T[]>;
+  /** The upload's reply (for attachments, the record's files after the upload). */
+  promise: Promise<T>;
   abort: () => void;
 }
 
-/** POST multipart/form-data with one `file` part per file; `onProgress` gets 0…1. */
+/** POST multipart/form-data with one `file` part per file; `onProgress` gets 0…1 (lib/client.ts `upload`). */
 export function uploadFiles<T>(
   path: string,
   files: readonly File[],
   onProgress: (ratio: number) => void,
 ): UploadHandle<T> {
   const xhr = new XMLHttpRequest();
-  const promise = new Promise<T[]>((resolve, reject) => {
+  const promise = new Promise<T>((resolve, reject) => {
     const form = new FormData();
     for (const file of files) form.append('file', file, file.name);
     xhr.open('POST', path);
@@ -32,7 +32,7 @@ export function uploadFiles<T>(
     xhr.onerror = () => reject(new ApiError(-4, 'Network problems', 0));
     xhr.onabort = () => reject(new ApiError(-4, 'Aborted', 0));
     xhr.onload = () => {
-      let data: { error?: number; reason?: string; details?: unknown; attachments?: T[] };
+      let data: { error?: number; reason?: string; details?: unknown };
       try {
         data = xhr.responseText ? JSON.parse(xhr.responseText) : {};
       } catch {
@@ -46,7 +46,7 @@ export function uploadFiles<T>(
         return;
       }
       onProgress(1);
-      resolve(data.attachments ?? []);
+      resolve(data as T);
     };
     xhr.send(form);
   });

@@ -3,7 +3,8 @@ import { Alert, Button, Group, PasswordInput, Stack, Title } from '@mantine/core
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NewPasswordFields, newPasswordErrors } from '../components/NewPasswordFields.tsx';
-import { ApiError, api } from '../lib/api.ts';
+import { ApiError } from '../lib/api.ts';
+import { client } from '../lib/client.ts';
 import { detailsToFields } from '../lib/fieldErrors.ts';
 
 type Field = 'old' | 'new' | 'repeat';
@@ -51,7 +52,7 @@ export function ChangePassword() {
     setBusy(true);
     try {
       const body: UserPasswordBody = { old: form.old, new: form.new };
-      await api('/api/user/password', { method: 'PUT', body });
+      await client.user.password(body);
       setForm(EMPTY);
       setResult('saved');
     } catch (err) {

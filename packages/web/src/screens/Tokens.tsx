@@ -4,8 +4,6 @@ import {
   TOKEN_DESCRIPTION_MAX,
   type TokenRight,
   type TokenRights,
-  type UserTokenCreateReply,
-  type UserTokensReply,
   type UserTokenWire,
   userTokenRight,
   userTokenRights,
@@ -20,7 +18,7 @@ import { type DataColumn, DataTable } from '../components/DataTable/DataTable.ts
 import { RequiredInput } from '../components/RequiredInput.tsx';
 import { ButtonGroup } from '../components/Toggles.tsx';
 import { dayjsLocale } from '../i18n/index.ts';
-import { api } from '../lib/api.ts';
+import { client } from '../lib/client.ts';
 import { queryKeys } from '../lib/queryKeys.ts';
 
 /** The areas and rights of a token, in the order of the contract (PRODUCT.md "API tokens"). */
@@ -35,27 +33,23 @@ const AREA_LABEL = {
 function useTokens() {
   return useQuery({
     queryKey: queryKeys.tokens(),
-    queryFn: async ({ signal }) => (await api<UserTokensReply>('/api/user/tokens', { signal })).tokens,
+    queryFn: async ({ signal }) => (await client.user.tokens({ signal })).tokens,
   });
 }
 
 function CreateToken({ onCreated }: { onCreated: (value: string) => void }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   const [description, setDescription] = useState('');
   const [touched, setTouched] = useState(false);
   const [rights, setRights] = useState<TokenRights>({ intervals: 'view', services: 'view', archive: 'none' });
   const create = useMutation({
-    mutationFn: () =>
-      api<UserTokenCreateReply>('/api/user/tokens', {
-        method: 'POST',
-        body: { description: description.trim(), rights },
-      }),
+    mutationFn: () => client.user.tokenCreate({ description: description.trim(), rights }),
     onSuccess: (reply) => {
       onCreated(reply.value);
       setDescription('');
       setTouched(false);
-      void client.invalidateQueries({ queryKey: queryKeys.tokens() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.tokens() });
     },
   });
   const submit = (event: FormEvent) => {
@@ -109,15 +103,15 @@ function CreateToken({ onCreated }: { onCreated: (value: string) => void }) {
 export default function TokensScreen() {
   const { t } = useTranslation();
   const session = useSession();
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   const tokens = useTokens();
   const [value, setValue] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<UserTokenWire | null>(null);
   const remove = useMutation({
-    mutationFn: (id: number) => api(`/api/user/tokens/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => client.user.tokenRemove(id),
     onSettled: () => {
       setConfirm(null);
-      void client.invalidateQueries({ queryKey: queryKeys.tokens() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.tokens() });
     },
   });
   const settings = session.status === 'authenticated' ? session.auth.model.s : null;

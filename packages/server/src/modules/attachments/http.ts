@@ -1,56 +1,42 @@
 import type { Multipart } from '@fastify/multipart';
 import multipart from '@fastify/multipart';
-import type { fleetItemParams, serviceAttachmentParams } from '@fleetkeep/core';
-import type {
-  FastifyContextConfig,
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  FastifySchema,
-} from 'fastify';
+import type { RouteDef } from '@fleetkeep/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
+import { serve } from '../../http/serve.js';
 import { type attachmentStore, contentDisposition, safeContentType } from './store.js';
 
 /**
  * The four attachment routes of an owner (list, upload, download, delete), the same for services and
- * fuel fillings; each owner's module declares every route's need and core contract schemas.
+ * fuel fillings; each owner's core descriptors (routes/services.ts, routes/fuel.ts) declare every
+ * route's path, need and schemas.
  */
 
-/** One route as its module declares it: `config: { need }` and the schemas of the core contract. */
-export interface AttachmentRoute {
-  config: FastifyContextConfig;
-  schema: FastifySchema;
-}
+type OwnerParams = z.ZodObject<{ fid: z.ZodType<number>; id: z.ZodType<number> }>;
+type FileParams = z.ZodObject<{ fid: z.ZodType<number>; id: z.ZodType<number>; aid: z.ZodType<number> }>;
 
+/** An owner's four descriptors: `…/:id/attachments` and `…/:id/attachments/:aid`. */
 export interface AttachmentRoutes {
-  list: AttachmentRoute;
-  upload: AttachmentRoute;
-  download: AttachmentRoute;
-  remove: AttachmentRoute;
+  list: RouteDef & { method: 'GET'; params: OwnerParams; reply: z.ZodType };
+  upload: RouteDef & { method: 'POST'; params: OwnerParams; body: 'multipart'; reply: z.ZodType };
+  download: RouteDef & { method: 'GET'; params: FileParams; reply: 'file' };
+  remove: RouteDef & { method: 'DELETE'; params: FileParams; reply: z.ZodType };
 }
 
 /** Upload overhead allowed beyond the files themselves (part headers, boundaries). */
 const MULTIPART_SLACK = 1024 * 1024;
 
-// The validator compiler (app.ts) replaces the params with what the declared zod schemas parsed.
-type OwnerParams = { Params: z.infer<typeof fleetItemParams> };
-type FileParams = { Params: z.infer<typeof serviceAttachmentParams> };
-
 /** The parts of a multipart body; any other body is refused by the store with error 4. */
 const partsOf = (req: FastifyRequest): AsyncIterable<Multipart> | undefined =>
   req.isMultipart() ? req.parts() : undefined;
 
-/**
- * Registers multipart (in the caller's scope only, limits from the owner's caps, spec §5) and the routes
- * under `base` (`…/:id/attachments`).
- */
+/** Registers multipart (in the caller's scope only, limits from the owner's caps, spec §5) and the routes. */
 export async function registerAttachmentRoutes(
   fastify: FastifyInstance,
   ctx: AppContext,
   store: ReturnType<typeof attachmentStore>,
-  base: string,
   routes: AttachmentRoutes,
 ) {
   const { maxFiles, maxBytes } = store.caps;
@@ -63,17 +49,18 @@ export async function registerAttachmentRoutes(
       parts: maxFiles * 5 + 20,
     },
   });
-  fastify.get<OwnerParams>(base, routes.list, async (req) =>
-    store.list(ctx, actorOf(req), req.params.fid, req.params.id),
+  serve(fastify, routes.list, async (req) => store.list(ctx, actorOf(req), req.params.fid, req.params.id));
+  serve(
+    fastify,
+    routes.upload,
+    async (req) => store.upload(ctx, actorOf(req), req.params.fid, req.params.id, partsOf(req)),
+    { bodyLimit: maxBytes + MULTIPART_SLACK },
   );
-  fastify.post<OwnerParams>(base, { ...routes.upload, bodyLimit: maxBytes + MULTIPART_SLACK }, async (req) =>
-    store.upload(ctx, actorOf(req), req.params.fid, req.params.id, partsOf(req)),
-  );
-  fastify.get<FileParams>(`${base}/:aid`, routes.download, async (req, reply) => {
+  serve(fastify, routes.download, async (req, reply) => {
     const file = await store.read(ctx, actorOf(req), req.params.fid, req.params.id, req.params.aid);
     return sendFile(reply, file);
   });
-  fastify.delete<FileParams>(`${base}/:aid`, routes.remove, async (req) =>
+  serve(fastify, routes.remove, async (req) =>
     store.remove(ctx, actorOf(req), req.params.fid, req.params.id, req.params.aid),
   );
 }

@@ -1,31 +1,20 @@
-import { clientFaultBody, clientFaultsReply, noContent } from '@fleetkeep/core';
+import { clientErrorsRoutes as clientErrors } from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorFromHeader, actorOf } from '../../http/auth-hook.js';
-import { zApp } from '../../http/types.js';
+import { serve } from '../../http/serve.js';
 import { listFaults, reportFault } from './faults.js';
 
 /** A report is small; a larger body is refused before it is parsed. */
 const REPORT_BODY_LIMIT = 16 * 1024;
 
+/** Faults of the web client (spec §8; core routes/client-errors.ts). */
 export const clientErrorRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
-  async (fastify) => {
-    const app = zApp(fastify);
-
-    app.post(
-      '/api/client_errors',
-      {
-        bodyLimit: REPORT_BODY_LIMIT,
-        config: { public: true },
-        schema: {
-          tags: ['meta'],
-          summary:
-            'Report a fault of the web client (spec §8); public, limited per address; the session, when sent, names the user',
-          body: clientFaultBody,
-          response: { 204: noContent },
-        },
-      },
+  async (app) => {
+    serve(
+      app,
+      clientErrors.report,
       async (req, reply) => {
         // A stale or missing session still reports: the fault may be why the session is gone.
         const actor = await actorFromHeader(ctx, req.headers.authorization).catch(() => undefined);
@@ -36,18 +25,7 @@ export const clientErrorRoutes =
         });
         return reply.status(204).send(null);
       },
+      { bodyLimit: REPORT_BODY_LIMIT },
     );
-
-    app.get(
-      '/api/admin/client_errors',
-      {
-        config: { need: 'platform.su' },
-        schema: {
-          tags: ['admin'],
-          summary: 'The newest client fault reports, newest first (super user)',
-          response: { 200: clientFaultsReply },
-        },
-      },
-      async (req) => listFaults(ctx, actorOf(req)),
-    );
+    serve(app, clientErrors.list, async (req) => listFaults(ctx, actorOf(req)));
   };

@@ -1,4 +1,4 @@
-import type { AdminAccountWire } from '@fleetkeep/core';
+import { type AdminAccountWire, routes } from '@fleetkeep/core';
 import { Alert, Loader, NavLink, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +16,7 @@ import { UsersPanel } from './UsersPanel.tsx';
  */
 export default function ActivationScreen() {
   const { t } = useTranslation();
-  const canManage = useCan('account.admin');
+  const canManage = useCan(routes.admin.accountUpdate);
   const accounts = useAccounts();
   const update = useUpdateAccount();
   const [selected, setSelected] = useState<number | null>(null);

@@ -1,17 +1,10 @@
-import type {
-  AdminAccountCreateBody,
-  AdminAccountsReply,
-  AdminAccountWire,
-  AdminUserCreateBody,
-  AdminUsersReply,
-  AdminUserUpdateBody,
-} from '@fleetkeep/core';
+import type { AdminAccountCreateBody, AdminUserCreateBody, AdminUserUpdateBody } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /**
- * Server data of the activation screen (spec §7 "Admin"; issue 9 "Accounts and activation", "Users").
+ * Server data of the activation screen (spec §7 "Admin", PRODUCT.md "Administration").
  * The keys live under the app's root key (lib/queryKeys.ts), so a live event that makes everything
  * stale reaches them too.
  */
@@ -23,53 +16,49 @@ export const activationKeys = {
 export function useAccounts() {
   return useQuery({
     queryKey: activationKeys.all(),
-    queryFn: ({ signal }) => api<AdminAccountsReply>('/api/admin/accounts', { signal }),
+    queryFn: ({ signal }) => client.admin.accounts({ signal }),
   });
 }
 
 export function useUsers(accountId: number | null) {
   return useQuery({
     queryKey: activationKeys.users(accountId ?? 0),
-    queryFn: async ({ signal }) =>
-      (await api<AdminUsersReply>(`/api/admin/accounts/${accountId}/users`, { signal })).users,
+    queryFn: async ({ signal }) => (await client.admin.users(accountId ?? 0, { signal })).users,
     enabled: accountId !== null,
   });
 }
 
 /** A mutation that refreshes the accounts and their users when it settles. */
 function useAdminMutation<V, R>(call: (vars: V) => Promise<R>) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
-    onSettled: () => client.invalidateQueries({ queryKey: activationKeys.all() }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: activationKeys.all() }),
   });
 }
 
 export const useCreateAccount = () =>
-  useAdminMutation((body: AdminAccountCreateBody) =>
-    api<AdminAccountWire>('/api/admin/accounts', { method: 'POST', body }),
-  );
+  useAdminMutation((body: AdminAccountCreateBody) => client.admin.accountCreate(body));
 
 /** Activates (s 1), suspends (s 0) or renames (n) an account. */
 export const useUpdateAccount = () =>
   useAdminMutation(({ id, ...body }: { id: number; s?: 0 | 1; n?: string }) =>
-    api(`/api/admin/accounts/${id}`, { method: 'PUT', body }),
+    client.admin.accountUpdate(id, body),
   );
 
 export const useCreateUser = () =>
   useAdminMutation(({ accountId, body }: { accountId: number; body: AdminUserCreateBody }) =>
-    api(`/api/admin/accounts/${accountId}/users`, { method: 'POST', body }),
+    client.admin.userCreate(accountId, body),
   );
 
 export const useUpdateUser = () =>
   useAdminMutation(({ id, body }: { id: number; body: AdminUserUpdateBody }) =>
-    api(`/api/admin/users/${id}`, { method: 'PUT', body }),
+    client.admin.userUpdate(id, body),
   );
 
 export const useSetPassword = () =>
   useAdminMutation(({ id, password }: { id: number; password: string }) =>
-    api(`/api/admin/users/${id}/password`, { method: 'PUT', body: { password } }),
+    client.admin.userPassword(id, { password }),
   );
 
-export const useDeleteUser = () =>
-  useAdminMutation((id: number) => api(`/api/admin/users/${id}`, { method: 'DELETE' }));
+export const useDeleteUser = () => useAdminMutation((id: number) => client.admin.userRemove(id));

@@ -1,7 +1,8 @@
-import type { AdminAccountsReply, FleetCreateBody, FleetListReply, FleetWire } from '@fleetkeep/core';
+import type { FleetCreateBody, FleetListReply, FleetWire } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { refreshFleets } from '../../app/session.ts';
 import { api } from '../../lib/api.ts';
+import { client as apiClient } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /** Server data of /admin (spec §7 "Fleet", "Admin"); types from core contracts. */
@@ -22,7 +23,7 @@ export function useAccounts(enabled: boolean) {
   return useQuery({
     queryKey: accountsKey(),
     // The cached value is the whole reply, as the activation screen caches it under the same key.
-    queryFn: ({ signal }) => api<AdminAccountsReply>('/api/admin/accounts', { signal }),
+    queryFn: ({ signal }) => apiClient.admin.accounts({ signal }),
     select: (reply) => reply.accounts,
     enabled,
   });

@@ -1,8 +1,9 @@
 import { FUEL_ATTACHMENT_BYTES_MAX, FUEL_ATTACHMENTS_MAX } from '@fleetkeep/core';
 import { useTranslation } from 'react-i18next';
 import { Attachments } from '../../components/Attachments.tsx';
+import { client } from '../../lib/client.ts';
 import { useInvalidateFuel } from '../../lib/fuel.ts';
-import { attachmentsPath, useDeleteFuelAttachment, useFuelAttachments } from './api.ts';
+import { useDeleteFuelAttachment, useFuelAttachments } from './api.ts';
 
 const TEST_IDS = {
   panel: 'fuel-attachments-panel',
@@ -37,7 +38,8 @@ export function FuelAttachments({
     t('fuel.attachCaps', { files: FUEL_ATTACHMENTS_MAX, size: FUEL_ATTACHMENT_BYTES_MAX / (1024 * 1024) });
   return (
     <Attachments
-      path={attachmentsPath(fid, fillingId)}
+      upload={(files, onProgress) => client.fuel.attachmentUpload.upload(fid, fillingId, files, onProgress)}
+      fileUrl={(aid) => client.fuel.attachmentDownload.url(fid, fillingId, aid)}
       list={list}
       editable={editable}
       dateFormat={dateFormat}

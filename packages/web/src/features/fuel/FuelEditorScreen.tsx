@@ -8,6 +8,7 @@ import {
   fromThousandths,
   Limits,
   LineItemKind,
+  routes,
   unitLabel,
 } from '@fleetkeep/core';
 import {
@@ -116,8 +117,8 @@ function Editor({
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const can = usePermissions();
-  const editable = can('fuel.manage');
-  const canDelete = can('fuel.delete');
+  const editable = can(routes.fuel.update);
+  const canDelete = can(routes.fuel.remove);
   const miles = fleet?.ms === 1;
   const tz = fleet?.tz ?? 0;
   const currency = fleet?.cur ?? '';

@@ -3,6 +3,7 @@ import {
   formatFleetDateTime,
   formatMoney,
   formatNumber,
+  routes,
   unitLabel,
 } from '@fleetkeep/core';
 import { Alert, Anchor, Button, FileButton, Group, Menu, Stack, Text, Title } from '@mantine/core';
@@ -72,8 +73,8 @@ export default function FuelFillingsScreen() {
 
   // The row menu reads the latest state through a ref, so the columns stay one object between renders.
   const onDelete = useRef((f: FuelFillingWire) => setPending(f));
-  const canManage = can('fuel.manage');
-  const canDelete = can('fuel.delete');
+  const canManage = can(routes.fuel.create);
+  const canDelete = can(routes.fuel.remove);
   const locale = dayjsLocale();
   const volumeUnit = volumeLabel(lang, fleet?.fm);
   const distanceUnit = unitLabel(lang, miles ? 'mile' : 'kilometer');

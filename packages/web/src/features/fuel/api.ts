@@ -1,13 +1,8 @@
-import type {
-  FuelAttachmentWire,
-  FuelFillingCreateInput,
-  FuelFillingUpdateInput,
-  FuelFillingWire,
-  LineItemFuelPresetWire,
-} from '@fleetkeep/core';
+import type { FuelFillingCreateInput, FuelFillingUpdateInput, LineItemFuelPresetWire } from '@fleetkeep/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
-import { fuelKeys, fuelPath, useInvalidateFuel } from '../../lib/fuel.ts';
+import { client } from '../../lib/client.ts';
+import { fuelKeys, useInvalidateFuel } from '../../lib/fuel.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /**
@@ -21,8 +16,7 @@ import { queryKeys } from '../../lib/queryKeys.ts';
 export function useCreateFilling(fid: number) {
   const invalidate = useInvalidateFuel(fid);
   return useMutation({
-    mutationFn: (body: FuelFillingCreateInput) =>
-      api<FuelFillingWire>(fuelPath(fid), { method: 'POST', body }),
+    mutationFn: (body: FuelFillingCreateInput) => client.fuel.create(fid, body),
     onSettled: invalidate,
   });
 }
@@ -32,7 +26,7 @@ export function useUpdateFilling(fid: number) {
   const invalidate = useInvalidateFuel(fid);
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: FuelFillingUpdateInput }) =>
-      api<FuelFillingWire>(`${fuelPath(fid)}/${id}`, { method: 'PUT', body }),
+      client.fuel.update(fid, id, body),
     onSettled: invalidate,
   });
 }
@@ -41,20 +35,16 @@ export function useUpdateFilling(fid: number) {
 export function useDeleteFilling(fid: number | null) {
   const invalidate = useInvalidateFuel(fid);
   return useMutation({
-    mutationFn: (id: number) => api(`${fuelPath(fid ?? 0)}/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => client.fuel.remove(fid ?? 0, id),
     onSettled: invalidate,
   });
 }
-
-/** The path of a filling's attachments (downloads need the session header: fetched, not linked). */
-export const attachmentsPath = (fid: number, id: number) => `${fuelPath(fid)}/${id}/attachments`;
 
 /** GET .../fuel-fillings/{id}/attachments. */
 export function useFuelAttachments(fid: number, id: number) {
   return useQuery({
     queryKey: fuelKeys.attachments(fid, id),
-    queryFn: async ({ signal }) =>
-      (await api<{ attachments: FuelAttachmentWire[] }>(attachmentsPath(fid, id), { signal })).attachments,
+    queryFn: async ({ signal }) => (await client.fuel.attachments(fid, id, { signal })).attachments,
   });
 }
 
@@ -62,7 +52,7 @@ export function useFuelAttachments(fid: number, id: number) {
 export function useDeleteFuelAttachment(fid: number, id: number) {
   const invalidate = useInvalidateFuel(fid);
   return useMutation({
-    mutationFn: (aid: number) => api(`${attachmentsPath(fid, id)}/${aid}`, { method: 'DELETE' }),
+    mutationFn: (aid: number) => client.fuel.attachmentRemove(fid, id, aid),
     onSettled: invalidate,
   });
 }

@@ -1,16 +1,18 @@
-import type {
-  ImportDelimiter,
-  ImportEncoding,
-  ImportKind,
-  ImportParseReply,
-  ImportResultReply,
-  ImportRowsBody,
+import {
+  type ImportDelimiter,
+  type ImportEncoding,
+  type ImportKind,
+  type ImportParseReply,
+  type ImportResultReply,
+  type ImportRowsBody,
+  importRoutesOfKind,
 } from '@fleetkeep/core';
 import { ApiError, getSession } from '../../lib/api.ts';
+import { fillPath, queryString } from '../../lib/client.ts';
 
 /**
  * The import calls. They go through XMLHttpRequest rather than the JSON client because a file of up to
- * 10 MB and a body of 10,000 rows report their upload progress to the screen (issue 12 item 2).
+ * 10 MB and a body of 10,000 rows report their upload progress to the screen (spec §5 "Import"). URLs come from the core descriptors (core routes/imports.ts).
  */
 function send<T>(url: string, body: Blob | string, type: string, onProgress?: (share: number) => void) {
   return new Promise<T>((resolve, reject) => {
@@ -54,14 +56,10 @@ export function parseFile(
   options: ParseOptions,
   onProgress?: (s: number) => void,
 ) {
-  const q = new URLSearchParams({ name: file.name });
-  for (const [k, v] of Object.entries(options)) if (v) q.set(k, v);
-  return send<ImportParseReply>(
-    `/api/fleets/${fid}/import/${kind}/parse?${q}`,
-    file,
-    'application/octet-stream',
-    onProgress,
-  );
+  const query: Record<string, string> = { name: file.name };
+  for (const [k, v] of Object.entries(options)) if (v) query[k] = v;
+  const { path } = fillPath(importRoutesOfKind[kind].parse, [fid]);
+  return send<ImportParseReply>(`${path}${queryString(query)}`, file, 'application/octet-stream', onProgress);
 }
 
 export function importRows(
@@ -71,7 +69,7 @@ export function importRows(
   onProgress?: (s: number) => void,
 ) {
   return send<ImportResultReply>(
-    `/api/fleets/${fid}/import/${kind}`,
+    fillPath(importRoutesOfKind[kind].rows, [fid]).path,
     JSON.stringify(body),
     'application/json',
     onProgress,

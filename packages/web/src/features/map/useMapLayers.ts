@@ -2,7 +2,7 @@ import { mapKeyRecords, pickTileKeys, type SessionAuthReply } from '@fleetkeep/c
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { useSession } from '../../app/session.ts';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { availableLayers, type LayerId, type LayerSources } from './layers.ts';
 
@@ -27,8 +27,7 @@ function subscribe(listener: () => void): () => void {
 export function useMapKeys() {
   return useQuery({
     queryKey: [...queryKeys.all, 'mapKeys'],
-    queryFn: async ({ signal }) =>
-      mapKeyRecords(await api<unknown>('/api/remoteapi/user/get_keys', { method: 'POST', body: {}, signal })),
+    queryFn: async ({ signal }) => mapKeyRecords(await client.platform.keys({}, { signal })),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }

@@ -1,22 +1,23 @@
 import type {
   FleetListReply,
   FleetTransferBody,
-  FleetTransferReply,
   FleetWire,
   LubeLoggerCommitBody,
-  LubeLoggerCommitReply,
   LubeLoggerParseBody,
-  LubeLoggerParseReply,
+  RouteBody,
+  routes,
   UnitListReply,
 } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
-/** Calls of the migration screen (core contracts/fleet-transfer.ts); every one needs admin on the fleet. */
+/** Calls of the migration screen (core routes/fleet-transfer.ts); every one needs admin on the fleet. */
 
-export const exportPath = (fid: number) => `/api/fleets/${fid}/export`;
-export const csvPath = (fid: number, collection: string) => `/api/fleets/${fid}/export/${collection}.csv`;
+export const exportPath = (fid: number) => client.fleetTransfer.exportDocument.url(fid);
+export const csvPath = (fid: number, collection: string) =>
+  client.fleetTransfer.exportCsv.url(fid, `${collection}.csv`);
 
 /** The fleet of the URL (GET /api/fleets), undefined when the user does not see it. */
 export function useMigrationFleet(fid: number) {
@@ -37,8 +38,8 @@ export function useFleetUnits(fid: number) {
 
 /** After an import everything of the fleet may have changed. */
 function useRefreshFleet(fid: number) {
-  const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: queryKeys.fleet(fid) });
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.fleet(fid) });
 }
 
 /** The import body as the screen sends it: the file's document unread, the device identifiers chosen. */
@@ -48,8 +49,9 @@ export type ImportDocumentBody = Omit<FleetTransferBody, 'document'> & { documen
 export function useImportDocument(fid: number) {
   const refresh = useRefreshFleet(fid);
   return useMutation({
+    // The document is the file as read; the server's contract checks it (error 4 with its issues).
     mutationFn: (body: ImportDocumentBody) =>
-      api<FleetTransferReply>(`/api/fleets/${fid}/transfer`, { method: 'POST', body }),
+      client.fleetTransfer.importDocument(fid, body as RouteBody<typeof routes.fleetTransfer.importDocument>),
     onSettled: refresh,
   });
 }
@@ -57,8 +59,7 @@ export function useImportDocument(fid: number) {
 /** POST .../transfer/lubelogger/parse: the preview. */
 export function useParseLubeLogger(fid: number) {
   return useMutation({
-    mutationFn: (body: LubeLoggerParseBody) =>
-      api<LubeLoggerParseReply>(`/api/fleets/${fid}/transfer/lubelogger/parse`, { method: 'POST', body }),
+    mutationFn: (body: LubeLoggerParseBody) => client.fleetTransfer.lubeLoggerParse(fid, body),
   });
 }
 
@@ -66,8 +67,7 @@ export function useParseLubeLogger(fid: number) {
 export function useCommitLubeLogger(fid: number) {
   const refresh = useRefreshFleet(fid);
   return useMutation({
-    mutationFn: (body: LubeLoggerCommitBody) =>
-      api<LubeLoggerCommitReply>(`/api/fleets/${fid}/transfer/lubelogger`, { method: 'POST', body }),
+    mutationFn: (body: LubeLoggerCommitBody) => client.fleetTransfer.lubeLoggerCommit(fid, body),
     onSettled: refresh,
   });
 }

@@ -1,7 +1,7 @@
 import type { AlertListReply, AlertSelectionBody, LiveEvent, NotificationWire } from '@fleetkeep/core';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { BubbleQueue, makesBubble, withCreated, withDeleted, withRead } from './rules.ts';
 
@@ -28,7 +28,7 @@ export function useAlerts(fid: number | null, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.alerts(fid ?? 0),
     queryFn: async () => {
-      const reply = await api<AlertListReply>(`/api/fleets/${fid}/user/alerts`);
+      const reply = await client.notifications.alerts(fid ?? 0);
       for (const n of reply.alerts) seen.add(n.id);
       return reply;
     },
@@ -46,23 +46,23 @@ function patch(client: QueryClient, fid: number, fn: (reply: AlertListReply) => 
  * and, when it is unread, of the current fleet and not the user's own doing, makes a bubble; reads and
  * deletes (from any of the user's sessions) update the list and take the bubble away.
  */
-export function notificationFilter(client: QueryClient, currentFid: () => number | null) {
+export function notificationFilter(queryClient: QueryClient, currentFid: () => number | null) {
   return (event: LiveEvent): boolean => {
     if (event.s !== 'notification') return false;
     const fid = event.fid;
     if (fid === null) return true;
     if (event.t === 'c') {
       const n = event.d as NotificationWire;
-      patch(client, fid, (reply) => withCreated(reply, n));
+      patch(queryClient, fid, (reply) => withCreated(reply, n));
       if (fid === currentFid() && makesBubble(n, seen, event.own === 1)) bubbles.push(n);
       seen.add(n.id);
     } else if (event.t === 'u') {
       const n = event.d as NotificationWire;
-      if (n.stm !== null) patch(client, fid, (reply) => withRead(reply, [n.id], n.stm as number));
+      if (n.stm !== null) patch(queryClient, fid, (reply) => withRead(reply, [n.id], n.stm as number));
       bubbles.remove(n.id);
     } else if (event.t === 'd') {
       const id = (event.d as { id: string }).id;
-      patch(client, fid, (reply) => withDeleted(reply, [id]));
+      patch(queryClient, fid, (reply) => withDeleted(reply, [id]));
       bubbles.remove(id);
     }
     return true;
@@ -71,12 +71,11 @@ export function notificationFilter(client: QueryClient, currentFid: () => number
 
 /** POST /api/fleets/{fid}/user/alerts: marks read (only unread ones change, spec §4). */
 export function useReadAlerts(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AlertSelectionBody) =>
-      api<{ event_ids: string[]; stm: number }>(`/api/fleets/${fid}/user/alerts`, { method: 'POST', body }),
+    mutationFn: (body: AlertSelectionBody) => client.notifications.alertsRead(fid, body),
     onSuccess: (reply) => {
-      patch(client, fid, (list) => withRead(list, reply.event_ids, reply.stm));
+      patch(queryClient, fid, (list) => withRead(list, reply.event_ids, reply.stm));
       for (const id of reply.event_ids) bubbles.remove(id);
     },
   });
@@ -84,12 +83,11 @@ export function useReadAlerts(fid: number) {
 
 /** POST /api/fleets/{fid}/user/alerts/delete: one, or all of a kind (spec §4). */
 export function useDeleteAlerts(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AlertSelectionBody) =>
-      api<{ event_ids: string[] }>(`/api/fleets/${fid}/user/alerts/delete`, { method: 'POST', body }),
+    mutationFn: (body: AlertSelectionBody) => client.notifications.alertsRemove(fid, body),
     onSuccess: (reply) => {
-      patch(client, fid, (list) => withDeleted(list, reply.event_ids));
+      patch(queryClient, fid, (list) => withDeleted(list, reply.event_ids));
       for (const id of reply.event_ids) bubbles.remove(id);
     },
   });

@@ -1,4 +1,4 @@
-import type { PersonWire, UnitWire } from '@fleetkeep/core';
+import { type PersonWire, routes, type UnitWire } from '@fleetkeep/core';
 import { Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -72,9 +72,9 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
   const canService = useCan('service.manage');
-  const canFuel = useCan('fuel.manage') && kind === 'unit';
+  const canFuel = useCan(routes.fuel.create) && kind === 'unit';
   // Spec §2/§6: the unit page's fuel fillings tab needs viewFuelFilling.
-  const seesFuel = useCan('fuel.view') && kind === 'unit';
+  const seesFuel = useCan(routes.fuel.listOfUnit) && kind === 'unit';
   const { pending, records } = useObjects(fid, kind);
   const id = Number(params.id);
   const tabParam = search.get('tab');

@@ -1,6 +1,5 @@
 import type {
   ServiceArchivePatch,
-  ServiceAttachmentWire,
   ServiceBatchUpdateRow,
   ServiceCreateInput,
   ServiceDeleteWire,
@@ -10,6 +9,7 @@ import type {
 } from '@fleetkeep/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { servicesPath as base, serviceKeys, useInvalidateServices } from '../../lib/services.ts';
 
 /**
@@ -111,16 +111,12 @@ export function useUpdateArchived(fid: number | null) {
 export const attachmentsKey = (fid: number, id: number) =>
   [...serviceKeys.one(fid, id), 'attachments'] as const;
 
-/** The path of a service's attachments (downloads need the session header: fetch, not a plain link). */
-export const attachmentsPath = (fid: number, id: number) => `${base(fid)}/${id}/attachments`;
-
 /** GET .../services/{id}/attachments. */
 export function useServiceAttachments(fid: number | null, id: number | null) {
   return useQuery({
     queryKey: attachmentsKey(fid ?? 0, id ?? 0),
     queryFn: async ({ signal }) =>
-      (await api<{ attachments: ServiceAttachmentWire[] }>(attachmentsPath(fid ?? 0, id ?? 0), { signal }))
-        .attachments,
+      (await client.services.attachments(fid ?? 0, id ?? 0, { signal })).attachments,
     enabled: fid !== null && id !== null,
   });
 }
@@ -129,7 +125,7 @@ export function useServiceAttachments(fid: number | null, id: number | null) {
 export function useDeleteAttachment(fid: number | null, id: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: (aid: number) => api(`${attachmentsPath(fid ?? 0, id ?? 0)}/${aid}`, { method: 'DELETE' }),
+    mutationFn: (aid: number) => client.services.attachmentRemove(fid ?? 0, id ?? 0, aid),
     onSettled: invalidate,
   });
 }

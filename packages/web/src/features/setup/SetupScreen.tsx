@@ -1,4 +1,4 @@
-import { type Language, type SessionLoginReply, type SetupBody, setupBody } from '@fleetkeep/core';
+import { type Language, type SetupBody, setupBody } from '@fleetkeep/core';
 import {
   Alert,
   Button,
@@ -22,7 +22,8 @@ import { signInWithToken, useSession } from '../../app/session.ts';
 import { NewPasswordFields, newPasswordErrors } from '../../components/NewPasswordFields.tsx';
 import { i18next, setLanguage } from '../../i18n/index.ts';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../i18n/languages.ts';
-import { ApiError, api } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
 import { browserTimeZone, TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
 import { SETUP_QUERY_KEY, useSetupNeeded } from './useSetupState.ts';
@@ -134,11 +135,7 @@ export default function SetupScreen() {
     if (!body) return;
     setBusy(true);
     try {
-      const { access_token } = await api<SessionLoginReply>('/api/setup', {
-        method: 'POST',
-        body,
-        anonymous: true,
-      });
+      const { access_token } = await client.setup.run(body);
       // Signed in first: the screen then leads to / (the index redirector), not to /login.
       await signInWithToken(access_token);
       queryClient.setQueryData(SETUP_QUERY_KEY, { needed: false });

@@ -1,8 +1,7 @@
-import type { SetupStateReply } from '@fleetkeep/core';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 
-/** Cache key of `GET /api/setup` (issue 9 point 1: is the first-run set-up needed?). */
+/** Cache key of `GET /api/setup` (DESIGN §8: is the first-run set-up needed?). */
 export const SETUP_QUERY_KEY = ['setup'] as const;
 
 /**
@@ -13,7 +12,7 @@ export const SETUP_QUERY_KEY = ['setup'] as const;
 export function useSetupNeeded(enabled = true): boolean | undefined {
   const query = useQuery({
     queryKey: SETUP_QUERY_KEY,
-    queryFn: () => api<SetupStateReply>('/api/setup', { anonymous: true }),
+    queryFn: () => client.setup.state(),
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
     retry: 0,

@@ -1,74 +1,109 @@
-import type { ChannelTestReply, DeliveryListReply, DeliveryWire } from '@fleetkeep/core';
+import type { ChannelTestReply } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { client } from '../../../lib/client.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
-import { type AnySetup, CHANNEL_PATH, type Channel } from './rules.ts';
+import type { AnySetup, Channel } from './rules.ts';
 
 /**
- * The set-up routes of every channel (core contracts/notifications.ts and notification-channels.ts):
- * GET and POST `/api/fleets/{fid}/{path}`, PUT and DELETE `/{path}/{id}`, POST `/{path}/test`, and the
- * delivery log GET `/api/fleets/{fid}/deliveries` with POST `/deliveries/{id}/retry`.
+ * The set-up calls of every channel (core routes/notifications.ts for in-app, routes/
+ * notification-channels.ts for e-mail, bot and webhook: list, create, test, change, delete of the same
+ * shape) and the delivery log with its retry.
  */
 
-const base = (fid: number, channel: Channel) => `/api/fleets/${fid}/${CHANNEL_PATH[channel].path}`;
+type TestReply = Partial<ChannelTestReply> & { sent?: number };
+
+/**
+ * One channel's calls. A body is the one the channel's rules built (rules.ts `bodyOf`), so it is taken
+ * as `never` here and checked by the channel's own call.
+ */
+interface ChannelCalls {
+  list: (fid: number) => Promise<AnySetup[]>;
+  create: (fid: number, body: never) => Promise<AnySetup>;
+  update: (fid: number, id: number, body: never) => Promise<AnySetup>;
+  remove: (fid: number, id: number) => Promise<unknown>;
+  test: (fid: number, body: never) => Promise<TestReply>;
+}
+
+const { notifications: inapp, notificationChannels: channels } = client;
+
+const CALLS: Record<Channel, ChannelCalls> = {
+  inapp: {
+    list: async (fid) => (await inapp.setups(fid)).notifications,
+    create: inapp.setupCreate,
+    update: inapp.setupUpdate,
+    remove: inapp.setupRemove,
+    test: inapp.setupTest,
+  },
+  mail: {
+    list: async (fid) => (await channels.mails(fid)).mails,
+    create: channels.mailCreate,
+    update: channels.mailUpdate,
+    remove: channels.mailRemove,
+    test: channels.mailTest,
+  },
+  bot: {
+    list: async (fid) => (await channels.bots(fid)).bots,
+    create: channels.botCreate,
+    update: channels.botUpdate,
+    remove: channels.botRemove,
+    test: channels.botTest,
+  },
+  webhook: {
+    list: async (fid) => (await channels.webhooks(fid)).webhooks,
+    create: channels.webhookCreate,
+    update: channels.webhookUpdate,
+    remove: channels.webhookRemove,
+    test: channels.webhookTest,
+  },
+};
 
 export function useSetups(fid: number, channel: Channel) {
   return useQuery({
     queryKey: queryKeys.notifySetups(fid, channel),
-    queryFn: async () => {
-      const reply = await api<Record<string, AnySetup[]>>(base(fid, channel));
-      return reply[CHANNEL_PATH[channel].list] ?? [];
-    },
+    queryFn: () => CALLS[channel].list(fid),
     retry: false,
   });
 }
 
 export function useSaveSetup(fid: number, channel: Channel) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: number | null; body: Record<string, unknown> }) =>
-      id === null
-        ? api<AnySetup>(base(fid, channel), { method: 'POST', body })
-        : api<AnySetup>(`${base(fid, channel)}/${id}`, { method: 'PUT', body }),
-    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.notifySetups(fid, channel) }),
+      id === null ? CALLS[channel].create(fid, body as never) : CALLS[channel].update(fid, id, body as never),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.notifySetups(fid, channel) }),
   });
 }
 
 export function useDeleteSetup(fid: number, channel: Channel) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api<unknown>(`${base(fid, channel)}/${id}`, { method: 'DELETE' }),
-    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.notifySetups(fid, channel) }),
+    mutationFn: (id: number) => CALLS[channel].remove(fid, id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.notifySetups(fid, channel) }),
   });
 }
 
 /** "Send test": in-app answers `{sent}` (users reached), the other channels the delivery `{ok, reason}`. */
 export function useTestSetup(fid: number, channel: Channel) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      api<Partial<ChannelTestReply> & { sent?: number }>(`${base(fid, channel)}/test`, {
-        method: 'POST',
-        body,
-      }),
-    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.deliveries(fid) }),
+    mutationFn: (body: Record<string, unknown>) => CALLS[channel].test(fid, body as never),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.deliveries(fid) }),
   });
 }
 
 export function useDeliveries(fid: number) {
   return useQuery({
     queryKey: queryKeys.deliveries(fid),
-    queryFn: () => api<DeliveryListReply>(`/api/fleets/${fid}/deliveries`),
+    queryFn: () => channels.deliveries(fid),
     retry: false,
   });
 }
 
-/** Retries a failed delivery by hand (POST `/api/fleets/{fid}/deliveries/{id}/retry`). */
+/** Retries a failed delivery by hand (core routes/notification-channels.ts `deliveryRetry`). */
 export function useRetryDelivery(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) =>
-      api<DeliveryWire>(`/api/fleets/${fid}/deliveries/${id}/retry`, { method: 'POST', body: {} }),
-    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.deliveries(fid) }),
+    mutationFn: (id: number) => channels.deliveryRetry(fid, id, {}),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.deliveries(fid) }),
   });
 }

@@ -25,14 +25,6 @@ import type { CoreSchema } from '../../../lib/coreResolver.ts';
 export type Channel = 'inapp' | 'mail' | 'bot' | 'webhook';
 export const CHANNELS: readonly Channel[] = ['inapp', 'mail', 'bot', 'webhook'];
 
-/** Each channel's path under /api/fleets/{fid} and the list field of its GET reply. */
-export const CHANNEL_PATH: Record<Channel, { path: string; list: string }> = {
-  inapp: { path: 'notifications', list: 'notifications' },
-  mail: { path: 'mails', list: 'mails' },
-  bot: { path: 'bots', list: 'bots' },
-  webhook: { path: 'webhooks', list: 'webhooks' },
-};
-
 export const CHANNEL_TITLE: Record<Channel, string> = {
   inapp: 'fleetAdmin.notify.inapp',
   mail: 'fleetAdmin.notify.mail',

@@ -1,4 +1,4 @@
-import { formatFleetDateTime, type ReportMailWire, type ReportType } from '@fleetkeep/core';
+import { formatFleetDateTime, type ReportMailWire, type ReportType, routes } from '@fleetkeep/core';
 import { Badge, Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +26,7 @@ export function ReportMailsPanel({ fid, report }: { fid: number; report: ReportT
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const dateFormat = auth?.model.s.dateFormat || 'DD.MM.YYYY';
   const timeFormat = auth?.model.s.timeFormat || 'HH:mm';
-  const canWrite = useCan('report.mail');
+  const canWrite = useCan(routes.reportmails.update);
   const mails = useReportMails(fid);
   const remove = useDeleteReportMail(fid);
   const send = useSendReportMail(fid);

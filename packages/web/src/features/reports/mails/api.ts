@@ -1,48 +1,46 @@
-import type { ReportMailListReply, ReportMailSendReply, ReportMailWire } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { client } from '../../../lib/client.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 
 /**
- * The report-mail calls (spec §7 "Report mails"; core contracts/reportmails.ts): GET and POST
- * `/api/fleets/{fid}/reportmails`, PUT and DELETE `/{id}`, POST `/{id}/send` ("send now").
+ * The report-mail calls (spec §7 "Report mails"; core routes/reportmails.ts): list, create, change,
+ * delete and "send now".
  */
 
 const key = (fid: number) => [...queryKeys.fleet(fid), 'reportmails'] as const;
-const base = (fid: number) => `/api/fleets/${fid}/reportmails`;
 
 export function useReportMails(fid: number) {
   return useQuery({
     queryKey: key(fid),
-    queryFn: async () => (await api<ReportMailListReply>(base(fid))).reportmails,
+    queryFn: async () => (await client.reportmails.list(fid)).reportmails,
     retry: false,
   });
 }
 
+/** The body is the draft's (rules.ts `mailBody`), checked by the server's contract. */
 export function useSaveReportMail(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: number | null; body: Record<string, unknown> }) =>
       id === null
-        ? api<ReportMailWire>(base(fid), { method: 'POST', body })
-        : api<ReportMailWire>(`${base(fid)}/${id}`, { method: 'PUT', body }),
-    onSettled: () => client.invalidateQueries({ queryKey: key(fid) }),
+        ? client.reportmails.create(fid, body as never)
+        : client.reportmails.update(fid, id, body as never),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key(fid) }),
   });
 }
 
 export function useDeleteReportMail(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api<unknown>(`${base(fid)}/${id}`, { method: 'DELETE' }),
-    onSettled: () => client.invalidateQueries({ queryKey: key(fid) }),
+    mutationFn: (id: number) => client.reportmails.remove(fid, id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key(fid) }),
   });
 }
 
 export function useSendReportMail(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) =>
-      api<ReportMailSendReply>(`${base(fid)}/${id}/send`, { method: 'POST', body: {} }),
-    onSettled: () => client.invalidateQueries({ queryKey: key(fid) }),
+    mutationFn: (id: number) => client.reportmails.send(fid, id, {}),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key(fid) }),
   });
 }

@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Attachments } from '../../../components/Attachments.tsx';
+import { client } from '../../../lib/client.ts';
 import { serviceKeys } from '../../../lib/services.ts';
-import { attachmentsPath, useDeleteAttachment, useServiceAttachments } from '../api.ts';
+import { useDeleteAttachment, useServiceAttachments } from '../api.ts';
 
 const TEST_IDS = { attach: 'service-attach', error: 'service-attach-error', table: 'service-attachments' };
 
@@ -23,18 +24,21 @@ export interface AttachmentsTabProps {
 /** Tab 3: a saved service's files (PRODUCT.md "Services": any type, 20 files and 32 MB at most). */
 export function AttachmentsTab({ fid, serviceId, editable, dateFormat, timeFormat }: AttachmentsTabProps) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   const list = useServiceAttachments(fid, serviceId);
   const remove = useDeleteAttachment(fid, serviceId);
   return (
     <Attachments
-      path={attachmentsPath(fid, serviceId)}
+      upload={(files, onProgress) =>
+        client.services.attachmentUpload.upload(fid, serviceId, files, onProgress)
+      }
+      fileUrl={(aid) => client.services.attachmentDownload.url(fid, serviceId, aid)}
       list={list}
       editable={editable}
       dateFormat={dateFormat}
       timeFormat={timeFormat}
       remove={remove}
-      onUploaded={() => client.invalidateQueries({ queryKey: serviceKeys.all(fid) })}
+      onUploaded={() => queryClient.invalidateQueries({ queryKey: serviceKeys.all(fid) })}
       capsMessage={(problem) => t(CAPS[problem])}
       testIds={TEST_IDS}
     />

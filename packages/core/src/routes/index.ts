@@ -1,0 +1,55 @@
+import { adminRoutes } from './admin.js';
+import { clientErrorsRoutes } from './client-errors.js';
+import { fleetTransferRoutes } from './fleet-transfer.js';
+import { fuelRoutes } from './fuel.js';
+import { importsRoutes } from './imports.js';
+import { metaRoutes } from './meta.js';
+import { notificationChannelsRoutes } from './notification-channels.js';
+import { notificationsRoutes } from './notifications.js';
+import { platformRoutes } from './platform.js';
+import { reportmailsRoutes } from './reportmails.js';
+import { servicesRoutes } from './services.js';
+import { sessionRoutes } from './session.js';
+import { setupRoutes } from './setup.js';
+import { telematicsRoutes } from './telematics.js';
+import { userRoutes } from './user.js';
+
+export * from './admin.js';
+export * from './client-errors.js';
+export * from './fleet-transfer.js';
+export * from './fuel.js';
+export * from './imports.js';
+export * from './meta.js';
+export * from './notification-channels.js';
+export * from './notifications.js';
+export * from './platform.js';
+export * from './reportmails.js';
+export * from './route.js';
+export * from './services.js';
+export * from './session.js';
+export * from './setup.js';
+export * from './telematics.js';
+export * from './user.js';
+
+/**
+ * Every API route's descriptor by module (core routes/route.ts). The server registers each one
+ * (http/serve.ts; a test checks that none is left out and none is registered without one), the web
+ * client is derived from this object.
+ */
+export const routes = {
+  admin: adminRoutes,
+  clientErrors: clientErrorsRoutes,
+  fleetTransfer: fleetTransferRoutes,
+  fuel: fuelRoutes,
+  imports: importsRoutes,
+  meta: metaRoutes,
+  notificationChannels: notificationChannelsRoutes,
+  notifications: notificationsRoutes,
+  platform: platformRoutes,
+  reportmails: reportmailsRoutes,
+  services: servicesRoutes,
+  session: sessionRoutes,
+  setup: setupRoutes,
+  telematics: telematicsRoutes,
+  user: userRoutes,
+};
