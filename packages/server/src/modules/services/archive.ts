@@ -133,7 +133,7 @@ export async function updateArchived(
     if (patch.manual_cost != null && lines > 0)
       issues.push({ field: 'body.manual_cost', message: 'Only for a service without line items' });
     // customfields: values must be service fields of this fleet.
-    issues.push(...(await validateCustomValues(trx, ctx.db.dialect, fleetId, 's', patch.cf)));
+    issues.push(...(await validateCustomValues(trx, ctx.db.ops, fleetId, 's', patch.cf)));
     if (issues.length) throw invalidInput(issues);
     const costs = await trackServices(trx, [id]); // statistics: end date and cost corrections
     await trx

@@ -138,7 +138,7 @@ export async function createService(
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const plan = planCreate(pc, input, await lookup(trx, fleetId, [input]));
     // customfields: values must be service fields of this fleet.
-    plan.issues.push(...(await validateCustomValues(trx, ctx.db.dialect, fleetId, 's', input.cf)));
+    plan.issues.push(...(await validateCustomValues(trx, ctx.db.ops, fleetId, 's', input.cf)));
     throwIssues([plan], false);
     await insertService(trx, ch, plan);
   });
@@ -172,7 +172,7 @@ export async function updateOne(
       counts.get(id) ?? 0,
     );
     // customfields: values must be service fields of this fleet.
-    plan.issues.push(...(await validateCustomValues(trx, ctx.db.dialect, fleetId, 's', patch.cf)));
+    plan.issues.push(...(await validateCustomValues(trx, ctx.db.ops, fleetId, 's', patch.cf)));
     throwIssues([plan], false);
     await updateService(trx, ch, pc, existing, plan);
   });
