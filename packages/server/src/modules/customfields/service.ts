@@ -314,7 +314,7 @@ async function ownerEvents(ctx: AppContext, fleetId: number, changed: Map<Holder
     for (let i = 0; i < ids.length; i += CHUNK) {
       const part = ids.slice(i, i + CHUNK);
       let wires: unknown[];
-      if (table === 'services') wires = await loadWires(db, fleetId, byIds(fleetId, part));
+      if (table === 'services') wires = await loadWires(db, ctx.db.ops, fleetId, byIds(fleetId, part));
       else if (table === 'fuel_fillings') wires = await fuelWiresOfFleet(db, fleetId, part);
       else if (table === 'units')
         wires = (await db.selectFrom('units').selectAll().where('id', 'in', part).execute()).map(unitToWire);

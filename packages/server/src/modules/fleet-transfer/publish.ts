@@ -95,7 +95,8 @@ async function createdRecords(ctx: AppContext, fleet: FleetRow, p: Published): P
   for (const part of chunks(p.intervals))
     for (const d of await loadIntervals(db, fid, part)) out.push({ t: 'c', s: 'interval', fid, d });
   for (const part of chunks(p.services))
-    for (const d of await loadWires(db, fid, byIds(fid, part))) out.push({ t: 'c', s: 'service', fid, d });
+    for (const d of await loadWires(db, ctx.db.ops, fid, byIds(fid, part)))
+      out.push({ t: 'c', s: 'service', fid, d });
   for (const part of chunks(p.fuel))
     for (const d of await wiresByIds(db, fleet, part)) out.push({ t: 'c', s: 'fuelfilling', fid, d });
   out.push(...p.owners);

@@ -28,6 +28,7 @@ import { type Kysely, sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import type { DialectOps } from '../../db/dialect/index.js';
 import type { Database, FleetRow } from '../../db/schema.js';
 import { invalidInput } from '../../http/errors.js';
 import { round3 } from '../fleets/mappers.js';
@@ -69,6 +70,7 @@ interface Objects {
 
 interface Ctx {
   db: Kysely<Database>;
+  ops: DialectOps;
   fleet: FleetRow;
   period: Period;
   from: string;
@@ -112,6 +114,7 @@ const FINISHED_BITS = sql<number>`(${sql.ref('f')} & 24)`;
 const closedInPeriod = (c: Ctx) =>
   loadWires(
     c.db,
+    c.ops,
     c.fleet.id,
     objectScope(c, (qb) =>
       qb
@@ -324,6 +327,7 @@ const minus = (a: number | null, b: number | null) => (a === null || b === null 
 async function upcomingOverdue(c: Ctx): Promise<Row[]> {
   const services = await loadWires(
     c.db,
+    c.ops,
     c.fleet.id,
     objectScope(c, (qb) =>
       qb
@@ -604,6 +608,7 @@ export async function buildReport(
   const text = periodText(fleet.tz, period);
   const c: Ctx = {
     db,
+    ops: ctx.db.ops,
     fleet,
     period,
     ...text,

@@ -209,7 +209,12 @@ async function changedWires(ctx: AppContext, fleetId: number, ch: Changes): Prom
   for (let i = 0; i < ids.length; i += WIRES_PER_READ) {
     if (i > 0) await turn();
     wires.push(
-      ...(await loadWires(ctx.db.kysely, fleetId, byIds(fleetId, ids.slice(i, i + WIRES_PER_READ)))),
+      ...(await loadWires(
+        ctx.db.kysely,
+        ctx.db.ops,
+        fleetId,
+        byIds(fleetId, ids.slice(i, i + WIRES_PER_READ)),
+      )),
     );
   }
   return wires;

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { TaggedList } from '../../http/etag.js';
@@ -41,8 +42,8 @@ const openScope =
     return q;
   };
 
-async function openServices(db: Kysely<Database>, fleetId: number, filter: ServiceListQuery) {
-  return { services: await loadWires(db, fleetId, openScope(fleetId, filter)) };
+async function openServices(db: Db, fleetId: number, filter: ServiceListQuery) {
+  return { services: await loadWires(db.kysely, db.ops, fleetId, openScope(fleetId, filter)) };
 }
 
 /** GET /fleets/{fid}/services: the open services (Due, overdue, In progress; spec §4 "Active group"). */
@@ -53,7 +54,7 @@ export async function listServices(
   filter: ServiceListQuery,
 ): Promise<{ services: ServiceWire[] }> {
   await requireFleet(ctx, actor, fleetId, 'service.view');
-  return openServices(ctx.db.kysely, fleetId, filter);
+  return openServices(ctx.db, fleetId, filter);
 }
 
 /** The same read as a tagged list (http/etag.ts): access checked now, rows read only when needed. */
