@@ -1,5 +1,5 @@
 import { multiplyThousandths } from '@fleetkeep/core';
-import { type Expression, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DialectOps } from '../../db/dialect/index.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { type LineWire, lineToWire, type OwnerState, serviceToWire } from '../maintenance-wire.js';
