@@ -1,6 +1,5 @@
-import { UserEventType } from '@fleetkeep/core';
+import { type LiveEvent, UserEventType } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -50,17 +49,15 @@ export async function endUserSessions(
 }
 
 /**
- * After the commit: the sockets of every ended session close on every instance (spec §4 user event 32,
- * forced logout).
+ * The live events that close the sockets of every ended session on every instance (spec §4 user event
+ * 32, forced logout), published after the commit (events/unit-of-work.ts).
  */
-export async function announceEndedSessions(ctx: AppContext, ended: EndedSessions): Promise<void> {
-  await ctx.bus.publishMany(
-    ended.sessions.map(([uid, sid]) => ({
-      t: 'e' as const,
-      s: 'user' as const,
-      fid: null,
-      uid,
-      d: { type: UserEventType.logout, sid },
-    })),
-  );
+export function endedSessionEvents(ended: EndedSessions): LiveEvent[] {
+  return ended.sessions.map(([uid, sid]) => ({
+    t: 'e' as const,
+    s: 'user' as const,
+    fid: null,
+    uid,
+    d: { type: UserEventType.logout, sid },
+  }));
 }

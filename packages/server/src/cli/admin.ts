@@ -2,12 +2,13 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { ErrorCode, PASSWORD_MIN_LENGTH, setupBody, TZ_DST_EUROPE, TZ_DST_SOUTH } from '@fleetkeep/core';
-import { announceEndedSessions } from '../auth/sessions.js';
+import { endedSessionEvents } from '../auth/sessions.js';
 import { loadConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { type Db, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { PgBus } from '../events/pg-bus.js';
+import { announce } from '../events/unit-of-work.js';
 import { AppError } from '../http/errors.js';
 import {
   ALREADY_SET_UP,
@@ -131,7 +132,7 @@ async function resetUserPassword(db: Db, login: string | undefined, flags: Flags
   if (db.url) {
     const bus = await PgBus.start(db.url, () => undefined);
     try {
-      await announceEndedSessions({ bus } as Pick<AppContext, 'bus'> as AppContext, done.ended);
+      await announce({ bus } as Pick<AppContext, 'bus'> as AppContext, endedSessionEvents(done.ended));
     } finally {
       await bus.close();
     }

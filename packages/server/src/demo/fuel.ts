@@ -2,7 +2,7 @@ import type { FuelFillingCreateInput } from '@fleetkeep/core';
 import { requireFleet } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
 import type { AppContext } from '../context.js';
-import { recordDomainEvents } from '../events/outbox.js';
+import { unitOfWork } from '../events/unit-of-work.js';
 import { figuresOf, planCreate } from '../modules/fuel/rules.js';
 import {
   addFuelTypes,
@@ -33,7 +33,7 @@ export async function writeFillings(
 ): Promise<number> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fuel.manage');
   const fc = fuelContext(fleet, actor);
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     const units = await unitsOf(
       trx,
       fleetId,
@@ -55,8 +55,7 @@ export async function writeFillings(
       // Ids grow in the order of the rows of one statement; RETURNING itself promises no order.
       ids.push(...made.map((r) => r.id).sort((a, b) => a - b));
     }
-    await recordDomainEvents(
-      trx,
+    await uow.record(
       rows.map((row, i) => ({
         type: 'fuel.created' as const,
         ...eventBase(fc),
@@ -72,6 +71,5 @@ export async function writeFillings(
     );
     await addFuelTypes(trx, fleetId, rows, new FuelChanges());
   });
-  ctx.outbox.publish();
   return inputs.length;
 }

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { hashPassword } from '../auth/secrets.js';
 import { type AppContext, now } from '../context.js';
 import type { Database } from '../db/schema.js';
+import { unitOfWork } from '../events/unit-of-work.js';
 import { DEMO_HISTORY_DAYS, seedCounterHistory } from '../modules/statistics/demo-history.js';
 import {
   DEMO_CENTRE,
@@ -52,7 +53,7 @@ async function seedAccounts(
   historyDays: number,
 ): Promise<DemoIds | undefined> {
   const hash = await hashPassword(password);
-  return ctx.db.kysely.transaction().execute(async (trx) => {
+  return unitOfWork(ctx, async (trx) => {
     await ctx.db.ops.lockInTransaction(trx, 'demoSeed');
     const any = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
     if (any) return undefined;

@@ -3,7 +3,7 @@ import { requireFleet } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
 import type { AppContext } from '../context.js';
 import { serviceEvents } from '../events/domain.js';
-import { recordDomainEvents } from '../events/outbox.js';
+import { unitOfWork } from '../events/unit-of-work.js';
 import { ensureLibraryItems, thousandths } from '../modules/lineitems/library.js';
 import { lookup, planCreate } from '../modules/services/plan.js';
 import { planContext, throwIssues } from '../modules/services/write.js';
@@ -30,7 +30,7 @@ export async function writeClosedServices(
 ): Promise<number[]> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.manage');
   const pc = planContext(fleet, actor);
-  const ids = await ctx.db.kysely.transaction().execute(async (trx) => {
+  return unitOfWork(ctx, async (trx, uow) => {
     const lk = await lookup(trx, fleetId, inputs);
     const plans = inputs.map((input, i) => planCreate(pc, input, lk, `body.services.${i}.`));
     throwIssues(plans, true);
@@ -47,8 +47,7 @@ export async function writeClosedServices(
       made.push(...rows.map((r) => r.id).sort((a, b) => a - b));
     }
     // Domain events "service closed", as insertService records them (events/domain.ts).
-    await recordDomainEvents(
-      trx,
+    await uow.record(
       plans.flatMap((p, i) =>
         serviceEvents(
           serviceWriteChanges(null, p.row.f),
@@ -84,6 +83,4 @@ export async function writeClosedServices(
     await costs.done();
     return made;
   });
-  ctx.outbox.publish();
-  return ids;
 }

@@ -4,8 +4,9 @@ import { now } from '../context.js';
 import type { Placeholder } from '../db/bulk.js';
 import type { Database, ServiceRow } from '../db/schema.js';
 import { engineEvents } from '../events/domain.js';
-import { recordDomainEventsBulk } from '../events/outbox.js';
+import { type UnitOfWork, unitOfWork } from '../events/unit-of-work.js';
 import { createServices, type IntervalLines } from './create.js';
+import { serviceLiveEvents } from './events.js';
 import { CHUNK, chunks, type EngineScope, type Plan, plan } from './plan.js';
 
 export interface Applied {
@@ -48,20 +49,15 @@ async function updateFlags(trx: Kysely<Database>, work: Plan): Promise<{ row: Se
 }
 
 /**
- * Writes a plan made inside `trx`: the new services with their line items, the overdue flag changes,
- * and the domain events of what it wrote (became due, overdue by kind) into the outbox in the same
- * transaction; the caller publishes them after the commit.
+ * Writes a plan made inside the unit's transaction: the new services with their line items, the overdue
+ * flag changes, and the domain events of what it wrote (became due, overdue by kind) into the outbox in
+ * the same transaction; the unit publishes them after the commit.
  */
-async function write(
-  trx: Kysely<Database>,
-  placeholder: Placeholder,
-  work: Plan,
-  at: number,
-): Promise<Applied> {
+async function write(uow: UnitOfWork, placeholder: Placeholder, work: Plan, at: number): Promise<Applied> {
   if (work.creations.length === 0 && work.changes.length === 0) return NOTHING();
-  const created = await createServices(trx, placeholder, work, at);
-  const changed = await updateFlags(trx, work);
-  await recordDomainEventsBulk(trx, engineEvents(created.rows, changed, at), placeholder);
+  const created = await createServices(uow.trx, placeholder, work, at);
+  const changed = await updateFlags(uow.trx, work);
+  await uow.record(engineEvents(created.rows, changed, at), { placeholder });
   return { created: created.rows, lines: created.lines, changed: changed.map((c) => c.row) };
 }
 
@@ -100,8 +96,14 @@ export async function applyPlan(
       ...first.changes.map((c) => c.service.fleet_id),
     ]),
   ].sort((a, b) => a - b);
-  return ctx.db.kysely.transaction().execute(async (trx) => {
+  return unitOfWork(ctx, async (trx, uow) => {
     for (const fid of fleets) await ctx.db.ops.lockInTransaction(trx, 'engineFleet', fid);
-    return write(trx, ctx.db.ops.placeholder, await plan(trx, replanScope(scope, assignmentIds), at), at);
+    const work = await plan(trx, replanScope(scope, assignmentIds), at);
+    const applied = await write(uow, ctx.db.ops.placeholder, work, at);
+    // Live events first, then the outbox's consumers (the unit's order): their work would otherwise
+    // compete with the events' reads and NOTIFYs.
+    uow.afterCommit(() => serviceLiveEvents(ctx, applied.created, 'c', applied.lines));
+    uow.afterCommit(() => serviceLiveEvents(ctx, applied.changed, 'u'));
+    return applied;
   });
 }

@@ -1,16 +1,10 @@
-import { multiplyThousandths } from '@fleetkeep/core';
+import { type LiveEvent, multiplyThousandths } from '@fleetkeep/core';
 import type { AppContext } from '../context.js';
 import type { ServiceRow } from '../db/schema.js';
 import { lineToWire, serviceToWire } from '../modules/maintenance-wire.js';
 import { NO_OWNER, ownerKey, ownerStates } from '../modules/services/owners.js';
 import type { IntervalLines } from './create.js';
 import { chunks } from './plan.js';
-
-/**
- * Events per `publishMany`: one statement on PostgreSQL (`pg_notify` over an array, in order) instead of
- * one round trip per event; bounded so that no single statement carries megabytes.
- */
-const PUBLISH_BATCH = 500;
 
 /** Each service's line items and their stored cost: as the engine wrote them, or read back. */
 async function linesOf(
@@ -60,17 +54,18 @@ async function attachmentCounts(ctx: AppContext, services: ServiceRow[]): Promis
 }
 
 /**
- * Publishes one `service` event (`c` or `u`, DESIGN §6) per service, after the commit. New services
- * (`c`) have no attachments yet, and the line items the engine just wrote (`written`, by interval) need
- * no reading back.
+ * One `service` event (`c` or `u`, DESIGN §6) per service, read after the commit and published by the
+ * engine's unit of work (events/unit-of-work.ts, several to a NOTIFY payload). New services (`c`) have
+ * no attachments yet, and the line items the engine just wrote (`written`, by interval) need no reading
+ * back.
  */
-export async function publishServices(
+export async function serviceLiveEvents(
   ctx: AppContext,
   services: ServiceRow[],
   t: 'c' | 'u',
   written?: Map<number, IntervalLines>,
-): Promise<void> {
-  if (services.length === 0) return;
+): Promise<LiveEvent[]> {
+  if (services.length === 0) return [];
   const lines = await linesOf(ctx, services, written);
   const attachments = t === 'u' ? await attachmentCounts(ctx, services) : new Map<number, number>();
   const state = await ownerStates(
@@ -78,22 +73,19 @@ export async function publishServices(
     services.map((s) => ({ fleetId: s.fleet_id, type: s.object_type, id: s.object_id })),
   );
   const noLines: IntervalLines = { wire: [], cost: 0 };
-  for (const part of chunks(services, PUBLISH_BATCH))
-    await ctx.bus.publishMany(
-      part.map((s) => {
-        const own = lines.get(s.id) ?? noLines;
-        return {
-          t,
-          s: 'service' as const,
-          fid: s.fleet_id,
-          d: serviceToWire(
-            s,
-            own.wire,
-            attachments.get(s.id) ?? 0,
-            state.get(ownerKey(s.object_type, s.object_id)) ?? NO_OWNER,
-            own.cost,
-          ),
-        };
-      }),
-    );
+  return services.map((s) => {
+    const own = lines.get(s.id) ?? noLines;
+    return {
+      t,
+      s: 'service' as const,
+      fid: s.fleet_id,
+      d: serviceToWire(
+        s,
+        own.wire,
+        attachments.get(s.id) ?? 0,
+        state.get(ownerKey(s.object_type, s.object_id)) ?? NO_OWNER,
+        own.cost,
+      ),
+    };
+  });
 }

@@ -1,6 +1,5 @@
 import { type AppContext, type CountersListener, now } from '../context.js';
 import { type Applied, applyPlan, NOTHING } from './apply.js';
-import { publishServices } from './events.js';
 import { type EngineScope, plan } from './plan.js';
 
 export interface RecomputeResult {
@@ -32,16 +31,8 @@ export async function recompute(
   scope: EngineScope,
   at: number = now(),
 ): Promise<RecomputeResult> {
-  const { created, lines, changed } = await planAndWrite(ctx, scope, at);
-  if (created.length === 0 && changed.length === 0) return { created: 0, changed: 0 };
-  // Live events first, then the outbox's consumers (as every writer does, ARCHITECTURE.md "A request,
-  // end to end"): their work would otherwise compete with the events' reads and NOTIFYs.
-  try {
-    await publishServices(ctx, created, 'c', lines);
-    await publishServices(ctx, changed, 'u');
-  } finally {
-    ctx.outbox.publish();
-  }
+  const { created, changed } = await planAndWrite(ctx, scope, at);
+  // Published by the unit of work of apply.ts after its commit.
   return { created: created.length, changed: changed.length };
 }
 

@@ -1,7 +1,7 @@
 import { dueReminder, type NewDomainEvent } from '@fleetkeep/core';
 import type { AppContext } from '../context.js';
 import { serviceEvents } from '../events/domain.js';
-import { recordDomainEvents } from '../events/outbox.js';
+import { unitOfWork } from '../events/unit-of-work.js';
 import { chunks } from './plan.js';
 
 /**
@@ -35,7 +35,7 @@ export async function remindDue(ctx: AppContext, at: number): Promise<number> {
   }
   let announced = 0;
   for (const part of chunks([...tz.keys()])) {
-    announced += await db.transaction().execute(async (trx) => {
+    announced += await unitOfWork(ctx, async (trx, uow) => {
       const services = await ctx.db.ops
         .forUpdate(trx.selectFrom('services').selectAll().where('id', 'in', part).orderBy('id'))
         .execute();
@@ -70,10 +70,9 @@ export async function remindDue(ctx: AppContext, at: number): Promise<number> {
         .values(rows)
         .onConflict((oc) => oc.column('service_id').doUpdateSet((eb) => ({ day: eb.ref('excluded.day') })))
         .execute();
-      await recordDomainEvents(trx, events);
+      await uow.record(events);
       return rows.length;
     });
   }
-  if (announced > 0) ctx.outbox.publish();
   return announced;
 }

@@ -11,8 +11,8 @@ import { recordDomainEvents } from './outbox.js';
 
 /**
  * Builders of the domain events (core domain-events.ts) from the rows the writers have at hand, and the
- * one-call recorders the modules use inside their transactions. After the commit the writer calls
- * `ctx.outbox.publish()`.
+ * one-call recorders the modules use inside their transactions. After the commit the writer's unit of
+ * work (events/unit-of-work.ts) publishes the outbox.
  */
 
 /** The columns of a service row that its events carry. */

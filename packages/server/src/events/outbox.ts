@@ -14,11 +14,12 @@ export {
 } from './consumers.js';
 
 /**
- * The domain-event outbox (DESIGN §6, issue 8 point 5).
+ * The domain-event outbox (DESIGN §6).
  *
  * 1. Record: a writer calls `recordDomainEvents(trx, …)` inside its transaction, so the events exist
  *    exactly when the change does (a rollback takes both). Each gets a UUID, its stable id.
- * 2. Publish: after the commit the writer calls `ctx.outbox.publish()`. Consumers read in publication
+ * 2. Publish: after the commit the writer's unit of work (events/unit-of-work.ts) calls
+ *    `ctx.outbox.publish()`. Consumers read in publication
  *    order, where a reader that has seen number n has seen every smaller one. On PostgreSQL, where
  *    concurrent writers commit out of id order, one publisher at a time (an advisory lock) gives the
  *    committed, unnumbered rows increasing `seq` numbers. On SQLite one transaction writes at a time, so

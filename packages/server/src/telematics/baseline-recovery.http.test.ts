@@ -124,7 +124,7 @@ describe('interval baseline moves recorded before a crash', () => {
 
     // Another start, and another run of the step, move nothing again.
     await restart();
-    expect(await applyPendingShifts(fx.db, [uid])).toEqual([]);
+    expect(await applyPendingShifts(t.server.ctx, [uid])).toEqual([]);
     expect((await fx.assignmentRow(aid)).lcnm).toBe(792_700);
     expect((await openServices(aid))[0]).toMatchObject({ limit_mileage: 807_700, last_mileage: 792_700 });
   });
@@ -136,8 +136,8 @@ describe('interval baseline moves recorded before a crash', () => {
     const other = TEST_DB === 'postgres' ? await createServer(t.config, { logger: false }) : undefined;
     try {
       const runs = await Promise.all([
-        applyPendingShifts(fx.db, [uid]),
-        applyPendingShifts(other?.ctx.db.kysely ?? fx.db, [uid]),
+        applyPendingShifts(t.server.ctx, [uid]),
+        applyPendingShifts(other?.ctx ?? t.server.ctx, [uid]),
       ]);
       expect(runs.flat()).toEqual([expect.objectContaining({ unitId: uid, mileage: 387_700 })]);
     } finally {

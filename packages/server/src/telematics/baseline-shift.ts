@@ -2,6 +2,7 @@ import { ServiceFlag } from '@fleetkeep/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
+import { unitOfWork } from '../events/unit-of-work.js';
 import { loadIntervals } from '../modules/intervals/store.js';
 import type { Baseline } from './rules.js';
 
@@ -79,9 +80,13 @@ export async function planBaselineShift(
  * trim leaves them alone (store.ts `trimMeter`), so the claim waits for nothing a service writer holds.
  * Returns the shifts applied; the status engine runs on their units after this, as for any counter change.
  */
-export async function applyPendingShifts(db: Kysely<Database>, unitIds?: number[]): Promise<Shift[]> {
+export async function applyPendingShifts(
+  ctx: AppContext,
+  unitIds?: number[],
+  options: { announce?: boolean } = {},
+): Promise<Shift[]> {
   if (unitIds?.length === 0) return [];
-  return db.transaction().execute(async (trx) => {
+  return unitOfWork(ctx, async (trx, uow) => {
     let select = trx
       .selectFrom('meter_readings')
       .select(['id', 'fleet_id', 'unit_id', 'shift_mileage', 'shift_engine_hours'])
@@ -133,6 +138,10 @@ export async function applyPendingShifts(db: Kysely<Database>, unitIds?: number[
         engineHours: row.shift_engine_hours,
       });
     }
+    // `announce`: the moved intervals' live events go out with this commit; else the caller adds them to
+    // its own announcement (store.ts, a readings group's).
+    if (options.announce && applied.length > 0)
+      uow.afterCommit(() => shiftedIntervalEvents(ctx.db.kysely, applied));
     return applied;
   });
 }
@@ -159,10 +168,9 @@ export async function shiftedIntervalEvents(db: Kysely<Database>, shifts: Shift[
  */
 export async function recoverShifts(ctx: AppContext): Promise<void> {
   try {
-    const applied = await applyPendingShifts(ctx.db.kysely);
+    const applied = await applyPendingShifts(ctx, undefined, { announce: true });
     if (applied.length === 0) return;
     ctx.log.warn({ units: applied.map((s) => s.unitId) }, 'interval baselines moved after a restart');
-    await ctx.bus.publishMany(await shiftedIntervalEvents(ctx.db.kysely, applied));
     const units = [...new Set(applied.map((s) => s.unitId))];
     for (const listener of ctx.countersListeners) await listener(units);
   } catch (err) {

@@ -95,8 +95,7 @@ export async function selectUnits(
   const sqlText = text(ops, 'units', deviceIds.length, () => {
     const columns = UNIT_COLUMNS.map((c) => `"units"."${c}"`).join(', ');
     const list = deviceIds.map((_, k) => ops.placeholder(k + 1)).join(', ');
-    const lock = ops.name === 'postgres' ? ' for update' : '';
-    return `select ${columns}, (select "fleets"."account_id" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_account_id" from "units" where "units"."device_id" in (${list}) order by "units"."id"${lock}`;
+    return `select ${columns}, (select "fleets"."account_id" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_account_id" from "units" where "units"."device_id" in (${list}) order by "units"."id"${ops.forUpdateText}`;
   });
   const { rows } = await trx.executeQuery<UnitRow>(CompiledQuery.raw(sqlText, deviceIds));
   return rows;

@@ -10,6 +10,7 @@ import { type AppContext, now } from '../context.js';
 import type { Database, IngestLogTable, PositionTable } from '../db/schema.js';
 import { countersChanged } from '../events/domain.js';
 import { domainEventRows } from '../events/outbox.js';
+import { announce as publishLive, unitOfWork } from '../events/unit-of-work.js';
 import { CounterDays } from '../modules/statistics/counter-days.js';
 import { applyPendingShifts, planBaselineShift, shiftedIntervalEvents } from './baseline-shift.js';
 import {
@@ -100,7 +101,7 @@ export async function storeReadings(
  * log and meter rows, and last the positions, one update of the units and the "counters changed" domain
  * events (`writeLive`: one statement on PostgreSQL). Each reading stands alone: a refused one does not
  * affect the others. After the commit the domain events are published to the consumers that want them
- * (`ctx.outbox.publish(types)`); the caller announces the rest (`announce`).
+ * (events/unit-of-work.ts `recorded(types)`); the caller announces the rest (`announce`).
  */
 export async function writeReadings(
   ctx: AppContext,
@@ -114,13 +115,11 @@ export async function writeReadings(
   const changed = new Set<number>();
   // Units with a recorded move of their interval baselines (telematics/baseline-shift.ts).
   const shifted = new Set<number>();
-  // The domain event types the transaction recorded.
-  const recorded: DomainEventType[] = [];
 
   // Cached per instance and dropped on every instance by an activation change (auth/access.ts).
   let tree = await loadAccountTree(ctx);
 
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     const deviceIds = [...new Set(readings.map((r) => r.deviceId))];
     for (const row of await selectUnits(trx, ctx.db.ops, deviceIds)) {
       units.set(row.device_id, {
@@ -230,7 +229,7 @@ export async function writeReadings(
         // does, modules/statistics/counter-days.ts), so the history goes on from the same driven
         // counters; the rows so far are written with the corrections before it.
         // (Earlier readings of this batch are written first: they may open the unit's history.)
-        await days.flush(trx, ctx.db.dialect);
+        await days.flush(trx, ctx.db.ops);
         days = new CounterDays();
         if (unit.counterDay !== null) {
           const shifted = {
@@ -238,7 +237,7 @@ export async function writeReadings(
             engineHours: next.engineHours - baseline.engineHours,
           };
           days.note(unit, reading.time, unit.state, shifted);
-          await days.flush(trx, ctx.db.dialect);
+          await days.flush(trx, ctx.db.ops);
           days = new CounterDays();
           unit.offset = {
             mileage: unit.offset.mileage + baseline.mileage,
@@ -309,7 +308,7 @@ export async function writeReadings(
     for (const rows of chunks(log)) await trx.insertInto('ingest_log').values(rows).execute();
     for (const rows of chunks(meter)) await trx.insertInto('meter_readings').values(rows).execute();
     await trimMeter(trx, meter, t);
-    await days.flush(trx, ctx.db.dialect); // statistics: writes only when a unit's fleet day changed
+    await days.flush(trx, ctx.db.ops); // statistics: writes only when a unit's fleet day changed
     const accepted = [...units.values()].filter((u) => u.accepted);
     await updateBaselined(
       trx,
@@ -325,7 +324,9 @@ export async function writeReadings(
           null,
         ),
       );
-    if (counterEvents.length > 0) recorded.push(DomainEventType.countersChanged);
+    // Only consumers that want "counters changed" are woken for them (events/outbox.ts `publish`); the
+    // status engine's own events, if a reading crossed a notice, are published by the engine.
+    if (counterEvents.length > 0) uow.recorded([DomainEventType.countersChanged]);
     // The positions, the other units' live columns and the events: one statement on PostgreSQL.
     await writeLive(trx, ctx.db.ops, {
       positions,
@@ -340,9 +341,6 @@ export async function writeReadings(
       events: domainEventRows(counterEvents),
     });
   });
-  // Only consumers that want "counters changed" are woken for them (events/outbox.ts `publish`); the
-  // status engine's own events, if a reading crossed a notice, are published by the engine.
-  ctx.outbox.publish(recorded);
   const events: LiveEvent[] = [];
   for (const unit of units.values())
     if (unit.accepted && unit.fleetId !== null)
@@ -351,7 +349,7 @@ export async function writeReadings(
   // (A crash here leaves the recorded shifts pending: the next start applies them, routes.ts.)
   if (shifted.size > 0)
     try {
-      const applied = await applyPendingShifts(ctx.db.kysely, [...shifted]);
+      const applied = await applyPendingShifts(ctx, [...shifted]);
       events.push(...(await shiftedIntervalEvents(ctx.db.kysely, applied)));
     } catch (err) {
       ctx.log.error({ err }, 'interval baselines not moved with the counter baseline');
@@ -412,7 +410,7 @@ async function trimMeter(trx: Transaction<Database>, rows: MeterRow[], t: number
  */
 export async function announce(ctx: AppContext, { events, changed }: Announcement): Promise<void> {
   try {
-    await ctx.bus.publishMany(events);
+    await publishLive(ctx, events);
   } catch (err) {
     ctx.log.error({ err }, 'unit message events not published');
   }

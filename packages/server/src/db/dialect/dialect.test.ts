@@ -43,6 +43,7 @@ describe('dialect differences (db/dialect)', () => {
     expect(postgres.forUpdateSkipLocked(new Query()).clauses).toEqual(['for update', 'skip locked']);
     for (const lock of [sqlite.forUpdate, sqlite.forShare, sqlite.forUpdateSkipLocked])
       expect(lock(new Query()).clauses).toEqual([]);
+    expect([sqlite.forUpdateText, postgres.forUpdateText]).toEqual(['', ' for update']);
     expect([sqlite.serialWriters, postgres.serialWriters]).toEqual([true, false]);
     expect([sqlite.writingCtes, postgres.writingCtes]).toEqual([false, true]);
   });

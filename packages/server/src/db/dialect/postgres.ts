@@ -15,6 +15,7 @@ export const postgresOps: DialectOps = {
   title: 'PostgreSQL',
   forUpdate: (query) => query.forUpdate(),
   forShare: (query) => query.forShare(),
+  forUpdateText: ' for update',
   forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
   async lockInTransaction(trx, name, sub = 0) {
     await sql`select pg_advisory_xact_lock(${LOCKS[name]}::int, ${sub}::int)`.execute(trx);

@@ -7,6 +7,7 @@ export const sqliteOps: DialectOps = {
   title: 'SQLite',
   forUpdate: (query) => query,
   forShare: (query) => query,
+  forUpdateText: '',
   forUpdateSkipLocked: (query) => query,
   async lockInTransaction() {},
   async withSessionLock(_db, _name, _sub, fn) {

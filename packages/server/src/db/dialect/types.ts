@@ -47,6 +47,8 @@ export interface DialectOps {
    */
   forUpdate<Q extends Lockable<Q>>(query: Q): Q;
   forShare<Q extends Lockable<Q>>(query: Q): Q;
+  /** The row lock of `forUpdate` as raw SQL text to end a select with: ` for update`, or nothing. */
+  readonly forUpdateText: string;
   /** `FOR UPDATE SKIP LOCKED`: rows another transaction holds are left out instead of waited for. */
   forUpdateSkipLocked<Q extends Lockable<Q>>(query: Q): Q;
   /** Transaction-scoped advisory lock, released at commit or rollback. */

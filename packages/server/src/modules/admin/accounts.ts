@@ -14,6 +14,7 @@ import {
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, conflict, invalidInput } from '../../http/errors.js';
 import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { setAccountState } from './service.js';
@@ -85,7 +86,7 @@ export async function createAccount(
   } else {
     await requireAccountAdminOf(ctx, actor, parent);
   }
-  const id = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const id = await unitOfWork(ctx, async (trx) => {
     // Account tree changes one at a time, so two equal names cannot both pass the check.
     await ctx.db.ops.lockInTransaction(trx, 'accountState');
     await requireFreeName(trx, parent, body.n);
@@ -120,7 +121,7 @@ export async function renameAccount(
   // The account as read, written back unchanged (round trip), is no rename: its own account too.
   if (stored.name === name) return;
   if (accountId === actor.accountId) throw invalidInput(undefined, 'An account cannot rename itself');
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx) => {
     await ctx.db.ops.lockInTransaction(trx, 'accountState');
     const row = await trx
       .selectFrom('accounts')

@@ -1,18 +1,19 @@
-import type { AdminAccountState, AdminAccountsReply } from '@fleetkeep/core';
+import type { AdminAccountState, AdminAccountsReply, LiveEvent } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import {
   ACCOUNTS_TOPIC,
+  type AccountTree,
   forgetAccountTree,
   loadAccountTree,
   mayAdministerAccounts,
   requireAccountAdmin,
 } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
-import { announceEndedSessions, type EndedSessions, endUserSessions } from '../../auth/sessions.js';
+import { endedSessionEvents, endUserSessions } from '../../auth/sessions.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { fleetSuspendedEvents } from '../../events/domain.js';
-import { recordDomainEvents } from '../../events/outbox.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, invalidInput } from '../../http/errors.js';
 import { fleetToWire } from '../fleets/mappers.js';
 
@@ -97,36 +98,50 @@ export async function setAccountState(
   if (accountId === actor.accountId)
     throw invalidInput(undefined, 'An account cannot change its own activation');
   const before = await loadAccountTree(ctx, true);
-  let ended: EndedSessions = { sessions: [] };
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  let after = before;
+  await unitOfWork(ctx, async (trx, uow) => {
     // One activation change at a time; each fleet a suspension hides gets a domain event (events/domain.ts).
     await ctx.db.ops.lockInTransaction(trx, 'accountState');
     const suspended = await fleetSuspendedEvents(trx, accountId, s, now(), actor.userId);
     await trx.updateTable('accounts').set({ active: s }).where('id', '=', accountId).execute();
-    await recordDomainEvents(trx, suspended);
-    if (s === 0) ended = await endUserSessions(trx, await usersBelow(trx, accountId, actor.userId));
+    await uow.record(suspended);
+    uow.afterCommit(async () => {
+      forgetAccountTree(ctx);
+      await ctx.bus.wake(ACCOUNTS_TOPIC);
+    });
+    if (s === 0)
+      uow.emit(
+        ...endedSessionEvents(await endUserSessions(trx, await usersBelow(trx, accountId, actor.userId))),
+      );
+    uow.afterCommit(async () => {
+      after = await loadAccountTree(ctx, true);
+      return fleetVisibilityEvents(ctx, accountId, before, after);
+    });
   });
-  ctx.outbox.publish();
-  forgetAccountTree(ctx);
-  await ctx.bus.wake(ACCOUNTS_TOPIC);
-  await announceEndedSessions(ctx, ended);
-  const after = await loadAccountTree(ctx, true);
+  const a = after.byId.get(accountId)!;
+  return { id: a.id, n: a.name, parent: a.parent_id, s: a.active, active: after.isActive(a.id) ? 1 : 0 };
+}
+
+/** A fleet that turns visible is created for its members' sockets, one that turns invisible deleted. */
+async function fleetVisibilityEvents(
+  ctx: AppContext,
+  accountId: number,
+  before: AccountTree,
+  after: AccountTree,
+): Promise<LiveEvent[]> {
   const affected = [...after.byId.keys()].filter((a) => after.isWithin(accountId, a));
   const fleets = await ctx.db.kysely
     .selectFrom('fleets')
     .selectAll()
     .where('account_id', 'in', affected)
     .execute();
-  for (const fleet of fleets) {
-    const was = before.isActive(fleet.account_id);
+  return fleets.flatMap((fleet): LiveEvent[] => {
     const is = after.isActive(fleet.account_id);
-    if (was === is) continue;
-    await ctx.bus.publish(
+    if (before.isActive(fleet.account_id) === is) return [];
+    return [
       is
         ? { t: 'c', s: 'fleet', fid: fleet.id, d: fleetToWire(fleet, 0, true) }
         : { t: 'd', s: 'fleet', fid: fleet.id, d: { id: fleet.id } },
-    );
-  }
-  const a = after.byId.get(accountId)!;
-  return { id: a.id, n: a.name, parent: a.parent_id, s: a.active, active: after.isActive(a.id) ? 1 : 0 };
+    ];
+  });
 }

@@ -8,9 +8,10 @@ import {
 } from '@fleetkeep/core';
 import type { Actor } from '../../auth/actor.js';
 import { hashPassword } from '../../auth/secrets.js';
-import { announceEndedSessions, type EndedSessions, endUserSessions } from '../../auth/sessions.js';
+import { endedSessionEvents, endUserSessions } from '../../auth/sessions.js';
 import { type AppContext, now } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, conflict, invalidInput } from '../../http/errors.js';
 import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { requireAccountAdminOf } from './accounts.js';
@@ -140,18 +141,16 @@ export async function updateUser(
     set.settings = JSON.stringify({ ...settings, lang: body.lang });
   }
   const deactivating = body.active === 0 && user.active !== 0;
-  let ended: EndedSessions = { sessions: [] };
   try {
-    await ctx.db.kysely.transaction().execute(async (trx) => {
+    await unitOfWork(ctx, async (trx, uow) => {
       if (Object.keys(set).length) await trx.updateTable('users').set(set).where('id', '=', userId).execute();
-      // A deactivated user's sessions and API tokens end at once (issue 9).
-      if (deactivating) ended = await endUserSessions(trx, [userId]);
+      // A deactivated user's sessions and API tokens end at once (spec §4 user event 32).
+      if (deactivating) uow.emit(...endedSessionEvents(await endUserSessions(trx, [userId])));
     });
   } catch (err) {
     if (ctx.db.ops.isUniqueViolation(err)) throw loginTaken();
     throw err;
   }
-  await announceEndedSessions(ctx, ended);
   return reload(ctx, userId);
 }
 
@@ -168,11 +167,10 @@ export async function setUserPassword(
   await requireManagedUser(ctx, actor, userId);
   const passwordHash = await hashPassword(password);
   const keep = userId === actor.userId ? actor.sessionId : null;
-  const ended = await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
-    return endUserSessions(trx, [userId], keep);
+    uow.emit(...endedSessionEvents(await endUserSessions(trx, [userId], keep)));
   });
-  await announceEndedSessions(ctx, ended);
 }
 
 /**
@@ -183,7 +181,7 @@ export async function setUserPassword(
 export async function deleteUser(ctx: AppContext, actor: Actor, userId: number): Promise<void> {
   if (userId === actor.userId) throw invalidInput(undefined, 'Cannot delete yourself');
   await requireManagedUser(ctx, actor, userId);
-  const ended = await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     const correction = await trx
       .selectFrom('counter_corrections')
       .select('id')
@@ -193,7 +191,6 @@ export async function deleteUser(ctx: AppContext, actor: Actor, userId: number):
     const ended = await endUserSessions(trx, [userId]);
     await trx.deleteFrom('fleet_users').where('user_id', '=', userId).execute();
     await trx.deleteFrom('users').where('id', '=', userId).execute();
-    return ended;
+    uow.emit(...endedSessionEvents(ended));
   });
-  await announceEndedSessions(ctx, ended);
 }

@@ -239,11 +239,11 @@ describe('custom field values', () => {
 
     it('an unsafe delete during a write waits for it, then strips its value', async () => {
       const f = await define({ n: unique('Racing'), tp: 1, t: 'u' });
-      const { kysely, dialect } = t.server.ctx.db;
+      const { kysely, ops } = t.server.ctx.db;
       let deleting: Promise<Awaited<ReturnType<Client['delete']>>> | undefined;
       // The writer's transaction as updateUnit runs it: check (holding the definitions), then write.
       await kysely.transaction().execute(async (trx) => {
-        expect(await validateCustomValues(trx, dialect, fid, 'u', [{ id: f.id, v: 'written' }])).toEqual([]);
+        expect(await validateCustomValues(trx, ops, fid, 'u', [{ id: f.id, v: 'written' }])).toEqual([]);
         await trx
           .updateTable('units')
           .set({ cf: JSON.stringify([{ id: f.id, v: 'written' }]) })

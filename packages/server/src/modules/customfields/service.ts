@@ -12,9 +12,9 @@ import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
-import type { DialectName } from '../../db/database.js';
-import { dialectOps } from '../../db/dialect/index.js';
+import type { DialectOps } from '../../db/dialect/index.js';
 import type { CustomFieldRow, Database } from '../../db/schema.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { AppError, accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { personToWire, unitToWire } from '../fleets/mappers.js';
@@ -68,18 +68,18 @@ async function fleetFields(db: Kysely<Database>, fleetId: number) {
  * changes lock the definition before any holder row, so the two never wait on each other in a circle.
  * SQLite runs one write transaction at a time.
  */
-async function fieldsForWrite(db: Kysely<Database>, dialect: DialectName, fleetId: number) {
+async function fieldsForWrite(db: Kysely<Database>, ops: DialectOps, fleetId: number) {
   const query = db.selectFrom('custom_fields').selectAll().where('fleet_id', '=', fleetId);
-  return dialectOps(dialect).forShare(query).execute();
+  return ops.forShare(query).execute();
 }
 
 /**
  * Locks one definition against writers of its values (PostgreSQL; see fieldsForWrite). A definition
  * deleted by a concurrent request answers like an unknown one.
  */
-async function lockField(db: Kysely<Database>, dialect: DialectName, id: number) {
+async function lockField(db: Kysely<Database>, ops: DialectOps, id: number) {
   const query = db.selectFrom('custom_fields').select('id').where('id', '=', id);
-  const row = await dialectOps(dialect).forUpdate(query).executeTakeFirst();
+  const row = await ops.forUpdate(query).executeTakeFirst();
   if (!row) throw notFound(NOT_FOUND);
 }
 
@@ -90,13 +90,13 @@ async function lockField(db: Kysely<Database>, dialect: DialectName, id: number)
  */
 export async function customValueChecker(
   trx: Kysely<Database>,
-  dialect: DialectName,
+  ops: DialectOps,
   fleetId: number,
   ownerType: CustomFieldOwnerType,
   written: readonly (readonly CustomFieldValue[] | undefined)[],
 ) {
   if (!written.some((values) => values && values.length > 0)) return (): Issue[] => [];
-  const fields = new Map((await fieldsForWrite(trx, dialect, fleetId)).map((f) => [f.id, f]));
+  const fields = new Map((await fieldsForWrite(trx, ops, fleetId)).map((f) => [f.id, f]));
   return (values: readonly CustomFieldValue[] | undefined, prefix = 'body.') =>
     checkValues(fields, ownerType, values, prefix);
 }
@@ -109,13 +109,13 @@ export async function customValueChecker(
  */
 export async function validateCustomValues(
   trx: Kysely<Database>,
-  dialect: DialectName,
+  ops: DialectOps,
   fleetId: number,
   ownerType: CustomFieldOwnerType,
   values: readonly CustomFieldValue[] | undefined,
   prefix = 'body.',
 ): Promise<Issue[]> {
-  return (await customValueChecker(trx, dialect, fleetId, ownerType, [values]))(values, prefix);
+  return (await customValueChecker(trx, ops, fleetId, ownerType, [values]))(values, prefix);
 }
 
 /** Rows of a table that hold any entry of the field (a text prefilter, then the parsed values). */
@@ -192,24 +192,26 @@ export async function createField(ctx: AppContext, actor: Actor, fleetId: number
   if (issues.length) throw invalidInput(issues);
   checkDuplicate(await fleetFields(ctx.db.kysely, fleetId), input.t, input.n);
   const t = now();
-  const row = await guarded(() =>
-    ctx.db.kysely
-      .insertInto('custom_fields')
-      .values({
-        fleet_id: fleetId,
-        name: input.n,
-        type: input.tp,
-        options: JSON.stringify(options),
-        owner_type: input.t,
-        created_at: t,
-        updated_at: t,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow(),
+  return guarded(() =>
+    unitOfWork(ctx, async (trx, uow) => {
+      const row = await trx
+        .insertInto('custom_fields')
+        .values({
+          fleet_id: fleetId,
+          name: input.n,
+          type: input.tp,
+          options: JSON.stringify(options),
+          owner_type: input.t,
+          created_at: t,
+          updated_at: t,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const wire = customFieldToWire(row);
+      uow.emit({ t: 'c', s: 'customfield', fid: fleetId, d: wire });
+      return wire;
+    }),
   );
-  const wire = customFieldToWire(row);
-  await ctx.bus.publish({ t: 'c', s: 'customfield', fid: fleetId, d: wire });
-  return wire;
 }
 
 /**
@@ -230,9 +232,9 @@ export async function updateField(ctx: AppContext, actor: Actor, id: number, pat
   checkDuplicate(await fleetFields(ctx.db.kysely, row.fleet_id), row.owner_type, name, id);
   // One transaction with the definition locked first: no value outside the new options is written
   // between the check of the held values and the change.
-  const updated = await guarded(() =>
-    ctx.db.kysely.transaction().execute(async (trx) => {
-      await lockField(trx, ctx.db.dialect, id);
+  return guarded(() =>
+    unitOfWork(ctx, async (trx, uow) => {
+      await lockField(trx, ctx.db.ops, id);
       if (tp === CustomFieldType.list) {
         const outside = valuesOutside(await heldValues(trx, row.fleet_id, id), options);
         if (outside.size)
@@ -246,17 +248,17 @@ export async function updateField(ctx: AppContext, actor: Actor, id: number, pat
             })),
           );
       }
-      return trx
+      const updated = await trx
         .updateTable('custom_fields')
         .set({ name, type: tp, options: JSON.stringify(options), updated_at: now() })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      const wire = customFieldToWire(updated);
+      uow.emit({ t: 'u', s: 'customfield', fid: row.fleet_id, d: wire });
+      return wire;
     }),
   );
-  const wire = customFieldToWire(updated);
-  await ctx.bus.publish({ t: 'u', s: 'customfield', fid: row.fleet_id, d: wire });
-  return wire;
 }
 
 /**
@@ -270,9 +272,9 @@ export async function deleteField(ctx: AppContext, actor: Actor, id: number, saf
   const fleetId = row.fleet_id;
   const changed = new Map<HolderTable, number[]>();
   let values = 0;
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     // The definition first: writers of its values hold it FOR SHARE until they commit (fieldsForWrite).
-    await lockField(trx, ctx.db.dialect, id);
+    await lockField(trx, ctx.db.ops, id);
     const found = new Map<HolderTable, { id: number; values: CustomFieldValue[] }[]>();
     for (const { table } of HOLDERS) {
       const rows = await holdersIn(trx, table, fleetId, id);
@@ -303,9 +305,9 @@ export async function deleteField(ctx: AppContext, actor: Actor, id: number, saf
         );
     }
     await trx.deleteFrom('custom_fields').where('id', '=', id).execute();
+    uow.afterCommit(() => ownerEvents(ctx, fleetId, changed));
+    uow.emit({ t: 'd', s: 'customfield', fid: fleetId, d: { id } });
   });
-  for (const e of await ownerEvents(ctx, fleetId, changed)) await ctx.bus.publish(e);
-  await ctx.bus.publish({ t: 'd', s: 'customfield', fid: fleetId, d: { id } });
   return { error: 0 as const, values };
 }
 
@@ -318,7 +320,7 @@ async function ownerEvents(ctx: AppContext, fleetId: number, changed: Map<Holder
     for (let i = 0; i < ids.length; i += CHUNK) {
       const part = ids.slice(i, i + CHUNK);
       let wires: unknown[];
-      if (table === 'services') wires = await loadWires(db, fleetId, byIds(fleetId, part));
+      if (table === 'services') wires = await loadWires(db, ctx.db.ops, fleetId, byIds(fleetId, part));
       else if (table === 'fuel_fillings') wires = await fuelWiresOfFleet(db, fleetId, part);
       else if (table === 'units')
         wires = (await db.selectFrom('units').selectAll().where('id', 'in', part).execute()).map(unitToWire);

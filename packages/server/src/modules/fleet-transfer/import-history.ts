@@ -125,5 +125,5 @@ export async function importHistory(run: Run, doc: Doc, matchedAssignments: Set<
   run.published.library.push(...more);
   run.created.line_items += more.length;
 
-  run.published.owners = await syncIns(trx, run.ctx.db.dialect, fid, owners);
+  run.published.owners = await syncIns(trx, run.ctx.db.ops, fid, owners);
 }

@@ -10,6 +10,7 @@ import {
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { invalidInput } from '../../http/errors.js';
 import { dayOf } from '../services/rules.js';
 import { importInto, publishImport, type UnitTarget } from './import.js';
@@ -109,7 +110,7 @@ export async function commitLubeLogger(
   });
   const day = (date: string) => dayOf(fleet.tz, date)!;
   const document = toDocument(records, vehicles, fleet, day, now());
-  const { reply, published, refused } = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const { reply, refused } = await unitOfWork(ctx, async (trx, uow) => {
     const done = await importInto(ctx, trx, fleet, actor, document, { unitTargets: targets });
     // Odometer records of vehicles mapped to existing units go through the counter rules (a created
     // unit starts at the highest odometer of its vehicle, lubelogger.ts `toDocument`).
@@ -127,9 +128,9 @@ export async function commitLubeLogger(
         }));
       refused += await applyOdometers(done.run, target.unit, odometers);
     }
+    publishImport(uow, ctx, fleet, actor, done.published);
     return { ...done, refused };
   });
-  await publishImport(ctx, fleet, actor, published);
   return {
     units_created: reply.created.units,
     services: reply.created.services,

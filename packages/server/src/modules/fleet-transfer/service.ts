@@ -2,6 +2,7 @@ import type { FleetTransferBody, FleetTransferReply } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { importInto, publishImport } from './import.js';
 
 /**
@@ -16,9 +17,9 @@ export async function importFleet(
   body: FleetTransferBody,
 ): Promise<FleetTransferReply> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
-  const { reply, published } = await ctx.db.kysely
-    .transaction()
-    .execute((trx) => importInto(ctx, trx, fleet, actor, body.document, { devices: body }));
-  await publishImport(ctx, fleet, actor, published);
-  return reply;
+  return unitOfWork(ctx, async (trx, uow) => {
+    const { reply, published } = await importInto(ctx, trx, fleet, actor, body.document, { devices: body });
+    publishImport(uow, ctx, fleet, actor, published);
+    return reply;
+  });
 }

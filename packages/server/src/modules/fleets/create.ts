@@ -2,10 +2,11 @@ import { ACL_ALL, FLEET_DEFAULTS, type FleetCreateBody, type FleetWire } from '@
 import { loadAccountTree, requireAccountAdmin, requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { fleetToWire } from './mappers.js';
 
 /**
- * POST /api/fleets (issue 9 "Fleets"; PRODUCT.md "Administration"): a new fleet in an account. Super users
+ * POST /api/fleets (PRODUCT.md "Administration"): a new fleet in an account. Super users
  * create in any account, account admins in their own or one below it (`requireAccountAdmin`; 403
  * otherwise). The creator becomes a member with every right (ACL_ALL), except a super user, who sees
  * every fleet anyway (spec §6). The reply is the fleet as `GET /api/fleets` lists it for the creator.
@@ -13,7 +14,8 @@ import { fleetToWire } from './mappers.js';
 export async function createFleet(ctx: AppContext, actor: Actor, body: FleetCreateBody): Promise<FleetWire> {
   const accountId = body.aid ?? actor.accountId;
   await requireAccountAdmin(ctx, actor, accountId);
-  const fleetId = await ctx.db.kysely.transaction().execute(async (trx) => {
+  let wire: FleetWire | undefined;
+  await unitOfWork(ctx, async (trx, uow) => {
     const row = await trx
       .insertInto('fleets')
       .values({
@@ -32,13 +34,14 @@ export async function createFleet(ctx: AppContext, actor: Actor, body: FleetCrea
         .insertInto('fleet_users')
         .values({ fleet_id: row.id, user_id: actor.userId, acl: ACL_ALL })
         .execute();
-    return row.id;
+    uow.afterCommit(async () => {
+      // The acl as GET /api/fleets computes it (membership narrowed by the credential, admin by role).
+      const { fleet, acl } = await requireFleet(ctx, actor, row.id, 'fleet.member');
+      const tree = await loadAccountTree(ctx);
+      wire = fleetToWire(fleet, acl, tree.isActive(fleet.account_id));
+      // Sockets re-read their fleets on a fleet event, so the creator's open sessions receive it too.
+      return [{ t: 'c', s: 'fleet', fid: row.id, d: { ...wire, acl: undefined } }];
+    });
   });
-  // The acl as GET /api/fleets computes it (membership narrowed by the credential, admin by role).
-  const { fleet, acl } = await requireFleet(ctx, actor, fleetId, 'fleet.member');
-  const tree = await loadAccountTree(ctx);
-  const wire = fleetToWire(fleet, acl, tree.isActive(fleet.account_id));
-  // Sockets re-read their fleets on a fleet event, so the creator's open sessions receive it too.
-  await ctx.bus.publish({ t: 'c', s: 'fleet', fid: fleetId, d: { ...wire, acl: undefined } });
-  return wire;
+  return wire!;
 }

@@ -16,6 +16,7 @@ import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect/index.js';
 import type { Database } from '../../db/schema.js';
+import { type UnitOfWork, unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
 import { trackServices } from '../statistics/cost-days.js';
@@ -87,11 +88,13 @@ export async function changeUnitDevice(
   if (!unit) throw notFound('Unit not found');
   if (unit.device_id === body.uid) return unitToWire(unit);
   await requireFreeDevice(ctx, body.uid);
-  await writeUnique(
-    ctx.db.kysely.updateTable('units').set({ device_id: body.uid }).where('id', '=', unitId).execute(),
-  );
   const wire = unitToWire({ ...unit, device_id: body.uid });
-  await ctx.bus.publish({ t: 'u', s: 'avl_unit', fid: fleetId, d: wire });
+  await writeUnique(
+    unitOfWork(ctx, async (trx, uow) => {
+      await trx.updateTable('units').set({ device_id: body.uid }).where('id', '=', unitId).execute();
+      uow.emit({ t: 'u', s: 'avl_unit', fid: fleetId, d: wire });
+    }),
+  );
   return wire;
 }
 
@@ -113,8 +116,9 @@ export async function createUnit(
   const hours = body.cneh ?? 0;
   const t = now();
   await requireFreeDevice(ctx, body.uid);
-  const unitId = await writeUnique(
-    ctx.db.kysely.transaction().execute(async (trx) => {
+  let wire: UnitWire | undefined;
+  await writeUnique(
+    unitOfWork(ctx, async (trx, uow) => {
       const row = await trx
         .insertInto('units')
         .values({
@@ -157,17 +161,18 @@ export async function createUnit(
         // statistics: the starting counters are no distance driven (modules/statistics/counter-days.ts).
         await recordCorrection(trx, row.id, { mileage, engineHours: hours });
       }
-      return row.id;
+      uow.afterCommit(async () => {
+        const created = await ctx.db.kysely
+          .selectFrom('units')
+          .selectAll()
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow();
+        wire = unitToWire(created);
+        return [{ t: 'c', s: 'avl_unit', fid: fleetId, d: wire }];
+      });
     }),
   );
-  const created = await ctx.db.kysely
-    .selectFrom('units')
-    .selectAll()
-    .where('id', '=', unitId)
-    .executeTakeFirstOrThrow();
-  const wire = unitToWire(created);
-  await ctx.bus.publish({ t: 'c', s: 'avl_unit', fid: fleetId, d: wire });
-  return wire;
+  return wire!;
 }
 
 /** POST /api/fleets/{id}/drivers and /trailers: a driver or trailer of the fleet's account in the fleet. */
@@ -179,23 +184,25 @@ export async function createPerson(
   body: PersonCreateBody,
 ): Promise<PersonWire> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
-  const row = await ctx.db.kysely
-    .insertInto(kind)
-    .values({
-      account_id: fleet.account_id,
-      fleet_id: fleetId,
-      name: body.n,
-      ds: body.ds,
-      c: body.c,
-      cf: '[]',
-      ins: 0,
-      created_at: now(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const wire = personToWire(row);
-  await ctx.bus.publish({ t: 'c', s: COLLECTION[kind], fid: fleetId, d: wire });
-  return wire;
+  return unitOfWork(ctx, async (trx, uow) => {
+    const row = await trx
+      .insertInto(kind)
+      .values({
+        account_id: fleet.account_id,
+        fleet_id: fleetId,
+        name: body.n,
+        ds: body.ds,
+        c: body.c,
+        cf: '[]',
+        ins: 0,
+        created_at: now(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const wire = personToWire(row);
+    uow.emit({ t: 'c', s: COLLECTION[kind], fid: fleetId, d: wire });
+    return wire;
+  });
 }
 
 const IN_PROGRESS = ServiceFlag.inProgress;
@@ -244,17 +251,22 @@ async function removeObjectServices(
 }
 
 /** Live events of a removal, after commit: the object, its removed services, the changed intervals. */
-async function announceRemoval(
+function announceRemoval(
+  uow: UnitOfWork,
   ctx: AppContext,
   fleetId: number,
   object: Event,
   removed: { intervalIds: number[]; serviceIds: number[] },
-): Promise<void> {
-  const events: Event[] = [object];
-  for (const id of removed.serviceIds) events.push({ t: 'd', s: 'service', fid: fleetId, d: { id } });
-  for (const d of await loadIntervals(ctx.db.kysely, fleetId, [...new Set(removed.intervalIds)]))
-    events.push({ t: 'u', s: 'interval', fid: fleetId, d });
-  for (const e of events) await ctx.bus.publish(e);
+): void {
+  uow.emit(
+    object,
+    ...removed.serviceIds.map((id) => ({ t: 'd', s: 'service', fid: fleetId, d: { id } }) as const),
+  );
+  uow.afterCommit(async () =>
+    (await loadIntervals(ctx.db.kysely, fleetId, [...new Set(removed.intervalIds)])).map(
+      (d) => ({ t: 'u', s: 'interval', fid: fleetId, d }) as const,
+    ),
+  );
 }
 
 /** DELETE /api/fleets/{fid}/units/{id}: the unit, its readings and counter history, by the removal rule. */
@@ -266,7 +278,7 @@ export async function deleteUnit(
   withArchive: boolean,
 ): Promise<ObjectDeleteReply> {
   await requireFleet(ctx, actor, fleetId, 'fleet.admin');
-  const removed = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const removed = await unitOfWork(ctx, async (trx, uow) => {
     const unit = await trx
       .selectFrom('units')
       .select('id')
@@ -277,9 +289,9 @@ export async function deleteUnit(
     const result = await removeObjectServices(trx, fleetId, 'u', unitId, withArchive);
     // Positions, the ingest log, corrections and counter days go with the unit (foreign keys cascade).
     await trx.deleteFrom('units').where('id', '=', unitId).execute();
+    announceRemoval(uow, ctx, fleetId, { t: 'd', s: 'avl_unit', fid: fleetId, d: { id: unitId } }, result);
     return result;
   });
-  await announceRemoval(ctx, fleetId, { t: 'd', s: 'avl_unit', fid: fleetId, d: { id: unitId } }, removed);
   return { error: 0, services: removed.serviceIds.length };
 }
 
@@ -302,7 +314,7 @@ export async function deletePerson(
   if (!row || row.fleet_id === null) throw accessDenied();
   const fleetId = row.fleet_id;
   await requireFleet(ctx, actor, fleetId, 'fleet.admin');
-  const removed = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const removed = await unitOfWork(ctx, async (trx, uow) => {
     const result = await removeObjectServices(trx, fleetId, PERSON_TYPE[kind], objectId, withArchive);
     const gone = await trx
       .deleteFrom(kind)
@@ -311,10 +323,10 @@ export async function deletePerson(
       .executeTakeFirst();
     // Moved out of the fleet meanwhile: nothing of another fleet is touched.
     if (Number(gone.numDeletedRows) === 0) throw accessDenied();
+    const object: Event = { t: 'd', s: COLLECTION[kind], fid: fleetId, d: { id: objectId } };
+    announceRemoval(uow, ctx, fleetId, object, result);
     return result;
   });
-  const object: Event = { t: 'd', s: COLLECTION[kind], fid: fleetId, d: { id: objectId } };
-  await announceRemoval(ctx, fleetId, object, removed);
   return { error: 0, services: removed.serviceIds.length };
 }
 

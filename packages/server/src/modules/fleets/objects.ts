@@ -2,6 +2,7 @@ import {
   aclSatisfies,
   type FleetEntitiesBody,
   type FleetEntitiesReply,
+  type LiveEvent,
   type PersonUpdateBody,
   type PersonWire,
   type UnitListReply,
@@ -14,7 +15,7 @@ import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { PersonRow } from '../../db/schema.js';
 import { countersChanged } from '../../events/domain.js';
-import { recordDomainEvents } from '../../events/outbox.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import type { TaggedList } from '../../http/etag.js';
 import { refuseChangedFixed } from '../../http/fixed-fields.js';
@@ -110,12 +111,12 @@ export async function setEntities(
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
   const t = now();
-  const events: Parameters<typeof ctx.bus.publish>[0][] = [];
+  const events: LiveEvent[] = [];
   const errors: { kind: string; id: number; reason: string }[] = [];
   const intervalsChanged: number[] = [];
-  const maintenance: Parameters<typeof ctx.bus.publish>[0][] = [];
+  const maintenance: LiveEvent[] = [];
 
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     for (const kind of ['units', 'drivers', 'trailers'] as const) {
       const wanted = binding[kind];
       if (!wanted) continue;
@@ -180,8 +181,8 @@ export async function setEntities(
     if (errors.length > 0) throw conflict('Some objects cannot be bound', errors);
     for (const d of await loadIntervals(trx, fleetId, [...new Set(intervalsChanged)]))
       maintenance.push({ t: 'u', s: 'interval', fid: fleetId, d });
+    uow.emit(...events, ...maintenance);
   });
-  for (const e of [...events, ...maintenance]) await ctx.bus.publish(e);
   return { error: 0, changed: events.length };
 }
 
@@ -247,10 +248,11 @@ export async function updateUnit(
     if (!known) throw invalidInput([{ field: 'body.ut', message: 'Unknown unit type' }]);
   }
   const t = now();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  let wire: UnitWire | undefined;
+  await unitOfWork(ctx, async (trx, uow) => {
     // customfields: values must be unit fields of this fleet; checked in the transaction, before the
     // write, so a concurrent delete of a field cannot leave its value behind.
-    const cfIssues = await validateCustomValues(trx, ctx.db.dialect, fleetId, 'u', cf);
+    const cfIssues = await validateCustomValues(trx, ctx.db.ops, fleetId, 'u', cf);
     if (cfIssues.length) throw invalidInput(cfIssues);
     await trx
       .updateTable('units')
@@ -281,21 +283,23 @@ export async function updateUnit(
       });
       // Domain event "counters changed" (events/domain.ts), committed with the correction.
       const counters = { mileage: mileage ?? unit.mileage, engineHours: hours ?? unit.engine_hours };
-      await recordDomainEvents(trx, [countersChanged({ id: unitId, fleetId, ...counters }, t, actor.userId)]);
+      await uow.record([countersChanged({ id: unitId, fleetId, ...counters }, t, actor.userId)]);
     }
+    uow.afterCommit(async () => {
+      const updated = await ctx.db.kysely
+        .selectFrom('units')
+        .selectAll()
+        .where('id', '=', unitId)
+        .executeTakeFirstOrThrow();
+      wire = unitToWire(updated);
+      return [{ t: 'u', s: 'avl_unit', fid: fleetId, d: wire }];
+    });
+    if (mileage !== undefined || hours !== undefined)
+      uow.afterCommit(async () => {
+        for (const listener of ctx.countersListeners) await listener([unitId]);
+      });
   });
-  ctx.outbox.publish();
-  const updated = await ctx.db.kysely
-    .selectFrom('units')
-    .selectAll()
-    .where('id', '=', unitId)
-    .executeTakeFirstOrThrow();
-  const wire = unitToWire(updated);
-  await ctx.bus.publish({ t: 'u', s: 'avl_unit', fid: fleetId, d: wire });
-  if (mileage !== undefined || hours !== undefined) {
-    for (const listener of ctx.countersListeners) await listener([unitId]);
-  }
-  return wire;
+  return wire!;
 }
 
 /**
@@ -323,21 +327,24 @@ export async function updatePerson(
     ...(patch.cf !== undefined && !sameCustomValues(row.cf, patch.cf) && { cf: JSON.stringify(patch.cf) }),
   };
   if (Object.keys(set).length === 0) return personToWire(row);
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  let wire: PersonWire | undefined;
+  await unitOfWork(ctx, async (trx, uow) => {
     // customfields: values must be driver or trailer fields of this fleet (checked as in updateUnit).
     const values = set.cf !== undefined ? patch.cf : undefined;
-    const cfIssues = await validateCustomValues(trx, ctx.db.dialect, fleetId, OBJECT_TYPE[kind], values);
+    const cfIssues = await validateCustomValues(trx, ctx.db.ops, fleetId, OBJECT_TYPE[kind], values);
     if (cfIssues.length) throw invalidInput(cfIssues);
     await trx.updateTable(kind).set(set).where('id', '=', objectId).execute();
+    uow.afterCommit(async () => {
+      const updated = await ctx.db.kysely
+        .selectFrom(kind)
+        .selectAll()
+        .where('id', '=', objectId)
+        .executeTakeFirstOrThrow();
+      wire = personToWire(updated);
+      return [{ t: 'u', s: COLLECTION[kind], fid: fleetId, d: wire }];
+    });
   });
-  const updated = await ctx.db.kysely
-    .selectFrom(kind)
-    .selectAll()
-    .where('id', '=', objectId)
-    .executeTakeFirstOrThrow();
-  const wire = personToWire(updated);
-  await ctx.bus.publish({ t: 'u', s: COLLECTION[kind], fid: row.fleet_id, d: wire });
-  return wire;
+  return wire!;
 }
 
 /**
@@ -351,21 +358,21 @@ export async function pullCounters(
   unitIds?: number[],
 ): Promise<UnitListReply> {
   await requireFleet(ctx, actor, fleetId, 'fleet.admin');
-  let query = ctx.db.kysely
-    .updateTable('units')
-    .set((eb) => ({
-      pulled_mileage: eb.ref('base_mileage'),
-      pulled_engine_hours: eb.ref('base_engine_hours'),
-    }))
-    .where('fleet_id', '=', fleetId);
-  if (unitIds) {
-    if (unitIds.length === 0) return { units: [] };
-    query = query.where('id', 'in', unitIds);
-  }
-  await query.execute();
-  let select = ctx.db.kysely.selectFrom('units').selectAll().where('fleet_id', '=', fleetId);
-  if (unitIds) select = select.where('id', 'in', unitIds);
-  const units = (await select.orderBy('id').execute()).map(unitToWire);
-  for (const u of units) await ctx.bus.publish({ t: 'u', s: 'avl_unit', fid: fleetId, d: u });
-  return { units };
+  if (unitIds?.length === 0) return { units: [] };
+  return unitOfWork(ctx, async (trx, uow) => {
+    let query = trx
+      .updateTable('units')
+      .set((eb) => ({
+        pulled_mileage: eb.ref('base_mileage'),
+        pulled_engine_hours: eb.ref('base_engine_hours'),
+      }))
+      .where('fleet_id', '=', fleetId);
+    if (unitIds) query = query.where('id', 'in', unitIds);
+    await query.execute();
+    let select = trx.selectFrom('units').selectAll().where('fleet_id', '=', fleetId);
+    if (unitIds) select = select.where('id', 'in', unitIds);
+    const units = (await select.orderBy('id').execute()).map(unitToWire);
+    uow.emit(...units.map((d) => ({ t: 'u', s: 'avl_unit', fid: fleetId, d }) as const));
+    return { units };
+  });
 }

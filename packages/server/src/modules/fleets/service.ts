@@ -14,7 +14,7 @@ import { loadAccountTree, requireFleet, visibleFleets } from '../../auth/access.
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import { fleetSettingsEvents } from '../../events/domain.js';
-import { recordDomainEvents } from '../../events/outbox.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { invalidInput } from '../../http/errors.js';
 import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { moveFuelDays } from '../statistics/cost-days.js';
@@ -45,41 +45,37 @@ export async function updateFleet(
   if (patch.cur !== undefined) set.cur = patch.cur;
   if (patch.ms !== undefined) set.ms = patch.ms;
   if (patch.fm !== undefined) set.fm = patch.fm;
-  let changed = false;
+  /** The fleet as it now reads; a suspended fleet stays editable by those above it and says so. */
+  const currentWire = async () => {
+    const fleet = await ctx.db.kysely
+      .selectFrom('fleets')
+      .selectAll()
+      .where('id', '=', fleetId)
+      .executeTakeFirstOrThrow();
+    const tree = await loadAccountTree(ctx);
+    return fleetToWire(fleet, acl, tree.isActive(fleet.account_id));
+  };
+  let wire: FleetWire | undefined;
   if (Object.keys(set).length > 0) {
     // The change and its "fleet settings changed" domain event commit together (events/domain.ts).
-    changed = await ctx.db.kysely.transaction().execute(async (trx) => {
+    await unitOfWork(ctx, async (trx, uow) => {
       const query = trx.selectFrom('fleets').selectAll().where('id', '=', fleetId);
       const before = await ctx.db.ops.forUpdate(query).executeTakeFirstOrThrow();
       const events = fleetSettingsEvents(before, set, now(), actor.userId);
-      if (events.length === 0) return false;
+      // Receivers compare the fleet with their current one and show "fleet settings changed" (spec §4);
+      // a save that changed nothing tells nobody.
+      if (events.length === 0) return;
       await trx.updateTable('fleets').set(set).where('id', '=', fleetId).execute();
       // statistics: fuel fillings count on the fleet days of the new zone (modules/statistics).
       if (set.tz !== undefined) await moveFuelDays(trx, fleetId, before.tz, set.tz);
-      await recordDomainEvents(trx, events);
-      return true;
+      await uow.record(events);
+      uow.afterCommit(async () => {
+        wire = await currentWire();
+        return [{ t: 'u', s: 'fleet', fid: fleetId, d: { ...wire, acl: undefined }, by: actor.sessionId }];
+      });
     });
-    if (changed) ctx.outbox.publish();
   }
-  const fleet = await ctx.db.kysely
-    .selectFrom('fleets')
-    .selectAll()
-    .where('id', '=', fleetId)
-    .executeTakeFirstOrThrow();
-  // A suspended fleet stays editable by those above it; its wire state must still say suspended.
-  const tree = await loadAccountTree(ctx);
-  const wire = fleetToWire(fleet, acl, tree.isActive(fleet.account_id));
-  // Receivers compare the fleet with their current one and show "fleet settings changed" (spec §4);
-  // a save that changed nothing tells nobody.
-  if (!changed) return wire;
-  await ctx.bus.publish({
-    t: 'u',
-    s: 'fleet',
-    fid: fleetId,
-    d: { ...wire, acl: undefined },
-    by: actor.sessionId,
-  });
-  return wire;
+  return wire ?? currentWire();
 }
 
 /** GET /api/fleets/{id}/users: the access list, and the users of the fleet's accounts who could join. */
@@ -152,7 +148,7 @@ export async function setFleetUsers(
     seen.add(u.id);
   });
   if (errors.length > 0) throw invalidInput(errors);
-  const before = await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     const old = await trx
       .selectFrom('fleet_users')
       .select(['user_id', 'acl'])
@@ -165,22 +161,21 @@ export async function setFleetUsers(
         .values(users.map((u) => ({ fleet_id: fleetId, user_id: u.id, acl: u.acl })))
         .execute();
     }
-    return new Map(old.map((o) => [o.user_id, o.acl]));
+    // Spec §4 user event 64 ("Current fleet has been changed") to every user whose rights in the fleet
+    // changed, joined or left; the fleet's settings did not change, so no fleet update event.
+    const before = new Map(old.map((o) => [o.user_id, o.acl]));
+    const after = new Map(users.map((u) => [u.id, u.acl]));
+    for (const userId of new Set([...before.keys(), ...after.keys()])) {
+      if (before.get(userId) === after.get(userId)) continue;
+      uow.emit({
+        t: 'e',
+        s: 'user',
+        fid: null,
+        uid: userId,
+        d: { type: UserEventType.fleetChanged, fid: fleetId },
+        by: actor.sessionId,
+      });
+    }
   });
-  // Spec §4 user event 64 ("Current fleet has been changed") to every user whose rights in the fleet
-  // changed, joined or left; the fleet's settings did not change, so no fleet update event.
-  const after = new Map(users.map((u) => [u.id, u.acl]));
-  const touched = new Set([...before.keys(), ...after.keys()]);
-  for (const userId of touched) {
-    if (before.get(userId) === after.get(userId)) continue;
-    await ctx.bus.publish({
-      t: 'e',
-      s: 'user',
-      fid: null,
-      uid: userId,
-      d: { type: UserEventType.fleetChanged, fid: fleetId },
-      by: actor.sessionId,
-    });
-  }
   return fleetUsers(ctx, actor, fleetId);
 }

@@ -20,7 +20,7 @@ export async function createMany(ctx: AppContext, actor: Actor, fleetId: number,
   const { wires } = await runFuelChange(ctx, fleet, async (trx, ch) => {
     const checkCustom = await customValueChecker(
       trx,
-      ctx.db.dialect,
+      ctx.db.ops,
       fleetId,
       'f',
       rows.map((r) => r.data.cf),

@@ -75,7 +75,7 @@ export async function createFilling(
   const fc = fuelContext(fleet, actor);
   const { wires } = await runFuelChange(ctx, fleet, async (trx, ch) => {
     // customfields: values must be fuel-filling fields of this fleet (read before any write).
-    const custom = await validateCustomValues(trx, ctx.db.dialect, fleetId, 'f', input.cf);
+    const custom = await validateCustomValues(trx, ctx.db.ops, fleetId, 'f', input.cf);
     const units = await unitsOf(trx, fleetId, [input.uid]);
     const plan = planCreate(fc, input, units.get(input.uid));
     throwIssues([...custom, ...plan.issues]);
@@ -95,7 +95,7 @@ export async function updateOne(
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fuel.manage');
   const fc = fuelContext(fleet, actor);
   const { wires } = await runFuelChange(ctx, fleet, async (trx, ch) => {
-    const custom = await validateCustomValues(trx, ctx.db.dialect, fleetId, 'f', patch.cf);
+    const custom = await validateCustomValues(trx, ctx.db.ops, fleetId, 'f', patch.cf);
     const existing = await loadFilling(trx, fleetId, id);
     const units = patch.uid === undefined ? new Map() : await unitsOf(trx, fleetId, [patch.uid]);
     const plan = planUpdate(fc, existing, patch, patch.uid === undefined ? undefined : units.get(patch.uid));

@@ -5,6 +5,7 @@ import { type AppContext, DAY, now } from '../../context.js';
 import type { Database, FleetRow, FuelFillingRow, FuelFillingTable, LineItemRow } from '../../db/schema.js';
 import { committed } from '../../db/yield.js';
 import { recordDomainEvents } from '../../events/outbox.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { invalidInput, notFound } from '../../http/errors.js';
 import { ensureLibraryItems, type Issue } from '../lineitems/library.js';
 import { libraryItemToWire } from '../maintenance-wire.js';
@@ -145,8 +146,9 @@ export async function deleteFillingRow(
 }
 
 /**
- * Runs a write in one transaction, then publishes: the outbox (the domain events the write recorded),
- * new library items, and the created, updated and deleted fillings. Returns the changed fillings.
+ * Runs a write as one unit of work (events/unit-of-work.ts); after the commit it publishes new library
+ * items and the created, updated and deleted fillings, then the outbox (the domain events the write
+ * recorded). Returns the changed fillings.
  */
 export async function runFuelChange<T>(
   ctx: AppContext,
@@ -154,16 +156,22 @@ export async function runFuelChange<T>(
   write: (trx: Kysely<Database>, ch: FuelChanges) => Promise<T>,
 ): Promise<{ result: T; wires: FuelFillingWire[] }> {
   const ch = new FuelChanges();
-  const result = await ctx.db.kysely.transaction().execute((trx) => write(trx, ch));
-  ctx.outbox.publish();
-  committed(ch.created.size + ch.updated.size); // an import's progress (issue 12)
-  const ids = [...ch.created, ...ch.updated].filter((id) => !ch.deleted.has(id));
-  const wires = ids.length ? await wiresByIds(ctx.db.kysely, fleet, ids) : [];
+  let wires: FuelFillingWire[] = [];
   const fid = fleet.id;
-  for (const item of ch.library)
-    await ctx.bus.publish({ t: 'c', s: 'lineitem', fid, d: libraryItemToWire(item) });
-  for (const d of wires)
-    await ctx.bus.publish({ t: ch.created.has(d.id) ? 'c' : 'u', s: 'fuelfilling', fid, d });
-  for (const id of ch.deleted) await ctx.bus.publish({ t: 'd', s: 'fuelfilling', fid, d: { id } });
+  const result = await unitOfWork(ctx, async (trx, uow) => {
+    const r = await write(trx, ch);
+    uow.recorded();
+    uow.afterCommit(async () => {
+      committed(ch.created.size + ch.updated.size); // an import's progress bar (db/yield.ts)
+      const ids = [...ch.created, ...ch.updated].filter((id) => !ch.deleted.has(id));
+      wires = ids.length ? await wiresByIds(ctx.db.kysely, fleet, ids) : [];
+      return [
+        ...ch.library.map((item) => ({ t: 'c', s: 'lineitem', fid, d: libraryItemToWire(item) }) as const),
+        ...wires.map((d) => ({ t: ch.created.has(d.id) ? 'c' : 'u', s: 'fuelfilling', fid, d }) as const),
+        ...[...ch.deleted].map((id) => ({ t: 'd', s: 'fuelfilling', fid, d: { id } }) as const),
+      ];
+    });
+    return r;
+  });
   return { result, wires };
 }

@@ -1,12 +1,13 @@
 import { type ImportProgressEvent, UserEventType } from '@fleetkeep/core';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import { announce } from '../../events/unit-of-work.js';
 
 export type ImportPhase = ImportProgressEvent['phase'];
 export type ProgressReport = (phase: ImportPhase, done: number, total: number) => Promise<void>;
 
 /**
- * The progress of one import run (issue 12 item 2: "progress reported to the browser"), as live events to
+ * The progress of one import run, as live events to
  * the importing user only (core events.ts user event type 128, DESIGN §6 bus: every instance's sockets),
  * named by the id the client sent. Reports are sent in order; a report that does not move (same phase and
  * count) is dropped. Without an id nothing is sent.
@@ -34,7 +35,7 @@ export function importProgress(
     };
     // Chained: a slow bus (NOTIFY on PostgreSQL) never reorders two reports.
     sending = sending
-      .then(() => ctx.bus.publish({ t: 'e', s: 'user', fid: null, uid: actor.userId, d }))
+      .then(() => announce(ctx, { t: 'e', s: 'user', fid: null, uid: actor.userId, d }))
       .catch((err) => ctx.log.warn({ err }, 'import progress event failed'));
     return sending;
   };

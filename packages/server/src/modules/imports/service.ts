@@ -19,13 +19,14 @@ import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { LineItemRow } from '../../db/schema.js';
 import { batchProgress, turn } from '../../db/yield.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { AppError, conflict, invalidInput } from '../../http/errors.js';
 import { createMany as createFillings } from '../fuel/batch.js';
 import { importIntervals } from '../intervals/batch.js';
 import { listIntervals } from '../intervals/service.js';
 import { fleetObjects } from '../intervals/store.js';
 import { isUniqueViolation } from '../lineitems/library.js';
-import { publishLibraryItems } from '../lineitems/service.js';
+import { libraryEvents } from '../lineitems/service.js';
 import { createMany as createServices } from '../services/batch.js';
 import { FileRefused, type ParseOptions, parseImportFile } from './parse.js';
 import { importProgress } from './progress.js';
@@ -236,7 +237,7 @@ async function writeLineItems(
   const at = now();
   let created: LineItemRow[];
   try {
-    created = await ctx.db.kysely.transaction().execute(async (trx) => {
+    created = await unitOfWork(ctx, async (trx, uow) => {
       const out: LineItemRow[] = [];
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         const values = rows.slice(i, i + INSERT_CHUNK).map((r) => ({
@@ -250,6 +251,7 @@ async function writeLineItems(
         await written(out.length);
         await turn();
       }
+      uow.emit(...libraryEvents(out));
       return out;
     });
   } catch (e) {
@@ -257,6 +259,5 @@ async function writeLineItems(
     if (isUniqueViolation(e)) throw conflict('Some line items exist already');
     throw e;
   }
-  await publishLibraryItems(ctx, fleetId, created);
   return created.map((r) => r.id);
 }

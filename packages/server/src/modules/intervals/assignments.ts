@@ -6,7 +6,7 @@ import { invalidInput, notFound } from '../../http/errors.js';
 import type { Issue } from '../lineitems/library.js';
 import { assignmentToWire, baseToWire } from '../maintenance-wire.js';
 import { isFutureDay } from './rules.js';
-import { checkAssignments, intervalOf, publishOutcome } from './service.js';
+import { checkAssignments, intervalOf, runOutcome } from './service.js';
 import { definedBaseline, dropDueServices, fleetObjects, KIND_TYPE, syncAssignments } from './store.js';
 
 /** Assignments of intervals to service objects with their baselines (spec §7 "Intervals", DESIGN §5). */
@@ -35,7 +35,7 @@ export async function setIntervalUnits(
   await intervalOf(ctx, fleetId, intervalId);
   const checked = await checkAssignments(ctx, fleet, units, 'body.units');
   if (checked.issues.length) throw invalidInput(checked.issues);
-  const outcome = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const [wire] = await runOutcome(ctx, async (trx) => {
     const { ids, removed } = await syncAssignments(
       trx,
       fleetId,
@@ -54,7 +54,6 @@ export async function setIntervalUnits(
       assignmentIds: ids,
     };
   });
-  const [wire] = await publishOutcome(ctx, outcome);
   return { units: wire?.u ?? [] };
 }
 
@@ -120,7 +119,7 @@ export async function setObjectBases(
       });
   });
   if (issues.length) throw invalidInput(issues);
-  const changed = await ctx.db.kysely.transaction().execute(async (trx) => {
+  await runOutcome(ctx, async (trx) => {
     const touched: { interval: number; assignment: number }[] = [];
     for (const b of bases) {
       const row = byInterval.get(b.ivid);
@@ -129,14 +128,13 @@ export async function setObjectBases(
       await trx.updateTable('assignments').set(given).where('id', '=', row.id).execute();
       touched.push({ interval: row.interval_id, assignment: row.id });
     }
-    return touched;
-  });
-  await publishOutcome(ctx, {
-    fleetId,
-    changed: [...new Set(changed.map((c) => c.interval))].map((id) => ({ t: 'u' as const, id })),
-    library: [],
-    droppedServices: [],
-    assignmentIds: changed.map((c) => c.assignment),
+    return {
+      fleetId,
+      changed: [...new Set(touched.map((c) => c.interval))].map((id) => ({ t: 'u' as const, id })),
+      library: [],
+      droppedServices: [],
+      assignmentIds: touched.map((c) => c.assignment),
+    };
   });
   return { bases: (await basesOf(ctx, fleetId, kind, objectId)).map(baseToWire) };
 }

@@ -6,7 +6,7 @@ import type { LineItemRow } from '../../db/schema.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import type { Issue } from '../lineitems/library.js';
 import { isFutureDay, parseDay } from './rules.js';
-import { DEFAULTS, DUPLICATE_NAME, guardedName, publishOutcome } from './service.js';
+import { DEFAULTS, DUPLICATE_NAME, guardedName, runOutcome } from './service.js';
 import { type Baseline, fleetObjects, saveLines, syncAssignments } from './store.js';
 
 /**
@@ -75,8 +75,8 @@ export async function importIntervals(
   });
   if (duplicates.length) throw conflict('Some intervals exist already', duplicates);
 
-  const outcome = await guardedName(() =>
-    ctx.db.kysely.transaction().execute(async (trx) => {
+  const intervals = await guardedName(() =>
+    runOutcome(ctx, async (trx) => {
       const created: number[] = [];
       const assignmentIds: number[] = [];
       const library: LineItemRow[] = [];
@@ -108,7 +108,7 @@ export async function importIntervals(
       };
     }),
   );
-  return { intervals: await publishOutcome(ctx, outcome) };
+  return { intervals };
 }
 
 function defined(row: IntervalImportRow) {

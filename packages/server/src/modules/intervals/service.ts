@@ -8,15 +8,17 @@ import {
   intervalRuleIssues,
   startOfDay,
 } from '@fleetkeep/core';
+import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
-import type { IntervalRow, LineItemRow } from '../../db/schema.js';
+import type { Database, IntervalRow, LineItemRow } from '../../db/schema.js';
 import { recompute } from '../../engine/index.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { conflict, invalidInput, notFound } from '../../http/errors.js';
 import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { type Issue, isUniqueViolation } from '../lineitems/library.js';
-import { publishLibraryItems } from '../lineitems/service.js';
+import { libraryEvents } from '../lineitems/service.js';
 import { isFutureDay } from './rules.js';
 import { dropDueServices, fleetObjects, loadIntervals, saveLines, syncAssignments } from './store.js';
 
@@ -36,32 +38,49 @@ export interface Outcome {
   assignmentIds: number[];
 }
 
-export async function publishOutcome(ctx: AppContext, o: Outcome): Promise<IntervalWire[]> {
-  const wires = await loadIntervals(
-    ctx.db.kysely,
-    o.fleetId,
-    o.changed.map((c) => c.id),
-  );
-  await publishLibraryItems(ctx, o.fleetId, o.library);
-  for (const id of o.droppedServices)
-    await ctx.bus.publish({ t: 'd', s: 'service', fid: o.fleetId, d: { id } });
-  for (const c of o.changed) {
-    const d = wires.find((w) => w.id === c.id);
-    if (d) await ctx.bus.publish({ t: c.t, s: 'interval', fid: o.fleetId, d });
-  }
-  if (o.assignmentIds.length === 0) return wires;
-  try {
-    await recompute(ctx, { assignmentIds: o.assignmentIds });
-  } catch (err) {
-    // The change is committed; the engine is idempotent and its timer sweeps again (PRODUCT.md).
-    ctx.log.error({ err }, 'recompute after an interval change failed');
-  }
+/**
+ * Runs an interval write as one unit of work (events/unit-of-work.ts). After the commit: the library
+ * items, dropped services and changed intervals as live events, then the status engine on the
+ * assignments. Resolves to the changed intervals as they read after the commit.
+ */
+export async function runOutcome(
+  ctx: AppContext,
+  write: (trx: Kysely<Database>) => Promise<Outcome>,
+): Promise<IntervalWire[]> {
+  let wires: IntervalWire[] = [];
+  await unitOfWork(ctx, async (trx, uow) => {
+    const o = await write(trx);
+    uow.afterCommit(async () => {
+      wires = await loadIntervals(
+        ctx.db.kysely,
+        o.fleetId,
+        o.changed.map((c) => c.id),
+      );
+      const intervals = o.changed.flatMap((c) => {
+        const d = wires.find((w) => w.id === c.id);
+        return d ? [{ t: c.t, s: 'interval', fid: o.fleetId, d } as const] : [];
+      });
+      return [
+        ...libraryEvents(o.library),
+        ...o.droppedServices.map((id) => ({ t: 'd', s: 'service', fid: o.fleetId, d: { id } }) as const),
+        ...intervals,
+      ];
+    });
+    if (o.assignmentIds.length === 0) return;
+    uow.afterCommit(async () => {
+      try {
+        await recompute(ctx, { assignmentIds: o.assignmentIds });
+      } catch (err) {
+        // The change is committed; the engine is idempotent and its timer sweeps again (PRODUCT.md).
+        ctx.log.error({ err }, 'recompute after an interval change failed');
+      }
+    });
+  });
   return wires;
 }
 
-/** Publishes a write of one interval and returns that interval as it now reads. */
-async function publishedOne(ctx: AppContext, outcome: Outcome): Promise<IntervalWire> {
-  const [wire] = await publishOutcome(ctx, outcome);
+/** The one interval a write changed, as it reads after the commit. */
+function theOne([wire]: IntervalWire[]): IntervalWire {
   // Only a delete racing this write leaves nothing to return.
   if (!wire) throw notFound('Interval not found');
   return wire;
@@ -129,8 +148,8 @@ export async function createInterval(
   if (await nameTaken(ctx, fleetId, input.n))
     throw conflict(DUPLICATE_NAME, [{ field: 'body.n', reason: DUPLICATE_NAME }]);
   const t = now();
-  const outcome = await guardedName(() =>
-    ctx.db.kysely.transaction().execute(async (trx) => {
+  const written = await guardedName(() =>
+    runOutcome(ctx, async (trx) => {
       const row = await trx
         .insertInto('intervals')
         .values({
@@ -161,7 +180,7 @@ export async function createInterval(
       };
     }),
   );
-  return publishedOne(ctx, outcome);
+  return theOne(written);
 }
 
 function stripLists<T extends { li?: unknown; u?: unknown; n?: unknown }>(input: T) {
@@ -201,8 +220,8 @@ export async function updateInterval(
   const name = patch.n ?? current.name;
   if (await nameTaken(ctx, fleetId, name, intervalId))
     throw conflict(DUPLICATE_NAME, [{ field: 'body.n', reason: DUPLICATE_NAME }]);
-  const outcome = await guardedName(() =>
-    ctx.db.kysely.transaction().execute(async (trx) => {
+  const written = await guardedName(() =>
+    runOutcome(ctx, async (trx) => {
       await trx
         .updateTable('intervals')
         .set({ ...fields, name, updated_at: now() })
@@ -235,7 +254,7 @@ export async function updateInterval(
       };
     }),
   );
-  return publishedOne(ctx, outcome);
+  return theOne(written);
 }
 
 function pickThresholds(row: IntervalRow): IntervalRules & { description: string } {
@@ -250,12 +269,15 @@ function pickThresholds(row: IntervalRow): IntervalRules & { description: string
 export async function deleteInterval(ctx: AppContext, actor: Actor, fleetId: number, intervalId: number) {
   await requireFleet(ctx, actor, fleetId, 'interval.manage');
   await intervalOf(ctx, fleetId, intervalId);
-  const dropped = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const ids = await dropDueServices(trx, fleetId, { intervalId });
+  await unitOfWork(ctx, async (trx, uow) => {
+    const dropped = await dropDueServices(trx, fleetId, { intervalId });
     await trx.deleteFrom('intervals').where('id', '=', intervalId).where('fleet_id', '=', fleetId).execute();
-    return ids;
+    uow.emit(...dropped.map((id) => ({ t: 'd', s: 'service', fid: fleetId, d: { id } }) as const), {
+      t: 'd',
+      s: 'interval',
+      fid: fleetId,
+      d: { id: intervalId },
+    });
   });
-  for (const id of dropped) await ctx.bus.publish({ t: 'd', s: 'service', fid: fleetId, d: { id } });
-  await ctx.bus.publish({ t: 'd', s: 'interval', fid: fleetId, d: { id: intervalId } });
   return { error: 0 as const };
 }

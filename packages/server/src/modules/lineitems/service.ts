@@ -4,12 +4,14 @@ import {
   LineItemKind,
   type LineItemUpdateBody,
   type LineItemWire,
+  type LiveEvent,
   type RecordRefusal,
 } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { LineItemRow } from '../../db/schema.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { libraryItemToWire } from '../maintenance-wire.js';
 import { byName, FUEL_PRESETS, isUniqueViolation, itemKey, kindOf, thousandths } from './library.js';
@@ -22,15 +24,9 @@ import { byName, FUEL_PRESETS, isUniqueViolation, itemKey, kindOf, thousandths }
 
 const DUPLICATE = 'An item with this name and type exists';
 
-/** Publishes library rows created or changed by any module (lineitem collection, DESIGN §6). */
-export async function publishLibraryItems(
-  ctx: AppContext,
-  fleetId: number,
-  rows: LineItemRow[],
-  t: 'c' | 'u' = 'c',
-) {
-  for (const row of rows)
-    await ctx.bus.publish({ t, s: 'lineitem', fid: fleetId, d: libraryItemToWire(row) });
+/** The live events of library rows created or changed by any module (lineitem collection, DESIGN §6). */
+export function libraryEvents(rows: LineItemRow[], t: 'c' | 'u' = 'c'): LiveEvent[] {
+  return rows.map((row) => ({ t, s: 'lineitem', fid: row.fleet_id, d: libraryItemToWire(row) }));
 }
 
 async function fleetItems(ctx: AppContext, fleetId: number) {
@@ -69,13 +65,16 @@ export async function createItem(ctx: AppContext, actor: Actor, fleetId: number,
   if (duplicateOf(await fleetItems(ctx, fleetId), kind, input.n))
     throw conflict(DUPLICATE, [{ field: 'body.n', reason: DUPLICATE }]);
   const row = await guarded(() =>
-    ctx.db.kysely
-      .insertInto('line_items')
-      .values({ fleet_id: fleetId, name: input.n, kind, cost: thousandths(input.c), created_at: now() })
-      .returningAll()
-      .executeTakeFirstOrThrow(),
+    unitOfWork(ctx, async (trx, uow) => {
+      const row = await trx
+        .insertInto('line_items')
+        .values({ fleet_id: fleetId, name: input.n, kind, cost: thousandths(input.c), created_at: now() })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      uow.emit(...libraryEvents([row]));
+      return row;
+    }),
   );
-  await publishLibraryItems(ctx, fleetId, [row]);
   return libraryItemToWire(row);
 }
 
@@ -95,27 +94,32 @@ export async function updateItem(
   if (duplicateOf(rows, kind, name, itemId))
     throw conflict(DUPLICATE, [{ field: 'body.n', reason: DUPLICATE }]);
   const row = await guarded(() =>
-    ctx.db.kysely
-      .updateTable('line_items')
-      .set({ name, kind, cost: patch.c === undefined ? item.cost : thousandths(patch.c) })
-      .where('id', '=', itemId)
-      .where('fleet_id', '=', fleetId)
-      .returningAll()
-      .executeTakeFirstOrThrow(),
+    unitOfWork(ctx, async (trx, uow) => {
+      const row = await trx
+        .updateTable('line_items')
+        .set({ name, kind, cost: patch.c === undefined ? item.cost : thousandths(patch.c) })
+        .where('id', '=', itemId)
+        .where('fleet_id', '=', fleetId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      uow.emit(...libraryEvents([row], 'u'));
+      return row;
+    }),
   );
-  await publishLibraryItems(ctx, fleetId, [row], 'u');
   return libraryItemToWire(row);
 }
 
 export async function deleteItem(ctx: AppContext, actor: Actor, fleetId: number, itemId: number) {
   await requireFleet(ctx, actor, fleetId, 'lineitem.manage');
-  const res = await ctx.db.kysely
-    .deleteFrom('line_items')
-    .where('id', '=', itemId)
-    .where('fleet_id', '=', fleetId)
-    .executeTakeFirst();
-  if (Number(res.numDeletedRows) === 0) throw notFound('Line item not found');
-  await ctx.bus.publish({ t: 'd', s: 'lineitem', fid: fleetId, d: { id: itemId } });
+  await unitOfWork(ctx, async (trx, uow) => {
+    const res = await trx
+      .deleteFrom('line_items')
+      .where('id', '=', itemId)
+      .where('fleet_id', '=', fleetId)
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) === 0) throw notFound('Line item not found');
+    uow.emit({ t: 'd', s: 'lineitem', fid: fleetId, d: { id: itemId } });
+  });
   return { error: 0 as const };
 }
 
@@ -145,8 +149,8 @@ export async function batchItems(ctx: AppContext, actor: Actor, rows: LineItemIm
   if (rows.length === 0) return { line_items: [] as LineItemWire[] };
   const t = now();
   const created = await guarded(() =>
-    ctx.db.kysely.transaction().execute((trx) =>
-      trx
+    unitOfWork(ctx, async (trx, uow) => {
+      const created = await trx
         .insertInto('line_items')
         .values(
           rows.map((r) => ({
@@ -158,9 +162,10 @@ export async function batchItems(ctx: AppContext, actor: Actor, rows: LineItemIm
           })),
         )
         .returningAll()
-        .execute(),
-    ),
+        .execute();
+      uow.emit(...libraryEvents(created));
+      return created;
+    }),
   );
-  for (const row of created) await publishLibraryItems(ctx, row.fleet_id, [row]);
   return { line_items: created.sort(byName).map(libraryItemToWire) };
 }

@@ -6,13 +6,13 @@ import {
   type MeterEntryWire,
   type MeterListReply,
 } from '@fleetkeep/core';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { countersChanged } from '../../events/domain.js';
-import { recordDomainEvents } from '../../events/outbox.js';
+import { type UnitOfWork, unitOfWork } from '../../events/unit-of-work.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { acceptBecomesCounter } from '../../telematics/rules.js';
 import { round3, unitToWire } from '../fleets/mappers.js';
@@ -134,13 +134,14 @@ interface CounterChange {
  * "counters changed" domain event is recorded with it.
  */
 async function setCounters(
-  trx: Transaction<Database>,
+  uow: UnitOfWork,
   unit: { id: number; fleetId: number; mileage: number; engineHours: number },
   next: CounterChange,
   extra: { meter_odo_device?: string; meter_hours_device?: string },
   t: number,
   by: number,
 ): Promise<void> {
+  const { trx } = uow;
   await trx
     .updateTable('units')
     .set({ mileage: next.mileage, engine_hours: next.engineHours, ...extra })
@@ -150,21 +151,31 @@ async function setCounters(
     mileage: next.mileage - unit.mileage,
     engineHours: next.engineHours - unit.engineHours,
   });
-  await recordDomainEvents(trx, [countersChanged({ id: unit.id, fleetId: unit.fleetId, ...next }, t, by)]);
+  await uow.record([countersChanged({ id: unit.id, fleetId: unit.fleetId, ...next }, t, by)]);
 }
 
-/** After the commit: the domain events, the unit's live event and the status engine. */
-async function announce(ctx: AppContext, fleetId: number, unitId: number, moved: boolean) {
-  ctx.outbox.publish();
+/** After the commit of counters that moved: the unit's live event, then the status engine. */
+function announceMove(uow: UnitOfWork, ctx: AppContext, fleetId: number, unitId: number): void {
+  uow.afterCommit(async () => {
+    const unit = await ctx.db.kysely
+      .selectFrom('units')
+      .selectAll()
+      .where('id', '=', unitId)
+      .executeTakeFirstOrThrow();
+    return [{ t: 'u', s: 'avl_unit', fid: fleetId, d: unitToWire(unit) }];
+  });
+  uow.afterCommit(async () => {
+    for (const listener of ctx.countersListeners) await listener([unitId]);
+  });
+}
+
+/** The unit's counters as the reply shows them, read after the commit. */
+async function countersOf(ctx: AppContext, unitId: number) {
   const unit = await ctx.db.kysely
     .selectFrom('units')
-    .selectAll()
+    .select(['mileage', 'engine_hours'])
     .where('id', '=', unitId)
     .executeTakeFirstOrThrow();
-  if (moved) {
-    await ctx.bus.publish({ t: 'u', s: 'avl_unit', fid: fleetId, d: unitToWire(unit) });
-    for (const listener of ctx.countersListeners) await listener([unitId]);
-  }
   return { cnm: round3(unit.mileage), cneh: round3(unit.engine_hours) };
 }
 
@@ -184,8 +195,7 @@ export async function acceptReading(
   await requireFleet(ctx, actor, fleetId, 'meter.manage');
   const t = now();
   let applied = false;
-  let moved = false;
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     const unit = await ctx.db.ops
       .forUpdate(trx.selectFrom('units').selectAll().where('id', '=', unitId).where('fleet_id', '=', fleetId))
       .executeTakeFirst();
@@ -215,18 +225,19 @@ export async function acceptReading(
       ...(ownDevice && reading.mileage !== null && { meter_odo_device: unit.device_id }),
       ...(ownDevice && reading.engine_hours !== null && { meter_hours_device: unit.device_id }),
     };
-    moved = next.mileage !== unit.mileage || next.engineHours !== unit.engine_hours;
+    const moved = next.mileage !== unit.mileage || next.engineHours !== unit.engine_hours;
     if (!moved && Object.keys(extra).length === 0) return;
     await setCounters(
-      trx,
+      uow,
       { id: unitId, fleetId, mileage: unit.mileage, engineHours: unit.engine_hours },
       next,
       extra,
       t,
       actor.userId,
     );
+    if (moved) announceMove(uow, ctx, fleetId, unitId);
   });
-  const counters = await announce(ctx, fleetId, unitId, moved);
+  const counters = await countersOf(ctx, unitId);
   return { ...counters, applied, entries: [await readingEntry(ctx.db.kysely, readingId)] };
 }
 
@@ -244,8 +255,7 @@ export async function correctCounters(
   await requireFleet(ctx, actor, fleetId, 'meter.manage');
   const t = now();
   const ids: number[] = [];
-  let moved = false;
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     const unit = await ctx.db.ops
       .forUpdate(trx.selectFrom('units').selectAll().where('id', '=', unitId).where('fleet_id', '=', fleetId))
       .executeTakeFirst();
@@ -259,7 +269,6 @@ export async function correctCounters(
         : []),
     ];
     if (changes.length === 0) return;
-    moved = true;
     for (const c of changes) {
       const row = await trx
         .insertInto('counter_corrections')
@@ -269,15 +278,16 @@ export async function correctCounters(
       ids.push(row.id);
     }
     await setCounters(
-      trx,
+      uow,
       { id: unitId, fleetId, mileage: unit.mileage, engineHours: unit.engine_hours },
       { mileage: body.cnm ?? unit.mileage, engineHours: body.cneh ?? unit.engine_hours },
       {},
       t,
       actor.userId,
     );
+    announceMove(uow, ctx, fleetId, unitId);
   });
-  const counters = await announce(ctx, fleetId, unitId, moved);
+  const counters = await countersOf(ctx, unitId);
   const rows: CorrectionRow[] = ids.length
     ? await ctx.db.kysely
         .selectFrom('counter_corrections')
@@ -296,5 +306,5 @@ export async function correctCounters(
         .orderBy('counter_corrections.id')
         .execute()
     : [];
-  return { ...counters, applied: moved, entries: rows.map(correctionToWire) };
+  return { ...counters, applied: ids.length > 0, entries: rows.map(correctionToWire) };
 }

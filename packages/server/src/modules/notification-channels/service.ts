@@ -18,6 +18,7 @@ import {
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { conflict, invalidInput, notFound } from '../../http/errors.js';
 import { type Translate, translator } from '../../i18n/translator.js';
 import { urlAllowed } from '../../outbound/policy.js';
@@ -114,7 +115,7 @@ async function createRow(
 ) {
   await requireFleet(ctx, actor, fleetId, 'fleet.settings');
   const t = now();
-  return ctx.db.kysely.transaction().execute(async (trx) => {
+  return unitOfWork(ctx, async (trx) => {
     const count = await trx
       .selectFrom('channel_setups')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -189,7 +190,7 @@ export async function deleteSetup(
   id: number,
 ) {
   await requireFleet(ctx, actor, fleetId, 'fleet.settings');
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx) => {
     const gone = await trx
       .deleteFrom('channel_setups')
       .where('id', '=', id)

@@ -1,6 +1,7 @@
 import { type ChannelEventSnapshot, DELIVERY_ATTEMPTS_MAX, retryDelay } from '@fleetkeep/core';
 import { sql } from 'kysely';
 import { type AppContext, now } from '../../context.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { Poller, perContext } from '../../jobs/poller.js';
 import { configOf, type DeliveryRow, recipientsOf } from './mappers.js';
 import {
@@ -61,7 +62,7 @@ export class DeliveryWorker extends Poller {
   private async claim(): Promise<DeliveryRow[]> {
     const { ctx } = this;
     const t = now();
-    return ctx.db.kysely.transaction().execute(async (trx) => {
+    return unitOfWork(ctx, async (trx) => {
       const rows = await ctx.db.ops
         .forUpdateSkipLocked(
           trx

@@ -3,6 +3,7 @@ import {
   enabledKinds,
   type InAppSetupRule,
   initialReadTime,
+  type LiveEvent,
   type NotificationCandidate,
   notificationKindOf,
   notificationRecipients,
@@ -13,6 +14,7 @@ import { accountTreeOf } from '../../auth/access.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database, NotificationSetupTable, NotificationTable } from '../../db/schema.js';
 import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
+import { announce } from '../../events/unit-of-work.js';
 import { notificationToWire, setupToWire } from './mappers.js';
 
 /**
@@ -201,17 +203,14 @@ export async function insertNotifications(
 }
 
 /** New notifications as live events, each to its user's sessions only (DESIGN §6 `uid`). */
-export async function announceNotifications(ctx: AppContext, rows: NotificationRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await ctx.bus.publishMany(
-    rows.map((row) => ({
-      t: 'c' as const,
-      s: 'notification' as const,
-      fid: row.fleet_id,
-      uid: row.user_id,
-      d: notificationToWire(row),
-    })),
-  );
+export function notificationEvents(rows: NotificationRow[]): LiveEvent[] {
+  return rows.map((row) => ({
+    t: 'c' as const,
+    s: 'notification' as const,
+    fid: row.fleet_id,
+    uid: row.user_id,
+    d: notificationToWire(row),
+  }));
 }
 
 /** The outbox consumer of in-app notifications (registered in server.ts). */
@@ -224,7 +223,8 @@ export function notificationConsumer(ctx: AppContext): DomainEventConsumer {
         trx,
         await notificationsOf(trx, events as ServiceDomainEvent[]),
       );
-      return () => announceNotifications(ctx, written);
+      // A consumer forwards what it wrote once its batch committed (events/consumers.ts).
+      return () => announce(ctx, notificationEvents(written));
     },
   };
 }

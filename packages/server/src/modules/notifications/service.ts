@@ -17,8 +17,9 @@ import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { conflict, invalidInput, notFound } from '../../http/errors.js';
-import { announceNotifications, fleetAudience, insertNotifications } from './consumer.js';
+import { fleetAudience, insertNotifications, notificationEvents } from './consumer.js';
 import { notificationToWire, setupToWire } from './mappers.js';
 
 /**
@@ -81,7 +82,7 @@ export async function createSetup(ctx: AppContext, actor: Actor, fleetId: number
   await requireFleet(ctx, actor, fleetId, 'fleet.settings');
   await checkMembers(ctx, fleetId, body.users);
   const t = now();
-  const row = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const row = await unitOfWork(ctx, async (trx) => {
     const count = await trx
       .selectFrom('notification_setups')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -153,7 +154,7 @@ export async function testSetup(ctx: AppContext, actor: Actor, fleetId: number, 
   await checkMembers(ctx, fleetId, body.users);
   const kind = testKindOf(body.k);
   const t = now();
-  const written = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const written = await unitOfWork(ctx, async (trx, uow) => {
     const saved =
       body.id === undefined
         ? undefined
@@ -169,7 +170,7 @@ export async function testSetup(ctx: AppContext, actor: Actor, fleetId: number, 
     ]);
     const eventId = randomUUID();
     const data = JSON.stringify({ f: 0, n: body.n ?? '', o: '' });
-    return insertNotifications(
+    const written = await insertNotifications(
       trx,
       recipients.map((r) => ({
         fleet_id: fleetId,
@@ -187,8 +188,9 @@ export async function testSetup(ctx: AppContext, actor: Actor, fleetId: number, 
         created_at: t,
       })),
     );
+    uow.emit(...notificationEvents(written));
+    return written;
   });
-  await announceNotifications(ctx, written);
   return { sent: written.length };
 }
 
@@ -237,49 +239,55 @@ export async function listAlerts(ctx: AppContext, actor: Actor, fleetId: number)
 export async function readAlerts(ctx: AppContext, actor: Actor, fleetId: number, body: AlertSelectionBody) {
   await requireFleet(ctx, actor, fleetId, 'service.view');
   const stm = now();
-  let query = ctx.db.kysely
-    .updateTable('notifications')
-    .set({ stm })
-    .where('user_id', '=', actor.userId)
-    .where('fleet_id', '=', fleetId)
-    .where('stm', 'is', null);
-  query = body.event_ids
-    ? query.where('event_id', 'in', body.event_ids)
-    : query.where('id', 'in', ofKind(ctx.db.kysely, actor.userId, fleetId, body.t as number));
-  const rows = await query.returningAll().execute();
-  await ctx.bus.publishMany(
-    rows.map((row) => ({
-      t: 'u' as const,
-      s: 'notification' as const,
-      fid: fleetId,
-      uid: actor.userId,
-      by: actor.sessionId,
-      d: notificationToWire(row),
-    })),
-  );
+  const rows = await unitOfWork(ctx, async (trx, uow) => {
+    let query = trx
+      .updateTable('notifications')
+      .set({ stm })
+      .where('user_id', '=', actor.userId)
+      .where('fleet_id', '=', fleetId)
+      .where('stm', 'is', null);
+    query = body.event_ids
+      ? query.where('event_id', 'in', body.event_ids)
+      : query.where('id', 'in', ofKind(trx, actor.userId, fleetId, body.t as number));
+    const rows = await query.returningAll().execute();
+    uow.emit(
+      ...rows.map((row) => ({
+        t: 'u' as const,
+        s: 'notification' as const,
+        fid: fleetId,
+        uid: actor.userId,
+        by: actor.sessionId,
+        d: notificationToWire(row),
+      })),
+    );
+    return rows;
+  });
   return { event_ids: rows.map((r) => r.event_id), stm };
 }
 
 /** Deletes notifications (spec §4 "Delete removes one or all of a kind"). */
 export async function deleteAlerts(ctx: AppContext, actor: Actor, fleetId: number, body: AlertSelectionBody) {
   await requireFleet(ctx, actor, fleetId, 'service.view');
-  let query = ctx.db.kysely
-    .deleteFrom('notifications')
-    .where('user_id', '=', actor.userId)
-    .where('fleet_id', '=', fleetId);
-  query = body.event_ids
-    ? query.where('event_id', 'in', body.event_ids)
-    : query.where('id', 'in', ofKind(ctx.db.kysely, actor.userId, fleetId, body.t as number));
-  const rows = await query.returning('event_id').execute();
-  await ctx.bus.publishMany(
-    rows.map((row) => ({
-      t: 'd' as const,
-      s: 'notification' as const,
-      fid: fleetId,
-      uid: actor.userId,
-      by: actor.sessionId,
-      d: { id: row.event_id },
-    })),
-  );
+  const rows = await unitOfWork(ctx, async (trx, uow) => {
+    let query = trx
+      .deleteFrom('notifications')
+      .where('user_id', '=', actor.userId)
+      .where('fleet_id', '=', fleetId);
+    query = body.event_ids
+      ? query.where('event_id', 'in', body.event_ids)
+      : query.where('id', 'in', ofKind(trx, actor.userId, fleetId, body.t as number));
+    const rows = await query.returning('event_id').execute();
+    uow.emit(
+      ...rows.map((row) => ({
+        t: 'd' as const,
+        s: 'notification' as const,
+        fid: fleetId,
+        uid: actor.userId,
+        by: actor.sessionId,
+        d: { id: row.event_id },
+      })),
+    );
+    return rows;
+  });
   return { event_ids: rows.map((r) => r.event_id) };
 }

@@ -8,12 +8,13 @@ import {
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { MAIL_NOT_CONFIGURED } from '../notification-channels/senders.js';
 import { reportMailToWire, scheduleOf } from './mappers.js';
 import { recordSend } from './scheduler.js';
 import { type ReportMailResult, sendReportMail } from './send.js';
-import { type ReportMailTable, rmDb } from './tables.js';
+import { type ReportMailTable, rmDb, rmTrx } from './tables.js';
 
 /**
  * The fleet's report mails (spec §7 "Report mails"; issue 10 item 5; decisions in core
@@ -85,22 +86,21 @@ export async function createReportMail(ctx: AppContext, actor: Actor, fleetId: n
     created_at: t,
     updated_at: t,
   };
-  const row = await rmDb(ctx)
-    .transaction()
-    .execute(async (trx) => {
-      const count = await trx
-        .selectFrom('report_mails')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('fleet_id', '=', fleetId)
-        .executeTakeFirstOrThrow();
-      if (Number(count.n) >= REPORT_MAILS_MAX)
-        throw conflict(`A fleet has at most ${REPORT_MAILS_MAX} report mails`);
-      return trx
-        .insertInto('report_mails')
-        .values({ ...fields, next_due: nextDue(fleet.tz, fields) })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    });
+  const row = await unitOfWork(ctx, async (db) => {
+    const trx = rmTrx(db);
+    const count = await trx
+      .selectFrom('report_mails')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('fleet_id', '=', fleetId)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= REPORT_MAILS_MAX)
+      throw conflict(`A fleet has at most ${REPORT_MAILS_MAX} report mails`);
+    return trx
+      .insertInto('report_mails')
+      .values({ ...fields, next_due: nextDue(fleet.tz, fields) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
   return reportMailToWire(row);
 }
 
@@ -112,73 +112,71 @@ export async function updateReportMail(
   b: ReportMailUpdateBody,
 ) {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'report.mail');
-  const row = await rmDb(ctx)
-    .transaction()
-    .execute(async (trx) => {
-      const before = await ctx.db.ops
-        .forUpdate(
-          trx.selectFrom('report_mails').selectAll().where('id', '=', id).where('fleet_id', '=', fleetId),
-        )
-        .executeTakeFirst();
-      if (!before) throw notFound(NOT_FOUND);
-      const ot = b.ot === undefined ? before.ot : b.ot;
-      // A new object type (or none) drops the chosen objects unless new ones are sent.
-      const ids = b.ids ?? (ot === before.ot ? JSON.parse(before.ids) : []);
-      const next = {
-        name: b.name ?? before.name,
-        enabled: b.enabled ?? before.enabled,
-        recipients: b.recipients ? JSON.stringify([...new Set(b.recipients)]) : before.recipients,
-        report: b.report ?? before.report,
-        grouping: b.group ?? before.grouping,
-        ot,
-        ids: JSON.stringify(ot ? [...new Set(ids as number[])] : []),
-        format: b.format ?? before.format,
-        every: b.every ?? before.every,
-        weekday: b.weekday ?? before.weekday,
-        monthday: b.monthday === undefined ? before.monthday : String(b.monthday),
-        hour: b.hour ?? before.hour,
-        lang: b.lang ?? before.lang,
-      };
-      const scheduleChanged =
-        next.enabled !== before.enabled ||
-        next.every !== before.every ||
-        next.weekday !== before.weekday ||
-        next.monthday !== before.monthday ||
-        next.hour !== before.hour ||
-        (next.enabled === 1 && before.next_due === null);
-      return trx
-        .updateTable('report_mails')
-        .set({
-          ...next,
-          owner_id: actor.userId,
-          next_due: scheduleChanged ? nextDue(fleet.tz, next) : before.next_due,
-          updated_at: now(),
-        })
-        .where('id', '=', id)
-        .where('fleet_id', '=', fleetId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    });
+  const row = await unitOfWork(ctx, async (db) => {
+    const trx = rmTrx(db);
+    const before = await ctx.db.ops
+      .forUpdate(
+        trx.selectFrom('report_mails').selectAll().where('id', '=', id).where('fleet_id', '=', fleetId),
+      )
+      .executeTakeFirst();
+    if (!before) throw notFound(NOT_FOUND);
+    const ot = b.ot === undefined ? before.ot : b.ot;
+    // A new object type (or none) drops the chosen objects unless new ones are sent.
+    const ids = b.ids ?? (ot === before.ot ? JSON.parse(before.ids) : []);
+    const next = {
+      name: b.name ?? before.name,
+      enabled: b.enabled ?? before.enabled,
+      recipients: b.recipients ? JSON.stringify([...new Set(b.recipients)]) : before.recipients,
+      report: b.report ?? before.report,
+      grouping: b.group ?? before.grouping,
+      ot,
+      ids: JSON.stringify(ot ? [...new Set(ids as number[])] : []),
+      format: b.format ?? before.format,
+      every: b.every ?? before.every,
+      weekday: b.weekday ?? before.weekday,
+      monthday: b.monthday === undefined ? before.monthday : String(b.monthday),
+      hour: b.hour ?? before.hour,
+      lang: b.lang ?? before.lang,
+    };
+    const scheduleChanged =
+      next.enabled !== before.enabled ||
+      next.every !== before.every ||
+      next.weekday !== before.weekday ||
+      next.monthday !== before.monthday ||
+      next.hour !== before.hour ||
+      (next.enabled === 1 && before.next_due === null);
+    return trx
+      .updateTable('report_mails')
+      .set({
+        ...next,
+        owner_id: actor.userId,
+        next_due: scheduleChanged ? nextDue(fleet.tz, next) : before.next_due,
+        updated_at: now(),
+      })
+      .where('id', '=', id)
+      .where('fleet_id', '=', fleetId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
   return reportMailToWire(row);
 }
 
 export async function deleteReportMail(ctx: AppContext, actor: Actor, fleetId: number, id: number) {
   await requireFleet(ctx, actor, fleetId, 'report.mail');
-  await rmDb(ctx)
-    .transaction()
-    .execute(async (trx) => {
-      await trx
-        .deleteFrom('report_mail_sends')
-        .where('mail_id', '=', id)
-        .where('fleet_id', '=', fleetId)
-        .execute();
-      const gone = await trx
-        .deleteFrom('report_mails')
-        .where('id', '=', id)
-        .where('fleet_id', '=', fleetId)
-        .executeTakeFirst();
-      if (Number(gone.numDeletedRows) === 0) throw notFound(NOT_FOUND);
-    });
+  await unitOfWork(ctx, async (db) => {
+    const trx = rmTrx(db);
+    await trx
+      .deleteFrom('report_mail_sends')
+      .where('mail_id', '=', id)
+      .where('fleet_id', '=', fleetId)
+      .execute();
+    const gone = await trx
+      .deleteFrom('report_mails')
+      .where('id', '=', id)
+      .where('fleet_id', '=', fleetId)
+      .executeTakeFirst();
+    if (Number(gone.numDeletedRows) === 0) throw notFound(NOT_FOUND);
+  });
   return { error: 0 as const };
 }
 

@@ -57,3 +57,5 @@ export type ReportMailRow = Selectable<ReportMailTable>;
 
 /** The database with the report-mail tables typed. */
 export const rmDb = (ctx: AppContext): ReportMailDb => ctx.db.kysely as unknown as ReportMailDb;
+/** A transaction (events/unit-of-work.ts) with the module's tables added, as `rmDb`. */
+export const rmTrx = (trx: Kysely<Database>): ReportMailDb => trx as unknown as ReportMailDb;

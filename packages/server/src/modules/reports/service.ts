@@ -134,6 +134,7 @@ export async function buildReport(
   const text = periodText(fleet.tz, period);
   const c: Ctx = {
     db,
+    ops: ctx.db.ops,
     fleet,
     period,
     ...text,

@@ -9,6 +9,7 @@ import {
   toThousandths,
 } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
+import type { DialectOps } from '../../db/dialect/index.js';
 import type { Database, FleetRow } from '../../db/schema.js';
 import { loadWires, type Scope } from '../services/load.js';
 import type { Period } from '../statistics/rules.js';
@@ -43,6 +44,7 @@ export interface Objects {
 
 export interface Ctx {
   db: Kysely<Database>;
+  ops: DialectOps;
   fleet: FleetRow;
   period: Period;
   from: string;
@@ -86,6 +88,7 @@ export const FINISHED_BITS = sql<number>`(${sql.ref('f')} & 24)`;
 export const closedInPeriod = (c: Ctx) =>
   loadWires(
     c.db,
+    c.ops,
     c.fleet.id,
     objectScope(c, (qb) =>
       qb

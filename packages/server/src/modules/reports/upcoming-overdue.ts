@@ -16,6 +16,7 @@ const minus = (a: number | null, b: number | null) => (a === null || b === null 
 export async function upcomingOverdue(c: Ctx): Promise<Row[]> {
   const services = await loadWires(
     c.db,
+    c.ops,
     c.fleet.id,
     objectScope(c, (qb) =>
       qb

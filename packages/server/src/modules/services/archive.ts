@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, DAY } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import type { TaggedList } from '../../http/etag.js';
@@ -63,17 +64,13 @@ const archivedScope =
       .where('end_date', '>=', range.first)
       .where('end_date', '<=', range.last);
 
-async function archivedServices(
-  db: Kysely<Database>,
-  fleetId: number,
-  range: { first: number; last: number },
-) {
-  return { services: await loadWires(db, fleetId, archivedScope(fleetId, range)) };
+async function archivedServices(db: Db, fleetId: number, range: { first: number; last: number }) {
+  return { services: await loadWires(db.kysely, db.ops, fleetId, archivedScope(fleetId, range)) };
 }
 
 export async function listArchived(ctx: AppContext, actor: Actor, fleetId: number, from: string, to: string) {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'service.view');
-  return archivedServices(ctx.db.kysely, fleetId, archiveRange(fleet.tz, from, to));
+  return archivedServices(ctx.db, fleetId, archiveRange(fleet.tz, from, to));
 }
 
 /**
@@ -133,7 +130,7 @@ export async function updateArchived(
     if (patch.manual_cost != null && lines > 0)
       issues.push({ field: 'body.manual_cost', message: 'Only for a service without line items' });
     // customfields: values must be service fields of this fleet.
-    issues.push(...(await validateCustomValues(trx, ctx.db.dialect, fleetId, 's', patch.cf)));
+    issues.push(...(await validateCustomValues(trx, ctx.db.ops, fleetId, 's', patch.cf)));
     if (issues.length) throw invalidInput(issues);
     const costs = await trackServices(trx, [id]); // statistics: end date and cost corrections
     await trx

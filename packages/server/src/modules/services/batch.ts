@@ -35,7 +35,7 @@ export async function createMany(ctx: AppContext, actor: Actor, fleetId: number,
     const lk = await lookup(trx, fleetId, rows);
     const checkCustom = await customValueChecker(
       trx,
-      ctx.db.dialect,
+      ctx.db.ops,
       fleetId,
       's',
       rows.map((r) => r.cf),
@@ -97,7 +97,7 @@ export async function updateMany(
     const counts = await lineCounts(trx, ids);
     const checkCustom = await customValueChecker(
       trx,
-      ctx.db.dialect,
+      ctx.db.ops,
       fleetId,
       's',
       rows.map((r) => r.cf),

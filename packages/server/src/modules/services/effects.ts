@@ -1,11 +1,11 @@
 import type { LineItemLineInput as LineIn, LiveEvent, ServiceWire } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { DialectName } from '../../db/database.js';
-import { dialectOps } from '../../db/dialect/index.js';
+import type { DialectOps } from '../../db/dialect/index.js';
 import type { Database, LineItemRow } from '../../db/schema.js';
-import { committed, pause, turn } from '../../db/yield.js';
+import { committed, turn } from '../../db/yield.js';
 import { recompute } from '../../engine/index.js';
+import { type UnitOfWork, unitOfWork } from '../../events/unit-of-work.js';
 import { conflict } from '../../http/errors.js';
 import { personToWire, unitToWire } from '../fleets/mappers.js';
 import { loadIntervals } from '../intervals/store.js';
@@ -116,12 +116,7 @@ const IN_PROGRESS = sql<number>`(${sql.ref('f')} & 26)`;
  * Keeps each owner's `ins` exact: 1 while at least one In progress service exists for it, else 0
  * (spec §4). Returns the events of the owners whose marker flipped.
  */
-export async function syncIns(
-  trx: Kysely<Database>,
-  dialect: DialectName,
-  fleetId: number,
-  keys: Set<ObjectKey>,
-) {
+export async function syncIns(trx: Kysely<Database>, ops: DialectOps, fleetId: number, keys: Set<ObjectKey>) {
   const events: LiveEvent[] = [];
   for (const type of ['u', 'd', 't'] as const) {
     const ids = [...keys].filter((k) => k.startsWith(`${type}:`)).map((k) => Number(k.slice(2)));
@@ -134,7 +129,7 @@ export async function syncIns(
       .orderBy('id');
     // PostgreSQL: lock the owners first, so that concurrent changes of one owner's services count in
     // turn (the count below then sees what the other committed). SQLite serialises writers anyway.
-    ownerQuery = dialectOps(dialect).forUpdate(ownerQuery);
+    ownerQuery = ops.forUpdate(ownerQuery);
     const owners = await ownerQuery.execute();
     const busy = await trx
       .selectFrom('services')
@@ -167,8 +162,9 @@ export async function syncIns(
 const WIRES_PER_READ = 500;
 
 /**
- * Runs a write in one transaction, keeps `ins` exact inside it, then publishes the service, library
- * and owner events and hands reset assignments to the status engine. Returns the changed services.
+ * Runs a write as one unit of work (events/unit-of-work.ts), keeps `ins` exact inside it; after the
+ * commit publishes the library, service and owner events and hands reset assignments to the status
+ * engine. Returns the changed services.
  */
 export async function runChange<T>(
   ctx: AppContext,
@@ -176,40 +172,52 @@ export async function runChange<T>(
   write: (trx: Kysely<Database>, ch: Changes) => Promise<T>,
 ): Promise<{ result: T; wires: ServiceWire[] }> {
   const ch = new Changes();
-  let ownerEvents: LiveEvent[] = [];
-  const result = await ctx.db.kysely
-    .transaction()
-    .execute(async (trx) => {
-      const r = await write(trx, ch);
-      ownerEvents = await syncIns(trx, ctx.db.dialect, fleetId, ch.objects);
-      return r;
-    })
-    .catch((err: unknown) => {
-      // services_open_assignment: a concurrent write opened a service for the same assignment.
-      if (isUniqueViolation(err)) throw conflict('An open service exists for this interval and object');
-      throw err;
+  let wires: ServiceWire[] = [];
+  const result = await unitOfWork(ctx, async (trx, uow) => {
+    const r = await write(trx, ch);
+    const ownerEvents = await syncIns(trx, ctx.db.ops, fleetId, ch.objects);
+    uow.recorded(); // the domain events of the write (write.ts)
+    uow.afterCommit(async () => {
+      committed(ch.created.size + ch.updated.size); // an import's progress bar (db/yield.ts)
+      wires = await changedWires(ctx, fleetId, ch);
+      return [
+        ...ch.library.map(
+          (item) => ({ t: 'c', s: 'lineitem', fid: fleetId, d: libraryItemToWire(item) }) as const,
+        ),
+        ...wires.map(
+          (w) => ({ t: ch.created.has(w.id) ? 'c' : 'u', s: 'service', fid: fleetId, d: w }) as const,
+        ),
+        ...[...ch.deleted].map((id) => ({ t: 'd', s: 'service', fid: fleetId, d: { id } }) as const),
+        ...ownerEvents,
+      ];
     });
-  ctx.outbox.publish(); // the domain events recorded by the write (write.ts)
-  committed(ch.created.size + ch.updated.size); // an import's progress (issue 12)
+    if (ch.assignments.size) afterBaselines(uow, ctx, fleetId, [...ch.assignments]);
+    return r;
+  }).catch((err: unknown) => {
+    // services_open_assignment: a concurrent write opened a service for the same assignment.
+    if (isUniqueViolation(err)) throw conflict('An open service exists for this interval and object');
+    throw err;
+  });
+  return { result, wires };
+}
+
+/** The changed services read back after the commit, in parts with turns for the event loop. */
+async function changedWires(ctx: AppContext, fleetId: number, ch: Changes): Promise<ServiceWire[]> {
   const ids = [...ch.created, ...ch.updated].filter((id) => !ch.deleted.has(id)).sort((a, b) => a - b);
-  // In parts, with turns for the event loop: an import's 10,000 services never hold the server (issue 12).
+  // An import's 10,000 services never hold the server.
   const wires: ServiceWire[] = [];
   for (let i = 0; i < ids.length; i += WIRES_PER_READ) {
     if (i > 0) await turn();
     wires.push(
-      ...(await loadWires(ctx.db.kysely, fleetId, byIds(fleetId, ids.slice(i, i + WIRES_PER_READ)))),
+      ...(await loadWires(
+        ctx.db.kysely,
+        ctx.db.ops,
+        fleetId,
+        byIds(fleetId, ids.slice(i, i + WIRES_PER_READ)),
+      )),
     );
   }
-  for (const item of ch.library)
-    await ctx.bus.publish({ t: 'c', s: 'lineitem', fid: fleetId, d: libraryItemToWire(item) });
-  for (const [i, w] of wires.entries()) {
-    await pause(i);
-    await ctx.bus.publish({ t: ch.created.has(w.id) ? 'c' : 'u', s: 'service', fid: fleetId, d: w });
-  }
-  for (const id of ch.deleted) await ctx.bus.publish({ t: 'd', s: 'service', fid: fleetId, d: { id } });
-  for (const e of ownerEvents) await ctx.bus.publish(e);
-  if (ch.assignments.size) await afterBaselines(ctx, fleetId, [...ch.assignments]);
-  return { result, wires };
+  return wires;
 }
 
 /**
@@ -217,23 +225,27 @@ export async function runChange<T>(
  * then the status engine looks at the assignments. The write is committed by then: an engine failure
  * is logged, and its timer sweeps again (PRODUCT.md "The status engine").
  */
-async function afterBaselines(ctx: AppContext, fleetId: number, assignmentIds: number[]) {
-  const rows = await ctx.db.kysely
-    .selectFrom('assignments')
-    .select('interval_id')
-    .distinct()
-    .where('fleet_id', '=', fleetId)
-    .where('id', 'in', assignmentIds)
-    .execute();
-  const intervals = await loadIntervals(
-    ctx.db.kysely,
-    fleetId,
-    rows.map((r) => r.interval_id),
-  );
-  for (const d of intervals) await ctx.bus.publish({ t: 'u', s: 'interval', fid: fleetId, d });
-  try {
-    await recompute(ctx, { assignmentIds });
-  } catch (err) {
-    ctx.log.error({ err }, 'recompute after a service change failed');
-  }
+function afterBaselines(uow: UnitOfWork, ctx: AppContext, fleetId: number, assignmentIds: number[]) {
+  uow.afterCommit(async () => {
+    const rows = await ctx.db.kysely
+      .selectFrom('assignments')
+      .select('interval_id')
+      .distinct()
+      .where('fleet_id', '=', fleetId)
+      .where('id', 'in', assignmentIds)
+      .execute();
+    const intervals = await loadIntervals(
+      ctx.db.kysely,
+      fleetId,
+      rows.map((r) => r.interval_id),
+    );
+    return intervals.map((d) => ({ t: 'u', s: 'interval', fid: fleetId, d }) as const);
+  });
+  uow.afterCommit(async () => {
+    try {
+      await recompute(ctx, { assignmentIds });
+    } catch (err) {
+      ctx.log.error({ err }, 'recompute after a service change failed');
+    }
+  });
 }

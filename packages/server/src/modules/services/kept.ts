@@ -84,8 +84,10 @@ export async function keptListWires(
   let kept = store.get(key, revision);
   if (!kept) {
     const inFleet: Scope = (qb) => scope(qb).where('fleet_id', '=', fleetId);
-    const rows = parsed<ServiceArray>(await servicesOnlyQuery(db.kysely, inFleet).execute());
-    const lines = rows.length ? parsed<LineArray>(await linesQuery(db.kysely, inFleet).execute()) : [];
+    const rows = parsed<ServiceArray>(await servicesOnlyQuery(db.kysely, db.ops, inFleet).execute());
+    const lines = rows.length
+      ? parsed<LineArray>(await linesQuery(db.kysely, db.ops, inFleet).execute())
+      : [];
     kept = { revision, rows, lines };
     store.set(key, kept);
   }

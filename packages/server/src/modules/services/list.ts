@@ -1,6 +1,6 @@
 import { multiplyThousandths } from '@fleetkeep/core';
-import { type Expression, type Kysely, sql } from 'kysely';
-import { opsOf } from '../../db/dialect/index.js';
+import { type Kysely, sql } from 'kysely';
+import type { DialectOps } from '../../db/dialect/index.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { type LineWire, lineToWire, type OwnerState, serviceToWire } from '../maintenance-wire.js';
 import type { Scope } from './load.js';
@@ -55,9 +55,6 @@ export type LineArray = [number, string, number, number, number];
 /** A service's attachment count (the reply's `ats`). */
 const ATTACHMENTS = sql<number>`(select count(*) from attachments as x where x.owner_type = ${'service'} and x.owner_id = s.id)`;
 
-/** The dialect's one JSON array text of a row's values. */
-const jsonRow = (db: Kysely<Database>, values: readonly Expression<unknown>[]) => opsOf(db).jsonArray(values);
-
 /**
  * The services in scope joined with their owner, when it is in the same fleet (an object that left keeps
  * its archived services but shows no live data, spec §4 "-"). Shared with the single read (load.ts).
@@ -86,7 +83,7 @@ export function withOwners(db: Kysely<Database>, scope: Scope) {
 }
 
 /** Each service in scope as a JSON array (ServiceArray), ordered by id. */
-function servicesQuery(db: Kysely<Database>, scope: Scope) {
+function servicesQuery(db: Kysely<Database>, ops: DialectOps, scope: Scope) {
   const values = [
     ...SERVICE_COLUMNS.map((c) => sql.ref(`s.${c}`)),
     sql.ref('u.mileage'),
@@ -96,25 +93,25 @@ function servicesQuery(db: Kysely<Database>, scope: Scope) {
     sql.ref('t.ins'),
     ATTACHMENTS,
   ];
-  return withOwners(db, scope).select(jsonRow(db, values).as('r')).orderBy('s.id');
+  return withOwners(db, scope).select(ops.jsonArray(values).as('r')).orderBy('s.id');
 }
 
 /** The same without the owners' live state: nulls in their places (the kept lists add it per read). */
-export function servicesOnlyQuery(db: Kysely<Database>, scope: Scope) {
+export function servicesOnlyQuery(db: Kysely<Database>, ops: DialectOps, scope: Scope) {
   const values = [...SERVICE_COLUMNS.map((c) => sql.ref(`s.${c}`)), ...Array(5).fill(sql`null`), ATTACHMENTS];
   return db
     .selectFrom(scope(db.selectFrom('services').selectAll()).as('s'))
-    .select(jsonRow(db, values).as('r'))
+    .select(ops.jsonArray(values).as('r'))
     .orderBy('s.id');
 }
 
 /** The line items of the services in scope as JSON arrays (LineArray), by service id and position. */
-export function linesQuery(db: Kysely<Database>, scope: Scope) {
+export function linesQuery(db: Kysely<Database>, ops: DialectOps, scope: Scope) {
   const values = ['service_id', 'name', 'kind', 'qty', 'cost'].map((c) => sql.ref(`li.${c}`));
   return db
     .selectFrom(scope(db.selectFrom('services').select('id')).as('s'))
     .innerJoin('service_line_items as li', 'li.service_id', 's.id')
-    .select(jsonRow(db, values).as('r'))
+    .select(ops.jsonArray(values).as('r'))
     .orderBy('li.service_id')
     .orderBy('li.position');
 }
@@ -195,10 +192,10 @@ export function wiresOf(
  * repeat every service's columns once per line item: measured slower), merged in one pass (both are
  * ordered by service id).
  */
-export async function loadWires(db: Kysely<Database>, fleetId: number, scope: Scope) {
+export async function loadWires(db: Kysely<Database>, ops: DialectOps, fleetId: number, scope: Scope) {
   const inFleet: Scope = (qb) => scope(qb).where('fleet_id', '=', fleetId);
-  const rows = parsed<ServiceArray>(await servicesQuery(db, inFleet).execute());
+  const rows = parsed<ServiceArray>(await servicesQuery(db, ops, inFleet).execute());
   if (rows.length === 0) return [];
-  const lines = parsed<LineArray>(await linesQuery(db, inFleet).execute());
+  const lines = parsed<LineArray>(await linesQuery(db, ops, inFleet).execute());
   return wiresOf(fleetId, rows, lines, ownerOf);
 }

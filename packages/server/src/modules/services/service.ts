@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { TaggedList } from '../../http/etag.js';
@@ -41,8 +42,8 @@ const openScope =
     return q;
   };
 
-async function openServices(db: Kysely<Database>, fleetId: number, filter: ServiceListQuery) {
-  return { services: await loadWires(db, fleetId, openScope(fleetId, filter)) };
+async function openServices(db: Db, fleetId: number, filter: ServiceListQuery) {
+  return { services: await loadWires(db.kysely, db.ops, fleetId, openScope(fleetId, filter)) };
 }
 
 /** GET /fleets/{fid}/services: the open services (Due, overdue, In progress; spec §4 "Active group"). */
@@ -53,7 +54,7 @@ export async function listServices(
   filter: ServiceListQuery,
 ): Promise<{ services: ServiceWire[] }> {
   await requireFleet(ctx, actor, fleetId, 'service.view');
-  return openServices(ctx.db.kysely, fleetId, filter);
+  return openServices(ctx.db, fleetId, filter);
 }
 
 /** The same read as a tagged list (http/etag.ts): access checked now, rows read only when needed. */
@@ -138,7 +139,7 @@ export async function createService(
   const { wires } = await runChange(ctx, fleetId, async (trx, ch) => {
     const plan = planCreate(pc, input, await lookup(trx, fleetId, [input]));
     // customfields: values must be service fields of this fleet.
-    plan.issues.push(...(await validateCustomValues(trx, ctx.db.dialect, fleetId, 's', input.cf)));
+    plan.issues.push(...(await validateCustomValues(trx, ctx.db.ops, fleetId, 's', input.cf)));
     throwIssues([plan], false);
     await insertService(trx, ch, plan);
   });
@@ -172,7 +173,7 @@ export async function updateOne(
       counts.get(id) ?? 0,
     );
     // customfields: values must be service fields of this fleet.
-    plan.issues.push(...(await validateCustomValues(trx, ctx.db.dialect, fleetId, 's', patch.cf)));
+    plan.issues.push(...(await validateCustomValues(trx, ctx.db.ops, fleetId, 's', patch.cf)));
     throwIssues([plan], false);
     await updateService(trx, ch, pc, existing, plan);
   });

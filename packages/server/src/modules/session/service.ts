@@ -6,6 +6,7 @@ import { cachedCredential, observeRevision, rememberCredential } from '../../aut
 import { hashPassword, newToken, presentedHash, tokenHash, verifyPassword } from '../../auth/secrets.js';
 import { type AppContext, now } from '../../context.js';
 import type { AccessTokenRow, Database, UserRow } from '../../db/schema.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, invalidInput, noSession, wrongCredentials } from '../../http/errors.js';
 
 /** A login token lives until 30 days after its last use; a personal API token 10 days (PRODUCT.md). */
@@ -370,7 +371,7 @@ export async function logout(ctx: AppContext, actor: Actor): Promise<void> {
     .select('access_token_id')
     .where('id', '=', actor.sessionId)
     .executeTakeFirst();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     await trx.deleteFrom('sessions').where('id', '=', actor.sessionId!).execute();
     if (session?.access_token_id != null) {
       // Only a password login's token is revoked; a personal API token outlives its sessions.
@@ -380,14 +381,14 @@ export async function logout(ctx: AppContext, actor: Actor): Promise<void> {
         .where('kind', '=', 'login')
         .execute();
     }
-  });
-  // Sockets of this session, on any instance, close with the logout event (spec §4, type 32).
-  await ctx.bus.publish({
-    t: 'e',
-    s: 'user',
-    fid: null,
-    uid: actor.userId,
-    d: { type: UserEventType.logout, sid: actor.sessionId },
+    // Sockets of this session, on any instance, close with the logout event (spec §4, type 32).
+    uow.emit({
+      t: 'e',
+      s: 'user',
+      fid: null,
+      uid: actor.userId,
+      d: { type: UserEventType.logout, sid: actor.sessionId! },
+    });
   });
 }
 

@@ -1,7 +1,6 @@
 import { startOfDay } from '@fleetkeep/core';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type { DialectName } from '../../db/database.js';
-import { dialectOps } from '../../db/dialect/index.js';
+import type { DialectOps } from '../../db/dialect/index.js';
 import type { Database } from '../../db/schema.js';
 
 /**
@@ -75,7 +74,7 @@ export class CounterDays {
    * Decides the noted readings with their fleets' zones (one query, only when a day may have changed)
    * and writes the rows in one upsert; moves each unit's `counterDay` and `counterDayEnd`.
    */
-  async flush(db: Kysely<Database>, dialect: DialectName): Promise<void> {
+  async flush(db: Kysely<Database>, ops: DialectOps): Promise<void> {
     if (this.pending.length === 0) return;
     const fleetIds = [...new Set(this.pending.map((p) => p.unit.fleetId).filter((f) => f !== null))];
     const zones = new Map(
@@ -87,7 +86,7 @@ export class CounterDays {
     );
     for (const p of this.pending)
       this.add(p.unit, zones.get(p.unit.fleetId ?? 0) ?? 0, p.time, p.before, p.after);
-    await upsertCounterDays(db, dialect, this.list());
+    await upsertCounterDays(db, ops, this.list());
   }
 
   /** One reading of a unit in fleet zone `tz` (in order). */
@@ -142,12 +141,11 @@ const COLUMNS = [
  * takes the last ones given.
  */
 const upsertTexts = new Map<string, string>();
-function upsertText(dialect: DialectName, n: number): string {
-  const key = `${dialect}:${n}`;
+function upsertText(ops: DialectOps, n: number): string {
+  const key = `${ops.name}:${n}`;
   let text = upsertTexts.get(key);
   if (text === undefined) {
     let k = 0;
-    const ops = dialectOps(dialect);
     const param = () => ops.placeholder(++k);
     const rows = Array.from({ length: n }, () => `(${COLUMNS.map(param).join(', ')})`);
     text =
@@ -160,11 +158,11 @@ function upsertText(dialect: DialectName, n: number): string {
 }
 
 /** One multi-row upsert (per 1,000 rows) in the caller's transaction; nothing when there is no row. */
-export async function upsertCounterDays(db: Kysely<Database>, dialect: DialectName, rows: CounterDay[]) {
+export async function upsertCounterDays(db: Kysely<Database>, ops: DialectOps, rows: CounterDay[]) {
   for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
     const part = rows.slice(i, i + UPSERT_CHUNK);
     const params = part.flatMap((r) => COLUMNS.map((c) => r[c]));
-    await db.executeQuery(CompiledQuery.raw(upsertText(dialect, part.length), params));
+    await db.executeQuery(CompiledQuery.raw(upsertText(ops, part.length), params));
   }
 }
 

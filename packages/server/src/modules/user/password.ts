@@ -1,7 +1,8 @@
 import type { Actor } from '../../auth/actor.js';
 import { hashPassword, verifyPassword } from '../../auth/secrets.js';
-import { announceEndedSessions, endUserSessions } from '../../auth/sessions.js';
+import { endedSessionEvents, endUserSessions } from '../../auth/sessions.js';
 import type { AppContext } from '../../context.js';
+import { unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, invalidInput } from '../../http/errors.js';
 
 /** Detail of a wrong current password, on the form's field (core `userPasswordBody`). */
@@ -39,9 +40,8 @@ export async function changeOwnPassword(
   }
   await attempt.succeed();
   const hash = await hashPassword(newPassword);
-  const ended = await ctx.db.kysely.transaction().execute(async (trx) => {
+  await unitOfWork(ctx, async (trx, uow) => {
     await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();
-    return endUserSessions(trx, [user.id], actor.sessionId);
+    uow.emit(...endedSessionEvents(await endUserSessions(trx, [user.id], actor.sessionId)));
   });
-  await announceEndedSessions(ctx, ended);
 }
