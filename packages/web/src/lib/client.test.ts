@@ -161,7 +161,6 @@ const NOT_YET_ON_THE_CLIENT = new Set<string>([
   'features/setup/useSetupState.ts',
   'lib/faults.ts',
   'lib/fleetData.ts',
-  'lib/services.ts',
   'screens/ChangePassword.tsx',
   'screens/Placeholder.tsx',
   'screens/Tokens.tsx',

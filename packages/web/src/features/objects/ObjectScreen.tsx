@@ -71,7 +71,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const [search, patchSearch] = useUrlParams();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
-  const canService = useCan('service.manage');
+  const canService = useCan(routes.services.create);
   const canFuel = useCan(routes.fuel.create) && kind === 'unit';
   // Spec §2/§6: the unit page's fuel fillings tab needs viewFuelFilling.
   const seesFuel = useCan(routes.fuel.listOfUnit) && kind === 'unit';
