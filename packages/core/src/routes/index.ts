@@ -1,7 +1,9 @@
 import { fuelRoutes } from './fuel.js';
+import { intervalsRoutes } from './intervals.js';
 import { servicesRoutes } from './services.js';
 
 export * from './fuel.js';
+export * from './intervals.js';
 export * from './route.js';
 export * from './services.js';
 
@@ -12,5 +14,6 @@ export * from './services.js';
  */
 export const routes = {
   fuel: fuelRoutes,
+  intervals: intervalsRoutes,
   services: servicesRoutes,
 };

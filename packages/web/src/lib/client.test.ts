@@ -146,7 +146,6 @@ const NOT_YET_ON_THE_CLIENT = new Set<string>([
   'features/fleetadmin/objects/api.ts',
   'features/fuel/api.ts',
   'features/imports/api.ts',
-  'features/intervals/editor/IntervalEditorScreen.tsx',
   'features/lineitems/LineItemsScreen.tsx',
   'features/map/useMapLayers.ts',
   'features/migration/api.ts',

@@ -44,7 +44,7 @@ export default function ItemsScreen() {
   const navigate = useNavigate();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
-  const canInterval = useCan('interval.manage');
+  const canInterval = useCan(routes.intervals.create);
   const canService = useCan(routes.services.create);
   const labels = useLabels();
   const units = useUnits(fid);
