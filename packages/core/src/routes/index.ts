@@ -1,7 +1,9 @@
+import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
 import { intervalsRoutes } from './intervals.js';
 import { servicesRoutes } from './services.js';
 
+export * from './fleets.js';
 export * from './fuel.js';
 export * from './intervals.js';
 export * from './route.js';
@@ -13,6 +15,7 @@ export * from './services.js';
  * client is derived from this object.
  */
 export const routes = {
+  fleets: fleetsRoutes,
   fuel: fuelRoutes,
   intervals: intervalsRoutes,
   services: servicesRoutes,

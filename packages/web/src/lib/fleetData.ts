@@ -39,10 +39,15 @@ const legacy =
     api<Record<string, unknown>>(`/api/fleets/${fid}/${path}`, { signal });
 
 export const useUnits = <T = UnitWire>(fid: number | null) =>
-  useFleetList<T>(fid, 'avl_unit', legacy('units'), 'units');
+  useFleetList<T>(fid, 'avl_unit', client.fleets.units, 'units');
 /** Drivers or trailers: one hook for either, for screens that show one kind by a prop. */
 export const usePeople = <T = PersonWire>(fid: number | null, kind: 'drivers' | 'trailers') =>
-  useFleetList<T>(fid, kind === 'drivers' ? 'driver' : 'trailer', legacy(kind), kind);
+  useFleetList<T>(
+    fid,
+    kind === 'drivers' ? 'driver' : 'trailer',
+    kind === 'drivers' ? client.fleets.drivers : client.fleets.trailers,
+    kind,
+  );
 export const useDrivers = <T = PersonWire>(fid: number | null) => usePeople<T>(fid, 'drivers');
 export const useTrailers = <T = PersonWire>(fid: number | null) => usePeople<T>(fid, 'trailers');
 /** Intervals; a screen may type the part it reads. */
