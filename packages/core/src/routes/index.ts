@@ -1,11 +1,13 @@
 import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
 import { intervalsRoutes } from './intervals.js';
+import { meterRoutes } from './meter.js';
 import { servicesRoutes } from './services.js';
 
 export * from './fleets.js';
 export * from './fuel.js';
 export * from './intervals.js';
+export * from './meter.js';
 export * from './route.js';
 export * from './services.js';
 
@@ -18,5 +20,6 @@ export const routes = {
   fleets: fleetsRoutes,
   fuel: fuelRoutes,
   intervals: intervalsRoutes,
+  meter: meterRoutes,
   services: servicesRoutes,
 };

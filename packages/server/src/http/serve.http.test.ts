@@ -55,11 +55,6 @@ const NOT_YET_DESCRIBED: Record<string, string[]> = {
     'POST /api/fleets/:fid/import/lineitems/parse',
     'POST /api/fleets/:fid/import/lineitems',
   ],
-  meter: [
-    'GET /api/fleets/:fid/units/:id/meter',
-    'POST /api/fleets/:fid/units/:id/meter',
-    'POST /api/fleets/:fid/units/:id/meter/:readingId/accept',
-  ],
   statistics: ['GET /api/fleets/:fid/statistics', 'GET /api/fleets/:fid/units/:uid/statistics'],
   reports: ['GET /api/fleets/:fid/reports/:type', 'GET /api/fleets/:fid/reports/:type/export'],
   reportmails: [

@@ -149,7 +149,6 @@ const NOT_YET_ON_THE_CLIENT = new Set<string>([
   'features/notifications/api.ts',
   'features/objects/ObjectCustomFields.tsx',
   'features/objects/api.ts',
-  'features/objects/meterApi.ts',
   'features/reports/mails/api.ts',
   'features/reports/rules.ts',
   'features/setup/SetupScreen.tsx',
