@@ -1,9 +1,12 @@
 import { adminRoutes } from './admin.js';
 import { clientErrorsRoutes } from './client-errors.js';
 import { fleetTransferRoutes } from './fleet-transfer.js';
+import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
 import { importsRoutes } from './imports.js';
+import { intervalsRoutes } from './intervals.js';
 import { metaRoutes } from './meta.js';
+import { meterRoutes } from './meter.js';
 import { notificationChannelsRoutes } from './notification-channels.js';
 import { notificationsRoutes } from './notifications.js';
 import { platformRoutes } from './platform.js';
@@ -17,9 +20,12 @@ import { userRoutes } from './user.js';
 export * from './admin.js';
 export * from './client-errors.js';
 export * from './fleet-transfer.js';
+export * from './fleets.js';
 export * from './fuel.js';
 export * from './imports.js';
+export * from './intervals.js';
 export * from './meta.js';
+export * from './meter.js';
 export * from './notification-channels.js';
 export * from './notifications.js';
 export * from './platform.js';
@@ -40,9 +46,12 @@ export const routes = {
   admin: adminRoutes,
   clientErrors: clientErrorsRoutes,
   fleetTransfer: fleetTransferRoutes,
+  fleets: fleetsRoutes,
   fuel: fuelRoutes,
   imports: importsRoutes,
+  intervals: intervalsRoutes,
   meta: metaRoutes,
+  meter: meterRoutes,
   notificationChannels: notificationChannelsRoutes,
   notifications: notificationsRoutes,
   platform: platformRoutes,

@@ -8,6 +8,7 @@ import type {
 } from '@fleetkeep/core';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api.ts';
+import { client } from './client.ts';
 import { queryKeys } from './queryKeys.ts';
 
 /**
@@ -18,27 +19,42 @@ import { queryKeys } from './queryKeys.ts';
  * `LineItemWire`, `CustomFieldWire`); a screen may type them narrower with a `Pick` of those
  * (`useUnits<Pick<UnitWire, 'id' | 'nm'>>`): it reads a part of the same objects.
  */
-function useFleetList<T>(fid: number | null, collection: Collection, path: string, field: string) {
+function useFleetList<T>(
+  fid: number | null,
+  collection: Collection,
+  read: (fid: number, options: { signal: AbortSignal }) => Promise<Record<string, unknown>>,
+  field: string,
+) {
   return useQuery({
     queryKey: queryKeys.collection(fid ?? 0, collection),
-    queryFn: async ({ signal }) =>
-      (await api<Record<string, T[] | undefined>>(`/api/fleets/${fid}/${path}`, { signal }))[field] ?? [],
+    queryFn: async ({ signal }) => ((await read(fid ?? 0, { signal }))[field] ?? []) as T[],
     enabled: fid !== null,
   });
 }
 
+/** A list the typed client does not serve yet (its module's descriptors are still to come). */
+const legacy =
+  (path: string) =>
+  (fid: number, { signal }: { signal: AbortSignal }) =>
+    api<Record<string, unknown>>(`/api/fleets/${fid}/${path}`, { signal });
+
 export const useUnits = <T = UnitWire>(fid: number | null) =>
-  useFleetList<T>(fid, 'avl_unit', 'units', 'units');
+  useFleetList<T>(fid, 'avl_unit', client.fleets.units, 'units');
 /** Drivers or trailers: one hook for either, for screens that show one kind by a prop. */
 export const usePeople = <T = PersonWire>(fid: number | null, kind: 'drivers' | 'trailers') =>
-  useFleetList<T>(fid, kind === 'drivers' ? 'driver' : 'trailer', kind, kind);
+  useFleetList<T>(
+    fid,
+    kind === 'drivers' ? 'driver' : 'trailer',
+    kind === 'drivers' ? client.fleets.drivers : client.fleets.trailers,
+    kind,
+  );
 export const useDrivers = <T = PersonWire>(fid: number | null) => usePeople<T>(fid, 'drivers');
 export const useTrailers = <T = PersonWire>(fid: number | null) => usePeople<T>(fid, 'trailers');
 /** Intervals; a screen may type the part it reads. */
 export const useIntervals = <T = IntervalWire>(fid: number | null) =>
-  useFleetList<T>(fid, 'interval', 'intervals', 'intervals');
+  useFleetList<T>(fid, 'interval', client.intervals.list, 'intervals');
 export const useLibrary = <T = LineItemWire>(fid: number | null) =>
-  useFleetList<T>(fid, 'lineitem', 'line_items', 'line_items');
+  useFleetList<T>(fid, 'lineitem', legacy('line_items'), 'line_items');
 /** Custom field definitions of every owner type (spec §7 `GET /fleets/{fid}/custom-fields`). */
 export const useCustomFields = (fid: number | null) =>
-  useFleetList<CustomFieldWire>(fid, 'customfield', 'custom-fields', 'custom_fields');
+  useFleetList<CustomFieldWire>(fid, 'customfield', legacy('custom-fields'), 'custom_fields');

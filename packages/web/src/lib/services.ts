@@ -1,6 +1,6 @@
-import type { ObjectType, ServiceWire } from '@fleetkeep/core';
+import type { ObjectType } from '@fleetkeep/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './api.ts';
+import { client } from './client.ts';
 import { queryKeys } from './queryKeys.ts';
 
 /**
@@ -12,8 +12,6 @@ import { queryKeys } from './queryKeys.ts';
  * engine hours, Unix-second dates at the start of the fleet-zone day, money with at most 3 decimals).
  * The mutations live with the services feature (features/services/api.ts).
  */
-
-export const servicesPath = (fid: number) => `/api/fleets/${fid}/services`;
 
 /** Sub-keys of the service collection. */
 export const serviceKeys = {
@@ -30,8 +28,8 @@ export function useOpenServices(fid: number | null, object?: { t: ObjectType; id
   return useQuery({
     queryKey: serviceKeys.open(fid ?? 0, object),
     queryFn: async ({ signal }) => {
-      const q = object ? `?object_type=${object.t}&object_id=${object.id}` : '';
-      return (await api<{ services: ServiceWire[] }>(`${servicesPath(fid ?? 0)}${q}`, { signal })).services;
+      const query = object ? { object_type: object.t, object_id: object.id } : {};
+      return (await client.services.list(fid ?? 0, query, { signal })).services;
     },
     enabled: fid !== null,
   });
@@ -42,12 +40,7 @@ export function useArchivedServices(fid: number | null, from: string, to: string
   return useQuery({
     queryKey: serviceKeys.archived(fid ?? 0, from, to),
     queryFn: async ({ signal }) =>
-      (
-        await api<{ services: ServiceWire[] }>(
-          `${servicesPath(fid ?? 0)}/archived?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
-          { signal },
-        )
-      ).services,
+      (await client.services.archived(fid ?? 0, { from, to }, { signal })).services,
     enabled: fid !== null && from !== '' && to !== '',
   });
 }
@@ -56,7 +49,7 @@ export function useArchivedServices(fid: number | null, from: string, to: string
 export function useService(fid: number | null, id: number | null) {
   return useQuery({
     queryKey: serviceKeys.one(fid ?? 0, id ?? 0),
-    queryFn: async ({ signal }) => api<ServiceWire>(`${servicesPath(fid ?? 0)}/${id}`, { signal }),
+    queryFn: async ({ signal }) => client.services.get(fid ?? 0, id ?? 0, { signal }),
     enabled: fid !== null && id !== null,
   });
 }

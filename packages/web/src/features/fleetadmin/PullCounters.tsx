@@ -1,10 +1,9 @@
-import type { UnitListReply } from '@fleetkeep/core';
 import { Alert, Button, Divider, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /**
@@ -14,15 +13,15 @@ import { queryKeys } from '../../lib/queryKeys.ts';
  */
 export function PullCounters({ fid }: { fid: number }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   const [asking, setAsking] = useState(false);
   const [done, setDone] = useState<number | null>(null);
   const pull = useMutation({
-    mutationFn: () => api<UnitListReply>(`/api/fleets/${fid}/pullcounters`, { method: 'POST', body: {} }),
+    mutationFn: () => client.fleets.pullCounters(fid, {}),
     onSuccess: (reply) => {
       setDone(reply.units.length);
       // The statistics live under the units' key, so this reloads them too.
-      void client.invalidateQueries({ queryKey: queryKeys.collection(fid, 'avl_unit') });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.collection(fid, 'avl_unit') });
     },
     onSettled: () => setAsking(false),
   });

@@ -1,12 +1,6 @@
-import type {
-  FleetListReply,
-  FleetUpdateBody,
-  FleetUserEntry,
-  FleetUsersReply,
-  FleetWire,
-} from '@fleetkeep/core';
+import type { FleetUpdateBody, FleetUserEntry, FleetWire } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /** Calls of fleet administration (spec §7 "Fleet"); types from core contracts/fleets.ts. */
@@ -17,17 +11,17 @@ const usersKey = (fid: number) => [...queryKeys.fleet(fid), 'fleetUsers'] as con
 export function useFleet(fid: number) {
   return useQuery({
     queryKey: queryKeys.fleets(),
-    queryFn: () => api<FleetListReply>('/api/fleets'),
+    queryFn: ({ signal }) => client.fleets.list({ signal }),
     select: (reply): FleetWire | undefined => reply.fleets.find((f) => f.id === fid),
   });
 }
 
 /** PUT /api/fleets/{id}: the fleet's settings. */
 export function useUpdateFleet(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: FleetUpdateBody) => api<unknown>(`/api/fleets/${fid}`, { method: 'PUT', body }),
-    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.fleets() }),
+    mutationFn: (body: FleetUpdateBody) => client.fleets.update(fid, body),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.fleets() }),
   });
 }
 
@@ -35,17 +29,16 @@ export function useUpdateFleet(fid: number) {
 export function useFleetUsers(fid: number, enabled: boolean) {
   return useQuery({
     queryKey: usersKey(fid),
-    queryFn: () => api<FleetUsersReply>(`/api/fleets/${fid}/users`),
+    queryFn: ({ signal }) => client.fleets.users(fid, { signal }),
     enabled,
   });
 }
 
 /** PUT /api/fleets/{id}/users: the whole access list. */
 export function useSaveFleetUsers(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (users: FleetUserEntry[]) =>
-      api<unknown>(`/api/fleets/${fid}/users`, { method: 'PUT', body: { users } }),
-    onSettled: () => client.invalidateQueries({ queryKey: usersKey(fid) }),
+    mutationFn: (users: FleetUserEntry[]) => client.fleets.setUsers(fid, { users }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: usersKey(fid) }),
   });
 }

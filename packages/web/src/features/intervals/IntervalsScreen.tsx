@@ -1,4 +1,4 @@
-import { formatNumber, type IntervalTimeUnit, type IntervalWire, unitLabel } from '@fleetkeep/core';
+import { formatNumber, type IntervalTimeUnit, type IntervalWire, routes, unitLabel } from '@fleetkeep/core';
 import { Anchor, Button, FileButton, Group, Stack, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -40,7 +40,7 @@ export default function IntervalsScreen() {
   const fid = auth?.fid ?? null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const miles = fleet?.ms === 1;
-  const canManage = useCan('interval.manage');
+  const canManage = useCan(routes.intervals.create);
   const navigate = useNavigate();
   const intervals = useIntervals(fid);
   const units = useUnits(fid);

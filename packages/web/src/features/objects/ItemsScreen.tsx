@@ -1,4 +1,4 @@
-import { formatNumber, type ObjectType } from '@fleetkeep/core';
+import { formatNumber, type ObjectType, routes } from '@fleetkeep/core';
 import { Anchor, Badge, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,8 +44,8 @@ export default function ItemsScreen() {
   const navigate = useNavigate();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
-  const canInterval = useCan('interval.manage');
-  const canService = useCan('service.manage');
+  const canInterval = useCan(routes.intervals.create);
+  const canService = useCan(routes.services.create);
   const labels = useLabels();
   const units = useUnits(fid);
   const drivers = usePeople(fid, 'drivers');

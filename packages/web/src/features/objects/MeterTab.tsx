@@ -4,6 +4,7 @@ import {
   formatNumber,
   type MeterEntryWire,
   MeterReason,
+  routes,
 } from '@fleetkeep/core';
 import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
@@ -38,7 +39,7 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
   const labels = useLabels();
-  const canManage = useCan('meter.manage');
+  const canManage = useCan(routes.meter.accept);
   const history = useMeter(fid, object.id);
   const { accept, correct } = useMeterChanges(fid, object.id);
   const [accepting, setAccepting] = useState<MeterEntryWire | null>(null);

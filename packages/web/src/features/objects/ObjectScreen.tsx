@@ -71,7 +71,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const [search, patchSearch] = useUrlParams();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
-  const canService = useCan('service.manage');
+  const canService = useCan(routes.services.create);
   const canFuel = useCan(routes.fuel.create) && kind === 'unit';
   // Spec §2/§6: the unit page's fuel fillings tab needs viewFuelFilling.
   const seesFuel = useCan(routes.fuel.listOfUnit) && kind === 'unit';
@@ -79,7 +79,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const id = Number(params.id);
   const tabParam = search.get('tab');
   // Issue 14: a unit's meter history (meter.view: any member).
-  const seesMeter = useCan('meter.view') && kind === 'unit';
+  const seesMeter = useCan(routes.meter.list) && kind === 'unit';
   const known =
     (TABS as readonly string[]).includes(tabParam ?? '') &&
     (seesFuel || tabParam !== 'fuel') &&

@@ -1,3 +1,4 @@
+import { routes } from '@fleetkeep/core';
 import { Divider, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -5,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session.ts';
 import { useCan } from '../../app/useCan.ts';
 import { Select } from '../../components/Select.tsx';
-import { ApiError, api } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { UNKNOWN_TYPE } from '../../lib/unitTypes.ts';
 import { ObjectCustomFields } from './ObjectCustomFields.tsx';
@@ -30,22 +32,21 @@ function Field({ label, value, testId }: { label: string; value: string; testId?
 export function ProfileTab({ object }: { object: ObjectRecord }) {
   const { t } = useTranslation();
   const session = useSession();
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
   // As the server's PUT /fleets/{fid}/units/{id}: admin or maintenance managers (need object.edit).
-  const editable = useCan('object.edit');
+  const editable = useCan(routes.fleets.updateUnit);
   const labels = useLabels();
   const [error, setError] = useState<string | null>(null);
   const unit = object.unit;
   const person = object.person;
 
   const setType = useMutation({
-    mutationFn: (ut: number | null) =>
-      api(`/api/fleets/${fid}/units/${object.id}`, { method: 'PUT', body: { ut } }),
+    mutationFn: (ut: number | null) => client.fleets.updateUnit(fid ?? 0, object.id, { ut }),
     onMutate: () => setError(null),
     onError: (err) => setError(err instanceof ApiError ? err.reason : t('objects.saveFailed')),
-    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.collection(fid ?? 0, 'avl_unit') }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.collection(fid ?? 0, 'avl_unit') }),
   });
 
   return (

@@ -1,6 +1,7 @@
-import type { IntervalBaseWire, StatisticsUnitWire, UnitWire } from '@fleetkeep/core';
+import type { StatisticsUnitWire, UnitWire } from '@fleetkeep/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import {
   useIntervals as useFleetIntervals,
   usePeople as useFleetPeople,
@@ -19,13 +20,18 @@ export const useUnits = (fid: number | null) => useFleetUnits(fid);
 export const usePeople = (fid: number | null, kind: 'drivers' | 'trailers') => useFleetPeople(fid, kind);
 export const useIntervals = (fid: number | null) => useFleetIntervals(fid);
 
+const BASES = {
+  unit: client.intervals.unitBases,
+  driver: client.intervals.driverBases,
+  trailer: client.intervals.trailerBases,
+} satisfies Record<ObjectKind, unknown>;
+
 /** The interval baselines of one object; reset baselines arrive as interval events. */
 export function useBases(fid: number | null, kind: ObjectKind, id: number, enabled: boolean) {
-  const { path, t } = KIND_INFO[kind];
+  const { t } = KIND_INFO[kind];
   return useQuery({
     queryKey: [...queryKeys.collection(fid ?? 0, 'interval'), 'object-bases', t, id],
-    queryFn: async ({ signal }) =>
-      (await api<{ bases: IntervalBaseWire[] }>(`/api/fleets/${fid}/${path}/${id}/bases`, { signal })).bases,
+    queryFn: async ({ signal }) => (await BASES[kind](fid ?? 0, id, { signal })).bases,
     enabled: fid !== null && enabled,
   });
 }

@@ -1,10 +1,10 @@
-import type { MeterChangeReply, MeterCorrectionBody, MeterListReply } from '@fleetkeep/core';
+import type { MeterCorrectionBody } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /**
- * A unit's meter history (issue 14; core contracts/meter.ts): keyed under the units, so that a unit
+ * A unit's meter history (PRODUCT.md "Service objects and counters"; core routes/meter.ts): keyed under the units, so that a unit
  * event (an accepted reading, a correction, a change by someone else) refreshes it.
  */
 const meterKey = (fid: number, unitId: number) =>
@@ -13,24 +13,22 @@ const meterKey = (fid: number, unitId: number) =>
 export function useMeter(fid: number | null, unitId: number) {
   return useQuery({
     queryKey: meterKey(fid ?? 0, unitId),
-    queryFn: async ({ signal }) =>
-      (await api<MeterListReply>(`/api/fleets/${fid}/units/${unitId}/meter`, { signal })).entries,
+    queryFn: async ({ signal }) => (await client.meter.list(fid ?? 0, unitId, {}, { signal })).entries,
     enabled: fid !== null,
   });
 }
 
 /** Accepting a refused reading and entering a correction; both refresh the units and the history. */
 export function useMeterChanges(fid: number | null, unitId: number) {
-  const client = useQueryClient();
-  const settle = () => client.invalidateQueries({ queryKey: queryKeys.collection(fid ?? 0, 'avl_unit') });
-  const base = `/api/fleets/${fid}/units/${unitId}/meter`;
+  const queryClient = useQueryClient();
+  const settle = () =>
+    queryClient.invalidateQueries({ queryKey: queryKeys.collection(fid ?? 0, 'avl_unit') });
   const accept = useMutation({
-    mutationFn: (readingId: number) =>
-      api<MeterChangeReply>(`${base}/${readingId}/accept`, { method: 'POST', body: {} }),
+    mutationFn: (readingId: number) => client.meter.accept(fid ?? 0, unitId, readingId, {}),
     onSettled: settle,
   });
   const correct = useMutation({
-    mutationFn: (body: MeterCorrectionBody) => api<MeterChangeReply>(base, { method: 'POST', body }),
+    mutationFn: (body: MeterCorrectionBody) => client.meter.correct(fid ?? 0, unitId, body),
     onSettled: settle,
   });
   return { accept, correct };

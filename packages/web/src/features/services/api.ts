@@ -2,15 +2,12 @@ import type {
   ServiceArchivePatch,
   ServiceBatchUpdateRow,
   ServiceCreateInput,
-  ServiceDeleteWire,
   ServiceStatusBatchBody,
   ServiceUpdateInput,
-  ServiceWire,
 } from '@fleetkeep/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
 import { client } from '../../lib/client.ts';
-import { servicesPath as base, serviceKeys, useInvalidateServices } from '../../lib/services.ts';
+import { serviceKeys, useInvalidateServices } from '../../lib/services.ts';
 
 /**
  * The services calls that change data (spec §7 "Services"), for the list (`list/`), the close screen
@@ -29,13 +26,10 @@ export function useBatchStatus(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
     mutationFn: (input: { f: BatchStatus; ids: number[]; end_date?: ServiceStatusBatchBody['end_date'] }) =>
-      api<{ services: ServiceWire[] }>(`${base(fid ?? 0)}/status/batch`, {
-        method: 'POST',
-        body: {
-          f: input.f,
-          services: input.ids,
-          ...(input.end_date !== undefined && { end_date: input.end_date }),
-        },
+      client.services.statusMany(fid ?? 0, {
+        f: input.f,
+        services: input.ids,
+        ...(input.end_date !== undefined && { end_date: input.end_date }),
       }),
     onSettled: invalidate,
   });
@@ -45,11 +39,7 @@ export function useBatchStatus(fid: number | null) {
 export function useBatchUpdate(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: (rows: ServiceBatchUpdateRow[]) =>
-      api<{ services: ServiceWire[] }>(`${base(fid ?? 0)}/batch`, {
-        method: 'PUT',
-        body: { services: rows },
-      }),
+    mutationFn: (rows: ServiceBatchUpdateRow[]) => client.services.updateMany(fid ?? 0, { services: rows }),
     onSettled: invalidate,
   });
 }
@@ -58,11 +48,7 @@ export function useBatchUpdate(fid: number | null) {
 export function useDeleteArchived(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: (ids: number[]) =>
-      api<ServiceDeleteWire>(`${base(fid ?? 0)}/archived/batch`, {
-        method: 'DELETE',
-        body: { services: ids },
-      }),
+    mutationFn: (ids: number[]) => client.services.removeArchivedMany(fid ?? 0, { services: ids }),
     onSettled: invalidate,
   });
 }
@@ -73,7 +59,7 @@ export function useDeleteArchived(fid: number | null) {
 export function useCreateService(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: (body: ServiceCreateInput) => api<ServiceWire>(base(fid ?? 0), { method: 'POST', body }),
+    mutationFn: (body: ServiceCreateInput) => client.services.create(fid ?? 0, body),
     onSettled: invalidate,
   });
 }
@@ -82,8 +68,7 @@ export function useCreateService(fid: number | null) {
 export function useCreateServices(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
-    mutationFn: (services: ServiceCreateInput[]) =>
-      api<{ services: ServiceWire[] }>(`${base(fid ?? 0)}/batch`, { method: 'POST', body: { services } }),
+    mutationFn: (services: ServiceCreateInput[]) => client.services.createMany(fid ?? 0, { services }),
     onSettled: invalidate,
   });
 }
@@ -93,7 +78,7 @@ export function useUpdateService(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: ServiceUpdateInput }) =>
-      api<ServiceWire>(`${base(fid ?? 0)}/${id}`, { method: 'PUT', body }),
+      client.services.update(fid ?? 0, id, body),
     onSettled: invalidate,
   });
 }
@@ -103,7 +88,7 @@ export function useUpdateArchived(fid: number | null) {
   const invalidate = useInvalidateServices(fid);
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: ServiceArchivePatch }) =>
-      api<ServiceWire>(`${base(fid ?? 0)}/archived/${id}`, { method: 'PUT', body }),
+      client.services.updateArchived(fid ?? 0, id, body),
     onSettled: invalidate,
   });
 }

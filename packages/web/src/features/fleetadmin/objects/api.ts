@@ -1,7 +1,5 @@
 import type {
   FleetEntitiesBody,
-  FleetEntitiesReply,
-  ObjectDeleteReply,
   PersonCreateBody,
   PersonUpdateBody,
   PersonWire,
@@ -10,7 +8,7 @@ import type {
   UnitWire,
 } from '@fleetkeep/core';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { client } from '../../../lib/client.ts';
 import { usePeople, useUnits } from '../../../lib/fleetData.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 import { KIND_COLLECTION, type ObjectKind, type ObjectRow } from './rules.ts';
@@ -47,10 +45,11 @@ export function useFleetObjects(fid: number, kind: ObjectKind) {
 export function useBindable(fid: number, kind: ObjectKind) {
   return useQuery({
     queryKey: bindableKey(fid, kind),
-    queryFn: async ({ signal }) =>
-      (await api<Record<string, AnyObject[] | undefined>>(`/api/fleets/${fid}/user/${kind}`, { signal }))[
-        kind
-      ] ?? [],
+    queryFn: async ({ signal }): Promise<AnyObject[]> => {
+      if (kind === 'units') return (await client.fleets.bindableUnits(fid, { signal })).units;
+      if (kind === 'drivers') return (await client.fleets.bindableDrivers(fid, { signal })).drivers;
+      return (await client.fleets.bindableTrailers(fid, { signal })).trailers;
+    },
   });
 }
 
@@ -58,7 +57,7 @@ export function useBindable(fid: number, kind: ObjectKind) {
  * After a change of a kind: its collection (and the available list under it); leaving or deletion drops
  * interval assignments and services (PRODUCT.md "Service objects and counters"), so those lists too.
  */
-function refresh(client: QueryClient, fid: number, kinds: readonly ObjectKind[], assignments: boolean) {
+function refresh(queryClient: QueryClient, fid: number, kinds: readonly ObjectKind[], assignments: boolean) {
   const keys = [
     ...kinds.map((k) => queryKeys.collection(fid, KIND_COLLECTION[k])),
     ...(assignments
@@ -69,35 +68,34 @@ function refresh(client: QueryClient, fid: number, kinds: readonly ObjectKind[],
         ]
       : []),
   ];
-  return Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
+  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }
 
 /** `PUT /fleets/{id}/entities` with the full id list of each kind given. */
 export function useSaveEntities(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: FleetEntitiesBody) =>
-      api<FleetEntitiesReply>(`/api/fleets/${fid}/entities`, { method: 'PUT', body }),
-    onSettled: (_data, _err, body) => refresh(client, fid, Object.keys(body) as ObjectKind[], true),
+    mutationFn: (body: FleetEntitiesBody) => client.fleets.setEntities(fid, body),
+    onSettled: (_data, _err, body) => refresh(queryClient, fid, Object.keys(body) as ObjectKind[], true),
   });
 }
 
 /** `POST /fleets/{id}/units`; the unit joins the fleet at once. */
 export function useCreateUnit(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UnitCreateBody) => api<UnitWire>(`/api/fleets/${fid}/units`, { method: 'POST', body }),
-    onSuccess: () => refresh(client, fid, ['units'], false),
+    mutationFn: (body: UnitCreateBody) => client.fleets.createUnit(fid, body),
+    onSuccess: () => refresh(queryClient, fid, ['units'], false),
   });
 }
 
 /** `POST /fleets/{id}/drivers|trailers`. */
 export function useCreatePerson(fid: number, kind: 'drivers' | 'trailers') {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: PersonCreateBody) =>
-      api<PersonWire>(`/api/fleets/${fid}/${kind}`, { method: 'POST', body }),
-    onSuccess: () => refresh(client, fid, [kind], false),
+      kind === 'drivers' ? client.fleets.createDriver(fid, body) : client.fleets.createTrailer(fid, body),
+    onSuccess: () => refresh(queryClient, fid, [kind], false),
   });
 }
 
@@ -106,37 +104,38 @@ export function useCreatePerson(fid: number, kind: 'drivers' | 'trailers') {
  * identifier changed (a replaced tracker; its 409 names `body.uid` like the create does).
  */
 export function useUpdateUnit(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, body, uid }: { id: number; body: UnitUpdateBody; uid?: string }) => {
       if (uid !== undefined) {
-        await api<UnitWire>(`/api/fleets/${fid}/units/${id}/device`, { method: 'PUT', body: { uid } });
+        await client.fleets.changeUnitDevice(fid, id, { uid });
       }
-      return api<UnitWire>(`/api/fleets/${fid}/units/${id}`, { method: 'PUT', body });
+      return client.fleets.updateUnit(fid, id, body);
     },
-    onSuccess: () => refresh(client, fid, ['units'], false),
+    onSuccess: () => refresh(queryClient, fid, ['units'], false),
   });
 }
 
 /** `PUT /drivers/{id}`, `PUT /trailers/{id}`. */
 export function useUpdatePerson(fid: number, kind: 'drivers' | 'trailers') {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: PersonUpdateBody }) =>
-      api<PersonWire>(`/api/${kind}/${id}`, { method: 'PUT', body }),
-    onSuccess: () => refresh(client, fid, [kind], false),
+      kind === 'drivers' ? client.fleets.updateDriver(id, body) : client.fleets.updateTrailer(id, body),
+    onSuccess: () => refresh(queryClient, fid, [kind], false),
   });
 }
 
 /** `DELETE` of a unit, driver or trailer; `withArchive` removes its archived services too. */
 export function useDeleteObject(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ kind, id, withArchive }: { kind: ObjectKind; id: number; withArchive: boolean }) => {
-      const archive = withArchive ? 'delete' : 'keep';
-      const path = kind === 'units' ? `/api/fleets/${fid}/units/${id}` : `/api/${kind}/${id}`;
-      return api<ObjectDeleteReply>(`${path}?archive=${archive}`, { method: 'DELETE' });
+      const query = { archive: withArchive ? ('delete' as const) : ('keep' as const) };
+      if (kind === 'units') return client.fleets.removeUnit(fid, id, query);
+      if (kind === 'drivers') return client.fleets.removeDriver(id, query);
+      return client.fleets.removeTrailer(id, query);
     },
-    onSettled: (_data, _err, vars) => refresh(client, fid, [vars.kind], true),
+    onSettled: (_data, _err, vars) => refresh(queryClient, fid, [vars.kind], true),
   });
 }

@@ -1,4 +1,4 @@
-import type { FleetWire, IntervalWire, LineItemWire } from '@fleetkeep/core';
+import { type FleetWire, type IntervalWire, type LineItemWire, routes } from '@fleetkeep/core';
 import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -9,7 +9,8 @@ import { useSession } from '../../../app/session.ts';
 import { useCan } from '../../../app/useCan.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { ScrollTabs } from '../../../components/ScrollTabs/ScrollTabs.tsx';
-import { ApiError, api } from '../../../lib/api.ts';
+import { ApiError } from '../../../lib/api.ts';
+import { client } from '../../../lib/client.ts';
 import { useDrivers, useLibrary, useTrailers, useUnits } from '../../../lib/fleetData.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 import { useUrlParams } from '../../../lib/urlParams.ts';
@@ -46,7 +47,7 @@ export default function IntervalEditorScreen() {
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fid = auth?.fid ?? null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
-  const canManage = useCan('interval.manage');
+  const canManage = useCan(routes.intervals.update);
   const intervals = useIntervalList(fid);
   const units = useUnits(fid);
   const drivers = useDrivers(fid);
@@ -108,7 +109,7 @@ function Editor({
   dateFormat: string;
 }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
   const [params, patchParams] = useUrlParams();
@@ -204,14 +205,14 @@ function Editor({
     try {
       const body = formToBody(form, interval, units);
       const wire = interval
-        ? await api<IntervalWire>(`/api/fleets/${fid}/intervals/${interval.id}`, { method: 'PUT', body })
-        : await api<IntervalWire>(`/api/fleets/${fid}/intervals`, { method: 'POST', body });
-      client.setQueryData<IntervalWire[]>(listKey, (list) =>
+        ? await client.intervals.update(fid, interval.id, body)
+        : await client.intervals.create(fid, body);
+      queryClient.setQueryData<IntervalWire[]>(listKey, (list) =>
         list ? [...list.filter((iv) => iv.id !== wire.id), wire] : [wire],
       );
-      void client.invalidateQueries({ queryKey: listKey });
+      void queryClient.invalidateQueries({ queryKey: listKey });
       // Typed line-item names joined the library (PRODUCT.md "Intervals").
-      void client.invalidateQueries({ queryKey: queryKeys.collection(fid, 'lineitem') });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.collection(fid, 'lineitem') });
       const fresh = formFromWire(wire, units);
       setSaved(fresh);
       setForm(fresh);
@@ -234,10 +235,10 @@ function Editor({
     if (!interval) return;
     setPending(true);
     try {
-      await api(`/api/fleets/${fid}/intervals/${interval.id}`, { method: 'DELETE' });
+      await client.intervals.remove(fid, interval.id);
       setConfirmDelete(false);
       setGoTo('/intervals');
-      void client.invalidateQueries({ queryKey: listKey });
+      void queryClient.invalidateQueries({ queryKey: listKey });
     } catch (err) {
       setConfirmDelete(false);
       setServerErrors({
