@@ -1,4 +1,4 @@
-// Delivery latency of the notification channels (issue 11 "Done when"): from a status change through the
+// Delivery latency of the notification channels: from a status change through the
 // HTTP API to the webhook's receipt, over BENCH_DELIVERY_EVENTS (default 1,000) events, p50 and p99, on
 // each database of the run, beside the ping baseline of the same run (DESIGN §9).
 //

@@ -1,4 +1,4 @@
-// A 10,000-row services import (issue 12 "Done when"): the preview (the CSV file read by the server's
+// A 10,000-row services import: the preview (the CSV file read by the server's
 // parse call, then every row checked by core `checkImportRows`, as the browser's preview does) and the
 // save (POST …/import/services: checked again on the server and written in one transaction), on each
 // database of the run. Each phase is timed once per round over BENCH_IMPORT_ROUNDS rounds (default 3);

@@ -1,4 +1,4 @@
-// JSON batch ingestion (issue 13 item 4, DESIGN §9 "ingestion, positions per second"): POST
+// JSON batch ingestion (DESIGN §9 "ingestion, positions per second"): POST
 // /api/ingest/batch with many readings per request, end to end (counters, positions, domain events and
 // the status recomputation of the moved units). The figure is positions per second; the ratio of
 // run.mjs compares requests, so `positions_per_sec` is the one to read.

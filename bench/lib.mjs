@@ -11,7 +11,7 @@ import { ROOT } from '../scripts/lib.mjs';
 export const SERVER_MAIN = path.join(ROOT, 'packages/server/dist/main.js');
 
 /**
- * Quick mode (`npm run bench -- --quick` or BENCH_QUICK=1, issue 13 item 6): every benchmark on small data
+ * Quick mode (`npm run bench -- --quick` or BENCH_QUICK=1): every benchmark on small data
  * sets with short runs, so that the whole run ends in under 3 minutes on SQLite. Its figures are a smoke
  * test of the benchmarks, not measurements: results.json labels them `quick`.
  */

@@ -1,4 +1,4 @@
-// Summary of a V8 CPU profile of the bench's server (issue 13 item 1): the functions with the most self
+// Summary of a V8 CPU profile of the bench's server: the functions with the most self
 // time, the most inclusive time, and self time per package. Record one with
 //   BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" BENCH_ONLY=fleet_units node bench/run.mjs --quick
 // (the server writes one profile per start; the last is the benchmarks' run; start-up is left out), then

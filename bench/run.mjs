@@ -48,9 +48,9 @@ async function loadModules() {
       ...(await import('./writes.mjs')).benchmarks,
       // websocket fan-out: its 1,000 sockets are closed again before the next benchmark.
       ...(await import('./ws.mjs')).benchmarks,
-      // deliveries: status change → webhook receipt (issue 11), after the reads (it adds services).
+      // deliveries: status change → webhook receipt, after the reads (it adds services).
       ...(await import('./deliveries.mjs')).benchmarks,
-      // imports: a 10,000-row services import, preview and save (issue 12), after the reads (it adds services).
+      // imports: a 10,000-row services import, preview and save, after the reads (it adds services).
       ...(await import('./imports.mjs')).benchmarks,
       ...(await import('./ingest.mjs')).benchmarks,
     ],

@@ -1,4 +1,4 @@
-// Services-list reads on a fleet with 100,000 services (issue 4, DESIGN §9): 10 % open (Due, two line
+// Services-list reads on a fleet with 100,000 services (DESIGN §9): 10 % open (Due, two line
 // items each), 90 % archived (closed) over about 2.5 years, spread over the demo fleet's 25 units.
 // The data set is written straight into the server's database while it is stopped (`prepare`); the
 // reads go through the HTTP API as the manager, against the ping baseline of the same run.
@@ -88,7 +88,7 @@ export const servicesArchiveMonth = {
 };
 
 /**
- * The same active list unchanged since the client's last read (issue 13 item 3): each request sends the
+ * The same active list unchanged since the client's last read: each request sends the
  * `ETag` of a first read as `If-None-Match` and must be answered 304 with no body.
  */
 export const servicesActiveNotModified = {

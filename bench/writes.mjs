@@ -1,4 +1,4 @@
-// Writes under concurrent load (DESIGN §9 "API reads and writes under concurrent load"; issue 13 item 6):
+// Writes under concurrent load (DESIGN §9 "API reads and writes under concurrent load"):
 // service creation and service update through the HTTP API, each at BENCH_CONNECTIONS connections (10)
 // as the manager, while READ_CONNECTIONS more connections read the demo fleet's units list and one
 // service the whole time. Throughput and p50/p99 of the writes, against the ping baseline of the same

@@ -1,4 +1,4 @@
-// Import boundaries of the web app (issue 8 point 8; ARCHITECTURE "The web app"), run by `npm run lint`:
+// Import boundaries of the web app (ARCHITECTURE "The web app"), run by `npm run lint`:
 // - a feature folder (`features/<a>/**`) never imports another one (`features/<b>/**`): what two features
 //   share moves down to `components/` (UI), `lib/` (data hooks, rules) or `@fleetkeep/core`;
 // - `components/` and `lib/` import neither features nor the app shell (`app/`, `screens/`), and `lib/`

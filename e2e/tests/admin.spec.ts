@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { apiSession, expect, expectNoPageScroll, login, test } from './fixtures.ts';
 
 /**
- * Spec §2 /admin (issue 9 "Fleets"): a super user lists the fleets, filters them and creates one, which is
+ * Spec §2 /admin: a super user lists the fleets, filters them and creates one, which is
  * usable at once (fleet switcher, /fleet/{id}); a user with exactly one eligible fleet is sent to it.
  * The new fleet lives in root's own top account, so that no account admin of the demo gains a fleet
  * (redirects.spec counts on the admin having one); its name is unique per run.

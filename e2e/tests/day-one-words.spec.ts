@@ -4,7 +4,7 @@ import { apiSession, cpuThrottle, expect, expectNoPageScroll, fleetDay, login, t
 import { cleanUp, createDue, type Unit } from './services-support.ts';
 
 /**
- * A fleet manager's day one, the rest (issue 15 items 4, 5, 6): tab rows that show they scroll, a help
+ * A fleet manager's day one, the rest: tab rows that show they scroll, a help
  * dialog that leaves the header and the screen's Save alone, and the words of the maintenance screens.
  */
 

@@ -4,7 +4,7 @@ import { apiSession, cpuThrottle, expect, fleetDay, login, test } from './fixtur
 import { cleanUp, createDue, now } from './services-support.ts';
 
 /**
- * A fleet manager's day one (issue 15 items 1, 3, 4, 5): live screens that hold still while units report,
+ * A fleet manager's day one: live screens that hold still while units report,
  * forms that keep what is typed, a help dialog that does not get in the way, phone lists.
  */
 

@@ -168,7 +168,7 @@ test('deleting one notification; the bell at phone width; full names in the user
     await expect(page.getByTestId('bubble').filter({ hasText: name })).toHaveCount(0);
     await setBell(page, false);
 
-    // The user menu names the user and the fleet in full where the header cuts them (issue 15).
+    // The user menu names the user and the fleet in full where the header cuts them.
     await openUserMenu(page);
     const names = page.getByTestId('menu-names');
     await expect(names).toContainText('Maria Manager');

@@ -7,7 +7,7 @@ import { freePort, type ServerInfo, startServer, stopServer } from '../server.ts
 import { apiSession, cpuThrottle, expect, expectNoPageScroll, login, test } from './fixtures.ts';
 
 /**
- * Report mails (issue 10 item 5; spec §7 "Report mails"), a tab of /reports: the demo manager creates a
+ * Report mails (spec §7 "Report mails"), a tab of /reports: the demo manager creates a
  * report mail (recipients checked, a report, CSV, a daily schedule with the period it covers), sends it
  * now to a real SMTP listener — the server of this journey has SMTP_URL — and sees the last send's time
  * and result; edits the schedule; a viewer reads the list without the buttons; the manager deletes it

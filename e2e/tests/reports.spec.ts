@@ -4,7 +4,7 @@ import type { Page, Request } from '@playwright/test';
 import { apiSession, cpuThrottle, expect, expectNoPageScroll, fleetDay, login, test } from './fixtures.ts';
 
 /**
- * Spec §2 /reports, PRODUCT.md "Reports" (issue 10 item 4): the demo manager opens every report type,
+ * Spec §2 /reports, PRODUCT.md "Reports": the demo manager opens every report type,
  * sees its table (or the empty state), exports each in XLSX, CSV and PDF from the server (the file named
  * by the server, not empty; the CSV's header line has the column titles), cancels a long export, and
  * changes the grouping, the period and the objects, each change asking the server again and kept in the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_BOM, csvField, csvLine, csvSafe } from './csv.js';
 
-describe('CSV conventions (issue 10 item 4)', () => {
+describe('CSV conventions', () => {
   it('neutralises cells a spreadsheet would run as formulas, keeps plain numbers and text', () => {
     for (const evil of ['=HYPERLINK("http://x")', '+1+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx'])
       expect(csvSafe(evil)).toBe(`'${evil}`);

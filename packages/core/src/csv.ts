@@ -1,5 +1,5 @@
 /**
- * CSV conventions of every export (the data table's CSV, the reports' CSV export; issue 10 item 4):
+ * CSV conventions of every export (the data table's CSV, the reports' CSV export):
  * RFC 4180 (comma, CRLF, fields with a comma, quote or line break quoted, quotes doubled), UTF-8 with
  * a byte order mark so that spreadsheets read the text as UTF-8, and cells a spreadsheet would run as
  * formulas neutralised (CSV injection).

@@ -29,7 +29,7 @@ export function toThousandths(value: number | string): number | undefined {
 /**
  * Integer thousandths back to a number for the wire (exact for every value below 2^53 / 1000). For an
  * integer the division is already the double nearest to the decimal (IEEE division rounds correctly, as
- * parsing the decimal text does), without the text round trip that cost 11 % of a list rebuild (issue 13).
+ * parsing the decimal text does), without the text round trip that cost 11 % of a list rebuild.
  */
 export function fromThousandths(thousandths: number): number {
   return Number.isInteger(thousandths) ? thousandths / 1000 : Number((thousandths / 1000).toFixed(3));

@@ -3,7 +3,7 @@ import { isOverdue, statusOf } from './service-status.js';
 import { addCalendar, startOfDay } from './timezone.js';
 
 /**
- * Domain events (DESIGN §6 "domain events", issue 8 point 5): what happened to the fleet's data, not
+ * Domain events (DESIGN §6 "domain events"): what happened to the fleet's data, not
  * only which row changed. The server records each in its outbox table in the same transaction as the
  * change, with a stable unique id, and hands it to every consumer (notifications, webhooks, report
  * mails) exactly once. Pure types and rules here; the recording is in the server's `events/`.

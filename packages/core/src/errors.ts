@@ -13,7 +13,7 @@ export const ErrorCode = {
   wrongCredentials: 8,
   tooManyRequests: 9,
   conflict: 10,
-  /** The server's disk (SQLite file, attachments, PostgreSQL) is full; spec §8 and DESIGN §5 have no code for it (issue 14 item 4). */
+  /** The server's disk (SQLite file, attachments, PostgreSQL) is full; spec §8 and DESIGN §5 have no code for it. */
   storageFull: 11,
   /**
    * The database cannot be reached for a moment (a lost connection, a failover): try again after

@@ -27,7 +27,7 @@ export interface LiveEvent<D = unknown> {
   /**
    * Server side only: the session whose request caused the change. It is never sent; the sockets of
    * that session receive `own: 1` instead, so that its page does not tell its user about their own
-   * change (issue 9: "other users of the fleet get the dialog").
+   * change ("other users of the fleet get the dialog").
    */
   by?: number | null;
   /** On the wire: the receiving session made this change itself. */

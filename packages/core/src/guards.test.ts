@@ -210,7 +210,7 @@ describe('menus and bell', () => {
     expect(m).toMatchObject({ dashboard: true, items: true, intervals: true, services: true, reports: true });
     expect(m.activation).toBe(false);
   });
-  it('a fleet admin of a working fleet finds Administration once, in the user menu (issue 15)', () => {
+  it('a fleet admin of a working fleet finds Administration once, in the user menu', () => {
     const m = menuVisibility(user({ fleets: [{ id: 1, acl: ACL_ALL }] }));
     expect(m).toMatchObject({ administration: false, userAdministration: true, services: true });
     expect(menuVisibility(su)).toMatchObject({ administration: false, userAdministration: true });

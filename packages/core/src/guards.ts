@@ -208,7 +208,7 @@ export interface MenuVisibility {
   administration: boolean;
   /**
    * The user menu's Administration (spec §2 "User menu"), for whoever may administer a fleet or the
-   * account; not repeated where the top menu already has it (issue 15: one Administration entry).
+   * account; not repeated where the top menu already has it (one Administration entry).
    */
   userAdministration: boolean;
   dashboard: boolean;

@@ -18,7 +18,7 @@ import { isFloat, isInteger, isValidString } from './validators.js';
 /**
  * The one definition of the import rules (spec §5 "Import: intervals", "Import: services", "Import: line
  * items", "Generic checks"), used by the web preview (invalid cells red, the reason on hover) and by the
- * server before it writes (issue 12 item 2: "the same shared rules"). Cells are text as a file gives them;
+ * server before it writes ("the same shared rules"). Cells are text as a file gives them;
  * each issue names the row, the field key of `IMPORT_COLUMNS` and the i18n key of its reason.
  */
 
@@ -260,7 +260,7 @@ export const IMPORT_CHECK_STEP = 500;
 
 /**
  * `checkImportRows` in steps: after every `every` rows (and after the last) it awaits `step(done)`, so that
- * a server can let other work run between steps and report "rows checked" (issue 12 item 2). Same result.
+ * a server can let other work run between steps and report "rows checked". Same result.
  */
 export async function checkImportRowsInSteps(
   kind: ImportKind,

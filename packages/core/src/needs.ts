@@ -60,7 +60,7 @@ export const NEEDS = {
   'fuel.delete': fleet({ all: Acl.deleteFuelfilling }),
   /** A unit's meter history (PRODUCT.md "Service objects and counters"): any member reads it, as the counters. */
   'meter.view': fleet({}),
-  /** Accepting a refused reading, entering a correction: manageService (issue 14 item 1). */
+  /** Accepting a refused reading, entering a correction: manageService. */
   'meter.manage': fleet({ all: Acl.manageService }),
   'notification.view': fleet({ all: Acl.viewNotification }),
   /** Line items and the library: viewService or viewInterval to read (spec §6). */

@@ -29,7 +29,7 @@ const snapshot: ChannelEventSnapshot = {
   object: { type: 'u', id: 7, name: 'Truck 7' },
 };
 
-describe('retry schedule (issue 11 "retried with backoff")', () => {
+describe('retry schedule', () => {
   it('waits 1 min, 5 min, 30 min, 2 h, then gives up', () => {
     expect([1, 2, 3, 4].map(retryDelay)).toEqual([60, 300, 1800, 7200]);
     expect(retryDelay(5)).toBeNull();

@@ -2,7 +2,7 @@ import { NotificationKind } from './constants.js';
 import { isNotificationKind, setupExistedAt } from './notifications.js';
 
 /**
- * Notification channels (issue 11 item 2: e-mail, messaging bot, external server): the pure rules —
+ * Notification channels (e-mail, messaging bot, external server): the pure rules —
  * which set-ups an event goes to, the external server's JSON payload (PRODUCT.md "Notifications"), the
  * string its HMAC-SHA256 signature covers, and the retry schedule of a failed delivery. The server's
  * modules/notification-channels applies them; the wire shapes are in contracts/notification-channels.ts.

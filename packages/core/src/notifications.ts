@@ -2,7 +2,7 @@ import { ALL_NOTIFICATION_KINDS, NotificationKind, ServiceFlag } from './constan
 import { aclSatisfies } from './needs.js';
 
 /**
- * In-app notifications (issue 11 item 1): who gets one for a service event, and which ones a user's
+ * In-app notifications: who gets one for a service event, and which ones a user's
  * list shows. Pure rules; the server's outbox consumer (modules/notifications/consumer.ts) and routes
  * apply them. The wire shapes and the route decisions are in contracts/notifications.ts.
  */

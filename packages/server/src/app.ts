@@ -73,7 +73,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setSerializerCompiler(replySerializer(ctx.config.checkReplies));
   installErrorHandling(app);
   installNeedDeclarations(app);
-  // Hardening (issue 14 item 3): JSON nesting depth, updates that name no field, security headers.
+  // Hardening: JSON nesting depth, updates that name no field, security headers.
   installJsonDepthLimit(app);
   installNoChangeCheck(app);
   await installSecurityHeaders(app, ctx.config.webDir);
@@ -133,7 +133,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(ingestRoutes(ctx));
   await app.register(platformRoutes(ctx));
   await app.register(clientErrorRoutes(ctx));
-  await app.register(fleetTransferRoutes(ctx)); // fleet export, import and migration (issue 12)
+  await app.register(fleetTransferRoutes(ctx)); // fleet export, import and migration
   await app.register(eventsSocket(ctx));
 
   // The language files come from their one home in core, with or without a built web app (DESIGN §1).

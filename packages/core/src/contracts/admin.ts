@@ -51,7 +51,7 @@ export const adminAccountBody = acceptingReadOnly(
 );
 export type AdminAccountBody = z.output<typeof adminAccountBody>;
 
-// --- creating accounts (issue 9 "Accounts and activation"; our route, spec §7 has none) ---
+// --- creating accounts (our route, spec §7 has none) ---
 
 /**
  * `POST /api/admin/accounts`: a subordinate account, active. `parent` defaults to the caller's own
@@ -63,7 +63,7 @@ export const adminAccountCreateBody = z.object({
 });
 export type AdminAccountCreateBody = z.infer<typeof adminAccountCreateBody>;
 
-// --- users of an account (issue 9 "Users"; our routes) ---
+// --- users of an account (our routes) ---
 
 /** Longest full name (logins: `LOGIN_NAME_MAX` of session.ts). */
 export const USER_FULL_NAME_MAX = 128;

@@ -16,7 +16,7 @@ import { SERVICE_ATTACHMENT_BYTES_MAX, SERVICE_ATTACHMENTS_MAX } from './service
 /**
  * Fleet export and import (issue 12 item 3; PRODUCT.md "Administration", migration; spec §2
  * `/migration/{fleetId}`, admin on that fleet only, spec §6) and the migration from LubeLogger's CSV
- * exports (issue 12 item 4).
+ * exports.
  *
  * The export document is one JSON file holding a whole fleet. Values are written as they are stored
  * (ARCHITECTURE.md "Data rules"): times in Unix seconds, mileage in km, money, quantities and volumes as
@@ -266,7 +266,7 @@ const setupBase = {
 /**
  * Set-ups never carry their secret (a bot token, a webhook signing secret): `secret_set` 1 says the
  * source had one; the import creates such a set-up switched off and lists it to have its secret
- * entered again (issue 12: a secret must not travel in a file that is mailed around).
+ * entered again (a secret must not travel in a file that is mailed around).
  */
 const secretSet = flag.describe('1: the source had a secret, to be entered again after import');
 export const transferNotificationSetup = z.discriminatedUnion('channel', [

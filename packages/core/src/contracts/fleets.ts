@@ -66,7 +66,7 @@ export type FleetUpdateBody = z.output<typeof fleetUpdateBody>;
 /** Settings of a new fleet a body leaves out: UTC, no currency, km, litres. */
 export const FLEET_DEFAULTS = { tz: 0, cur: '', ms: 0, fm: 1 } as const;
 /**
- * `POST /api/fleets` (issue 9 "Fleets"): the settings of `PUT /api/fleets/{id}` with the name required,
+ * `POST /api/fleets`: the settings of `PUT /api/fleets/{id}` with the name required,
  * and the owner account (`aid`, default the caller's), which must lie within the caller's subtree.
  */
 export const fleetCreateBody = fleetSettings.required({ n: true }).extend({
@@ -199,7 +199,7 @@ export const unitUpdateBody = acceptingReadOnly(
 export type UnitUpdateBody = z.output<typeof unitUpdateBody>;
 
 /**
- * `POST /api/fleets/{id}/units` (issue 9 "Service objects"): a new unit of the fleet's account in the
+ * `POST /api/fleets/{id}/units`: a new unit of the fleet's account in the
  * fleet. A starting mileage or engine hours is recorded as a hand correction from 0 and is the unit's
  * counter at joining (its "actual" counters start at 0; PRODUCT.md "Service objects and counters").
  */
@@ -213,7 +213,7 @@ export const unitCreateBody = z.object({
 export type UnitCreateBody = z.output<typeof unitCreateBody>;
 
 /**
- * `PUT /api/fleets/{fid}/units/{id}/device` (issue 9 "Service objects"): a new device identifier for a
+ * `PUT /api/fleets/{fid}/units/{id}/device`: a new device identifier for a
  * unit whose tracker was replaced; unique across the installation (409). Kept apart from the unit's
  * update, which accepts the unit as read and so never changes its device.
  */
@@ -266,7 +266,7 @@ export const personUpdateBody = acceptingReadOnly(
 );
 export type PersonUpdateBody = z.output<typeof personUpdateBody>;
 
-/** `POST /api/fleets/{id}/drivers` and `/trailers` (issue 9 "Service objects"): a new one in the fleet. */
+/** `POST /api/fleets/{id}/drivers` and `/trailers`: a new one in the fleet. */
 export const personCreateBody = z.object({
   n: z.string().trim().min(1).max(Limits.stringMax),
   c: z.string().max(Limits.stringMax).default(''),

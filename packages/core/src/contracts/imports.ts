@@ -25,13 +25,13 @@ export const IMPORT_KINDS = ['intervals', 'services', 'fuelfillings', 'lineitems
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 export const importKind = z.enum(IMPORT_KINDS);
 
-/** Largest file accepted by the parse call (issue 12 item 5). */
+/** Largest file accepted by the parse call. */
 export const IMPORT_FILE_BYTES_MAX = 10 * 1024 * 1024;
-/** Rows of one import (issue 12 item 2: 10,000 rows), plus one for a header line. */
+/** Rows of one import (10,000 rows), plus one for a header line. */
 export const IMPORT_ROWS_MAX = 10_000;
-/** Columns of a file; a wider one is refused (issue 12 item 5: "100,000 columns"). */
+/** Columns of a file; a wider one is refused ("100,000 columns"). */
 export const IMPORT_COLUMNS_MAX = 200;
-/** Characters of one cell; a longer one is refused (issue 12 item 5: "10 MB cells"). */
+/** Characters of one cell; a longer one is refused ("10 MB cells"). */
 export const IMPORT_CELL_MAX = 4096;
 /** Sum of the uncompressed sizes of an XLSX's parts, read from the zip directory before inflating. */
 export const IMPORT_XLSX_UNCOMPRESSED_MAX = 64 * 1024 * 1024;

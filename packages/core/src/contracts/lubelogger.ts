@@ -5,7 +5,7 @@ import { id } from './common.js';
 const name = z.string().trim().min(1).max(Limits.stringMax);
 
 /**
- * The migration from LubeLogger's CSV exports (issue 12 item 4; PRODUCT.md "Administration"): the
+ * The migration from LubeLogger's CSV exports (PRODUCT.md "Administration"): the
  * preview and the import with a vehicle → unit mapping (server modules/fleet-transfer).
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COUNTER_MAX, counter, pathId, unixTime } from './common.js';
 
 /**
- * A unit's meter history (PRODUCT.md "Service objects and counters", issue 14 items 1 and 3): the
+ * A unit's meter history (PRODUCT.md "Service objects and counters"): the
  * readings its devices sent and what the counter rules made of them, and the hand corrections, with
  * who and when. Mileage in km and engine hours in hours, as the unit's own counters (`cnm`, `cneh`);
  * the web converts to the fleet's distance unit.

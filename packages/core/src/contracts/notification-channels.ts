@@ -21,7 +21,7 @@ import { acceptingReadOnly, flag, id, unixTime } from './common.js';
  *    sent, the stored one is used. It answers the delivery result `{ok, reason?}`; a mail test without
  *    `SMTP_URL` configured answers 409 `{error: 10, reason}` ("Mail is not configured ...").
  * 4. Each service event is delivered once per switched-on set-up whose kinds include its kind and per
- *    recipient (issue 11 item 3): an e-mail set-up sends each address a message of its own, a bot each
+ *    recipient: an e-mail set-up sends each address a message of its own, a bot each
  *    chat; the log keeps one row per (channel, set-up, event, recipient) with its attempts, status and
  *    last error. "Send test" sends are logged too (`test: 1`, setup_id 0 for an unsaved form).
  */

@@ -7,7 +7,7 @@ import { LOGIN_NAME_MAX } from './session.js';
 import { userNewPassword } from './user.js';
 
 /**
- * Wire contracts of the first run (issue 9 point 1): on a database without any user, `POST /api/setup`
+ * Wire contracts of the first run: on a database without any user, `POST /api/setup`
  * creates the top account, the super user and a first fleet, once. The same rules serve the
  * `npm run admin -- create-superuser` command and the web's set-up form.
  */

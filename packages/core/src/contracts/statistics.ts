@@ -29,7 +29,7 @@ const figures = {
     .number()
     .nullable()
     .describe('(services + fuel) cost ÷ km, 3 decimals; null when nothing was driven'),
-  // Added with fuel fillings (issue 10); the fields above keep their meaning.
+  // Added with fuel fillings; the fields above keep their meaning.
   fuel_cost: z.number().describe('Total cost of the fuel fillings of the period'),
   total_cost: z.number().describe('services_cost + fuel_cost'),
   services_count: z.number().int().describe('Services closed in the period'),
@@ -43,7 +43,7 @@ const figures = {
     ),
 };
 
-/** One fleet day with any closed service or fuel filling (issue 10: "per day", for the charts). */
+/** One fleet day with any closed service or fuel filling ("per day", for the charts). */
 export const statisticsDay = z.object({
   day: z.string().describe('YYYY-MM-DD in the fleet zone'),
   services_cost: z.number(),

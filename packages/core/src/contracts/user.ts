@@ -144,9 +144,9 @@ export type UserSettings = z.infer<typeof userSettings>;
 /** `GET /api/user/units`: the units the user can see, of any fleet or none (for admins). */
 export const userUnitsReply = unitListReply;
 
-// --- own password (issue 9 point 3) ---
+// --- own password ---
 
-/** Shortest password a user may choose (issue 9: "at least 10 characters"). */
+/** Shortest password a user may choose ("at least 10 characters"). */
 export const PASSWORD_MIN_LENGTH = 10;
 /** Longest password accepted (as core session.ts `LOGIN_PASSWORD_MAX`; not imported: session.ts imports this file). */
 export const PASSWORD_MAX_LENGTH = 1024;

@@ -10,7 +10,7 @@ const account = (id: number, parent: number | null, active: number): AccountRow 
   created_at: 0,
 });
 
-/** The account tree's activation rule (issue 9 point 2): a suspended ancestor suspends what lies below. */
+/** The account tree's activation rule: a suspended ancestor suspends what lies below. */
 describe('accountTreeOf', () => {
   const tree = accountTreeOf([account(1, null, 1), account(2, 1, 0), account(3, 2, 1), account(4, 1, 1)]);
 

@@ -102,7 +102,7 @@ export function accountTreeOf(rows: AccountRow[]): AccountTree {
 }
 
 /**
- * True when the user's account or an ancestor is suspended (issue 9 point 2): such a user cannot log
+ * True when the user's account or an ancestor is suspended: such a user cannot log
  * in and has no session. Super users are never shut out. `fresh` reads the tree again (login).
  */
 export async function isShutOut(

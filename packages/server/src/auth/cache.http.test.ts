@@ -15,7 +15,7 @@ import {
 } from '../test/harness.js';
 
 /**
- * The session and fleet-access memory of auth/cache.ts (issue 13 item 2) never serves a stale answer:
+ * The session and fleet-access memory of auth/cache.ts never serves a stale answer:
  * every change is made through instance A (or straight in the database) and read back at once through
  * instance B, which remembered the old answer a moment before. Both instances share one database (on
  * SQLite the same file), each with its own memory and its own bus.

@@ -6,7 +6,7 @@ import type { Actor } from './actor.js';
 import { SharedRead } from './shared-read.js';
 
 /**
- * What a request needs to know about its caller, kept in memory between requests (issue 13 item 2):
+ * What a request needs to know about its caller, kept in memory between requests:
  * sessions and API tokens → their user and rights, (user, fleet) → the fleet row and the membership acl,
  * and a user's fleets. DESIGN §4 sessions stay in the database; this is only a copy of rows.
  *

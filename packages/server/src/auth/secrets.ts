@@ -20,7 +20,7 @@ const presented = new LRUCache<string, string>({ max: PRESENTED_HASHES });
 
 /**
  * `tokenHash` of a credential presented with a request (the session id of every call, an API token):
- * the same few are presented again and again, and hashing was about 1 % of a small read (issue 13). The
+ * the same few are presented again and again, and hashing was about 1 % of a small read. The
  * hash of a string never changes, so a remembered one is never stale; the map only saves the work.
  */
 export function presentedHash(token: string): string {

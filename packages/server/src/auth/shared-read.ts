@@ -1,5 +1,5 @@
 /**
- * One read shared by the requests that need it at about the same time (issue 13 item 2): the access
+ * One read shared by the requests that need it at about the same time: the access
  * revision, and a tagged list's revisions, are read on every request, and on PostgreSQL each round trip
  * costs more client CPU than the rest of a small read. Under load many requests wait for the same row.
  *

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase, startTestServer, TEST_DB } from '../test/harness.js';
 
-/** The compiled command line of `npm run admin` (issue 9 point 1: headless installs). */
+/** The compiled command line of `npm run admin` (headless installs). */
 const ADMIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/admin.js');
 
 interface Run {

@@ -18,7 +18,7 @@ import {
 } from '../modules/setup/service.js';
 
 /**
- * `npm run admin -- <command>` for headless installs (issue 9 point 1): the first super user without the
+ * `npm run admin -- <command>` for headless installs: the first super user without the
  * web's set-up screen, and a new password for a locked-out administrator. Reads the server's
  * configuration (`DATA_DIR`, `DATABASE_URL`) and migrates the database first. Passwords are never logged;
  * a generated one is printed once, on stdout.

@@ -15,7 +15,7 @@ import { createPgDatabase, startTestServer, TEST_DB, type TestServer } from '../
 import { servicesFixture } from '../test/services-fixtures.js';
 
 /**
- * `npm run backup` / `npm run restore` and the copy before migrations (issue 14 item 2): the compiled
+ * `npm run backup` / `npm run restore` and the copy before migrations: the compiled
  * command lines (`npm run build:ts` first) against a server that is running, on its own DATA_DIR.
  */
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli');

@@ -6,7 +6,7 @@ import { migrations } from '../db/migrations/index.js';
 import { checkFleetkeepDatabase, fileStamp, onlineBackup } from '../db/sqlite-backup.js';
 
 /**
- * `npm run backup [-- <file>]` (issue 14 item 2): a consistent copy of the SQLite database, attachments
+ * `npm run backup [-- <file>]`: a consistent copy of the SQLite database, attachments
  * included (they are rows of it), written with SQLite's online backup API while the server runs. By
  * default to `DATA_DIR/backups/fleetkeep-<UTC stamp>.sqlite`. PostgreSQL is backed up with pg_dump; this
  * command refuses it and prints the command. Exit codes: 0 written, 1 failed, 2 not applicable.

@@ -10,7 +10,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 
 /**
- * `npm run restore` refuses a corrupt file (issue 14 item 2, brief H8 item 5): a copy cut short, a file
+ * `npm run restore` refuses a corrupt file (brief H8 item 5): a copy cut short, a file
  * that is no SQLite database and one whose `PRAGMA integrity_check` fails each answer exit code 1 with a
  * message naming the fault, and the current database is left byte for byte as it was (no -wal or -shm
  * left beside it, no copy in DATA_DIR/backups). A good copy is then restored, so that each refusal is the

@@ -12,7 +12,7 @@ import {
 } from '../db/sqlite-backup.js';
 
 /**
- * `npm run restore -- <file>` (issue 14 item 2): puts a backup of `npm run backup` (or a pre-migration
+ * `npm run restore -- <file>`: puts a backup of `npm run backup` (or a pre-migration
  * copy) back as the SQLite database of DATA_DIR, with the server stopped. It checks that the file is an
  * intact Fleetkeep database of this or an older version (an older one is migrated at the next start),
  * refuses while any process has the database open, keeps the current database in DATA_DIR/backups, and

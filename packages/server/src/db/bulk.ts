@@ -24,7 +24,7 @@ export interface BulkInsert {
   /**
    * The inserted rows come back: `true` all their columns (`returning *`), a list only those. A writer
    * that has the other columns at hand names the few it lacks: on SQLite, better-sqlite3 building a
-   * wide row object per row cost eight times the insert itself (issue 13).
+   * wide row object per row cost eight times the insert itself.
    */
   returning?: boolean | readonly string[];
 }
@@ -32,7 +32,7 @@ export interface BulkInsert {
 /**
  * Inserts rows (values in `columns` order) with multi-row `insert … values` statements whose SQL text is
  * built here once per chunk size, not through Kysely's query builder: building and compiling a
- * 1,000-row insert node by node cost more than SQLite's own work for it (issue 13). Every full chunk
+ * 1,000-row insert node by node cost more than SQLite's own work for it. Every full chunk
  * has the same text, so SQLite reuses one prepared statement (db/database.ts `cachedStatements`). Used
  * where many rows go in at once: the status engine's services, the outbox's event rows, ingestion's
  * positions.

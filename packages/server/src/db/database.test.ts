@@ -40,7 +40,7 @@ describe('SQLite statement cache', () => {
     iterator.return?.();
   });
 
-  it('lets SQLITE_FULL through when SQLite has rolled the transaction back itself (issue 14 item 4)', async () => {
+  it('lets SQLITE_FULL through when SQLite has rolled the transaction back itself', async () => {
     const raw = new SQLite(':memory:');
     raw.exec('create table t (v blob)');
     raw.pragma(`max_page_count = ${Number(raw.pragma('page_count', { simple: true })) + 2}`);

@@ -113,7 +113,7 @@ export function openDatabase(options: DatabaseOptions): Db {
     pool.on('error', reportIdleError);
     // A client in use (a transaction between two statements) that loses its connection emits 'error' as
     // well: its query fails by itself and the pool drops it on release, but without a listener the process
-    // crashed (found by the PostgreSQL restart soak test, issue 14 item 4).
+    // crashed (found by the PostgreSQL restart soak test).
     pool.on('connect', (client) => client.on('error', reportIdleError));
     // Kysely's connections destroy a lost client and read again once on a fresh one (db/pg-pool.ts).
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: keptPool(pool) }) });

@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export const BATCH_YIELD_EVERY = 100;
 
 /**
- * Who wants to hear how far a batch write got (an import's "rows written", issue 12): set around a writer
+ * Who wants to hear how far a batch write got (an import's "rows written"): set around a writer
  * with `batchProgress.run(report, …)`; `breathe` calls it with the row index at each of its turns.
  */
 export const batchProgress = new AsyncLocalStorage<(index: number) => Promise<void> | void>();

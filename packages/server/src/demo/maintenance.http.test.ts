@@ -7,7 +7,7 @@ import { DEMO_INTERVALS, DEMO_LIBRARY } from './catalog.js';
 import { DEMO_FULL_HISTORY_DAYS, type DemoIds, seedDemo } from './seed.js';
 
 /**
- * The full demo of `npm start` (issue 10 item 6, issue 15): library, a dozen intervals, services Due,
+ * The full demo of `npm start`: library, a dozen intervals, services Due,
  * overdue by each kind and In progress right after seeding, a year of closed history, fuel fillings,
  * statistics equal to a scan of the rows, the outsider's fleet apart, and the same demo every time.
  */

@@ -30,7 +30,7 @@ import { writeFillings } from './fuel.js';
 import { writeClosedServices } from './services.js';
 
 /**
- * The maintenance side of the demo (issue 10 item 6, issue 15): a line-items library, a dozen
+ * The maintenance side of the demo: a line-items library, a dozen
  * intervals with staggered baselines, a year of closed services, a few rejected and In progress ones,
  * fuel fillings every few days, and a little of the same in the outsider's fleet. Everything is written
  * through the modules' service functions as the demo users (the manager, the outsider), so the cost

@@ -19,7 +19,7 @@ import { type EngineScope, recompute } from './index.js';
 import { isDue } from './plan.js';
 
 /**
- * Property (issue 13 item 5): the set-based engine (one read of the assignments with their counters,
+ * Property: the set-based engine (one read of the assignments with their counters,
  * bulk writes) writes the same rows and records the same domain events as the per-row path would.
  * The per-row reference below reads each assignment, its interval, fleet zone, unit and open service
  * one at a time and applies core `evaluate` as PRODUCT.md "The status engine" says; random fleets,

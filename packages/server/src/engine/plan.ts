@@ -107,7 +107,7 @@ const notice = (column: string) => sql`(case when ${sql.ref(column)} > 0 then ${
 /**
  * A superset, in SQL, of the assignments whose evaluation (core status.ts `evaluate`) can have a kind
  * within its advance notice at `at`: a fleet's assignments are mostly far from due, and reading each into
- * the process to find that out cost a whole-fleet run more than a raw read of them (issue 13). The bounds
+ * the process to find that out cost a whole-fleet run more than a raw read of them. The bounds
  * are loose on purpose (a kilometre or hour of rounding, four days of time zone, start of day and
  * daylight saving): the decision itself stays with `evaluate`, this only leaves out rows it would pass
  * over. Counters: remaining = baseline + frequency − current ≤ notice. Time: the due date is at least

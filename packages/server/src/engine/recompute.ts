@@ -11,7 +11,7 @@ export interface RecomputeResult {
  * Plans and writes: a plan without locks or transaction first, so that a run with nothing to do (most
  * runs after a device reading) opens no transaction, then the writes under the fleet locks after, with
  * the plan made again inside them (apply.ts). On SQLite too: a transaction that wrote nothing was a
- * third of the statements of a reading's group (issue 13).
+ * third of the statements of a reading's group.
  */
 async function planAndWrite(ctx: AppContext, scope: EngineScope, at: number): Promise<Applied> {
   const first = await plan(ctx.db.kysely, scope, at);

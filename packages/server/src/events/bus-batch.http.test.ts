@@ -21,7 +21,7 @@ import {
 const wire = (e: LiveEvent) => JSON.parse(JSON.stringify(e)) as LiveEvent;
 
 /**
- * Events published in bulk travel packed, several to a NOTIFY payload (events/pg-bus.ts, issue 13), and
+ * Events published in bulk travel packed, several to a NOTIFY payload (events/pg-bus.ts), and
  * are unpacked by every instance: instance B's listeners and sockets receive exactly the events instance
  * A published, in order, none lost, none doubled. On SQLite (one instance by design, MemoryBus) A is B.
  */

@@ -154,7 +154,7 @@ export class Consumers {
         }
         if (n < size || this.closed) return;
         // A turn for the event loop between full batches: 10,000 events of one import never hold the
-        // server (on SQLite every statement is synchronous; issue 12 "without blocking the server").
+        // server (on SQLite every statement is synchronous).
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (err) {
@@ -210,7 +210,7 @@ export class Consumers {
    * The next batch after the cursor `from`: at most `size` events of the consumer's types, and the
    * number the cursor moves to (null: nothing new). The database skips the other types: thousands of
    * `unit.counters` of device readings between two service events are passed over in one statement,
-   * not read and parsed a hundred at a time (issue 13). Their cursor goes to the last published number
+   * not read and parsed a hundred at a time. Their cursor goes to the last published number
    * read before the events: numbers are given under one lock in increasing order (events/outbox.ts), so
    * every event up to it is visible to the second statement, and none of them of a wanted type is
    * skipped.

@@ -8,7 +8,7 @@ import { type Client, sendOdometer, startTestServer, type TestServer } from '../
 import { servicesFixture } from '../test/services-fixtures.js';
 
 /**
- * Domain events through the real server (DESIGN §6, issue 8 point 5): each change writes exactly the
+ * Domain events through the real server (DESIGN §6): each change writes exactly the
  * events of what happened, in its own transaction, and none when it rolls back.
  */
 describe('domain events of changes', () => {

@@ -113,7 +113,7 @@ describe(`server processes on ${TEST_DB}`, () => {
       new Client(last.url).post('/api/login', { username: 'outsider', password: DEMO_PASSWORD });
     try {
       expect((await root.put(`/api/admin/accounts/${northwind}`, { s: 0 })).status).toBe(200);
-      // The next call on the other instance: no session any more (issue 9), no waiting for the bus.
+      // The next call on the other instance: no session any more, no waiting for the bus.
       const denied = await outsider.get(`/api/fleets/${fleetId}/units`);
       expect(denied.status).toBe(401);
       expect(denied.body.error).toBe(1);

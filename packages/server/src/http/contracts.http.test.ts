@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.js';
 
 /**
- * Every route's request and reply are declared with the core contracts (issue 8 point 1): a route
+ * Every route's request and reply are declared with the core contracts: a route
  * without a reply schema fails here, and the OpenAPI document served at /api/openapi.json carries a
  * reply schema for every operation.
  */

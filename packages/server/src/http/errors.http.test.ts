@@ -183,7 +183,7 @@ describe('error contract', () => {
 
     it('carries the field rules of the schemas', () => {
       const fleetBody = doc.paths['/api/fleets/{id}'].put.requestBody.content['application/json'].schema;
-      // The fleet as read is accepted too: its read-only fields are documented as such (issue 8 point 4).
+      // The fleet as read is accepted too: its read-only fields are documented as such.
       const readOnly = (key: string) => fleetBody.properties[key].readOnly === true;
       expect(
         Object.keys(fleetBody.properties)

@@ -86,7 +86,7 @@ function retryAfterOf(details: RefusalDetails | undefined): number | undefined {
 
 /**
  * Faults of the multipart parser (busboy) over a malformed body, e.g. `multipart/form-data` without a
- * boundary: the client's fault, 400 (issue 14 item 3), never 500.
+ * boundary: the client's fault, 400, never 500.
  */
 const MALFORMED_MULTIPART =
   /^(Multipart: |Malformed |Boundary required|Unexpected end of|.* terminated early)/;
@@ -99,7 +99,7 @@ function isMalformedMultipart(error: FastifyError, contentType: string | undefin
 }
 
 /**
- * A full disk (issue 14 item 4): SQLite's SQLITE_FULL, PostgreSQL's disk_full (SQLSTATE 53100), and
+ * A full disk: SQLite's SQLITE_FULL, PostgreSQL's disk_full (SQLSTATE 53100), and
  * ENOSPC or EDQUOT of a file write, also when wrapped as another error's `cause`.
  */
 const DISK_FULL = new Set(['SQLITE_FULL', '53100', 'ENOSPC', 'EDQUOT']);

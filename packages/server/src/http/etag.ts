@@ -10,7 +10,7 @@ import { COMPRESS_THRESHOLD, encodedBody, keptEncoding } from './encoded.js';
 import { ReplyContractError, replyProblems } from './replies.js';
 
 /**
- * Conditional reads of the big lists (issue 13 item 3): a list's `ETag` is made of its fleet's
+ * Conditional reads of the big lists: a list's `ETag` is made of its fleet's
  * collection revisions (migration 020, bumped by triggers in every writer's transaction) and of whatever
  * else makes the reply differ for the same URL (the variant: query string, fleet zone, …). A request whose
  * `If-None-Match` names the current tag is answered 304 with no body and without reading the rows.
@@ -126,7 +126,7 @@ export interface ListRevisions {
 /**
  * The access revision (auth/cache.ts) and a fleet's collection revisions in one round trip: a tagged
  * list read needs both, and on PostgreSQL each query costs more CPU than the rest of such a request
- * (issue 13). Both are read after the request arrived and before any row, as each read alone would be.
+ *. Both are read after the request arrived and before any row, as each read alone would be.
  */
 export function readRevisions(
   db: Db,
@@ -294,7 +294,7 @@ export async function sendTagged(
 /**
  * Answers a read of one record whose reply the same collection revisions make (a service: `services`
  * and `owners`) with the body kept for the current revisions, built once per revision, record and
- * process (issue 13 item 2: a small read without its row query). Unlike `sendTagged` it neither sends
+ * process (a small read without its row query). Unlike `sendTagged` it neither sends
  * an `ETag` nor answers 304: the record's reply keeps the headers of its contract. `read.variant` names
  * the record (its id); a `build` that throws (404) keeps nothing. The caller has checked access before;
  * with the route's `config.taggedBy` set to the same collections the revisions come with the access

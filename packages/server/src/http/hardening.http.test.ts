@@ -9,7 +9,7 @@ import { NO_FIELD_TO_CHANGE } from './no-change.js';
 import { NOT_UTF8 } from './utf8.js';
 
 /**
- * Hardening (issue 14 item 3): JSON nested too deep and updates naming no field answer 400 error 4 on
+ * Hardening: JSON nested too deep and updates naming no field answer 400 error 4 on
  * every route, never 500; a malformed multipart body is 400.
  */
 describe('hardening: request bodies', () => {

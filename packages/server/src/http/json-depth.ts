@@ -38,7 +38,7 @@ const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/i;
  * Every JSON body goes through Fastify's own parser (prototype poisoning refused, empty and malformed
  * bodies answered as before, the route's body limit applied while reading) after a check of its bytes
  * (UTF-8 only, http/utf8.ts) and of its nesting: deeper than `JSON_DEPTH_MAX` answers 400 `{error: 4,
- * reason}` before anything walks it (issue 14 item 3: a 5,000-deep object overflowed the stack, 500).
+ * reason}` before anything walks it (a 5,000-deep object overflowed the stack, 500).
  * Call before the routes are registered.
  */
 export function installJsonDepthLimit(app: FastifyInstance): void {

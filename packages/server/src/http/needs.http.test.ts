@@ -15,7 +15,7 @@ import type { RouteDeclaration } from './needs.js';
 /**
  * The named needs (core `needs.ts`) are the one source of the permission rules: the matrix's expected
  * outcomes must follow from each route's declared need, and a caller without the need is refused before
- * its body is parsed or validated (issue 8 "authorization before validation").
+ * its body is parsed or validated.
  */
 describe('declared permission needs', () => {
   let t: TestServer;

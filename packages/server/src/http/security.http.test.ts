@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, startTestServer, type TestServer } from '../test/harness.js';
 
-/** Security headers (issue 14 item 3; http/security.ts) on the SPA, the API, the locale files and assets. */
+/** Security headers (http/security.ts) on the SPA, the API, the locale files and assets. */
 describe('security headers', () => {
   let t: TestServer;
   let admin: Client;

@@ -5,7 +5,7 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 
 /**
- * Security headers of every reply (issue 14 item 3), through `@fastify/helmet`:
+ * Security headers of every reply, through `@fastify/helmet`:
  *
  * - A Content-Security-Policy that runs no inline script but the few the built pages carry, each allowed
  *   by its hash (the `nomodule` redirect of index.html and the message of invalid.html, for browsers
@@ -112,7 +112,7 @@ export async function installSecurityHeaders(
 /**
  * The headers helmet sets with this policy, worked out once: `@fastify/helmet` builds helmet's
  * middleware (and parses the policy) anew on every request, a measurable share of a small read's cost
- * (issue 13 item 1). The headers depend on nothing of the request, so they are taken from one request
+ *. The headers depend on nothing of the request, so they are taken from one request
  * to a throwaway instance with the plugin registered as before.
  */
 async function helmetHeaders(webDir: string | undefined): Promise<Record<string, string | string[]>> {

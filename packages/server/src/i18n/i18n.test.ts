@@ -24,7 +24,7 @@ function localeFile(file: string): Record<string, Record<string, string>> {
 const ru = localeFile('ru');
 const en = localeFile('en');
 
-describe('server translator (issue 8 point 7)', () => {
+describe('server translator', () => {
   it('reads the one home of the locale files', () => {
     expect(LOCALES_DIR).toBe(path.resolve(import.meta.dirname, '../../../core/locales'));
   });

@@ -7,7 +7,7 @@ export const INGEST_LOG_DAYS = 30;
 export const DOMAIN_EVENT_DAYS = 30;
 /**
  * Deliveries of e-mails, bot messages and webhooks (modules/notification-channels) stay in the fleet's
- * delivery log this long once sent or given up (issue 11 item 3 "a delivery log"); pending ones stay
+ * delivery log this long once sent or given up; pending ones stay
  * until they are settled, however old.
  */
 export const DELIVERY_LOG_DAYS = 30;

@@ -66,7 +66,7 @@ export async function planBaselineShift(
 }
 
 /**
- * Applies the shifts recorded but not yet applied (issue 14): each baseline row of the meter history
+ * Applies the shifts recorded but not yet applied: each baseline row of the meter history
  * whose step the readings' transaction recorded with `shift_pending = 1` (store.ts). Called right after
  * the readings' commit for the units that got one, and at every start for all units (`recoverShifts`), so
  * that a process killed between the two commits loses no shift.
@@ -162,7 +162,7 @@ export async function shiftedIntervalEvents(db: Kysely<Database>, shifts: Shift[
 }
 
 /**
- * At start (routes.ts): applies the shifts a killed process recorded but did not apply (issue 14), then
+ * At start (routes.ts): applies the shifts a killed process recorded but did not apply, then
  * announces them as the step after a commit does: the moved intervals' live events and the status engine
  * on their units. A failure is logged: the rows stay pending for the next start.
  */

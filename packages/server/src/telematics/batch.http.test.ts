@@ -64,7 +64,7 @@ describe('POST /api/ingest/batch (DESIGN §3)', () => {
       { i: 1, ok: true },
       { i: 2, ok: false, reason: Reason.outOfOrder },
       { i: 3, ok: false, reason: 'lat must be between -90 and 90' },
-      // An unknown device and another fleet's device answer alike (issue 14 item 3).
+      // An unknown device and another fleet's device answer alike.
       { i: 4, ok: false, reason: 'Reading refused' },
       { i: 5, ok: false, reason: 'Reading refused' },
       { i: 6, ok: true },

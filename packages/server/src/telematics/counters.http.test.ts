@@ -33,7 +33,7 @@ describe('ingestion rules over HTTP', () => {
       .where('status', '=', 'refused')
       .orderBy('id')
       .execute();
-  /** The device's first odometer and engine hours: the baseline the rules measure from (issue 14). */
+  /** The device's first odometer and engine hours: the baseline the rules measure from. */
   const baseline = async (deviceId: string) => {
     const unit = await unitOf(deviceId);
     const res = await send({

@@ -8,7 +8,7 @@ import { Reason } from './rules.js';
 import { type IngestOutcome, UNKNOWN_DEVICE } from './store.js';
 
 /**
- * Group commit (issue 13 item 4, telematics/ingest.ts): readings that arrive together are written in one
+ * Group commit (telematics/ingest.ts): readings that arrive together are written in one
  * transaction, yet each is decided as if it had come alone, in arrival order, and each acknowledged
  * reading is stored exactly once.
  */
@@ -75,7 +75,7 @@ const EXPECTED: [string, number | null, string?][] = [
   ['accepted', 3],
 ];
 
-describe('group commit of concurrent readings (issue 13 item 4)', () => {
+describe('group commit of concurrent readings', () => {
   let t: TestServer;
   let accountId: number;
 

@@ -37,7 +37,7 @@ interface Committed {
 }
 
 /**
- * Group commit (DESIGN §10 "batch writes on the hot paths", issue 13 item 4): readings that arrive in the
+ * Group commit (DESIGN §10 "batch writes on the hot paths"): readings that arrive in the
  * same event-loop turn, or while a transaction is running, are written together in one select and one
  * transaction, in arrival order, each decided on its own. Under load many small transactions become a
  * few larger ones; when idle a reading waits one event-loop turn.
@@ -73,7 +73,7 @@ class GroupCommit {
       while (this.waiting.length > 0) {
         await this.write(this.waiting.splice(0, MAX_GROUP));
         // A turn for other requests between groups: 2,000 units reporting at once would otherwise hold
-        // the event loop for seconds (issue 14 load soak); later arrivals join the next group.
+        // the event loop for seconds (load soak); later arrivals join the next group.
         if (this.waiting.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {

@@ -92,7 +92,7 @@ describe('OsmAnd flat fields (GET query, POST form, flat JSON)', () => {
     expect(r).toMatchObject({ lat: 1.5, lon: -2.5, time: 1_700_000_100, ignition: true, odometerKm: 5 });
   });
 
-  it('reads a JSON number exactly as its text (the number fast path, issue 13)', () => {
+  it('reads a JSON number exactly as its text (the number fast path)', () => {
     const values = [
       0,
       -0,
@@ -261,7 +261,7 @@ describe('Traccar Client JSON body', () => {
   });
 });
 
-describe('timestamps to the millisecond (issue 14)', () => {
+describe('timestamps to the millisecond', () => {
   it('keeps the milliseconds a message carries', () => {
     expect(parseTimestampMs('1700000123456')).toBe(1_700_000_123_456);
     expect(parseTimestampMs('1700000123.25')).toBe(1_700_000_123_250);

@@ -91,7 +91,7 @@ function text(value: unknown): string | undefined {
 /**
  * Whether a JSON number reads as `text` of digits (`/^\d+(\.\d+)?$/` below): a whole number from 0 up
  * to where `String` turns to exponents. The batch endpoint's rows carry numbers, and a round trip
- * through text per field was a tenth of its CPU (issue 13); the result is the same.
+ * through text per field was a tenth of its CPU; the result is the same.
  */
 const plainWhole = (v: unknown): v is number =>
   Number.isInteger(v) && (v as number) >= 0 && (v as number) < 1e21 && !Object.is(v, -0);
@@ -192,7 +192,7 @@ const known = (n: number | null) => (n === null || n < 0 ? null : n);
 function collectParams(input: Record<string, unknown>, skip: Set<string>): Record<string, ParamValue> {
   const params: Record<string, ParamValue> = {};
   let count = 0;
-  // Keys, not entries: no pair made per field of every row of a batch (issue 13).
+  // Keys, not entries: no pair made per field of every row of a batch.
   for (const key of Object.keys(input)) {
     if (skip.has(key) || key === '__proto__' || key.length > PARAM_KEY_MAX || count >= PARAMS_MAX) continue;
     const v = paramValue(input[key]);

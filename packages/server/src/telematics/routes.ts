@@ -17,7 +17,7 @@ const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
 export const ingestRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    // Interval baseline moves recorded by readings whose process died before applying them (issue 14).
+    // Interval baseline moves recorded by readings whose process died before applying them.
     app.addHook('onReady', () => recoverShifts(ctx));
 
     serve(app, telematics.osmandGet, async (req) => ingestOsmand(ctx, osmandInput(req.query, undefined)));

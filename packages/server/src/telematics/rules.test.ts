@@ -223,7 +223,7 @@ describe('engine hours accumulation', () => {
   });
 });
 
-describe('baselines (issue 14: the first reading of a device sets the counter)', () => {
+describe('baselines (the first reading of a device sets the counter)', () => {
   it("takes a device's first odometer as the counter, however far from the old one, and says by how much", () => {
     // The demo unit at 412,300 km counted from positions gets its tracker's real odometer.
     const state = prev({ mileage: 412_300, odometerSet: false });
@@ -289,7 +289,7 @@ describe('baselines (issue 14: the first reading of a device sets the counter)',
   });
 });
 
-describe('millisecond order (issue 14)', () => {
+describe('millisecond order', () => {
   it('accepts a second reading within the same second when it is later', () => {
     const state = prev({ lastMs: T0 * 1000 + 200 });
     const later = accepted(decide(state, reading({ time: T0, timeMs: T0 * 1000 + 700 }), T0 + 1));
@@ -304,7 +304,7 @@ describe('millisecond order (issue 14)', () => {
   });
 });
 
-describe('accepting a refused reading (issue 14)', () => {
+describe('accepting a refused reading', () => {
   it('makes it the counter only when it is the newest', () => {
     expect(acceptBecomesCounter(null, 5)).toBe(true);
     expect(acceptBecomesCounter(T0 * 1000, T0 * 1000 + 1)).toBe(true);

@@ -25,7 +25,7 @@ export const Reason = MeterReason;
 export interface CounterState {
   /** Last accepted message, Unix seconds. */
   lastTime: number | null;
-  /** The same in Unix milliseconds (issue 14: readings keep the time they carry to the millisecond). */
+  /** The same in Unix milliseconds (readings keep the time they carry to the millisecond). */
   lastMs: number | null;
   lat: number | null;
   lon: number | null;
@@ -169,7 +169,7 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
 }
 
 /**
- * Accepting a refused reading (issue 14): it becomes the counter only when it is the newest the unit
+ * Accepting a refused reading: it becomes the counter only when it is the newest the unit
  * has (not older than the last accepted message); an older one is only marked accepted.
  */
 export function acceptBecomesCounter(unitLastMs: number | null, readingTimeMs: number): boolean {

@@ -9,7 +9,7 @@ import { ACCESS_DENIED, UNKNOWN_DEVICE } from './store.js';
 
 /**
  * What a device is told when its reading is not stored, whatever the cause: a refusal of the counter
- * rules and an unknown identifier get the same answer (issue 14 item 3), so that the ingestion does not
+ * rules and an unknown identifier get the same answer, so that the ingestion does not
  * tell which identifiers exist. The operator finds the reason in the log (warn level) and, for a known
  * unit, in its meter history.
  */
@@ -48,7 +48,7 @@ export async function ingestOsmand(ctx: AppContext, input: Record<string, unknow
   if (!parsed.ok) throw invalidInput(parsed.details, parsed.reason);
   const outcome = await ingestReading(ctx, parsed.reading, t);
   if (outcome.status === 'accepted') return { ok: true };
-  // Refused and not stored while the unit's account is suspended (issue 9 point 2): like an unknown
+  // Refused and not stored while the unit's account is suspended: like an unknown
   // device the device is told with an error status, here 403 `{error: 7, reason}`.
   if (outcome.status === 'suspended') throw accessDenied(outcome.reason);
   return { ok: false, reason: READING_REFUSED };
@@ -104,7 +104,7 @@ export async function ingestBatchAs(
     source: 'import',
   });
   // A device of no fleet the actor administers answers as an unknown one, both as a refused reading
-  // (issue 14 item 3): a gateway cannot probe which identifiers exist elsewhere.
+  //: a gateway cannot probe which identifiers exist elsewhere.
   const hidden = new Set<string>([UNKNOWN_DEVICE, ACCESS_DENIED]);
   for (const outcome of outcomes) {
     const i = rowOf[outcome.i]!;

@@ -146,7 +146,7 @@ export interface LiveWrites {
  * Writes a group's positions, units and domain events. Where writes may stand in a `with` clause
  * (PostgreSQL, db/dialect `writingCtes`) a group of up to a chunk of each goes in one statement, all on
  * one snapshot, none reading another's rows: one round trip instead of three, where a group's cost is
- * its round trips (issue 13 item 4). Its text is made per group, not kept (the row counts vary three
+ * its round trips. Its text is made per group, not kept (the row counts vary three
  * ways; a few hundred placeholders cost microseconds against a round trip). Otherwise, and on SQLite (no
  * round trips), statement by statement.
  */

@@ -36,7 +36,7 @@ import { WarnLimiter } from './warn-limit.js';
 
 export const UNKNOWN_DEVICE = 'Unknown device';
 export const ACCESS_DENIED = 'Access denied';
-/** Readings of a unit whose fleet belongs to a suspended account are refused (issue 9 point 2). */
+/** Readings of a unit whose fleet belongs to a suspended account are refused. */
 export const ACCOUNT_SUSPENDED = 'Account is suspended';
 
 export type IngestOutcome =
@@ -254,7 +254,7 @@ export async function writeReadings(
         const hours = next.hoursSet !== unit.state.hoursSet;
         // The unit's interval baselines move by the same step: recorded here on the history row
         // (pending), applied right after the commit, or at the next start after a crash
-        // (baseline-shift.ts applyPendingShifts, issue 14); the history shows it.
+        // (baseline-shift.ts applyPendingShifts); the history shows it.
         const shift = await planBaselineShift(trx, unit, baseline, {
           mileage: odometer && unit.state.mileage > 0,
           engineHours: hours && unit.state.engineHours > 0,
@@ -357,7 +357,7 @@ export async function writeReadings(
   return { outcomes, announcement: { events, changed: [...changed] } };
 }
 
-/** A warning for the operator (issue 14 item 3), rate-limited per device identifier. */
+/** A warning for the operator, rate-limited per device identifier. */
 function warn(ctx: AppContext, deviceId: string, reason: string, unitId?: number): void {
   const skipped = warnings.take(deviceId);
   if (skipped === null) return;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WARN_INTERVAL_MS, WarnLimiter } from './warn-limit.js';
 
-describe('rate-limited ingestion warnings (issue 14 item 3)', () => {
+describe('rate-limited ingestion warnings', () => {
   it('warns once per device and interval, then says how many it left out', () => {
     let clock = 1_000_000;
     const limiter = new WarnLimiter(WARN_INTERVAL_MS, () => clock);

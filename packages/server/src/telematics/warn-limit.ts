@@ -1,5 +1,5 @@
 /**
- * Rate-limited warnings of the ingestion (issue 14 item 3): an unknown device or a refused reading is
+ * Rate-limited warnings of the ingestion: an unknown device or a refused reading is
  * logged at warn level for the operator, at most once per key (a device identifier) and interval, with
  * the count of what was left out since. A tracker resending every few seconds cannot flood the log.
  */

@@ -8,7 +8,7 @@ import {
 } from './matrix.js';
 
 /**
- * Permission-matrix cases of a unit's meter history (issue 14; modules/meter), spread into ROUTE_CASES
+ * Permission-matrix cases of a unit's meter history (modules/meter), spread into ROUTE_CASES
  * of routes.ts. Any fleet member reads it (`meter.view`); accepting a refused reading and entering a
  * correction need manageService (`meter.manage`: manager and mechanic). A unit or a reading of another
  * fleet answers like an unknown one (404); the outsider is no member of the demo fleet.

@@ -3,7 +3,7 @@ import { DEMO_PASSWORD } from './harness.js';
 import { EVERYONE, outcomes, type RouteCase } from './matrix.js';
 
 /**
- * Permission-matrix cases of the own password change (issue 9 point 3), spread into ROUTE_CASES of
+ * Permission-matrix cases of the own password change, spread into ROUTE_CASES of
  * routes.ts. Every signed-in user may change their own password; the call keeps the calling session.
  */
 

@@ -81,8 +81,8 @@ export const ROUTE_CASES: RouteCase[] = [
   // --- services (spec §7 "Services"; cases in service-cases.ts) ---
   ...SERVICE_CASES,
   ...FUEL_CASES, // fuel fillings (spec §7 "Fuel fillings"; fuel-cases.ts)
-  ...IMPORT_CASES, // the import flow (issue 12; imports-cases.ts)
-  ...METER_CASES, // a unit's meter history (issue 14; meter-cases.ts)
+  ...IMPORT_CASES, // the import flow (imports-cases.ts)
+  ...METER_CASES, // a unit's meter history (meter-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

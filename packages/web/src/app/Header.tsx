@@ -59,7 +59,7 @@ function HelpIcon() {
   );
 }
 
-/** Tooltips with the full names open on hover, keyboard focus and a tap (spec §2; issue 15 "Phone width"). */
+/** Tooltips with the full names open on hover, keyboard focus and a tap (spec §2). */
 const TOOLTIP_EVENTS = { hover: true, focus: true, touch: true };
 
 /** Documentation link: the configured URL in the current language when it supports it (spec §2). */
@@ -176,7 +176,7 @@ export function Header({ auth }: { auth: SessionAuthReply }) {
               </Tooltip>
             </Menu.Target>
             <Menu.Dropdown>
-              {/* The full names, readable on a phone where the header cuts them (issue 15). */}
+              {/* The full names, readable on a phone where the header cuts them. */}
               <Menu.Label className={classes.menuNames} data-testid="menu-names">
                 <span className={classes.menuName}>{name}</span>
                 {fleet && <span className={classes.menuName}>{fleet.n}</span>}

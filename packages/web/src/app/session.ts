@@ -108,7 +108,7 @@ function onLiveEvent(event: LiveEvent): void {
     if ((event.d as { type?: number } | null)?.type === UserEventType.logout) void logout();
     return;
   }
-  // A fleet made (or visible again) elsewhere joins the session's fleet list (issue 9 "Fleets").
+  // A fleet made (or visible again) elsewhere joins the session's fleet list.
   if (event.s === 'fleet' && event.t === 'c') void refreshFleets().catch(() => undefined);
   liveCache.apply(event);
 }
@@ -250,7 +250,7 @@ export async function saveSettings(patch: UserSettingsPatch): Promise<UserSettin
 
 /**
  * Re-reads the user's fleets (GET /api/fleets) into the auth reply, so that a fleet created after sign-in
- * is in the header's fleet switcher and passes the route guards without a reload (issue 9 "Fleets").
+ * is in the header's fleet switcher and passes the route guards without a reload.
  */
 export async function refreshFleets(): Promise<void> {
   const { fleets } = await api<FleetListReply>('/api/fleets');

@@ -7,7 +7,7 @@ type ECharts = typeof import('echarts/core');
 let loading: Promise<ECharts> | null = null;
 
 /**
- * ECharts (issue 10: "charts from a maintained library, lazy-loaded"), loaded with the first chart from
+ * ECharts ("charts from a maintained library, lazy-loaded"), loaded with the first chart from
  * its modular parts (./echarts.ts), so the main bundle does not carry it. The dashboard and the reports
  * draw with it.
  */

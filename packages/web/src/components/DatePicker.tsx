@@ -56,7 +56,7 @@ function monthNames(): string[] {
 }
 
 /**
- * Spec §5 date picker with a calendar popup. One format per field (issue 15): it shows, and is typed in,
+ * Spec §5 date picker with a calendar popup. One format per field: it shows, and is typed in,
  * the user's date format, which its placeholder names; focus does not switch it (the spec's YYYY-M-D is
  * taken as well). Invalid text leaves the value unchanged and marks the field.
  */

@@ -7,7 +7,7 @@ const options = [
   { value: 'old', label: 'Old part', isDisabled: true },
 ];
 
-describe('creatable select: leaving the field (issue 15 item 3)', () => {
+describe('creatable select: leaving the field', () => {
   it('keeps new typed text as the new value', () => {
     expect(blurOutcome('  Engine oil 5W-30 ', options, null)).toEqual({
       kind: 'create',

@@ -77,7 +77,7 @@ describe('time picker (spec §5: 00:00:00 through 23:59:00, HH:mm:ss)', () => {
   });
 });
 
-describe('parseDateInFormat (issue 15: typed as the field shows it)', () => {
+describe('parseDateInFormat (typed as the field shows it)', () => {
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   it('reads each settings format (spec §5)', () => {
     const d = { year: 2026, month: 11, day: 25 };

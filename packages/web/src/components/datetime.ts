@@ -40,7 +40,7 @@ const validDate = (year: number, month: number, day: number): CalendarDate | nul
 /**
  * A date typed in the format the field shows (the user's date format of the settings, spec §5: one of
  * DD.MM.YYYY, DD MMM YYYY, YYYY-MM-DD, MM-DD-YYYY, DD-MM-YYYY), so that the field never switches format
- * while it is edited (issue 15). Any run of separators (space, dot, dash, slash) matches any other; day
+ * while it is edited. Any run of separators (space, dot, dash, slash) matches any other; day
  * and month may leave out the leading zero; MMM matches one of `monthNames` (the short month names of the
  * page language) whatever the case and a trailing dot. The spec's input YYYY-M-D is always accepted too.
  */

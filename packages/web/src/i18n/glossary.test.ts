@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGES, languageFile } from './languages.ts';
 
 /**
- * The terminology scan (issue 15 "Words"): each product term has one translation per language. The
+ * The terminology scan: each product term has one translation per language. The
  * glossary (packages/core/glossary.json) names, per term, its word in each of the 23 languages and the
  * keys whose texts must use it; words a language must not use for it anywhere; terms whose words must
  * differ (two filters must not read alike).
@@ -60,7 +60,7 @@ const locales = new Map<string, Map<string, string>>(
   ]),
 );
 
-describe('glossary (issue 15: one translation per term and language)', () => {
+describe('glossary (one translation per term and language)', () => {
   it('normalises case, accents, apostrophes and placeholders', () => {
     expect(normalise('Συντήρηση')).toBe('συντηρηση');
     expect(normalise('Type d’unité')).toBe("type d'unite");

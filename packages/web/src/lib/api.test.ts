@@ -12,7 +12,7 @@ import {
 import { isConnected, setConnected } from './connection.ts';
 
 /**
- * The API client's conditional reads (issue 13 item 3) against a real HTTP server that answers as the
+ * The API client's conditional reads against a real HTTP server that answers as the
  * tagged lists do: an `ETag` per URL and revision, 304 with no body when `If-None-Match` names it.
  */
 interface Seen {

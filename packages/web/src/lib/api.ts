@@ -40,8 +40,8 @@ interface Revalidated {
 }
 
 /**
- * The last tagged reply of each GET URL (issue 13 item 3). API replies carry `Cache-Control: no-store`
- * (issue 14), so the browser never revalidates by itself: the client sends the kept `ETag` as
+ * The last tagged reply of each GET URL. API replies carry `Cache-Control: no-store`
+ *, so the browser never revalidates by itself: the client sends the kept `ETag` as
  * `If-None-Match` and turns a 304 into the body it parsed before, so that the reloads after live
  * events cost next to nothing when nothing changed. Least recently used first out; emptied whenever the
  * session changes (logout, another user), so one user's data never answers another's read. Callers must

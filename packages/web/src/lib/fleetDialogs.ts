@@ -13,7 +13,7 @@ export const FLEET_DIALOG_TEXT: Record<FleetDialog, string> = {
  * Which dialog a live event opens for a user whose current fleet is `fid`: a delete of the current fleet
  * means access was lost; an update of it, changed settings; a user event of type 64 about the current
  * fleet (or naming none), a changed fleet. A change this session made itself (`own`) opens none: only
- * the other users are told (issue 9).
+ * the other users are told.
  */
 export function fleetDialogFor(event: LiveEvent, fid: number | null): FleetDialog | null {
   if (event.own === 1) return null;

@@ -11,7 +11,7 @@ type Field = 'old' | 'new' | 'repeat';
 const EMPTY: Record<Field, string> = { old: '', new: '', repeat: '' };
 
 /**
- * Settings → "Change password" (issue 9 point 3): the current password, the new one twice. The server
+ * Settings → "Change password": the current password, the new one twice. The server
  * checks the current one and ends the user's other sessions and API tokens; this session stays.
  */
 export function ChangePassword() {

@@ -83,7 +83,7 @@ export interface DialectOps {
   isConnectionLost(err: unknown): boolean;
   /**
    * One JSON array text of a row's values (`json_array` / `json_build_array(...)::text`): a single
-   * column the driver hands over as it is, cheaper than a row object of many properties (issue 13).
+   * column the driver hands over as it is, cheaper than a row object of many properties.
    * Both write every number exactly.
    */
   jsonArray(values: readonly Expression<unknown>[]): RawBuilder<string>;

@@ -3,7 +3,7 @@ import type { DialectName } from '../database.js';
 import { idColumn, notNull } from './types.js';
 
 /**
- * Domain events (DESIGN §6, issue 8 point 5; events/outbox.ts).
+ * Domain events (DESIGN §6; events/outbox.ts).
  *
  * - `domain_events` is the outbox: writers insert their events in the same transaction as the change;
  *   `payload` is the whole event. The publication order: on SQLite the id (one writing transaction at a

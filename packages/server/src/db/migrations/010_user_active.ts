@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Deactivated users (issue 9 "Users"): `users.active` 1 by default, 0 refuses the user's login and
+ * Deactivated users: `users.active` 1 by default, 0 refuses the user's login and
  * sessions (modules/session/service.ts) while keeping the user and their history.
  */
 export function userActive010(): Migration {

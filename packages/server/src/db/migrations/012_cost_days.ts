@@ -4,7 +4,7 @@ import type { DialectName } from '../database.js';
 import { notNull } from './types.js';
 
 /**
- * Daily cost aggregates (issue 10 "Statistics"; PRODUCT.md "Service objects and counters", "Dashboard"):
+ * Daily cost aggregates (PRODUCT.md "Service objects and counters", "Dashboard"):
  * one row per fleet, fleet-local day, and object — `u`/`d`/`t` with its id for a service object, `*`
  * with id 0 for the whole fleet — holding what closed services and fuel fillings add up to that day, all
  * exact integers (DESIGN §2: money and volumes in thousandths, no floats):

@@ -3,7 +3,7 @@ import type { DialectName } from '../database.js';
 import { idColumn, notNull } from './types.js';
 
 /**
- * In-app notifications (issue 11 item 1 and the in-app set-ups of item 2; modules/notifications).
+ * In-app notifications (and the in-app set-ups of item 2; modules/notifications).
  *
  * - `notification_setups`: a fleet's in-app set-ups: name, switched on, kinds (bit mask 1..31) and the
  *   users addressed (JSON list of ids; empty: every member).

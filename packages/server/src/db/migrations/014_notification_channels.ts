@@ -3,7 +3,7 @@ import type { DialectName } from '../database.js';
 import { idColumn, notNull } from './types.js';
 
 /**
- * Notification channels (issue 11 item 2; modules/notification-channels): e-mail, messaging bot and
+ * Notification channels (modules/notification-channels): e-mail, messaging bot and
  * external server set-ups of a fleet, and their delivery queue and log.
  *
  * - `channel_setups`: one row per set-up; `channel` is 'mail', 'bot' or 'webhook'; `lang` the language

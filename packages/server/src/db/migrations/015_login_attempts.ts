@@ -3,7 +3,7 @@ import type { DialectName } from '../database.js';
 import { idColumn, notNull } from './types.js';
 
 /**
- * Hardening (issue 14 item 3): state that every instance must share.
+ * Hardening: state that every instance must share.
  *
  * - `login_failures`: one row per failed password (auth/rate-limit.ts; the limits are core
  *   contracts/session.ts `LOGIN_*`): the user name in lower case, the client address and the time in

@@ -3,7 +3,7 @@ import type { DialectName } from '../database.js';
 import { idColumn, notNull } from './types.js';
 
 /**
- * Report mails (issue 10 item 5; modules/reportmails; decisions in core contracts/reportmails.ts).
+ * Report mails (modules/reportmails; decisions in core contracts/reportmails.ts).
  *
  * - `report_mails`: one row per report mail of a fleet. `recipients` and `ids` are JSON text; `monthday`
  *   is text ('1' … '28' or 'last'); `owner_id` the user whose rights a scheduled send uses; `next_due`

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { DialectName } from '../database.js';
 
 /**
- * Per-fleet, per-collection revisions for conditional reads (issue 13 item 3; http/etag.ts): one row per
+ * Per-fleet, per-collection revisions for conditional reads (http/etag.ts): one row per
  * fleet and collection whose `rev` grows with every committed change of what the collection's replies
  * show, so that a list's `ETag` is read from one row and `If-None-Match` answers 304 without the rows.
  *

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { DialectName } from '../database.js';
 
 /**
- * The access revision (issue 13 item 2, auth/cache.ts): one row whose `rev` goes up in the same
+ * The access revision (auth/cache.ts): one row whose `rev` goes up in the same
  * transaction as every change that can narrow or widen what a credential reaches — a session or token
  * ended, a user renamed, deactivated, made admin or given a new password, a membership or acl changed,
  * an account made, suspended or reactivated, a fleet made, changed or removed. Each instance keeps

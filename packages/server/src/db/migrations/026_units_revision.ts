@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { DialectName } from '../database.js';
 
 /**
- * The `units` collection revision (issue 13 item 3; http/etag.ts): the tag of `GET /fleets/{fid}/units`.
+ * The `units` collection revision (http/etag.ts): the tag of `GET /fleets/{fid}/units`.
  * That list carries every column of a unit it shows (name, type, counters, custom fields, the in-service
  * marker, the last message and position), so any insert, update or delete of a unit bumps its fleet's
  * row; a unit that changes fleet bumps both. Telematics ingestion writes the unit row on every accepted

@@ -2,7 +2,7 @@ import { ADMIN_ACCOUNT_NAME_MAX } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountOf, type Client, startTestServer, type TestServer } from '../../test/harness.js';
 
-/** Creating and renaming subordinate accounts (issue 9 "Accounts and activation"; admin/accounts.ts). */
+/** Creating and renaming subordinate accounts (admin/accounts.ts). */
 describe('admin accounts: create and rename', () => {
   let t: TestServer;
   let root: Client;

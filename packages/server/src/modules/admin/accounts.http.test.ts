@@ -84,7 +84,7 @@ describe('admin accounts', () => {
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ id: otherAccount, s: 0, active: 0 });
 
-    // Its users' sessions ended with the suspension (issue 9; suspension.http.test.ts), and they
+    // Its users' sessions ended with the suspension (suspension.http.test.ts), and they
     // cannot log in again while it lasts.
     for (const path of ['units', 'drivers', 'trailers', 'users']) {
       const res = await outsider.get(`/api/fleets/${t.demo.otherFleetId}/${path}`);

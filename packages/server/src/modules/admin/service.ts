@@ -81,7 +81,7 @@ export async function listAccounts(ctx: AppContext, actor: Actor): Promise<Admin
  * PUT /api/admin/accounts/{id}: s = 1 activates, 0 suspends. The fleets below change visibility, so
  * each gets a fleet event: delete when suspended (the spec's "lost access" dialog), create when back.
  *
- * A suspension takes effect at once (issue 9 point 2): the sessions, login tokens and API tokens of the
+ * A suspension takes effect at once: the sessions, login tokens and API tokens of the
  * users of the account and of every account below it (super users excepted) are deleted in the same
  * transaction, and their sockets get user event 32 on every instance (spec §4). While suspended they
  * cannot log in (403 error 7 "Account is suspended", session/service.ts); a reactivation gives nothing

@@ -2,7 +2,7 @@ import { PASSWORD_MIN_LENGTH } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountOf, type Client, createUser, startTestServer, type TestServer } from '../../test/harness.js';
 
-/** Users of an account (issue 9 "Users"; admin/users.ts): CRUD, deactivation, passwords, subtrees. */
+/** Users of an account (admin/users.ts): CRUD, deactivation, passwords, subtrees. */
 describe('admin users', () => {
   let t: TestServer;
   let root: Client;

@@ -17,7 +17,7 @@ import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { requireAccountAdminOf } from './accounts.js';
 
 /**
- * Users of an account (issue 9 "Users"; PRODUCT.md "Administration"): super users manage every user,
+ * Users of an account (PRODUCT.md "Administration"): super users manage every user,
  * account admins the users of the accounts within their subtree (`requireAccountAdmin`), and may grant
  * the account-admin flag there too. Super users are managed by super users only. A password (re)set, a
  * deactivation and a deletion end that user's sessions and API tokens (auth/sessions.ts).

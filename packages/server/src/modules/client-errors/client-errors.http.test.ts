@@ -106,7 +106,7 @@ describe('client fault reports (spec §8)', () => {
     expect(statuses.slice(0, -1).every((s) => s === 204)).toBe(true);
   });
 
-  describe('kept in the database (issue 14 item 3)', () => {
+  describe('kept in the database', () => {
     let second: Server;
     let secondUrl: string;
     beforeAll(async () => {

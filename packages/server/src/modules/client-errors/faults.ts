@@ -10,7 +10,7 @@ import { accessDenied, tooManyRequests } from '../../http/errors.js';
  * Client faults (spec §8 "Client faults are reported to an error-reporting service with release
  * 4.4.34"). The self-hosted product is its own error-reporting service: every report goes to the server
  * log at warn level, and the newest ones are kept in the database (table `client_faults`, migration 015)
- * for super users to read, whichever instance received them (issue 14 item 3): at most `KEPT_FAULTS`,
+ * for super users to read, whichever instance received them: at most `KEPT_FAULTS`,
  * none older than `FAULT_RETENTION_DAYS`. Reports come before login too, so the call is public and
  * limited per address (per instance: a broken page in a loop reaches one instance at a time anyway).
  */

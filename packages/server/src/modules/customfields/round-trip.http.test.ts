@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CustomFieldsFixture, startCustomFieldsServer } from '../../test/customfields-fixture.js';
 
 /**
- * The custom-fields API's contracts (issue 8 points 1 and 4): a definition read with GET can be
+ * The custom-fields API's contracts: a definition read with GET can be
  * written back as read, fleet and user fields in a body are never applied, and /api/openapi.json
  * documents every operation's reply.
  */

@@ -13,7 +13,7 @@ import { sampleDocument } from './fixtures/document.js';
 import { exportPaging } from './pages.js';
 
 /**
- * The streamed fleet export (issue 12): the document is written while the fleet is read page by page,
+ * The streamed fleet export: the document is written while the fleet is read page by page,
  * so the first bytes reach the client before the last page is read; the result is the same document.
  * A hook of pages.ts holds the last page back until the client has the first bytes (no timing).
  * SQLite and PostgreSQL (TEST_DB).

@@ -11,7 +11,7 @@ import { documentText } from './export-json.js';
 export { isFinished } from './records.js';
 
 /**
- * GET /api/fleets/{fid}/export (issue 12 item 3): the whole fleet as one JSON document (core
+ * GET /api/fleets/{fid}/export: the whole fleet as one JSON document (core
  * contracts/fleet-transfer.ts), and one collection of it as CSV, both streamed as they are read
  * (export-json.ts, export-csv.ts). Values are written as stored, so an import into an empty fleet
  * gives the same document back (the round trip, modulo ids).

@@ -23,7 +23,7 @@ export type { UnitTarget } from './import-objects.js';
 export { LIVE_EVENTS_MAX, publishImport } from './publish.js';
 
 /**
- * The import of a fleet export document into a fleet (issue 12 item 3), in one transaction: all of it or
+ * The import of a fleet export document into a fleet, in one transaction: all of it or
  * nothing (DESIGN §5). Every id is remapped. What already exists in the target fleet is reused, never
  * changed (import-objects.ts): units, drivers and trailers by exact name, intervals, custom fields,
  * library items, assignments and notification set-ups by their keys. Services, the archive, fuel

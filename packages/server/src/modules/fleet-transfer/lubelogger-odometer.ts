@@ -9,7 +9,7 @@ import { round3, shiftOf } from './records.js';
 import type { Run } from './run.js';
 
 /**
- * LubeLogger odometer records on existing units (issue 12 item 4): a vehicle mapped to a unit of the
+ * LubeLogger odometer records on existing units: a vehicle mapped to a unit of the
  * fleet moves that unit's mileage by the same rules as any reading of its meter history (PRODUCT.md
  * "Service objects and counters", telematics/rules.ts `decide` for a reading that carries an odometer),
  * kept there with source "import". A record older than the unit's newest reading, one lower than its

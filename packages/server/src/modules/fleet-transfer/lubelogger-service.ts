@@ -18,7 +18,7 @@ import { kmOf, type LubeRecord, readFile, toDocument } from './lubelogger.js';
 import { applyOdometers } from './lubelogger-odometer.js';
 
 /**
- * The LubeLogger migration (issue 12 item 4; PRODUCT.md "Administration": preview and result summary):
+ * The LubeLogger migration (PRODUCT.md "Administration": preview and result summary):
  * `.../transfer/lubelogger/parse` reads the files and answers the preview (counts per kind, the vehicles
  * with the unit of the same name, the first rows of each kind and every row in error); `.../lubelogger`
  * reads them again and imports them with the vehicle → unit mapping, all or nothing (a row in error

@@ -12,7 +12,7 @@ import {
 import { lubeFiles } from './fixtures/lubelogger.js';
 
 /**
- * The LubeLogger migration (issue 12 item 4): preview, vehicle → unit mapping (existing or created),
+ * The LubeLogger migration: preview, vehicle → unit mapping (existing or created),
  * the import and its summary; a bad row or a bad mapping stores nothing; admin on the fleet only.
  * SQLite and PostgreSQL (TEST_DB).
  */

@@ -11,7 +11,7 @@ import {
 import { readCsv } from '../imports/csv.js';
 
 /**
- * Reading LubeLogger's CSV exports (issue 12 item 4). Pure: text in, records out; the service maps them
+ * Reading LubeLogger's CSV exports. Pure: text in, records out; the service maps them
  * onto a fleet export document and imports that in one transaction.
  *
  * Columns (LubeLogger's export models, as its documentation and sample files name them; matched

@@ -19,7 +19,7 @@ import { sampleDocument } from './fixtures/document.js';
 import { LIVE_EVENTS_MAX } from './import.js';
 
 /**
- * Fleet export and import (issue 12 item 3): the round trip fleet A → export → import into an empty
+ * Fleet export and import: the round trip fleet A → export → import into an empty
  * fleet B → export B equals A's export modulo ids, every collection compared; an import into a
  * non-empty fleet matches by name; a bad document is 400 with nothing stored; admin on the fleet only;
  * other fleets stay invisible. Runs on SQLite and PostgreSQL (TEST_DB).

@@ -9,7 +9,7 @@ import {
   type TestServer,
 } from '../../test/harness.js';
 
-/** POST /api/fleets (issue 9 "Fleets"): who may create where, the creator's acl, validation, events. */
+/** POST /api/fleets: who may create where, the creator's acl, validation, events. */
 describe('creating fleets', () => {
   let t: TestServer;
   let root: Client;

@@ -238,7 +238,7 @@ async function removeObjectServices(
     .filter((s) => withArchive || (s.f & ARCHIVED) === 0)
     .map((s) => s.id);
   if (more.length) {
-    const costs = await trackServices(trx, more); // statistics: deleted closed services (issue 10)
+    const costs = await trackServices(trx, more); // statistics: deleted closed services
     await trx
       .deleteFrom('attachments')
       .where('owner_type', '=', 'service')

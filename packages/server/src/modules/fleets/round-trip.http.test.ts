@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountOf, type Client, createUnit, startTestServer, type TestServer } from '../../test/harness.js';
 
 /**
- * Round trip and mass assignment (issue 8 point 4; spec §7 "generic store operations: update"): a fleet,
+ * Round trip and mass assignment (spec §7 "generic store operations: update"): a fleet,
  * unit, driver, trailer or access list read with GET can be written back with one field changed, and
  * no body can set what a caller may never set (fleet, owner account, acl, su, admin, device, counters
  * the server keeps).
@@ -96,7 +96,7 @@ describe('fleets: round trip and mass assignment', () => {
   });
 
   describe('units', () => {
-    it('answers an empty body with 400 "No field to change" (issue 14 item 3), changing nothing', async () => {
+    it('answers an empty body with 400 "No field to change", changing nothing', async () => {
       const u = (await units())[0];
       const res = await mechanic.put(`${base}/units/${u.id}`, {});
       expect(res.status).toBe(400);
@@ -172,7 +172,7 @@ describe('fleets: round trip and mass assignment', () => {
 
   for (const kind of ['drivers', 'trailers'] as const) {
     describe(kind, () => {
-      it('answers an empty body with 400 "No field to change" (issue 14 item 3), changing nothing', async () => {
+      it('answers an empty body with 400 "No field to change", changing nothing', async () => {
         const item = (await people(kind))[0];
         const res = await mechanic.put(`/api/${kind}/${item.id}`, {});
         expect(res.status).toBe(400);

@@ -16,7 +16,7 @@ import {
 } from '../../test/harness.js';
 
 /**
- * Conditional reads of a fleet's units list (issue 13 item 3; http/etag.ts, migration 026): nothing
+ * Conditional reads of a fleet's units list (http/etag.ts, migration 026): nothing
  * changing keeps the tag and answers 304 with no body; every change of a unit the list shows (a write
  * through the API, a telematics reading, a unit created, moved or deleted, a plain SQL update) changes
  * it. Every change is made through instance A and read back at once through instance B, which holds the

@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountOf, type Client, createUnit, startTestServer, type TestServer } from '../../test/harness.js';
 
-/** The import flow (issue 12 items 1, 2, 5; spec §5 "Import: …", §7 `/fleets/{id}/import`). */
+/** The import flow (spec §5 "Import: …", §7 `/fleets/{id}/import`). */
 describe('imports', () => {
   let t: TestServer;
   let manager: Client;
@@ -102,7 +102,7 @@ describe('imports', () => {
       expect(r.status, key).toBe(400);
       expect(r.body).toEqual({ error: 4, reason: key, details: [{ field: 'body', message: key }] });
     };
-    it('refuses hostile files with a clear reason (issue 12 item 5)', async () => {
+    it('refuses hostile files with a clear reason', async () => {
       await refused(Buffer.alloc(0), 'imports.file.empty');
       await refused(Buffer.from('\n\r\n  \n'), 'imports.file.empty');
       await refused(

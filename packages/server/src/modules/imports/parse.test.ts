@@ -11,7 +11,7 @@ import {
   parseImportFile,
 } from './parse.js';
 
-/** Reading import files (issue 12 item 5): every input ends in cells or a FileRefused, never anything else. */
+/** Reading import files: every input ends in cells or a FileRefused, never anything else. */
 describe('import file parsing', () => {
   it('reads RFC 4180 CSV', () => {
     expect(parseCsv('a,"b ""c""",d\r\n"x\ny",,\n', ',')).toEqual([

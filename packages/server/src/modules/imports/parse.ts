@@ -17,7 +17,7 @@ import jschardet from 'jschardet';
 import { guessDelimiter, readCsv } from './csv.js';
 
 /**
- * Reading an uploaded import file into text cells (issue 12 items 1 and 5). Every hostile input ends in
+ * Reading an uploaded import file into text cells. Every hostile input ends in
  * a `FileRefused` with the i18n key of a clear message, never a crash, a hang or a partial result:
  * binary junk, an empty file, too many rows or columns, a cell past IMPORT_CELL_MAX, a zip bomb (the zip
  * directory's sizes are summed before anything is inflated, and every part is then inflated with a hard

@@ -96,7 +96,7 @@ export async function importRows(
           .where('fleet_id', '=', fleetId)
           .execute()
       : [];
-  // In steps, with a turn of the event loop between them: 10,000 rows never hold the server (issue 12).
+  // In steps, with a turn of the event loop between them: 10,000 rows never hold the server.
   const check = await checkImportRowsInSteps(
     kind,
     body.rows,

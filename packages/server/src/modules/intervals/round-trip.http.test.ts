@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
 
 /**
- * The intervals API's contracts (issue 8 points 1 and 4): a record read with GET can be written back
+ * The intervals API's contracts: a record read with GET can be written back
  * as read (spec §7 "generic store operations: update"), fields a caller may never set are never
  * applied, and /api/openapi.json documents every operation's reply.
  */

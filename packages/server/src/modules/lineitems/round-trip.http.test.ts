@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
 
 /**
- * The line-items API's contracts (issue 8 points 1 and 4): an item read with GET can be written back
+ * The line-items API's contracts: an item read with GET can be written back
  * as read, fleet and user fields in a body are never applied, and /api/openapi.json documents every
  * operation's reply.
  */

@@ -5,7 +5,7 @@ import { type Client, startTestServer, type TestServer } from '../../test/harnes
 import { servicesFixture } from '../../test/services-fixtures.js';
 
 /**
- * Counters you can trust (issue 14 item 1, PRODUCT.md "Service objects and counters"): a device's first
+ * Counters you can trust (PRODUCT.md "Service objects and counters"): a device's first
  * reading is a baseline, readings keep their milliseconds, refused readings are kept with the reason in
  * the unit's meter history, and a manager accepts them or enters corrections.
  */

@@ -20,7 +20,7 @@ import { recordCorrection } from '../statistics/counter-days.js';
 import { type CorrectionRow, correctionToWire, type ReadingRow, readingToWire } from './mappers.js';
 
 /**
- * A unit's meter history (issue 14; core contracts/meter.ts says what is kept): the readings its
+ * A unit's meter history (core contracts/meter.ts says what is kept): the readings its
  * devices sent that ingestion kept (telematics/store.ts) and the hand corrections, newest first. Any
  * member reads it (`meter.view`); a manager (`meter.manage`, manageService) accepts a refused reading or
  * enters a correction, and the status engine runs on the result (the counters listeners).

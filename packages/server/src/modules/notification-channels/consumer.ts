@@ -15,7 +15,7 @@ import { recipientsOf } from './mappers.js';
 import { deliveryWorker } from './worker.js';
 
 /**
- * The notification channels' outbox consumer (issue 11 item 2): for each service event, one pending
+ * The notification channels' outbox consumer: for each service event, one pending
  * delivery per switched-on e-mail, bot and webhook set-up of the fleet whose kinds include the event's
  * kind (core `notificationKindOf`: the reminder day counts as "due", as for the in-app notifications)
  * and per recipient — each e-mail address, each bot chat; a webhook's URL is its one receiver (issue 11

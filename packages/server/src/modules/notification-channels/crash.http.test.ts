@@ -12,7 +12,7 @@ import { BUILT_MAIN, freePort } from '../../test/built-server.js';
 import { Client, createPgDatabase, DEMO_PASSWORD, TEST_DB } from '../../test/harness.js';
 
 /**
- * kill -9 of the server between send and record (issue 11 "Tests"): the built server (`npm start`) sends
+ * kill -9 of the server between send and record: the built server (`npm start`) sends
  * a webhook and is killed by SIGKILL while the receiver holds its answer, so the send happened and its
  * result was never recorded. A new process on the same database sends that delivery again once its
  * lease has run out (here moved back by hand, as 15 minutes passing), under the same delivery id: the

@@ -21,7 +21,7 @@ const snapshot: ChannelEventSnapshot = {
   object: { type: 'u', id: 3, name: 'Truck & trailer' },
 };
 
-describe('notification mail (issue 11 item 2)', () => {
+describe('notification mail', () => {
   it('words subject and body in the set-up language, with the link and the fleet units', () => {
     const mail = renderMail(snapshot, 'ru', 'https://fleet.example.com/');
     expect(mail.subject).toBe('Уведомление: Oil <b>change</b> & "filter" (Truck & trailer) — Предстоящие');

@@ -14,7 +14,7 @@ import type { Translate } from '../../i18n/translator.js';
 import { OutboundRefused, postOutbound } from '../../outbound/request.js';
 
 /**
- * Sending one delivery on each channel (issue 11 item 2): the e-mail through `SMTP_URL` (nodemailer),
+ * Sending one delivery on each channel: the e-mail through `SMTP_URL` (nodemailer),
  * the bot message through a Telegram-compatible API, the external server's signed JSON POST. Each
  * answers `{ok, reason?}`; nothing here touches the database (modules/notification-channels/worker.ts
  * records the result).
@@ -157,7 +157,7 @@ export function mailFrom(config: Pick<Config, 'smtpFrom' | 'publicUrl'>): string
 
 /**
  * The Message-ID of a queued delivery's mail: the same on every attempt, so that a mail sent again after
- * a crash between send and record (issue 11; the worker is at least once there) carries the id of the
+ * a crash between send and record (the worker is at least once there) carries the id of the
  * first, and mail stores and clients that drop a repeated Message-ID show it once.
  */
 export function deliveryMessageId(publicUrl: string, fleetId: number, deliveryId: number): string {

@@ -376,7 +376,7 @@ async function savedSecret(
 }
 
 /**
- * Logs a "send test" in the delivery log (issue 11 item 2 "recorded"): one row per recipient, `test` 1,
+ * Logs a "send test" in the delivery log: one row per recipient, `test` 1,
  * sent or failed at once (never retried), under the saved set-up when the form is one (else set-up 0).
  */
 async function logTest(
@@ -496,7 +496,7 @@ export async function listDeliveries(ctx: AppContext, actor: Actor, fleetId: num
 }
 
 /**
- * Retries a failed delivery by hand (issue 11 item 3 "failed deliveries retried by hand"): pending and
+ * Retries a failed delivery by hand: pending and
  * due now, its attempts kept, so the worker tries it once more (core `retryDelay` has none left after the
  * last attempt: a failure gives it up again). 404 for another fleet's or an unknown delivery; 409 for
  * one that is not failed, or a test.

@@ -14,7 +14,7 @@ import {
 } from './senders.js';
 
 /**
- * The delivery worker (issue 11 item 2 "retried with backoff and recorded"): started with the server,
+ * The delivery worker: started with the server,
  * stopped on close, woken after the channels consumer committed new deliveries and every
  * `DELIVERY_POLL_MS`. It claims due pending deliveries (`FOR UPDATE SKIP LOCKED` on PostgreSQL, so
  * several instances share the queue without sending one twice; SQLite has one instance), pushing their

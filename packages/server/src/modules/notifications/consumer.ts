@@ -18,7 +18,7 @@ import { announce } from '../../events/unit-of-work.js';
 import { notificationToWire, setupToWire } from './mappers.js';
 
 /**
- * The in-app notifications consumer (issue 11 item 1): turns service domain events into notifications
+ * The in-app notifications consumer: turns service domain events into notifications
  * of the users they concern (core notifications.ts `notificationRecipients`), in the outbox consumer's
  * transaction, and sends each new one as a live event to its user's sockets after the commit.
  *

@@ -23,7 +23,7 @@ import { fleetAudience, insertNotifications, notificationEvents } from './consum
 import { notificationToWire, setupToWire } from './mappers.js';
 
 /**
- * In-app notifications (issue 11 item 1) and the fleet's in-app set-ups (item 2); the route decisions
+ * In-app notifications and the fleet's in-app set-ups (item 2); the route decisions
  * are in core contracts/notifications.ts. Set-ups: admin or viewNotification (`fleet.settings`). The
  * bell: viewService (`service.view`), and only the caller's own notifications in that fleet.
  */
@@ -146,7 +146,7 @@ export async function deleteSetup(ctx: AppContext, actor: Actor, fleetId: number
 }
 
 /**
- * "Send test" (issue 11 item 2): the users the set-up as sent addresses (and who may get in-app
+ * "Send test": the users the set-up as sent addresses (and who may get in-app
  * notifications of its lowest kind, as for a real event) get a notification naming no service.
  */
 export async function testSetup(ctx: AppContext, actor: Actor, fleetId: number, body: InAppSetupTestBody) {

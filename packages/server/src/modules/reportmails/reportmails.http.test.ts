@@ -14,7 +14,7 @@ import { OWNER_DENIED } from './send.js';
 import { rmDb } from './tables.js';
 
 /**
- * Report mails through the real server (issue 10 item 5; decisions in core contracts/reportmails.ts):
+ * Report mails through the real server (decisions in core contracts/reportmails.ts):
  * CRUD and its validation, other fleets invisible, "send now" and the scheduler delivering the export
  * to a real SMTP server (smtp-server), each scheduled slot once — across a restart, and with two
  * instances on PostgreSQL.

@@ -6,7 +6,7 @@ import { type ReportMailResult, SENT, sendReportMail } from './send.js';
 import { type ReportMailDb, type ReportMailRow, rmDb } from './tables.js';
 
 /**
- * The report-mail scheduler (issue 10 item 5; core contracts/reportmails.ts decision 5): started with
+ * The report-mail scheduler (core contracts/reportmails.ts decision 5): started with
  * the server, stopped on close, it looks every `REPORT_MAIL_POLL_MS` for switched-on mails whose
  * `next_due` has come. In one short transaction it locks them (`FOR UPDATE SKIP LOCKED` on PostgreSQL,
  * so several instances never take the same mail; SQLite has one instance), records the slot in

@@ -27,7 +27,7 @@ import { idsOf, recipientsOf } from './mappers.js';
 import type { ReportMailRow } from './tables.js';
 
 /**
- * One report mail sent (issue 10 item 5; core contracts/reportmails.ts decisions 2, 3 and 6): the report
+ * One report mail sent (core contracts/reportmails.ts decisions 2, 3 and 6): the report
  * of the period before the send's day built with the reports module (as the user `actor` may see it),
  * exported in the mail's language with the fleet's currency, units and zone, and mailed through
  * `SMTP_URL` with the file attached. Answers `{ok, reason?}`; writes nothing (the scheduler and "send

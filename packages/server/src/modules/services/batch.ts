@@ -42,7 +42,7 @@ export async function createMany(ctx: AppContext, actor: Actor, fleetId: number,
     ); // customfields
     const plans: ReturnType<typeof planCreate>[] = [];
     for (const [j, r] of rows.entries()) {
-      await pause(j); // 10,000 imported rows are planned with turns for the event loop (issue 12)
+      await pause(j); // 10,000 imported rows are planned with turns for the event loop
       const i = rowIndex[j]!;
       const { total_cost, ...input } = r;
       const manual = input.manual_cost ?? total_cost;

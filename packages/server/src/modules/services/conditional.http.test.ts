@@ -19,7 +19,7 @@ import {
 import { servicesFixture } from '../../test/services-fixtures.js';
 
 /**
- * Conditional reads of the services lists (issue 13 item 3; http/etag.ts, migration 020): every writer
+ * Conditional reads of the services lists (http/etag.ts, migration 020): every writer
  * changes the tag, an unchanged list answers 304 with no body, another fleet's write changes nothing,
  * and on PostgreSQL a write through one instance is seen by the other's very next conditional read.
  */

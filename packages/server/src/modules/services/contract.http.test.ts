@@ -4,7 +4,7 @@ import { type Client, startTestServer, type TestServer } from '../../test/harnes
 import { servicesFixture } from '../../test/services-fixtures.js';
 
 /**
- * The services contract (issue 8 points 2 and 4): a service read with GET writes back as it is (the
+ * The services contract: a service read with GET writes back as it is (the
  * read-only fields, `f`'s server bits 4/128/256/512/1024 among them, are ignored), fields a caller may
  * never set are never applied, and every operation documents its reply in /api/openapi.json.
  */

@@ -7,7 +7,7 @@ import type { Scope } from './load.js';
 import { NO_OWNER, ownerKey, ownerStates } from './owners.js';
 
 /**
- * The tagged services lists' rows kept per `services` revision (issue 13). A list's tag is made of two
+ * The tagged services lists' rows kept per `services` revision. A list's tag is made of two
  * revisions (http/etag.ts, migration 020): `services` (the services, their line items and attachments)
  * and `owners` (the live counters and `ins` of their objects). Ingestion moves `owners` with every
  * reading, so in a fleet with reporting units nearly every list read after a while found a new tag and

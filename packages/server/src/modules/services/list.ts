@@ -8,7 +8,7 @@ import { NO_OWNER } from './owners.js';
 
 /**
  * The wires of many services (the lists, the live events of a change, reports), read as one JSON array
- * text per row (issue 13): better-sqlite3 builds an object of some thirty named properties per row,
+ * text per row: better-sqlite3 builds an object of some thirty named properties per row,
  * which was about 60 % of the CPU of rebuilding the 10,000-row open list; a single text column parsed
  * with `JSON.parse` costs a quarter of that (measured: 10,000 services 106 → 25 ms, 20,000 line items
  * 32 → 13 ms). Both dialects write every number exactly: SQLite's `json_array` and PostgreSQL's float8

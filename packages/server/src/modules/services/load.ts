@@ -85,7 +85,7 @@ type OneRow = ListRow & {
  * per database: building and compiling the Kysely query was about a tenth of a single read's CPU.
  * The service with its owner and count is a derived table joined to its line items: its `limit` (the id
  * names one row) keeps both databases from merging it into the join, so that the attachments are
- * counted once per service, not once per line item (issue 13). A literal `limit 1`: bound as a parameter,
+ * counted once per service, not once per line item. A literal `limit 1`: bound as a parameter,
  * SQLite ran the query about five times slower.
  */
 function compileOne(db: Kysely<Database>): CompiledQuery {

@@ -253,7 +253,7 @@ export function planUpdate(
   const end = day('end_date', patch.end_date);
   if (to === 'due') {
     let planned = limit === undefined ? existing.planned_date : limit;
-    // A past planned date sent back as read (an overdue service) is no change (issue 8 "round trip").
+    // A past planned date sent back as read (an overdue service) is no change.
     if (limit != null && limit < pc.today && limit !== existing.planned_date)
       issues.push({ field: `${prefix}limit_date`, message: 'Must be today or later' });
     if (planned === null || (from !== 'due' && planned < pc.today)) planned = pc.today;

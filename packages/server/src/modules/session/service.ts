@@ -39,9 +39,9 @@ export function parseRights(text: string): TokenRights {
   };
 }
 
-/** Reason of the 403 `{error: 7}` a user of a suspended account gets at login (issue 9 point 2). */
+/** Reason of the 403 `{error: 7}` a user of a suspended account gets at login. */
 export const ACCOUNT_SUSPENDED = 'Account is suspended';
-/** Reason of the 403 `{error: 7}` a deactivated user gets at login (issue 9 point 3). */
+/** Reason of the 403 `{error: 7}` a deactivated user gets at login. */
 export const USER_DEACTIVATED = 'User is deactivated';
 
 let decoyHash: Promise<string> | undefined;

@@ -8,7 +8,7 @@ import type { Database } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 
 /**
- * The first run (issue 9 point 1): while no user exists, one call creates the top account, the super
+ * The first run: while no user exists, one call creates the top account, the super
  * user and a first fleet. Shared by `POST /api/setup` and `npm run admin -- create-superuser`, so that
  * the web and the command line make exactly the same three rows.
  */

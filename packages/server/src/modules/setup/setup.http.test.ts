@@ -36,7 +36,7 @@ async function counts(t: TestServer) {
   return { users: await count('users'), accounts: await count('accounts'), fleets: await count('fleets') };
 }
 
-describe('first run (issue 9 point 1)', () => {
+describe('first run', () => {
   let t: TestServer | undefined;
   afterEach(async () => {
     await t?.close();

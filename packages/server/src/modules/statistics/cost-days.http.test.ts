@@ -12,7 +12,7 @@ import {
 } from '../../test/harness.js';
 
 /**
- * Statistics from the daily aggregates (issue 10 "Statistics"), against hand-computed figures, on
+ * Statistics from the daily aggregates, against hand-computed figures, on
  * both databases: a fleet in miles and US gallons with a filling written in litres before the fleet
  * changed its unit, decimals that must add up exactly (0.1 + 0.2), and a period across a
  * daylight-saving change in the fleet's zone.

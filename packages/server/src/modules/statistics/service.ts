@@ -177,7 +177,7 @@ async function periodDays(
  * Every unit of the fleet (or those of `unitIds` in it), in id order, with what its `cost_days` rows of
  * the period add up to: the running totals (migration 021) of its last row up to the period's end less
  * those of its last row before the period's start — per unit two index seeks on the key, whatever the
- * period's length (issue 13: no range of rows per request).
+ * period's length (no range of rows per request).
  */
 async function periodUnitCosts(
   ctx: AppContext,

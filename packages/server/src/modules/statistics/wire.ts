@@ -68,7 +68,7 @@ const num = (v: number | null) => (v === null || !Number.isFinite(v) ? 'null' : 
 /**
  * `JSON.stringify({uid, ...figuresToWire(f, u)})`, written out: the fleet reply holds a row per unit
  * (10,000 in the dashboard's benchmark) and serialising an object each cost about four times as much
- * (issue 13). Same keys in the same order (wire.test.ts checks it).
+ *. Same keys in the same order (wire.test.ts checks it).
  */
 export function unitRowJson(uid: number, f: UnitFigures, u: Units): string {
   const w = figuresToWire(f, u);

@@ -11,7 +11,7 @@ import {
 
 const NEW_PASSWORD = 'a-new-secret-42';
 
-/** PUT /api/user/password: the user changes their own password (issue 9 point 3). */
+/** PUT /api/user/password: the user changes their own password. */
 describe('own password change', () => {
   let t: TestServer;
   let demoAccount: number;

@@ -9,7 +9,7 @@ import { accessDenied, invalidInput } from '../../http/errors.js';
 export const WRONG_PASSWORD = 'Wrong password';
 
 /**
- * PUT /api/user/password (issue 9 point 3): the user changes their own password, the current one
+ * PUT /api/user/password: the user changes their own password, the current one
  * required. Wrong current passwords count like failed logins (auth/rate-limit.ts, same name and address),
  * so the route cannot be used to guess faster than the login. The other sessions, login tokens and API
  * tokens of the user end (their sockets get user event 32, spec §4); the calling session stays.

@@ -113,7 +113,7 @@ export async function switchFleet(ctx: AppContext, actor: Actor, fid: number): P
 
 /**
  * PATCH /api/user/settings (spec §3 "User settings"): the known keys only (core contract), merged into
- * what is stored, at most core `SETTINGS_TOTAL_MAX` in all (issue 14 item 3).
+ * what is stored, at most core `SETTINGS_TOTAL_MAX` in all.
  */
 export async function patchSettings(ctx: AppContext, actor: Actor, patch: Settings): Promise<UserSettings> {
   const user = await ctx.db.kysely

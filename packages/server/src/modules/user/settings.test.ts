@@ -30,7 +30,7 @@ describe('user settings (spec §3)', () => {
   it('replaces arrays instead of merging them', () => {
     expect(mergeSettings({ order: [1, 2, 3] }, { order: [3] })).toEqual({ order: [3] });
   });
-  it('keeps only the known keys with values their contract takes (issue 14 item 3)', () => {
+  it('keeps only the known keys with values their contract takes', () => {
     const text = JSON.stringify({
       lang: 'de',
       layer: '',

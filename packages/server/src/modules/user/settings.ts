@@ -29,7 +29,7 @@ export function mergeSettings(stored: Settings, patch: Settings): Settings {
 
 /**
  * The stored settings a user keeps: the known keys of core `SETTINGS_KEYS` whose value its contract
- * accepts. Keys stored before the list was enforced (issue 14 item 3), or a value a later contract no
+ * accepts. Keys stored before the list was enforced, or a value a later contract no
  * longer takes, are dropped: they are neither answered nor written back.
  */
 export function knownSettings(text: string): Settings {

@@ -6,7 +6,7 @@ import { isDiskFull } from '../../http/errors.js';
 import { type Client, startTestServer, type TestServer } from '../harness.js';
 
 /**
- * A full disk answers 507 `{error: 11, reason: "The server's disk is full"}` (issue 14 item 4), not an
+ * A full disk answers 507 `{error: 11, reason: "The server's disk is full"}`, not an
  * unexpected fault: SQLite's SQLITE_FULL (here from `max_page_count`, the same error a full DATA_DIR
  * gives; the tmpfs version is full-disk.soak.ts) and ENOSPC of a file write (a real one, to /dev/full).
  * Nothing of the failed write is stored, reads go on, and writes succeed again once there is room,

@@ -20,7 +20,7 @@ import {
 } from './instance.js';
 
 /**
- * A full disk on DATA_DIR (issue 14 item 4, SQLite): DATA_DIR is a small tmpfs, nearly filled by a
+ * A full disk on DATA_DIR (SQLite): DATA_DIR is a small tmpfs, nearly filled by a
  * ballast file, then filled by attachments (they live in the database, DESIGN §2), services with line
  * items and readings until writes fail. Every request is counted. While the disk is full every write
  * answers 507 `{error: 11, reason: "The server's disk is full"}` (core errors, not an unexpected fault),

@@ -6,7 +6,7 @@ import { type Client, createPgDatabase, type Reply, TEST_DB } from '../harness.j
 import { assertBuilt, type Instance, inspect, signIn, sleep, startInstance, type Where } from './instance.js';
 
 /**
- * kill -9 under write load (issue 14 item 4, DESIGN §2): the built server ingests readings on its OsmAnd
+ * kill -9 under write load (DESIGN §2): the built server ingests readings on its OsmAnd
  * port from several units while service writers create services with line items through the API; it is
  * killed with SIGKILL mid-load, restarted on the same data, and the database must hold every
  * acknowledged write exactly once and nothing half written: no service without all its line items, no

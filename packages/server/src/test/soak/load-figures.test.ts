@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { failureWindows, serverFigures, starvedBy } from './load-figures.js';
 
-/** The load soak's verdict on time-outs (issue 14 item 4): the machine is blamed only on evidence. */
+/** The load soak's verdict on time-outs: the machine is blamed only on evidence. */
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetkeep-load-figures-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

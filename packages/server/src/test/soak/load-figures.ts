@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 
 /**
- * Figures of the load soak (load.soak.ts, issue 14 item 4) that say whether a failed run was Fleetkeep's
+ * Figures of the load soak (load.soak.ts) that say whether a failed run was Fleetkeep's
  * fault or the machine's: the servers' event-loop delay, CPU and CPU wait from their probe files
  * (loop-probe.mjs), and the rule that puts time-outs down to a starved machine.
  */

@@ -22,7 +22,7 @@ import {
 import { failureWindows, percentile, serverFigures, starvedBy } from './load-figures.js';
 
 /**
- * The load run (issue 14 item 4, DESIGN §9): 200 simulated users (sign-in, lists, reads, edits) and
+ * The load run (DESIGN §9): 200 simulated users (sign-in, lists, reads, edits) and
  * 2,000 units reporting every 10 s on the OsmAnd port (both written to the database first; the units
  * report from a worker thread, spread evenly over the 10 s), for SOAK_MINUTES (default 5), on one instance over
  * SQLite, one over PostgreSQL and two over one PostgreSQL database (users and units split between them).
@@ -233,7 +233,7 @@ async function user(
   const signInTracked = async () => {
     const started = performance.now();
     // Each user from an address of its own, through a proxy (TRUST_PROXY): the login throttle counts
-    // tries per address, so 200 sign-ins from one address would be throttled (issue 14 item 3).
+    // tries per address, so 200 sign-ins from one address would be throttled.
     const headers = { 'x-forwarded-for': `10.20.${n >> 8}.${n & 255}` };
     const body = { username: name, password: DEMO_PASSWORD };
     const login = await timed('POST', `${url}/api/login`, { body, headers, timeoutMs: REQUEST_TIMEOUT_MS });

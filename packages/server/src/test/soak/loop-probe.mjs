@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
- * Test-only preload (`node --import loop-probe.mjs`) of the load soak (issue 14 item 4): measures the
+ * Test-only preload (`node --import loop-probe.mjs`) of the load soak: measures the
  * server's own event-loop delay with `monitorEventLoopDelay` and its CPU time, and appends one JSON line
  * a second to FLEETKEEP_LOOP_PROBE_FILE: `{t, p50, p99, max}` (ms of delay in that second) and `cpu`
  * (ms of CPU the process used in that second), and on Linux `run` and `wait`: ms the main thread (the

@@ -17,7 +17,7 @@ import {
 import { type PrivatePostgres, startPrivatePostgres } from './private-postgres.js';
 
 /**
- * PostgreSQL restarted under a running server (issue 14 item 4; spec §8 connection errors): a private
+ * PostgreSQL restarted under a running server (spec §8 connection errors): a private
  * cluster is stopped while clients read and write. Every request must end before its timeout with a
  * reply in the error shape `{error, reason}` (the web app shows its connection overlay for 1 and 500) —
  * never a hang, a broken connection or a 500 without that shape — and once the cluster is started again

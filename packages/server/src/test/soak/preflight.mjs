@@ -1,4 +1,4 @@
-// `npm run test:soak`, first step after the build (issue 14: the soak suite runs from a fresh clone):
+// `npm run test:soak`, first step after the build (the soak suite runs from a fresh clone):
 // checks what the long parts need of the machine and says what is missing, in one list, before any part
 // runs for minutes and then fails on it. It also creates the database of TEST_DATABASE_URL when
 // PostgreSQL runs but that database does not exist yet (a fresh machine: `npm test` creates it the same

@@ -8,7 +8,7 @@ import { freePort } from '../built-server.js';
 /**
  * A PostgreSQL cluster of the suite's own, on its own port and data directory (Debian's PostgreSQL 15,
  * run as the `postgres` system user), so that it can be stopped and started under a running Fleetkeep
- * (issue 14 item 4) without touching the shared server at 5432 that other tests use.
+ * without touching the shared server at 5432 that other tests use.
  */
 
 const BIN = '/usr/lib/postgresql/15/bin';

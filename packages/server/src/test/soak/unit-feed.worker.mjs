@@ -2,7 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 
 /**
- * The load soak's 2,000 reporting units (issue 14 item 4) in a worker thread of their own, so that the
+ * The load soak's 2,000 reporting units in a worker thread of their own, so that the
  * 200 simulated users of the test thread and the readings do not wait on one event loop: each unit
  * reports every `everyMs` from a random phase (spread evenly over the period) until `end`, and the
  * worker posts back per-request times and failures (time-outs counted apart, see load.soak.ts) and its own

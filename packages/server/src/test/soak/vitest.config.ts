@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 const root = path.resolve(import.meta.dirname, '../../../../..');
 
 /**
- * The soak-only parts of the fault and load suite (`*.soak.ts`, issue 14 item 4), run by
+ * The soak-only parts of the fault and load suite (`*.soak.ts`), run by
  * `npm run test:soak` and never by `npm test`: PostgreSQL restarted under a running server, a full disk
  * and the load run. One file at a time: they measure the machine and must not share it.
  */

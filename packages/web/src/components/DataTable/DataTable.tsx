@@ -65,7 +65,7 @@ export interface DataColumn<T> {
 
 export type PhonePlace = 'title' | 'detail' | 'end';
 
-/** The widest viewport that gets the phone layout (issue 15: 375 px phones and small tablets). */
+/** The widest viewport that gets the phone layout (375 px phones and small tablets). */
 export const PHONE_MAX_WIDTH = 600;
 
 export interface DataTableProps<T> {
@@ -102,7 +102,7 @@ const ROW_ESTIMATE = 41;
  * The one data table (STYLE.md): TanStack Virtual, natural sort, global search and filters kept in the
  * URL, selectable rows, row count, CSV export of the rows that pass the search.
  *
- * The row model is plain arrays (issue 13, Chromium target): the data filtered in one pass and sorted by
+ * The row model is plain arrays (Chromium target): the data filtered in one pass and sorted by
  * keys read once per row, recomputed only when the data, the columns, the filters, the search or the sort
  * change. No object per row is made: a 10,000-row list costs two arrays, and only the rows on screen
  * (plus overscan) are rendered.
@@ -453,7 +453,7 @@ interface DataRowProps<T> {
 
 /**
  * One rendered row. Memoised: when the table renders again (the virtualiser measured the rows, scrolled,
- * or another row's box changed), a row whose props are the same is not rendered again (issue 13).
+ * or another row's box changed), a row whose props are the same is not rendered again.
  */
 function DataRowOf<T>({
   row,

@@ -26,7 +26,7 @@ import {
 
 /**
  * The data table's own row model (filter, sort, selection) against TanStack Table's, which the table used
- * before (issue 13: no object per row): the same rows in the same order, and the same selection states.
+ * before (no object per row): the same rows in the same order, and the same selection states.
  */
 
 interface Item {

@@ -20,7 +20,7 @@ function Chevron({ d }: { d: string }) {
 }
 
 /**
- * Every tab row of the app (issue 15 "Phone layout": tab rows show that they scroll). Mantine's Tabs, whose
+ * Every tab row of the app (tab rows show that they scroll). Mantine's Tabs, whose
  * list (one row at every width, the theme's Tabs styles in main.tsx) fades out at a side that hides tabs
  * and shows an arrow there that scrolls on; the active tab is scrolled into view whenever it changes.
  * The arrows are for the pointer only: the keyboard moves along the tabs with the arrow keys.

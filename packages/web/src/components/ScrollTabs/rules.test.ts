@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hiddenEnds, scrollToShow, stepTarget, TABS_FADE } from './rules.ts';
 
-describe('tab row that scrolls (issue 15)', () => {
+describe('tab row that scrolls', () => {
   it('a row that fits hides nothing', () => {
     expect(hiddenEnds({ scrollLeft: 0, clientWidth: 400, scrollWidth: 400 })).toEqual({
       start: false,

@@ -11,7 +11,7 @@ import { UsersPanel } from './UsersPanel.tsx';
 
 /**
  * Spec §2 /activation: top-level admins (core guards.ts) activate and suspend the accounts below them
- * and manage their users (issue 9). The tree and the users list stand side by side, stacked at phone
+ * and manage their users. The tree and the users list stand side by side, stacked at phone
  * width.
  */
 export default function ActivationScreen() {
@@ -27,7 +27,7 @@ export default function ActivationScreen() {
   const list = accounts.data?.accounts ?? [];
   const own = accounts.data?.own ?? null;
   // The caller's own account is not in the tree (it cannot suspend itself) but its users are theirs to
-  // manage: a self-hoster's colleagues live in the organisation's top account (issue 9 "Users").
+  // manage: a self-hoster's colleagues live in the organisation's top account.
   const ownAccount: AdminAccountWire | null = own
     ? { id: own.id, n: own.n, parent: null, s: 1, active: 1, fleets: [] }
     : null;

@@ -17,7 +17,7 @@ type Dialog =
   | { kind: 'delete'; user: AdminUserWire };
 
 /**
- * The users of the selected account (issue 9 "Users"): login, full name, language, admin, active, with
+ * The users of the selected account: login, full name, language, admin, active, with
  * new / edit / password / delete for account admins. Super users are shown but only a super user may
  * change them (the server answers 403 otherwise), so their actions are hidden.
  */

@@ -16,7 +16,7 @@ import { type AdminFleetRow, filterFleetRows, fleetRows, sortFleetRows, timeZone
  * Spec §2 /admin: the fleets the user administers or whose notifications they view, each opening its
  * fleet administration (/fleet/{id}). The route guard (core guards.ts, case 'admin') already sent a user
  * with exactly one such fleet to it. Super users and account admins (need account.admin, spec §6) create
- * fleets here (issue 9 "Fleets"); the list is one column of rows, so it reads alike at 375 px and 1280 px.
+ * fleets here; the list is one column of rows, so it reads alike at 375 px and 1280 px.
  */
 export default function AdminScreen() {
   const { t } = useTranslation();

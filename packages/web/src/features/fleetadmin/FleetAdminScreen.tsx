@@ -34,7 +34,7 @@ export default function FleetAdminScreen() {
   const acl = auth?.fleets.find((f) => f.id === fid)?.acl;
   const can = auth !== null ? canWith({ su: Boolean(auth.su), admin: Boolean(auth.admin) }, acl) : null;
   const isAdmin = can?.('fleet.admin') ?? false;
-  // Channel set-ups are for fleet admins and those who may view notifications (issue 11, spec §7).
+  // Channel set-ups are for fleet admins and those who may view notifications (spec §7).
   const seesNotifications = isAdmin || (can?.('notification.view') ?? false);
   const tabs: Tab[] = [
     'settings',

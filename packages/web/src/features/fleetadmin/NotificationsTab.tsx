@@ -8,7 +8,7 @@ import { CHANNELS } from './notifications/rules.ts';
 import { SetupSection } from './notifications/SetupSection.tsx';
 
 /**
- * The fleet's notification set-ups (issue 11 item 2; PRODUCT.md "Notifications"): in-app, e-mail,
+ * The fleet's notification set-ups (PRODUCT.md "Notifications"): in-app, e-mail,
  * messaging bot and external server (webhook), each a table with new, edit, send test and delete, then
  * the delivery log. Admins and users with viewNotification (spec §6) see it; the in-app users picker
  * names the members when the caller may list them (fleet admins), else their ids.

@@ -21,7 +21,7 @@ describe('help dialog geometry (spec §9)', () => {
     expect(defaultBox(vp)).toEqual({ x: 930, y: 120, w: 350, h: 680 });
     // a short screen keeps the minimum height of 350
     expect(defaultBox({ w: 1280, h: 400 })).toEqual({ x: 930, y: 50, w: 350, h: 350 });
-    // a phone narrower than the default width gets the whole width, docked at the bottom (issue 15):
+    // a phone narrower than the default width gets the whole width, docked at the bottom:
     // half the height, never below the minimum height, so the top of the screen stays in view
     expect(defaultBox({ w: 320, h: 640 })).toEqual({ x: 0, y: 290, w: 320, h: 350 });
     expect(defaultBox({ w: 375, h: 812 })).toEqual({ x: 25, y: 406, w: 350, h: 406 });
@@ -30,7 +30,7 @@ describe('help dialog geometry (spec §9)', () => {
     expect(defaultBox({ w: 950, h: 800 })).toEqual({ x: 600, y: 120, w: 350, h: 680 });
   });
 
-  it('follows the viewport while docked, keeps a placed box (issue 15)', () => {
+  it('follows the viewport while docked, keeps a placed box', () => {
     const phone = { w: 375, h: 812 };
     expect(placedBox({ box: defaultBox(vp), docked: true }, phone)).toEqual(defaultBox(phone));
     expect(placedBox({ box: { x: 10, y: 20, w: 300, h: 400 }, docked: false }, phone)).toEqual({
@@ -43,7 +43,7 @@ describe('help dialog geometry (spec §9)', () => {
     expect(isDefaultPlace({ ...defaultBox(vp), x: 900 }, vp)).toBe(false);
   });
 
-  it('makes the page leave room for the docked dialog, nothing for a placed one (issue 15)', () => {
+  it('makes the page leave room for the docked dialog, nothing for a placed one', () => {
     expect(reservedSpace(defaultBox(vp), 'normal', vp)).toEqual({ right: 350, bottom: 0 });
     const phone = { w: 375, h: 812 };
     expect(reservedSpace(defaultBox(phone), 'normal', phone)).toEqual({ right: 0, bottom: 406 });
@@ -55,7 +55,7 @@ describe('help dialog geometry (spec §9)', () => {
     expect(reservedSpace({ x: 0, y: 0, w: 350, h: 800 }, 'normal', vp)).toEqual({ right: 0, bottom: 0 });
   });
 
-  it('moves only the content out of the way of a right-docked dialog, by what it would cover (issue 15)', () => {
+  it('moves only the content out of the way of a right-docked dialog, by what it would cover', () => {
     // 1280 px: the 1200 px content (40..1240) would lie 310 px under the 350 px strip.
     expect(mainOverlap(1240, 350, 1280)).toBe(310);
     // A wide screen whose centred content ends left of the strip keeps it as it is.

@@ -38,7 +38,7 @@ export function sizeLimits(vp: Viewport): { minW: number; maxW: number; minH: nu
 }
 
 /**
- * The narrowest page the docked dialog leaves beside it (issue 15): a viewport that cannot keep this much
+ * The narrowest page the docked dialog leaves beside it: a viewport that cannot keep this much
  * beside the dialog gets it docked at the bottom instead, at most half the height, so that the top of
  * the screen (its title and Save) stays in view.
  */
@@ -149,7 +149,7 @@ export interface StoredHelp {
   open: boolean;
   section: string | null;
   /**
-   * At the default place, whatever the viewport (issue 15): until the user moves or resizes it, the box
+   * At the default place, whatever the viewport: until the user moves or resizes it, the box
    * follows the viewport's default (a phone docks it at the bottom, a wide screen at the right).
    */
   docked: boolean;

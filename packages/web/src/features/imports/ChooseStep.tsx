@@ -50,7 +50,7 @@ const LIST_PATHS: Record<ImportKind, string> = {
 export const listPath = (kind: ImportKind) => LIST_PATHS[kind];
 
 /**
- * The first step of an import (issue 12 item 1): the file is read on the server (delimiter and encoding
+ * The first step of an import: the file is read on the server (delimiter and encoding
  * detected, or chosen; an XLSX's sheet), then the person picks the date format, whether the first line
  * is a header, and which column holds each field (required ones marked); the mapping is remembered per
  * user (setting `imports`).

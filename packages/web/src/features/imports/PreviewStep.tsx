@@ -43,7 +43,7 @@ interface Outcome {
 }
 
 /**
- * The preview of an import (issue 12 item 1): the mapped rows in a virtualised, editable table; each cell
+ * The preview of an import: the mapped rows in a virtualised, editable table; each cell
  * is checked by core `checkImportRows` (the rules the server applies again), invalid ones red with the
  * reason on hover; then the import with its progress, and the result (created, skipped, failed).
  */
@@ -96,7 +96,7 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
   const run = async () => {
     if (fid === null) return;
     const sent = skip ? rows.filter((_, i) => !badRows.has(i)) : rows;
-    // The server reports rows checked and written under this run's name (issue 12 item 2).
+    // The server reports rows checked and written under this run's name.
     const id = begin();
     try {
       const body = { date_format: state.dateFormat, rows: sent, progress: id };

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ImportProgress } from './progress.ts';
 
 /**
- * The running import (issue 12 item 2): the upload's share, then the server's rows checked and records
+ * The running import: the upload's share, then the server's rows checked and records
  * written as "n of N" with a determinate bar. Between the upload's end and the server's first report
  * the bar is full and moving ("checking and saving").
  */

@@ -20,7 +20,7 @@ function isProgress(event: LiveEvent, id: string): event is LiveEvent<ImportProg
 }
 
 /**
- * The progress of the screen's import runs (issue 12 item 2): `begin()` names a run and listens for its
+ * The progress of the screen's import runs: `begin()` names a run and listens for its
  * events on the live socket until `end()`; the upload's share is set by the caller. A report older than
  * the one shown (a lower count of the same phase, a check after a write) is ignored.
  */

@@ -8,7 +8,7 @@ import {
 } from '@fleetkeep/core';
 import { serverIssues } from '../../lib/refusal.ts';
 
-/** Pure rules of the migration screen (spec §2 `/migration/{fleetId}`, issue 12 items 3 and 4). */
+/** Pure rules of the migration screen (spec §2 `/migration/{fleetId}`). */
 
 /** The collections a document summary counts, in the order the screen lists them: those of the export. */
 export const SUMMARY_KEYS = FLEET_TRANSFER_CSV_COLLECTIONS;

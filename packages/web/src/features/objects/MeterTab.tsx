@@ -27,7 +27,7 @@ const STATE_COLOR = { accepted: 'green', baseline: 'blue', refused: 'red' } as c
 const REASON_KEY = new Map<string, string>(Object.entries(MeterReason).map(([key, text]) => [text, key]));
 
 /**
- * The unit page's meter history (issue 14, PRODUCT.md "Service objects and counters"): the kept
+ * The unit page's meter history (PRODUCT.md "Service objects and counters"): the kept
  * readings of its devices and the hand corrections, newest first: time (to the second), source, the
  * counters in the fleet's units (km or miles, e.h.), accepted / baseline / refused with the reason, and
  * who accepted or corrected when. A manager (manageService) accepts a refused reading (confirmed) or
@@ -64,7 +64,7 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
       const key = REASON_KEY.get(e.reason);
       return key ? t(`meter.reason_${key}`) : e.reason;
     };
-    // A device's new baseline moved the unit's interval baselines by the same step (issue 14).
+    // A device's new baseline moved the unit's interval baselines by the same step.
     const signed = (v: number, text: (v: number) => string) => (v > 0 ? `+${text(v)}` : text(v));
     const shifted = (e: MeterEntryWire) =>
       [

@@ -10,7 +10,7 @@ const stats = (over: Partial<StatisticsUnitWire> = {}): StatisticsUnitWire => ({
   services_cost: 180.52,
   fuel_cost: 0,
   cost_per_km: 1.203,
-  // Fields the statistics reply gained with fuel fillings (issue 10); not read by the indicators.
+  // Fields the statistics reply gained with fuel fillings; not read by the indicators.
   fm: 1,
   total_cost: 180.52,
   services_count: 2,

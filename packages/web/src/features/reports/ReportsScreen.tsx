@@ -54,14 +54,14 @@ interface Line {
 }
 
 /**
- * Spec §2 /reports, PRODUCT.md "Reports" (issue 10 item 4): a report type, its period (spec §9 time
+ * Spec §2 /reports, PRODUCT.md "Reports": a report type, its period (spec §9 time
  * ranges), the objects it covers (every object, one kind, or chosen objects of a kind) and its grouping
  * (none, day, week, month), all kept in the URL; the server's report shown as a chart and as the one
  * DataTable with its totals, values formatted by column kind (spec §9 "Number display"); exports as
  * XLSX, CSV and PDF downloaded from the server with progress and Cancel.
  */
 export default function ReportsScreen() {
-  // The report and its report mails (issue 10 item 5), as tabs.
+  // The report and its report mails, as tabs.
   return (
     <ReportsTabs>
       <ReportView />

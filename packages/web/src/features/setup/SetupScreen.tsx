@@ -29,7 +29,7 @@ import { browserTimeZone, TIME_ZONES, utcOffsetText } from '../../lib/timeZones.
 import { SETUP_QUERY_KEY, useSetupNeeded } from './useSetupState.ts';
 
 /**
- * The first-run screen (issue 9 point 1, route /setup, public like /login): on a database without users
+ * The first-run screen (route /setup, public like /login): on a database without users
  * it creates the organisation's top account, the super user and a first fleet, then signs in with the
  * token the server replies with. Gone for good once a user exists (the route then leads to /login).
  */

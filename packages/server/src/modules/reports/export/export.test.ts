@@ -24,7 +24,7 @@ function table(rows: number): ExportTable {
   };
 }
 
-describe('report exporters (issue 10 item 4)', () => {
+describe('report exporters', () => {
   it('splits text into script runs, Thai in runs of its own (NFKC: sara am as nikhahit + sara aa)', () => {
     expect(scriptRuns('Oil น้ำมัน 5 l')).toEqual([
       { text: 'Oil ', thai: false },

@@ -16,7 +16,7 @@ const STATUS_COLOR = { pending: 'yellow', sent: 'green', failed: 'red' } as cons
  * The delivery log (PRODUCT.md "Notifications": deliveries are retried with backoff and recorded so an
  * admin can see failures; contracts/notification-channels.ts `GET /api/fleets/{fid}/deliveries`): one
  * row per recipient (the e-mail address or chat), "send test" rows marked as tests, and a failed
- * delivery retried by hand (issue 11 item 3).
+ * delivery retried by hand.
  */
 export function Deliveries({ fid }: { fid: number }) {
   const { t } = useTranslation();

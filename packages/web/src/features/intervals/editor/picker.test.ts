@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countsUnits, pickerKind, pickerKinds } from './picker.ts';
 
-describe('assigned-units picker (issue 15)', () => {
+describe('assigned-units picker', () => {
   const off = { on: false };
   const on = { on: true };
 

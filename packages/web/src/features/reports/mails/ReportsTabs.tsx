@@ -8,7 +8,7 @@ import { useUrlParams } from '../../../lib/urlParams.ts';
 import { ReportMailsPanel } from './ReportMailsPanel.tsx';
 
 /**
- * The two tabs of /reports (issue 10 item 5): the report itself (`children`) and its report mails
+ * The two tabs of /reports: the report itself (`children`) and its report mails
  * (`?tab=mails`, kept in the URL like every tab). A new report mail starts with the report shown.
  */
 export function ReportsTabs({ children }: { children: ReactNode }) {

@@ -11,7 +11,7 @@ const ServicesView = lazy(() => import('./ServicesView.tsx'));
 /**
  * The route of /services (spec §2): a small chunk that starts the reads of the list (its services and the
  * names it shows) while the view's larger chunk (the table, its controls) loads, instead of after it
- * (issue 13, Chromium target). They are the view's own queries (same keys and options), so the view reads
+ * (Chromium target). They are the view's own queries (same keys and options), so the view reads
  * what these started and nothing is fetched twice.
  */
 export default function ServicesScreen() {
