@@ -1,4 +1,4 @@
-// Statistics reads (spec §7 "Fleet" statistics; DESIGN §9 "dashboard and report aggregation"; issue 10
+// Statistics reads (spec §7 "Fleet" statistics; DESIGN §9 "dashboard and report aggregation"
 // "the dashboard on 10,000 units × 365 days with 100,000 services and 1,000,000 fuel fillings") on a
 // generated fleet of 10,000 units with 365 days of counter history each (3.65 million counter_days
 // rows), 100,000 closed services (half with a hand-entered total, half with two line items) and

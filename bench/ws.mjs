@@ -1,4 +1,4 @@
-// Websocket fan-out (DESIGN §6 live events, §9 "websocket fan-out latency to 1,000 clients"; issue 13
+// Websocket fan-out (DESIGN §6 live events, §9 "websocket fan-out latency to 1,000 clients"
 // item 6, target p99 < 100 ms): BENCH_WS_CLIENTS sockets (default 1,000) on `/events`, signed in with
 // sessions of three demo users who may see services (a few sessions each, as browser tabs share one),
 // all in the demo fleet. Then the manager renames one service through the API, BENCH_WS_CHANGES times
@@ -33,7 +33,7 @@ const RECEIPT_TIMEOUT_MS = 30_000;
 const PAUSE_MS = 20;
 /** File descriptors kept free beside the sockets (database, log, HTTP connections). */
 const SPARE_FDS = 200;
-/** Target of issue 13 for the 99th percentile, ms. */
+/** Target (DESIGN §9) for the 99th percentile, ms. */
 const TARGET_P99_MS = 100;
 
 /** Fails early, with the fix, when either process could not hold every socket open. */

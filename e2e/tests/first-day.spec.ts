@@ -3,7 +3,7 @@ import { type EmptyServer, startEmptyServer } from '../server.ts';
 import { cpuThrottle, expect, screenshot, test } from './fixtures.ts';
 
 /**
- * Issue 9 "Done when": a self-hoster starts from an EMPTY database (its own server, `FLEETKEEP_DEMO=0`)
+ * A self-hoster starts from an EMPTY database (its own server, `FLEETKEEP_DEMO=0`)
  * and gets to work without reading code: set-up → a fleet → a unit with device id `trk-1`, a driver → a
  * colleague with view rights → an OsmAnd reading of `trk-1` moves the unit's mileage on the colleague's
  * screen → the colleague sees only what the rights allow.

@@ -10,7 +10,7 @@ import {
 } from './fixtures.ts';
 
 /**
- * Spec §2 /fleet/{fleetId}, custom-field definitions tab (issue 9 item 7; PRODUCT.md "Administration";
+ * Spec §2 /fleet/{fleetId}, custom-field definitions tab (PRODUCT.md "Administration";
  * spec §7 "Custom fields"): a fleet admin defines a list field for units, a unit's profile offers it,
  * a value is set, and deleting the field asks first because it has a value (safe=1, then safe=0).
  */

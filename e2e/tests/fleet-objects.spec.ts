@@ -3,7 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSession, cpuThrottle, expect, expectNoPageScroll, login, test } from './fixtures.ts';
 
 /**
- * Issue 9 item 5: the fleet's service objects tab (spec §2 /fleet/{fleetId}; PRODUCT.md "Administration",
+ * The fleet's service objects tab (spec §2 /fleet/{fleetId}; PRODUCT.md "Administration",
  * "Service objects and counters"). Only objects this journey creates are moved or deleted, and they are
  * removed at the end, so the demo fleet stays as the other journeys expect it.
  */

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { apiSession, expect, expectNoPageScroll, login, screenshot, test } from './fixtures.ts';
 
 /**
- * Issue 12 item 1 for the other kinds: intervals (CSV, a bad cell fixed inline), line items (CSV, a bad
+ * The import flow for the other kinds: intervals (CSV, a bad cell fixed inline), line items (CSV, a bad
  * row skipped) and fuel fillings (XLSX with a sheet choice, a bad cell fixed); each sees the result
  * screen and its records in their list. And item 2: the server's progress as a determinate "n of N".
  */

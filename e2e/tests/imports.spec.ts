@@ -1,7 +1,7 @@
 import { apiSession, expect, expectNoPageScroll, login, screenshot, test } from './fixtures.ts';
 
 /**
- * Issue 12 item 1: a 500-row services CSV with 3 bad rows; one is fixed inline, the other two are
+ * A 500-row services CSV with 3 bad rows; one is fixed inline, the other two are
  * skipped; the result names what was created and skipped, and the services are in the list.
  */
 test('a manager imports a 500-row services CSV, fixes a bad cell, skips the rest and finds the services', async ({

@@ -14,7 +14,7 @@ import {
 import { rowOf, saveClosed } from './services-support.ts';
 
 /**
- * Issue 4's maintenance journey, end to end in the browser, at desktop and at phone width: an interval by
+ * The maintenance journey, end to end in the browser, at desktop and at phone width: an interval by
  * mileage with an advance notice, a unit assigned, OsmAnd readings until the status engine makes the
  * service Due and then Overdue (seen live, without a reload), line items and an attachment, In progress
  * (the unit is In service), closed (archived, the unit Active, the interval's baseline reset), another

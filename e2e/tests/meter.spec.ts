@@ -1,7 +1,7 @@
 import { apiSession, cpuThrottle, expect, login, screenshot, test } from './fixtures.ts';
 
 /**
- * Issue 14: a unit's meter history. A tracker's reading that the counter rules refuse is kept with its
+ * A unit's meter history. A tracker's reading that the counter rules refuse is kept with its
  * reason; the manager sees it on the unit page's "Meter history" tab, accepts it (confirmed) and the
  * unit's mileage becomes the reading's. The tracker's first odometer is a new baseline, and the unit's
  * interval baselines move by the same step, which the history shows on the baseline's row.

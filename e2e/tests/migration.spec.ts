@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { apiSession, cpuThrottle, expect, login, test } from './fixtures.ts';
 
 /**
- * Issue 12 items 3 and 4 (spec §2 `/migration/{fleetId}`, PRODUCT.md "Administration"): the super
+ * Fleet export, import and migration (spec §2 `/migration/{fleetId}`, PRODUCT.md "Administration"): the super
  * user makes a new fleet in its own account (so the demo account's admin keeps exactly the fleets the
  * redirect journeys expect), imports the LubeLogger sample export (e2e/fixtures/lubelogger) into it with a
  * preview and a vehicle → unit mapping, downloads the fleet's JSON export and imports it into a second

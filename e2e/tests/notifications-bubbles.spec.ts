@@ -15,7 +15,7 @@ import {
 import { cleanUp, createDue, demoUnits, inBatches, type Unit } from './services-support.ts';
 
 /**
- * Popup bubbles and the bell's count as issue 11 "Tests" lists them (spec §4 "Notification kinds", §9
+ * Popup bubbles and the bell's count (spec §4 "Notification kinds", §9
  * "Notifications": at most 5 bubbles, the unread count capped at 99+): a service the status engine
  * creates pops a bubble and counts on the bell for the manager, not for a user whose mask excludes the
  * kind; six notifications in a row show five bubbles; 100 unread show 99+.

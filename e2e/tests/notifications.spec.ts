@@ -15,7 +15,7 @@ import {
 import { cleanUp, createDue, demoUnits } from './services-support.ts';
 
 /**
- * The notification bell, its popup bubbles and the fleet's notification set-ups (issue 11, web side;
+ * The notification bell, its popup bubbles and the fleet's notification set-ups (
  * spec §2 "Notification bell", §4 "Notification kinds", §9 "Notifications"). Another demo user (the
  * mechanic) changes services through the API; the manager's page hears of it live.
  */

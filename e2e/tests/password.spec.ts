@@ -3,7 +3,7 @@ import { apiSession, expect, login, openUserMenu, test } from './fixtures.ts';
 
 const NEW_PASSWORD = 'journey-password-1';
 
-/** Issue 9 point 3: a user changes their own password in settings and logs in with the new one. */
+/** A user changes their own password in settings and logs in with the new one. */
 test('changing the own password in settings, then logging in with the new one', async ({ page, request }) => {
   await login(page, 'mechanic');
   await expect(page).toHaveURL('/dashboard');

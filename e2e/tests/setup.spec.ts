@@ -2,7 +2,7 @@ import { type EmptyServer, startEmptyServer } from '../server.ts';
 import { expect, openUserMenu, screenshot, test } from './fixtures.ts';
 
 /**
- * Issue 9 point 1: the first run. This journey needs an EMPTY database, so it starts its own server
+ * The first run. This journey needs an EMPTY database, so it starts its own server
  * (`FLEETKEEP_DEMO=0`, fresh data directory) next to the suite's demo server and stops it after.
  */
 

@@ -3,7 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSession, expect, login, test } from './fixtures.ts';
 
 /**
- * Issue 9 "Accounts and activation" (spec §4): root suspends the Northwind account on /activation while
+ * Accounts and activation (spec §4): root suspends the Northwind account on /activation while
  * Northwind's user (outsider) sits on the dashboard in another browser. The server ends that user's
  * sessions and sends user event 32 (forced logout): the open page goes to the login screen at once, and
  * logging in is refused while the account is suspended. (The "Current fleet has been suspended" dialog

@@ -97,7 +97,7 @@ export type FleetSuspendedEvent = DomainEventBase<'fleet.suspended'> & {
 };
 
 /**
- * The figures of a fuel filling that period statistics add up (issue 10 "Statistics": fuel cost,
+ * The figures of a fuel filling that period statistics add up (fuel cost,
  * consumption per unit and per day). Volume and cost are integer thousandths, so sums are exact.
  */
 export interface FuelFigures {

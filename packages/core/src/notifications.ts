@@ -141,7 +141,7 @@ export function isSettledWarning(kind: number, serviceFlags: number | null): boo
 
 /**
  * The read time a new notification starts with: read at once for the user whose own change caused it
- * (issue 11: "a change the user made themselves counts as read"; spec §4 "A new live notification counts
+ * ("a change the user made themselves counts as read"; spec §4 "A new live notification counts
  * as read only if the current user created it"), unread (null) for everyone else.
  */
 export function initialReadTime(recipientId: number, causedBy: number | null, at: number): number | null {

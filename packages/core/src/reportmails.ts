@@ -1,7 +1,7 @@
 import { TZ_DST_EUROPE, TZ_DST_SOUTH, tzOffsetMinutes } from './timezone.js';
 
 /**
- * The schedule of a report mail (PRODUCT.md "Reports": report mails, daily, weekly, monthly; issue 10
+ * The schedule of a report mail (PRODUCT.md "Reports": report mails, daily, weekly, monthly
  * item 5; wire shape in contracts/reportmails.ts). Pure: a send slot is a wall-clock hour in the fleet's
  * time zone (spec §5 "Time zone", core timezone.ts) on the days the schedule names, and each slot covers
  * the finished period before its day (decision 3 of the contract).

@@ -41,8 +41,8 @@ export const ADMIN_ACCOUNT_READ_ONLY = ['id', 'active', 'fleets'] as const;
 /** The parent account: not moved by an update (refused unless equal to the stored one). */
 export const ADMIN_ACCOUNT_FIXED = ['parent'] as const;
 /**
- * `PUT /api/admin/accounts/{id}`: s = 1 activates, 0 suspends; `n` renames (unique among siblings, 409;
- * issue 9). At least one of them; the account as read is accepted too.
+ * `PUT /api/admin/accounts/{id}`: s = 1 activates, 0 suspends; `n` renames (unique among siblings, 409).
+ * At least one of them; the account as read is accepted too.
  */
 export const adminAccountBody = acceptingReadOnly(
   z.object({ s: flag.optional(), n: accountName.optional() }),

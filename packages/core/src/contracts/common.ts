@@ -43,7 +43,7 @@ export function decimal3(options: { positive?: boolean } = {}) {
 }
 
 /**
- * Deepest nesting of objects and arrays a JSON request body may have (issue 14 item 3: a 5,000-deep body
+ * Deepest nesting of objects and arrays a JSON request body may have (a 5,000-deep body
  * overflowed the stack, 500). No contract nests half as deep; a deeper body answers 400 error 4.
  */
 export const JSON_DEPTH_MAX = 32;

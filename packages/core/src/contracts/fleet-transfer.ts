@@ -14,7 +14,7 @@ import { INAPP_SETUP_USERS_MAX } from './notifications.js';
 import { SERVICE_ATTACHMENT_BYTES_MAX, SERVICE_ATTACHMENTS_MAX } from './services.js';
 
 /**
- * Fleet export and import (issue 12 item 3; PRODUCT.md "Administration", migration; spec §2
+ * Fleet export and import (PRODUCT.md "Administration", migration; spec §2
  * `/migration/{fleetId}`, admin on that fleet only, spec §6) and the migration from LubeLogger's CSV
  * exports.
  *

@@ -3,7 +3,7 @@ import { id, pathId } from './common.js';
 import { intervalImportRow, intervalWire } from './intervals.js';
 
 /**
- * Wire contracts of the import flow (issue 12 items 1, 2, 5; spec §2 the `/…/import` routes, §5 "Import:
+ * Wire contracts of the import flow (spec §2 the `/…/import` routes, §5 "Import:
  * intervals", "Import: services", "Import: line items", "Generic checks", §7 `GET/POST /fleets/{id}/import`).
  *
  * Design:

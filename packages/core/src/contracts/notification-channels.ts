@@ -4,7 +4,7 @@ import { ALL_NOTIFICATION_KINDS, LANGUAGES, Limits } from '../constants.js';
 import { acceptingReadOnly, flag, id, unixTime } from './common.js';
 
 /**
- * Wire contracts of the notification channels (issue 11 item 2; spec §7 "Notifications and alerts";
+ * Wire contracts of the notification channels (spec §7 "Notifications and alerts";
  * PRODUCT.md "Notifications"; DESIGN §6 kinds 1/2/4/8/16): e-mail (`mails`, spec §7 names it), messaging
  * bot (`bots`, a Telegram-compatible bot API) and external server (`webhooks`), each configured per fleet
  * under `/api/fleets/{fid}` — GET (list), POST, PUT and DELETE `/{id}`, POST `/test` — and the delivery log

@@ -3,7 +3,7 @@ import { ALL_NOTIFICATION_KINDS, Limits } from '../constants.js';
 import { acceptingReadOnly, flag, id } from './common.js';
 
 /**
- * Wire contracts of the in-app notifications (issue 11 items 1 and 2 "in-app set-ups"; spec §3
+ * Wire contracts of the in-app notifications (spec §3
  * "Notification", §4 "Notification kinds", §7 "Notifications and alerts"; DESIGN §6 kinds 1/2/4/8/16).
  *
  * Decisions where spec §7 is ambiguous:
@@ -17,7 +17,7 @@ import { acceptingReadOnly, flag, id } from './common.js';
  *    are `/api/fleets/{fid}/user/alerts`: `GET` lists them, `POST` marks read, `POST .../delete` deletes;
  *    both take the event ids (spec §7 "Marking read and deleting go through ... event_ids"), or a kind for
  *    "all of a kind" (spec §4).
- * 2. Who may call. Set-ups: admin or viewNotification on the fleet (issue 11 item 2; spec §6 "Fleet
+ * 2. Who may call. Set-ups: admin or viewNotification on the fleet (spec §6 "Fleet
  *    administration and notification screens need admin or viewNotification"), need `fleet.settings`.
  *    Alerts: viewService (spec §6 "Notifications are initialised only if the acl includes viewService";
  *    the bell is hidden without it, spec §2), need `service.view`.

@@ -10,7 +10,7 @@ import { REPORT_FORMATS, REPORT_GROUPS, REPORT_IDS_MAX, REPORT_TYPES } from './r
  * Wire contracts of the report mails (spec §7 "Report mails": POST and GET
  * `/api/fleets/{fleetId}/reportmails`, GET, PUT and DELETE `.../reportmails/{id}`; PRODUCT.md "Reports":
  * a report definition with recipients, format and schedule sent by e-mail on schedule, and at once as a
- * test; issue 10 item 5). Besides the spec's five calls: `POST .../reportmails/{id}/send` ("send now").
+ * test). Besides the spec's five calls: `POST .../reportmails/{id}/send` ("send now").
  *
  * Decisions:
  *

@@ -7,7 +7,7 @@ import { STATISTICS_PERIOD_TEXT_MAX } from './statistics.js';
 
 /**
  * Wire contracts of the reports (PRODUCT.md "Reports"; spec §2 `/reports`, §9 "Time ranges" and "Number
- * display"; issue 10 item 4): `GET /api/fleets/{fid}/reports/{type}` (JSON, the screen's table and chart)
+ * display"): `GET /api/fleets/{fid}/reports/{type}` (JSON, the screen's table and chart)
  * and `GET /api/fleets/{fid}/reports/{type}/export?format=xlsx|csv|pdf` (a file, worded in the caller's
  * language and number formats). Both need `report.view`.
  *

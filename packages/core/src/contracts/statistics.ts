@@ -3,7 +3,7 @@ import { id, pathId } from './common.js';
 
 /**
  * Wire contracts of the statistics calls (spec §7 "Fleet": GET /fleets/{id}/statistics and
- * /fleets/{id}/units/{uid}/statistics; PRODUCT.md "Service objects and counters", "Dashboard"; issue 10
+ * /fleets/{id}/units/{uid}/statistics; PRODUCT.md "Service objects and counters", "Dashboard"
  * "Statistics"). Distances are km and engine hours hours (the web converts for fleets in miles); money
  * is a number with at most 3 decimals in the fleet currency; fuel volumes are in the fleet's fuel unit
  * (`fm`: 1 litres, 2 US gallons), 3 decimals. Costs count closed services by their end date and fuel

@@ -76,7 +76,7 @@ export const SETTINGS_LAYOUT_ITEMS_MAX = 64;
 /** Longest section id of the dashboard layout. */
 export const SETTINGS_LAYOUT_ID_MAX = 64;
 /**
- * Largest size of a user's settings, as the JSON text stored after a change (issue 14 item 3: settings
+ * Largest size of a user's settings, as the JSON text stored after a change (settings
  * went into every /api/auth reply, so megabytes of them slowed every sign-in). A change that would
  * pass it answers 400 error 4 with a detail on `body`; the known keys below stay far under it.
  */

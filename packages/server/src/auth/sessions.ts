@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 /**
- * Ending a user's sessions and tokens (issue 9: a password change, a deactivation or a suspension ends
+ * Ending a user's sessions and tokens (a password change, a deactivation or a suspension ends
  * the user's other sessions and API tokens). Split in two so that a writer ends them inside its own
  * transaction and announces it after the commit.
  */

@@ -29,7 +29,7 @@ export interface Db {
   /**
    * Runs a hot query of fixed text, compiled once (`parameters` replace the compiled ones): the access
    * and list revisions read on every request. On PostgreSQL it goes straight to the pool as a named
-   * prepared statement: no Kysely layers on our side, no parse and plan on the server's (issue 13: the
+   * prepared statement: no Kysely layers on our side, no parse and plan on the server's (the
    * fixed cost of a query dominates a small read). On SQLite through Kysely, whose statements are cached.
    */
   fixed<R>(query: CompiledQuery<R>, parameters?: readonly unknown[]): Promise<R[]>;
@@ -85,7 +85,7 @@ export function cachedStatements(db: SQLite.Database, size = STATEMENT_CACHE): S
     prepare(text: string) {
       // SQLite rolls a transaction back by itself on SQLITE_FULL (and IOERR, NOMEM); Kysely's ROLLBACK
       // after it failed with "no transaction is active" and hid the real error (a full disk answered
-      // 500, issue 14 item 4). With nothing to roll back it is a no-op.
+      // 500). With nothing to roll back it is a no-op.
       if (!db.inTransaction && /^rollback\b/i.test(text)) return NOTHING_TO_ROLL_BACK;
       const hit = cache.get(text) as (SqliteStatement & { busy?: boolean }) | undefined;
       // A statement still being iterated (a streamed query) cannot run again; give that caller a new one.

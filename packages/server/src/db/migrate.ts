@@ -13,7 +13,7 @@ export interface MigrateOptions {
 /**
  * Runs the pending migrations, then makes sure the reference data exists. An existing SQLite database
  * with pending migrations is first copied beside itself (`<db>.pre-<migration>-<stamp>.sqlite`, the
- * newest three kept; issue 14 item 2): a failed or unwanted upgrade can be undone with `npm run restore`.
+ * newest three kept): a failed or unwanted upgrade can be undone with `npm run restore`.
  */
 export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Promise<void> {
   const migrator = new Migrator({ db: db.kysely, provider: migrations(db.dialect) });

@@ -3,8 +3,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 
 /**
- * SQLite copies for `npm run backup` / `npm run restore` and the copy written before migrations (issue 14
- * item 2). The SQLite file is the whole state: attachments live in the database too (DESIGN §2).
+ * SQLite copies for `npm run backup` / `npm run restore` and the copy written before migrations.
+ * The SQLite file is the whole state: attachments live in the database too (DESIGN §2).
  * Copies are made with SQLite's online backup API, never a file copy, so a server writing at the same
  * time leaves a consistent copy.
  */

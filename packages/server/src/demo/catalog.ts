@@ -90,7 +90,7 @@ const labour = (q: number): TemplateLine => ({
   heavy: { n: 'Labour, heavy vehicle (per hour)', q: q * 1.5 },
 });
 
-/** The dozen intervals of issue 15 (mileage, engine hours and time rules; units, drivers, trailers). */
+/** The demo's dozen intervals (mileage, engine hours and time rules; units, drivers, trailers). */
 export const DEMO_INTERVALS: DemoInterval[] = [
   {
     key: 'oil',

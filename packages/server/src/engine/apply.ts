@@ -63,8 +63,8 @@ async function write(uow: UnitOfWork, placeholder: Placeholder, work: Plan, at: 
 
 /**
  * The scope of the plan made again under the locks: the assignments the first plan found work for; or,
- * when a whole fleet's run found more of them than one read by ids takes (a first run over a fleet,
- * issue 13), the fleet scope itself, whose one read costs less than thousands of ids in chunks. Such a
+ * when a whole fleet's run found more of them than one read by ids takes (a first run over a fleet),
+ * the fleet scope itself, whose one read costs less than thousands of ids in chunks. Such a
  * scope has one fleet, which is locked, so whatever the second plan finds is covered by the lock.
  */
 function replanScope(scope: EngineScope, assignmentIds: number[]): EngineScope {

@@ -15,7 +15,7 @@ import { recompute } from './index.js';
 
 /**
  * A fleet-wide run reads only the assignments that may be within notice (plan.ts `mayBeWithinNotice`, a
- * loose SQL bound; issue 13). Here every assignment sits at or just around the exact point where core
+ * loose SQL bound). Here every assignment sits at or just around the exact point where core
  * `evaluate` starts to find it within notice: time rules of every calendar unit in zones with and
  * without daylight saving, on month ends and around leap days, and counters a rounding step either side
  * of the threshold. The run must create a service for exactly the assignments `evaluate` says.

@@ -6,7 +6,7 @@ import { type DomainEventConsumer, type PublishedDomainEvent, recordDomainEvents
 
 /**
  * Consumers of some types only (events/consumers.ts) and publications no consumer wants
- * (events/outbox.ts `publish(recorded)`, issue 13): a device reading's `unit.counters` wakes no one and
+ * (events/outbox.ts `publish(recorded)`): a device reading's `unit.counters` wakes no one and
  * is numbered by the next publication or the sweep; a consumer passes over other types in the database,
  * yet gets each of its own once, in order, and its cursor ends past everything published.
  */

@@ -76,7 +76,7 @@ export function domainEventRows(events: NewDomainEvent[], t: number = now()): un
 
 /**
  * The same as `recordDomainEvents` for writers that record thousands of events at once (the status
- * engine's first run over a fleet, issue 13): db/bulk.ts multi-row inserts, one prepared statement for
+ * engine's first run over a fleet): db/bulk.ts multi-row inserts, one prepared statement for
  * every full chunk. `placeholder` is the dialect's (db/dialect `placeholder`: `?` or `$k`).
  */
 export async function recordDomainEventsBulk(
@@ -158,7 +158,7 @@ export class Outbox {
    * `recorded`, when the writer knows it, names the types the commit recorded: if no consumer of this
    * instance wants any of them (a device reading's `unit.counters`, which notifications and channels
    * pass over), there is nothing to wake anyone for, and the rows are numbered by the next publication
-   * or the sweep (issue 13: on PostgreSQL the numbering transaction, the wake-up and two consumer
+   * or the sweep (on PostgreSQL the numbering transaction, the wake-up and two consumer
    * transactions per group commit were half the statements of a reading). Consumers see them in order
    * all the same; one that wants them waits at most a sweep period.
    */

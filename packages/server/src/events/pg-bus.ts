@@ -145,8 +145,8 @@ export class PgBus implements EventBus {
   /**
    * Several events in order, packed: as many as fit one payload travel as one JSON array (`[e1,e2,…]`,
    * unpacked by every listener in `deliver`), and all payloads go out in one statement (`pg_notify` over
-   * an array keeps their order). A bulk change of thousands of services (the status engine's first run,
-   * issue 13) thus costs a tenth of the notifications and of the listeners' wake-ups, while sockets still
+   * an array keeps their order). A bulk change of thousands of services (the status engine's first run)
+   * thus costs a tenth of the notifications and of the listeners' wake-ups, while sockets still
    * receive one event per record. An event too large for a payload on its own is parked, in its place.
    */
   async publishMany(events: LiveEvent[]): Promise<void> {

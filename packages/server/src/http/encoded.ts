@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
  * Compressed copies of kept reply bodies (http/etag.ts). `@fastify/compress` (app.ts) compresses every
  * reply on its own, synchronously for a body in memory: a browser reading a services list of 10,000 rows
  * (6 MB of JSON) paid a brotli pass of the whole body per request, blocking the event loop, and every
- * browser of the fleet paid it again for the same bytes after each change (issue 13, "the SPA's reloads
+ * browser of the fleet paid it again for the same bytes after each change ("the SPA's reloads
  * after live events"). A kept body is compressed once per encoding, off the event loop (zlib's thread
  * pool), with the plugin's settings, and sent with its `Content-Encoding`, which the plugin passes over.
  */

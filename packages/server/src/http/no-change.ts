@@ -35,8 +35,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * Every update (`PUT`, `PATCH`) whose body contract is an object with fields refuses a body that names
- * none of them, writable or read-only, with 400 `{error: 4, reason: 'No field to change'}` (issue 14
- * item 3: `{}` on a unit answered 500, then the record unchanged). A body as read (GET → PUT round
+ * none of them, writable or read-only, with 400 `{error: 4, reason: 'No field to change'}` and the record
+ * unchanged. A body as read (GET → PUT round
  * trip) names its fields and goes on to validation as before; a contract without fields (a confirmation)
  * is left alone. Call before the routes are registered.
  */

@@ -8,7 +8,7 @@ import { servicesFixture } from '../test/services-fixtures.js';
 import { applyPendingShifts } from './baseline-shift.js';
 
 /**
- * Issue 14: the move of interval baselines with a device's new counter baseline is recorded in the
+ * The move of interval baselines with a device's new counter baseline is recorded in the
  * readings' transaction (the history row, `shift_pending`) and applied after the commit; a process killed
  * between the two leaves the row pending, and the next start applies it, once (baseline-shift.ts
  * `applyPendingShifts`, `recoverShifts`).

@@ -122,7 +122,7 @@ export const LIVE_TYPES = LIVE_COLUMNS.map((c) => LIVE_COLUMN_TYPES[c]);
 
 /**
  * Writes the units a baseline moved, one by one: they also write their base and corrections. The
- * others' live columns go in one statement for all (`writeLive`; issue 13 item 4: a statement per unit
+ * others' live columns go in one statement for all (`writeLive`: a statement per unit
  * was a round trip per reading on PostgreSQL).
  */
 export async function updateBaselined(trx: Transaction<Database>, units: LiveUnit[]): Promise<void> {

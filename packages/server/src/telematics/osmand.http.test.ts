@@ -111,7 +111,7 @@ describe('OsmAnd ingestion (DESIGN §3)', () => {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirst();
     const res = await fetch(`${base}/?id=ghost-7&lat=1&lon=2&timestamp=${tick()}`);
-    // Issue 14 item 3: the same answer as a known unit's refused reading (out of order here).
+    // The same answer as a known unit's refused reading (out of order here).
     const known = await fetch(`${base}/?id=demo-001&lat=1&lon=2&timestamp=1000`);
     expect(res.status).toBe(200);
     expect(known.status).toBe(200);

@@ -9,7 +9,7 @@ import { servicesFixture } from '../test/services-fixtures.js';
 
 /**
  * A reading that moves the counters but crosses no notice records its `unit.counters` and wakes no
- * consumer (events/outbox.ts `publish(recorded)`, issue 13); one that crosses a notice still makes the
+ * consumer (events/outbox.ts `publish(recorded)`); one that crosses a notice still makes the
  * Due service before its answer, and its `service.due` reaches the consumers and its live event the bus.
  */
 describe('readings and the outbox', () => {

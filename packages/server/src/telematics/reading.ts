@@ -12,7 +12,7 @@ export interface Reading {
   /** Unix seconds (whole). */
   time: number;
   /**
-   * Unix milliseconds, as precise as the message carries it (issue 14: two readings in one second are
+   * Unix milliseconds, as precise as the message carries it (two readings in one second are
    * not out of order). Absent in readings made in code: `time` × 1000 then.
    */
   timeMs?: number;

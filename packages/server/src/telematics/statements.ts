@@ -5,7 +5,7 @@ import type { Database, PositionTable, UnitTable } from '../db/schema.js';
 import { DOMAIN_EVENT_COLUMNS } from '../events/outbox.js';
 
 /**
- * The hot statements of ingestion, their text made once per dialect and row count (issue 13: Kysely
+ * The hot statements of ingestion, their text made once per dialect and row count (Kysely
  * built, parsed and compiled them anew for every group commit and every batch, a large share of the
  * ingestion CPU, most of it for the thousands of values of a batch). The texts are plain SQL that both
  * dialects read alike apart from placeholders (db/dialect `placeholder`) and the row lock of PostgreSQL.

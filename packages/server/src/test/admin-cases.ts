@@ -2,8 +2,8 @@ import { forgetAccountTree } from '../auth/access.js';
 import { ACCOUNT_ADMINS, type CaseEnv, outcomes, type RouteCase } from './matrix.js';
 
 /**
- * Permission-matrix cases of account creation and user administration (issue 9 "Accounts and
- * activation", "Users"; modules/admin/user-routes.ts), spread into ROUTE_CASES of routes.ts. Every route
+ * Permission-matrix cases of account creation and user administration (PRODUCT.md "Administration";
+ * modules/admin/user-routes.ts), spread into ROUTE_CASES of routes.ts. Every route
  * needs `account.admin`: root everywhere, the demo account admin within the demo account's subtree
  * only (Northwind lies outside it); manager holds the fleet admin bit but is no account admin.
  */

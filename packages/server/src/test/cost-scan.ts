@@ -4,7 +4,7 @@ import { DAY, now } from '../context.js';
 import type { Database } from '../db/schema.js';
 
 /**
- * The scan the daily cost aggregates must equal (modules/statistics/cost-days.ts; issue 10: "aggregates
+ * The scan the daily cost aggregates must equal (modules/statistics/cost-days.ts: "aggregates
  * equal to a full scan"): the raw closed services and fuel fillings of a fleet added up per
  * `day:type:id` and per `day:*:0` as [services cost, count, fuel cost, count, litres, gallons] in
  * thousandths, all-zero rows left out. `aggregates` reads cost_days in the same shape.

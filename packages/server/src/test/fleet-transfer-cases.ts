@@ -2,7 +2,7 @@ import { FLEET_TRANSFER_FORMAT, FLEET_TRANSFER_VERSION } from '@fleetkeep/core';
 import { FLEET_ADMINS, outcomes, type RouteCase } from './matrix.js';
 
 /**
- * Permission-matrix cases of the fleet export, import and LubeLogger migration (issue 12 items 3 and 4;
+ * Permission-matrix cases of the fleet export, import and LubeLogger migration (
  * spec §2 `/migration/{fleetId}` and §6: admin on that fleet only), spread into ROUTE_CASES of routes.ts.
  * The imports carry documents and files that hold no records, so an allowed call changes nothing.
  */

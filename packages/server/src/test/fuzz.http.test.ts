@@ -9,7 +9,7 @@ import { hashPassword } from '../auth/secrets.js';
 import { type Client, DEMO_PASSWORD, startTestServer, TEST_DB, type TestServer } from './harness.js';
 
 /**
- * The route fuzzer (issue 14 item 4; DESIGN §5: failures are `{error, reason, details?}`, never 500 for
+ * The route fuzzer (DESIGN §5: failures are `{error, reason, details?}`, never 500 for
  * the client's input, and a user never reads another fleet's data, whatever ids it sends): every operation of the server's own OpenAPI document,
  * called by a signed-in manager (and an administrator) of fleet A with generated path ids (their own
  * fleet's, fleet B's, junk), query strings and bodies (from the declared JSON schema, broken variants of

@@ -2,7 +2,7 @@ import { outcomes } from './matrix.js';
 import type { CaseEnv, MatrixUser, RouteCase } from './routes.js';
 
 /**
- * Permission-matrix cases of the import flow (issue 12; spec §2: manageInterval, manageService,
+ * Permission-matrix cases of the import flow (spec §2: manageInterval, manageService,
  * manageFuelFilling; the library import: manageService or manageInterval), spread into ROUTE_CASES of
  * routes.ts. The mechanic manages services and fillings but not intervals; the viewer manages nothing.
  */

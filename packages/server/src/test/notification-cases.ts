@@ -3,7 +3,7 @@ import { FLEET_ADMINS, type MatrixUser, outcomes } from './matrix.js';
 import type { CaseEnv, RouteCase } from './routes.js';
 
 /**
- * Permission-matrix cases of the in-app notifications (issue 11; decisions in core
+ * Permission-matrix cases of the in-app notifications (decisions in core
  * contracts/notifications.ts), spread into ROUTE_CASES of routes.ts. Set-ups need admin or
  * viewNotification (`fleet.settings`: root, admin, manager); the bell needs viewService (`service.view`:
  * manager, mechanic, viewer); the outsider is no member.

@@ -2,7 +2,7 @@ import { FLEET_ADMINS, type MatrixUser, outcomes } from './matrix.js';
 import type { CaseEnv, RouteCase } from './routes.js';
 
 /**
- * Permission-matrix cases of the notification channels (issue 11 item 2; decisions in core
+ * Permission-matrix cases of the notification channels (decisions in core
  * contracts/notification-channels.ts), spread into ROUTE_CASES of routes.ts. Every route needs admin or
  * viewNotification (`fleet.settings`: root, admin, manager); the outsider is no member, and another
  * fleet's set-ups and deliveries stay invisible to the demo fleet's users.

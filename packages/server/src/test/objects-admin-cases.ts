@@ -4,8 +4,8 @@ import { createUnit } from './harness.js';
 import { ACCOUNT_ADMINS, FLEET_ADMINS, outcomes, type RouteCase, unknownToOutsider } from './matrix.js';
 
 /**
- * Permission-matrix cases of creating fleets and creating and removing service objects (issue 9
- * "Fleets", "Service objects"; modules/fleets/admin-routes.ts), spread into ROUTE_CASES of routes.ts.
+ * Permission-matrix cases of creating fleets and creating and removing service objects (spec §6;
+ * modules/fleets/admin-routes.ts), spread into ROUTE_CASES of routes.ts.
  * Fleets: super users and account admins within their subtree; objects: the fleet's admins.
  */
 

@@ -8,7 +8,7 @@ export type BlurOutcome =
   | { kind: 'create'; text: string };
 
 /**
- * Spec §2/§5 creatable select, issue 15: text typed and left is kept, never dropped. The text of the
+ * Spec §2/§5 creatable select: text typed and left is kept, never dropped. The text of the
  * chosen option changes nothing; text equal to an option (case-insensitive, by label or value) picks it;
  * other non-empty text is the new value, as if 'Create "{text}"' had been picked; empty text shows the
  * chosen option again.

@@ -2,7 +2,7 @@ import { PASSWORD_MIN_LENGTH } from '@fleetkeep/core';
 
 /**
  * A password being chosen, typed twice (first run, an admin's new user or password, the own change in
- * settings; issue 9 "Passwords: at least 10 characters"). The minimum is core's `PASSWORD_MIN_LENGTH`,
+ * settings). The minimum is core's `PASSWORD_MIN_LENGTH`,
  * the one the server's contract (`userNewPassword`) checks. Pure.
  */
 export interface NewPassword {

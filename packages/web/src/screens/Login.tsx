@@ -18,7 +18,7 @@ export function LoginScreen() {
 
   if (session.status === 'loading' || (session.status === 'anonymous' && setupNeeded === undefined))
     return <Loading />;
-  // Issue 9 point 1: on a database without users the set-up screen comes instead of the login.
+  // On a database without users the set-up screen comes instead of the login.
   if (session.status === 'anonymous' && setupNeeded) return <Navigate to="/setup" replace />;
   if (session.status === 'authenticated') {
     const decision = guardRoute(guardUser(session.auth), 'login', { origin: peekOrigin() });

@@ -3,7 +3,7 @@ import type { DialectName } from '../database.js';
 import { idColumn, notNull } from './types.js';
 
 /**
- * Counters you can trust (issue 14 item 1; modules/meter, telematics/store.ts; core contracts/meter.ts
+ * Counters you can trust (modules/meter, telematics/store.ts; core contracts/meter.ts
  * says what is kept and for how long).
  *
  * - `units.last_ms`: the time of the last accepted message in Unix milliseconds, so that a tracker

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { DialectName } from '../database.js';
 
 /**
- * Which units a statistics write changed (issue 10 "Statistics": the dashboard's statistics call at
+ * Which units a statistics write changed (the dashboard's statistics call at
  * ≥ 100 req/s on 10,000 units while the data changes). Every write of `cost_days` bumps the fleet's
  * `statistics_versions` row (migration 012); this table names, per fleet and version reached, the units
  * whose figures that write moved. A cached fleet reply of version v then recomputes only the units

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Deliveries per recipient, and test sends in the log (issue 11 item 3 "each event delivered once per
+ * Deliveries per recipient, and test sends in the log ("each event delivered once per
  * channel and recipient"; modules/notification-channels):
  *
  * - `notification_deliveries.recipient`: the one e-mail address or bot chat id a delivery goes to, so

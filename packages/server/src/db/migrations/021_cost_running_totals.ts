@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
- * Running totals of the daily cost aggregates (issue 10 "Statistics", issue 13: the fleet statistics
+ * Running totals of the daily cost aggregates (DESIGN §9: the fleet statistics
  * call at ≥ 100 req/s also when no kept reply helps — a new period, or the first request after a
  * restart). Each `cost_days` row (migration 012) gets `run_<figure>`: the sum of `<figure>` over the
  * object's rows up to and including its day. A period's figures of an object are then the running

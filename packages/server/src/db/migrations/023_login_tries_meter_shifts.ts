@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 14: only failed passwords count, and interval baselines follow a device's new counter baseline.
+ * Only failed passwords count, and interval baselines follow a device's new counter baseline.
  *
  * - `login_failures.pending`: 1 while a try's password is being checked (auth/rate-limit.ts). Such a
  *   try is no failure: it only holds one of the few places that a name or an address may have in flight

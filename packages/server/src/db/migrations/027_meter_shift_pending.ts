@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
- * Issue 14: the move of interval baselines with a device's new counter baseline survives a crash.
+ * The move of interval baselines with a device's new counter baseline survives a crash.
  *
  * `meter_readings.shift_pending`: 1 on a baseline row (telematics/store.ts) whose step
  * (`shift_mileage`, `shift_engine_hours`) is recorded in the readings' transaction but not yet applied

@@ -20,7 +20,7 @@ import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { setAccountState } from './service.js';
 
 /**
- * Creating and renaming subordinate accounts (issue 9 "Accounts and activation"; PRODUCT.md
+ * Creating and renaming subordinate accounts (PRODUCT.md
  * "Administration"). Who: super users anywhere, account admins within their own subtree
  * (`requireAccountAdmin`). Activation stays in service.ts (`setAccountState`).
  */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 /**
- * Reading a fleet's collections page by page for the streamed export (issue 12: memory stays flat
+ * Reading a fleet's collections page by page for the streamed export (memory stays flat
  * for a large fleet): keyset pages by id, each read only when the writer wants more.
  *
  * The export is no snapshot (a long read transaction would hold SQLite's one connection while a slow

@@ -6,7 +6,7 @@ import { unitOfWork } from '../../events/unit-of-work.js';
 import { importInto, publishImport } from './import.js';
 
 /**
- * POST /api/fleets/{fid}/transfer: imports a fleet export document into fleet `fid` (issue 12 item 3;
+ * POST /api/fleets/{fid}/transfer: imports a fleet export document into fleet `fid` (
  * spec §2 `/migration/{fleetId}` and §6: admin on that fleet). One transaction; nothing is stored when
  * any part fails (DESIGN §5); a device identifier in use is refused per unit (import-devices.ts).
  */

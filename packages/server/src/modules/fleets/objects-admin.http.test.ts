@@ -5,7 +5,7 @@ import { accountOf, type Client, type TestServer } from '../../test/harness.js';
 import * as fixture from '../../test/removal-fixture.js';
 
 /**
- * Creating and removing service objects (issue 9 "Service objects"; PRODUCT.md "Service objects and
+ * Creating and removing service objects (PRODUCT.md "Service objects and
  * counters"): units with a unique device identifier and starting counters, drivers, trailers, and the
  * removal rule (assignments and open services go, the archive stays unless asked).
  */

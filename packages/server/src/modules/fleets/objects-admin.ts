@@ -25,7 +25,7 @@ import { personToWire, unitToWire } from './mappers.js';
 import type { PersonKind } from './objects.js';
 
 /**
- * Creating and removing service objects (issue 9 "Service objects"; PRODUCT.md "Service objects and
+ * Creating and removing service objects (PRODUCT.md "Service objects and
  * counters"): units, drivers and trailers of a fleet, made by its admin in the fleet's account.
  */
 

@@ -3,7 +3,7 @@ import type { Client, TestServer } from '../../test/harness.js';
 import * as fixture from '../../test/removal-fixture.js';
 
 /**
- * Creating and deleting drivers and trailers (issue 9 "Service objects"; PRODUCT.md "Service objects
+ * Creating and deleting drivers and trailers (PRODUCT.md "Service objects
  * and counters"): made in the fleet by its admin, removed by the removal rule.
  */
 describe('drivers and trailers: create and delete', () => {

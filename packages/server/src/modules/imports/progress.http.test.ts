@@ -11,7 +11,7 @@ import { EventsClient } from '../../test/events-client.js';
 import { accountOf, type Client, createUnit, startTestServer, type TestServer } from '../../test/harness.js';
 
 /**
- * Issue 12 item 2: an import's progress reaches the importing user's sockets as user events of type 128
+ * An import's progress reaches the importing user's sockets as user events of type 128
  * (core events.ts), rows checked then records written, in order, ending at N; and the spec §7 interval
  * route holds its rows to the preview's rules (core `intervalImportIssues`).
  */

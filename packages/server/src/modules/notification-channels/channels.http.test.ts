@@ -16,7 +16,7 @@ import { deliveriesOf, insertDeliveries } from './consumer.js';
 import { DELIVERY_LEASE_SECONDS, deliveryWorker } from './worker.js';
 
 /**
- * Notification channels through the real server (issue 11 item 2; decisions in core
+ * Notification channels through the real server (decisions in core
  * contracts/notification-channels.ts): set-ups per fleet, service events delivered to a real SMTP
  * server (in the set-up's language, with the link), to a real webhook receiver that checks the
  * signature, and to an imitation of the Telegram bot API; failures retried and logged; once per set-up.

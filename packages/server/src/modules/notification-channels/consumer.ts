@@ -18,8 +18,8 @@ import { deliveryWorker } from './worker.js';
  * The notification channels' outbox consumer: for each service event, one pending
  * delivery per switched-on e-mail, bot and webhook set-up of the fleet whose kinds include the event's
  * kind (core `notificationKindOf`: the reminder day counts as "due", as for the in-app notifications)
- * and per recipient — each e-mail address, each bot chat; a webhook's URL is its one receiver (issue 11
- * item 3 "once per channel and recipient": nobody sees another recipient's address, and a failing one
+ * and per recipient — each e-mail address, each bot chat; a webhook's URL is its one receiver ("once
+ * per channel and recipient": nobody sees another recipient's address, and a failing one
  * is retried alone) — written in the consumer's transaction with a snapshot of the event. The delivery
  * worker sends them after the commit. Once each: the outbox hands each event over once per consumer
  * name, and the unique (channel, set-up, event, recipient) index makes a second hand-over insert nothing.

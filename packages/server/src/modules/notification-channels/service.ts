@@ -43,7 +43,7 @@ import {
 import { deliveryWorker, ERROR_MAX } from './worker.js';
 
 /**
- * The fleet's e-mail, bot and webhook set-ups and their delivery log (issue 11 item 2; the route
+ * The fleet's e-mail, bot and webhook set-ups and their delivery log (the route
  * decisions are in core contracts/notification-channels.ts). Every call: admin or viewNotification
  * (`fleet.settings`), only the fleet's own set-ups.
  */

@@ -17,7 +17,7 @@ import { servicesFixture } from '../../test/services-fixtures.js';
 import { NOTIFICATIONS_CONSUMER, notificationConsumer } from './consumer.js';
 
 /**
- * In-app notifications through the real server (issue 11 item 1 and the in-app set-ups of item 2; the
+ * In-app notifications through the real server (with the in-app set-ups; the
  * route decisions are in core contracts/notifications.ts): service events from people and from the
  * status engine reach the outbox consumer, which notifies exactly the users the rules name, once per
  * event, and tells each of them over their own sockets.

@@ -17,7 +17,7 @@ import { type ReportMailResult, sendReportMail } from './send.js';
 import { type ReportMailTable, rmDb, rmTrx } from './tables.js';
 
 /**
- * The fleet's report mails (spec §7 "Report mails"; issue 10 item 5; decisions in core
+ * The fleet's report mails (spec §7 "Report mails"; decisions in core
  * contracts/reportmails.ts): read with `report.view`, written and sent with `report.mail`, only the
  * fleet's own mails (another fleet's id answers 404 like a missing one).
  */

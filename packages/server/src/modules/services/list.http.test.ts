@@ -3,8 +3,8 @@ import { type Client, startTestServer, TEST_DB, type TestServer } from '../../te
 import { servicesFixture } from '../../test/services-fixtures.js';
 
 /**
- * The lists read each service and line item as one JSON array text built by the database (list.ts,
- * issue 13): every value must come back exactly as the drivers return it to the single read (load.ts
+ * The lists read each service and line item as one JSON array text built by the database (list.ts):
+ * every value must come back exactly as the drivers return it to the single read (load.ts
  * `loadOneWire`, row objects), whatever a writer stored: doubles that need 17 digits, text with quotes,
  * escapes, line separators and characters outside the BMP, custom values, large integers, negative zero.
  */

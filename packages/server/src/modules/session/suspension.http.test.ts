@@ -18,7 +18,7 @@ const SUSPENDED = { error: 7, reason: 'Account is suspended' };
 const NO_SESSION = { error: 1, reason: 'Session is not initialized' };
 
 /**
- * Issue 9 point 2: a suspension takes effect at once. Users of the suspended account (and of the
+ * A suspension takes effect at once. Users of the suspended account (and of the
  * accounts below it) lose their sessions and API tokens, get user event 32, cannot log in until it is
  * reactivated; its units' readings are refused. Users of other accounts keep their session.
  */

@@ -2,7 +2,7 @@ import { TZ_DST_EUROPE } from '@fleetkeep/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 
-/** Issue 9 point 1: the first run on a database without users. */
+/** The first run on a database without users. */
 
 const PASSWORD = 'first-run-password';
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { UnitChangesTables } from './cost-days.js';
 
 /**
- * Fleet statistics replies kept in memory (issue 10: the dashboard's statistics call at ≥ 100 req/s on
+ * Fleet statistics replies kept in memory (the dashboard's statistics call at ≥ 100 req/s on
  * 10,000 units, also while the fleet's data changes). A reply is served again while nothing it was
  * computed from has changed; when something has, only the units that changed are computed again and
  * patched into it (service.ts `fleetStatistics`), and the whole fleet only when that is not known:

@@ -13,7 +13,7 @@ import {
 } from '../../test/harness.js';
 
 /**
- * The daily aggregates equal a full scan after any sequence of writes (issue 10: "aggregates equal to a
+ * The daily aggregates equal a full scan after any sequence of writes ("aggregates equal to a
  * full scan after random writes"): services created closed, closed later, rejected, corrected in the
  * archive (end date, hand total, line items) and deleted; fuel fillings created, changed (unit, time,
  * volume, cost) and deleted. The scan below reads the raw rows and adds them up here.

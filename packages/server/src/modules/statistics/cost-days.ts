@@ -4,7 +4,7 @@ import { RUNNING_FIGURES } from '../../db/migrations/021_cost_running_totals.js'
 import type { CostDayTable, Database } from '../../db/schema.js';
 
 /**
- * Keeps the daily cost aggregates (`cost_days`, migration 012) exact on write (issue 10 "Statistics":
+ * Keeps the daily cost aggregates (`cost_days`, migration 012) exact on write (
  * "daily aggregates kept up to date on write ... the same numbers as a scan"). Every write that changes
  * what a closed service or a fuel filling adds up to calls `applyCostDelta(trx, before, after)` in its
  * own transaction, with the contribution the row had and the one it has now:

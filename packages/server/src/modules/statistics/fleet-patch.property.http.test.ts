@@ -17,7 +17,7 @@ import { computeFleet } from './service.js';
 /**
  * The fleet statistics reply the cache keeps and patches (cache.ts: only the units a write or a unit
  * event names are computed again) equals, after every write, the reply computed for the whole fleet
- * from the aggregates, and its unit rows equal a scan of the raw services and fuel fillings (issue 10:
+ * from the aggregates, and its unit rows equal a scan of the raw services and fuel fillings (
  * "the same numbers as a scan"). Writes: fuel fillings created, moved between units and days, deleted;
  * closed services of units and of a driver; readings of the units (distance, over the bus); a unit
  * leaving the fleet.

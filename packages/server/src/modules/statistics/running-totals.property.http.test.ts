@@ -15,7 +15,7 @@ import {
 import type { RunningTables } from './cost-days.js';
 
 /**
- * The running totals of the daily cost aggregates (migration 021; issue 13: a period's figures are the
+ * The running totals of the daily cost aggregates (migration 021: a period's figures are the
  * difference of two running totals, never a sum of raw rows) after any sequence of writes: fuel fillings
  * created, moved to another unit or day, changed and deleted; closed services created, moved to another
  * day, changed and deleted; fuel fillings and services imported (POST …/import/{kind}). Afterwards every

@@ -28,7 +28,7 @@ import {
 /**
  * GET /api/fleets/{id}/statistics and /api/fleets/{id}/units/{uid}/statistics (spec §7 "Fleet"):
  * distance, engine hours, costs and fuel of a period (PRODUCT.md "Service objects and counters",
- * "Dashboard"; issue 10 "Statistics").
+ * "Dashboard").
  *
  * Who may read: the figures are service costs, so the services' read permission applies — viewService,
  * which requires viewInterval (spec §6 "Permission editor groups": Services View requires viewInterval;

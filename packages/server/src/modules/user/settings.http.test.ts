@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountOf, type Client, createUser, startTestServer, type TestServer } from '../../test/harness.js';
 
 /**
- * User settings take only their known keys, within a total size (issue 14 item 3: twenty PATCHes of 60
+ * User settings take only their known keys, within a total size (twenty PATCHes of 60
  * keys stored 18 MB, then sent with every /api/auth); every key the web app writes keeps working.
  */
 describe('user settings: known keys and size', () => {

@@ -7,8 +7,8 @@ import { BUILT_MAIN, freePort } from '../built-server.js';
 import { Client, DEMO_PASSWORD } from '../harness.js';
 
 /**
- * The built server (`npm run build:ts`) as a process of its own, for the fault and load suite (issue 14
- * item 4): started on a DATA_DIR and optionally a DATABASE_URL, with the demo seeded on an empty database
+ * The built server (`npm run build:ts`) as a process of its own, for the fault and load suite (docs/development.md):
+ * started on a DATA_DIR and optionally a DATABASE_URL, with the demo seeded on an empty database
  * and the simulator held off (an hour between ticks), so that only the suite writes.
  */
 

@@ -62,7 +62,7 @@ export function serverFigures(file: string, from: number, to: number): ServerFig
 }
 
 /**
- * When the machine, not Fleetkeep, explains the time-outs (issue 14 load soak on the shared 2-core
+ * When the machine, not Fleetkeep, explains the time-outs (the load soak on the shared 2-core
  * machine, load 8 to 15 from other work): every server's event loop waited for a CPU at least
  * STARVED_WAITING of the run (it had work but the kernel ran other processes; /proc schedstat), while the
  * CPU it did use stayed under FITS_CORES of a core (the same work fits a quiet core with room to spare,

@@ -37,8 +37,8 @@ const UNITS = Number(process.env.SOAK_UNITS ?? 2_000);
 const REPORT_EVERY_MS = 10_000;
 /**
  * Users sign in spread over this much of the start: an argon2 check (19 MiB, 2 passes) took about 130 ms
- * on the shared 2-core machine, and 200 sign-ins in 20 s queued past the 30 s time-out there (issue 14
- * load run, PostgreSQL); 200 people arriving over a minute is the fairer load.
+ * on the shared 2-core machine, and 200 sign-ins in 20 s queued past the 30 s time-out there (a load
+ * run, PostgreSQL); 200 people arriving over a minute is the fairer load.
  */
 const SIGN_IN_SPREAD_MS = 60_000;
 /** A user's pause between two actions: uniform in [THINK_MIN_MS, THINK_MAX_MS). */

@@ -1,5 +1,5 @@
 /**
- * Issue 15 "Phone layout": a tab row wider than the screen scrolls sideways and shows that it does. Pure
+ * A tab row wider than the screen scrolls sideways and shows that it does. Pure
  * rules over the measured list: which ends still hide tabs, and where to scroll so that the active tab is
  * wholly in view beside the faded edges.
  */

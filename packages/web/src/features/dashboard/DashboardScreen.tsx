@@ -34,7 +34,7 @@ type UnitPart = Pick<UnitWire, 'id' | 'nm' | 'ins' | 'lmsg'>;
 type PersonPart = Pick<PersonWire, 'id' | 'n' | 'ins'>;
 
 /**
- * Spec §2 /dashboard, PRODUCT.md "Dashboard", issue 10 item 3: the period selector (spec §9 time ranges)
+ * Spec §2 /dashboard, PRODUCT.md "Dashboard": the period selector (spec §9 time ranges)
  * and the sections — services by status, objects active vs in service, interval count, costs split into
  * services and fuel, cost per 1 km/mile, costs over time, top units, needs attention and the fleet map
  * (given by the route: features do not import each other). Waits for the unit, driver, trailer, service

@@ -11,8 +11,8 @@ import {
 import { dayNumber, dayText } from '../../lib/periods.ts';
 
 /**
- * Pure rules of the dashboard (spec §2 /dashboard; §9 "Time ranges"; PRODUCT.md "Dashboard"; issue 10
- * item 3): the period, the layout of the sections (order and hidden ones, kept per user), the counts of
+ * Pure rules of the dashboard (spec §2 /dashboard; §9 "Time ranges"; PRODUCT.md "Dashboard"):
+ * the period, the layout of the sections (order and hidden ones, kept per user), the counts of
  * services and objects, the costs per distance, the top units, the chart series and the "needs
  * attention" lists. Money is summed as integer thousandths (the wire's exact decimals, spec §5).
  */

@@ -70,7 +70,7 @@ function useKind(fid: number, kind: ObjectKind, draft: Draft) {
 }
 
 /**
- * The fleet's service objects tab (issue 9 item 5; spec §2 /fleet/{fleetId}; PRODUCT.md "Administration"
+ * The fleet's service objects tab (spec §2 /fleet/{fleetId}; PRODUCT.md "Administration"
  * and "Service objects and counters"). Per kind two lists, in this fleet and available in the account,
  * with filter, select all and moves; Save binds with `PUT /fleets/{id}/entities` every kind with unsaved
  * moves (drafts are kept per kind while switching), Cancel drops them. New, edit and delete per object;

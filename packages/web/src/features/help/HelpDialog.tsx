@@ -107,7 +107,7 @@ export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
   const shown = displayedBox(box, help.mode, vp);
   const normal = help.mode === 'normal';
 
-  // Issue 15: docked, the dialog gets its own strip of the window instead of lying over the screen, so
+  // Docked, the dialog gets its own strip of the window instead of lying over the screen, so
   // the screen's Save stays in view and clickable. At the right it starts below the top margin (spec §9),
   // clear of the header: only the screen's content (main) moves out of its way, by what the dialog
   // would otherwise cover of it, and the header keeps its full width. At the bottom the page gets room

@@ -65,7 +65,7 @@ export interface Reserved {
 }
 
 /**
- * Issue 15: the dialog never covers the screen's primary action. Docked at the right edge, reaching the
+ * The dialog never covers the screen's primary action. Docked at the right edge, reaching the
  * bottom, with a page of at least `HELP_DOCK_MIN_PAGE_WIDTH` beside it, the page narrows by its width;
  * docked at the bottom edge otherwise, the page gets room below to scroll everything above it. A box
  * the user placed elsewhere, minimized or maximized, reserves nothing.

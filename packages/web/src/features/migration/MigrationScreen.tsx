@@ -54,7 +54,7 @@ import {
  * Spec §2 `/migration/{fleetId}` (admin on that fleet only; the route guard of core guards.ts) and
  * PRODUCT.md "Administration": the fleet's export (JSON, and CSV per collection), the import of a
  * Fleetkeep export with a summary before and after, and the migration from LubeLogger's CSV exports
- * (files, preview, vehicle → unit mapping, result summary). Issue 12 items 3 and 4.
+ * (files, preview, vehicle → unit mapping, result summary).
  */
 export default function MigrationScreen() {
   const { t } = useTranslation();

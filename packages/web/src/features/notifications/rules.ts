@@ -1,8 +1,8 @@
 import type { AlertListReply, NotificationWire } from '@fleetkeep/core';
 
 /**
- * Pure rules of the bell and the popup bubbles (spec §4 "Notification kinds", spec §9 "Notifications";
- * issue 11 item 1, web side): kind titles, the list as the live events change it, which notifications
+ * Pure rules of the bell and the popup bubbles (spec §4 "Notification kinds", spec §9 "Notifications"):
+ * kind titles, the list as the live events change it, which notifications
  * make bubbles, and the bubble queue with its timings.
  */
 

@@ -78,7 +78,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const { pending, records } = useObjects(fid, kind);
   const id = Number(params.id);
   const tabParam = search.get('tab');
-  // Issue 14: a unit's meter history (meter.view: any member).
+  // A unit's meter history (meter.view: any member).
   const seesMeter = useCan(routes.meter.list) && kind === 'unit';
   const known =
     (TABS as readonly string[]).includes(tabParam ?? '') &&

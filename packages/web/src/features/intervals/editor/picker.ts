@@ -5,7 +5,7 @@ import { OBJECT_TYPES } from './rules.ts';
 export type KindFilter = 'all' | ObjectType;
 
 /**
- * Issue 15: an interval that counts mileage or engine hours is for units: drivers and trailers have no
+ * An interval that counts mileage or engine hours is for units: drivers and trailers have no
  * counters (PRODUCT.md "Intervals"), so the picker offers units only; otherwise every kind, all first.
  */
 export function pickerKinds(countsUnits: boolean): readonly KindFilter[] {

@@ -236,7 +236,7 @@ function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) 
   const customErrors = Object.keys(errors).some((k) => k.startsWith('cf.')); // customfields
   const mainErrors = Object.keys(errors).some((k) => !k.startsWith('lines.') && !k.startsWith('cf.'));
   const linesEditable = mode !== 'readonly' && !busy;
-  // Issue 15: the title names the object the service is for.
+  // The title names the object the service is for.
   const objectName = service
     ? (objects.find((o) => objectValue(o) === objectValue({ t: service.t, id: service.uid }))?.name ?? null)
     : null;
@@ -244,7 +244,7 @@ function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) 
 
   return (
     <Stack gap="md" pb={80}>
-      {/* Issue 15: a way back to the list, as the interval editor has. */}
+      {/* A way back to the list, as the interval editor has. */}
       <Anchor component={Link} to="/services" size="sm" data-testid="service-back">
         {`← ${t('menu.services')}`}
       </Anchor>

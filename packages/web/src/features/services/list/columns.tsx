@@ -181,7 +181,7 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
         id: 'expected',
         header: t('services.expected'),
         value: (s) => s.forecast_date,
-        // Issue 15: the forecast is shown only when it says something the planned date does not.
+        // The forecast is shown only when it says something the planned date does not.
         text: (s) => (day(s.forecast_date) === day(s.limit_date) ? '' : day(s.forecast_date)),
       },
       {
