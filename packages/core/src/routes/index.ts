@@ -5,6 +5,7 @@ import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
 import { importsRoutes } from './imports.js';
 import { intervalsRoutes } from './intervals.js';
+import { lineitemsRoutes } from './lineitems.js';
 import { metaRoutes } from './meta.js';
 import { meterRoutes } from './meter.js';
 import { notificationChannelsRoutes } from './notification-channels.js';
@@ -24,6 +25,7 @@ export * from './fleets.js';
 export * from './fuel.js';
 export * from './imports.js';
 export * from './intervals.js';
+export * from './lineitems.js';
 export * from './meta.js';
 export * from './meter.js';
 export * from './notification-channels.js';
@@ -50,6 +52,7 @@ export const routes = {
   fuel: fuelRoutes,
   imports: importsRoutes,
   intervals: intervalsRoutes,
+  lineitems: lineitemsRoutes,
   meta: metaRoutes,
   meter: meterRoutes,
   notificationChannels: notificationChannelsRoutes,

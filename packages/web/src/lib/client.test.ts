@@ -139,8 +139,6 @@ const NOT_YET_ON_THE_CLIENT = new Set<string>([
   'features/admin/api.ts',
   'features/dashboard/useDashboard.ts',
   'features/fleetadmin/customfields/api.ts',
-  'features/fuel/api.ts',
-  'features/lineitems/LineItemsScreen.tsx',
   'features/migration/api.ts',
   'features/objects/ObjectCustomFields.tsx',
   'features/objects/api.ts',

@@ -54,7 +54,7 @@ export const useTrailers = <T = PersonWire>(fid: number | null) => usePeople<T>(
 export const useIntervals = <T = IntervalWire>(fid: number | null) =>
   useFleetList<T>(fid, 'interval', client.intervals.list, 'intervals');
 export const useLibrary = <T = LineItemWire>(fid: number | null) =>
-  useFleetList<T>(fid, 'lineitem', legacy('line_items'), 'line_items');
+  useFleetList<T>(fid, 'lineitem', client.lineitems.list, 'line_items');
 /** Custom field definitions of every owner type (spec §7 `GET /fleets/{fid}/custom-fields`). */
 export const useCustomFields = (fid: number | null) =>
   useFleetList<CustomFieldWire>(fid, 'customfield', legacy('custom-fields'), 'custom_fields');
