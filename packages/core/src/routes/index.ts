@@ -1,5 +1,6 @@
 import { adminRoutes } from './admin.js';
 import { clientErrorsRoutes } from './client-errors.js';
+import { customfieldsRoutes } from './customfields.js';
 import { fleetTransferRoutes } from './fleet-transfer.js';
 import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
@@ -20,6 +21,7 @@ import { userRoutes } from './user.js';
 
 export * from './admin.js';
 export * from './client-errors.js';
+export * from './customfields.js';
 export * from './fleet-transfer.js';
 export * from './fleets.js';
 export * from './fuel.js';
@@ -47,6 +49,7 @@ export * from './user.js';
 export const routes = {
   admin: adminRoutes,
   clientErrors: clientErrorsRoutes,
+  customfields: customfieldsRoutes,
   fleetTransfer: fleetTransferRoutes,
   fleets: fleetsRoutes,
   fuel: fuelRoutes,

@@ -10,13 +10,6 @@ import { startTestServer, type TestServer } from '../test/harness.js';
 const NOT_YET_DESCRIBED: Record<string, string[]> = {
   statistics: ['GET /api/fleets/:fid/statistics', 'GET /api/fleets/:fid/units/:uid/statistics'],
   reports: ['GET /api/fleets/:fid/reports/:type', 'GET /api/fleets/:fid/reports/:type/export'],
-  customfields: [
-    'GET /api/fleets/:fid/custom-fields',
-    'POST /api/fleets/:fid/custom-fields',
-    'GET /api/custom-fields/:id',
-    'PUT /api/custom-fields/:id',
-    'DELETE /api/custom-fields/:id',
-  ],
 };
 
 const key = (method: string, url: string) => `${method} ${url}`;

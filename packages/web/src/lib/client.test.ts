@@ -138,12 +138,9 @@ const NOT_YET_ON_THE_CLIENT = new Set<string>([
   'app/session.ts',
   'features/admin/api.ts',
   'features/dashboard/useDashboard.ts',
-  'features/fleetadmin/customfields/api.ts',
   'features/migration/api.ts',
-  'features/objects/ObjectCustomFields.tsx',
   'features/objects/api.ts',
   'features/reports/rules.ts',
-  'lib/fleetData.ts',
   'screens/Placeholder.tsx',
 ]);
 
