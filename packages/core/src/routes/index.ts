@@ -16,6 +16,7 @@ import { reportmailsRoutes } from './reportmails.js';
 import { servicesRoutes } from './services.js';
 import { sessionRoutes } from './session.js';
 import { setupRoutes } from './setup.js';
+import { statisticsRoutes } from './statistics.js';
 import { telematicsRoutes } from './telematics.js';
 import { userRoutes } from './user.js';
 
@@ -38,6 +39,7 @@ export * from './route.js';
 export * from './services.js';
 export * from './session.js';
 export * from './setup.js';
+export * from './statistics.js';
 export * from './telematics.js';
 export * from './user.js';
 
@@ -65,6 +67,7 @@ export const routes = {
   services: servicesRoutes,
   session: sessionRoutes,
   setup: setupRoutes,
+  statistics: statisticsRoutes,
   telematics: telematicsRoutes,
   user: userRoutes,
 };
