@@ -13,6 +13,7 @@ import { notificationChannelsRoutes } from './notification-channels.js';
 import { notificationsRoutes } from './notifications.js';
 import { platformRoutes } from './platform.js';
 import { reportmailsRoutes } from './reportmails.js';
+import { reportsRoutes } from './reports.js';
 import { servicesRoutes } from './services.js';
 import { sessionRoutes } from './session.js';
 import { setupRoutes } from './setup.js';
@@ -35,6 +36,7 @@ export * from './notification-channels.js';
 export * from './notifications.js';
 export * from './platform.js';
 export * from './reportmails.js';
+export * from './reports.js';
 export * from './route.js';
 export * from './services.js';
 export * from './session.js';
@@ -64,6 +66,7 @@ export const routes = {
   notifications: notificationsRoutes,
   platform: platformRoutes,
   reportmails: reportmailsRoutes,
+  reports: reportsRoutes,
   services: servicesRoutes,
   session: sessionRoutes,
   setup: setupRoutes,

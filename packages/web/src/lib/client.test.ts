@@ -138,7 +138,6 @@ const NOT_YET_ON_THE_CLIENT = new Set<string>([
   'app/session.ts',
   'features/admin/api.ts',
   'features/migration/api.ts',
-  'features/reports/rules.ts',
   'screens/Placeholder.tsx',
 ]);
 
