@@ -1,39 +1,47 @@
 import { adminRoutes } from './admin.js';
 import { clientErrorsRoutes } from './client-errors.js';
+import { customfieldsRoutes } from './customfields.js';
 import { fleetTransferRoutes } from './fleet-transfer.js';
 import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
 import { importsRoutes } from './imports.js';
 import { intervalsRoutes } from './intervals.js';
+import { lineitemsRoutes } from './lineitems.js';
 import { metaRoutes } from './meta.js';
 import { meterRoutes } from './meter.js';
 import { notificationChannelsRoutes } from './notification-channels.js';
 import { notificationsRoutes } from './notifications.js';
 import { platformRoutes } from './platform.js';
 import { reportmailsRoutes } from './reportmails.js';
+import { reportsRoutes } from './reports.js';
 import { servicesRoutes } from './services.js';
 import { sessionRoutes } from './session.js';
 import { setupRoutes } from './setup.js';
+import { statisticsRoutes } from './statistics.js';
 import { telematicsRoutes } from './telematics.js';
 import { userRoutes } from './user.js';
 
 export * from './admin.js';
 export * from './client-errors.js';
+export * from './customfields.js';
 export * from './fleet-transfer.js';
 export * from './fleets.js';
 export * from './fuel.js';
 export * from './imports.js';
 export * from './intervals.js';
+export * from './lineitems.js';
 export * from './meta.js';
 export * from './meter.js';
 export * from './notification-channels.js';
 export * from './notifications.js';
 export * from './platform.js';
 export * from './reportmails.js';
+export * from './reports.js';
 export * from './route.js';
 export * from './services.js';
 export * from './session.js';
 export * from './setup.js';
+export * from './statistics.js';
 export * from './telematics.js';
 export * from './user.js';
 
@@ -45,20 +53,24 @@ export * from './user.js';
 export const routes = {
   admin: adminRoutes,
   clientErrors: clientErrorsRoutes,
+  customfields: customfieldsRoutes,
   fleetTransfer: fleetTransferRoutes,
   fleets: fleetsRoutes,
   fuel: fuelRoutes,
   imports: importsRoutes,
   intervals: intervalsRoutes,
+  lineitems: lineitemsRoutes,
   meta: metaRoutes,
   meter: meterRoutes,
   notificationChannels: notificationChannelsRoutes,
   notifications: notificationsRoutes,
   platform: platformRoutes,
   reportmails: reportmailsRoutes,
+  reports: reportsRoutes,
   services: servicesRoutes,
   session: sessionRoutes,
   setup: setupRoutes,
+  statistics: statisticsRoutes,
   telematics: telematicsRoutes,
   user: userRoutes,
 };

@@ -54,6 +54,8 @@ export interface ServeOptions {
   /** A tagged list route (http/etag.ts). */
   taggedBy?: readonly Collection[];
   bodyLimit?: number;
+  /** A reply sent whole with its Content-Length, not compressed on the way (a generated file). */
+  compress?: false;
 }
 
 /** The documented body of an upload; the handler reads the parts (any other body: error 4). */
@@ -93,6 +95,7 @@ export function serve<const D extends RouteDef>(
     config,
     schema: schemaOf(def),
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    ...(options.compress === false ? { compress: false } : {}),
     // The validator compiler (app.ts) gives the handler what the descriptor's schemas parsed.
     handler: handler as unknown as RouteHandlerMethod,
   });

@@ -1,5 +1,4 @@
 import {
-  type FleetListReply,
   type GuardUser,
   type LiveEvent,
   type SessionAuthReply,
@@ -11,7 +10,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { setLanguage } from '../i18n/index.ts';
 import { isLanguage } from '../i18n/languages.ts';
-import { ApiError, api, setSession, setSessionLostHandler } from '../lib/api.ts';
+import { ApiError, setSession, setSessionLostHandler } from '../lib/api.ts';
 import { client } from '../lib/client.ts';
 import { type FleetDialog, fleetDialogFor } from '../lib/fleetDialogs.ts';
 import { connectLive, createLiveCache, type LiveConnection, type LiveState } from '../lib/live.ts';
@@ -128,7 +127,7 @@ function openFleetDialog(dialog: FleetDialog): void {
 async function confirmLost(fid: number | null): Promise<void> {
   const known = state.status === 'authenticated' ? state.auth.fleets : [];
   const before = known.find((f) => f.id === fid);
-  const fleets = await api<FleetListReply>('/api/fleets').then(
+  const fleets = await client.fleets.list().then(
     (reply) => reply.fleets,
     () => null,
   );
@@ -253,7 +252,7 @@ export async function saveSettings(patch: UserSettingsPatch): Promise<UserSettin
  * is in the header's fleet switcher and passes the route guards without a reload.
  */
 export async function refreshFleets(): Promise<void> {
-  const { fleets } = await api<FleetListReply>('/api/fleets');
+  const { fleets } = await client.fleets.list();
   if (state.status === 'authenticated') set({ status: 'authenticated', auth: { ...state.auth, fleets } });
 }
 

@@ -80,6 +80,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * One JSON request with the session header, ETag revalidation and the error mapping. Internal to lib/:
+ * the app calls the typed client (lib/client.ts) built on it; a test keeps it so (lib/client.test.ts).
+ */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, anonymous = false, signal } = options;
   if (!anonymous && session === null) throw new ApiError(1, 'Session is not initialized', 0);

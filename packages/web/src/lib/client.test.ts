@@ -130,41 +130,35 @@ describe('client', () => {
   });
 });
 
-/**
- * URLs are built in lib/client.ts only (from the core descriptors). The files below still hold API
- * paths of their own; each goes when its module's calls move to the client.
- */
-const NOT_YET_ON_THE_CLIENT = new Set<string>([
-  'app/session.ts',
-  'features/admin/api.ts',
-  'features/dashboard/useDashboard.ts',
-  'features/fleetadmin/customfields/api.ts',
-  'features/fuel/api.ts',
-  'features/lineitems/LineItemsScreen.tsx',
-  'features/migration/api.ts',
-  'features/objects/ObjectCustomFields.tsx',
-  'features/objects/api.ts',
-  'features/reports/rules.ts',
-  'lib/fleetData.ts',
-  'screens/Placeholder.tsx',
-]);
+/** The web app's source files outside the tests, by path under src/. */
+function sourceFiles(): { rel: string; text: string }[] {
+  const src = path.resolve(import.meta.dirname, '..');
+  const files: { rel: string; text: string }[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+        files.push({ rel: path.relative(src, full), text: fs.readFileSync(full, 'utf8') });
+    }
+  };
+  walk(src);
+  return files;
+}
 
-describe('API paths', () => {
-  it('are written nowhere else in the web app', () => {
-    const src = path.resolve(import.meta.dirname, '..');
-    const found: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
-          const rel = path.relative(src, full);
-          if (/['"`]\/api\//.test(fs.readFileSync(full, 'utf8')) && !NOT_YET_ON_THE_CLIENT.has(rel))
-            found.push(rel);
-        }
-      }
-    };
-    walk(src);
+describe('the way to the API', () => {
+  it('URLs are built in lib/client.ts only: no API path is written anywhere else', () => {
+    const found = sourceFiles()
+      .filter((file) => /['"`]\/api\//.test(file.text))
+      .map((file) => file.rel);
+    expect(found.sort()).toEqual([]);
+  });
+
+  it('`api` of lib/api.ts is called from lib/ only: the features call the typed client', () => {
+    const importsApi = /import\s*(?:type\s*)?\{[^}]*\bapi\b[^}]*\}\s*from\s*'[^']*\/api\.ts'/;
+    const found = sourceFiles()
+      .filter((file) => !file.rel.startsWith(`lib${path.sep}`) && importsApi.test(file.text))
+      .map((file) => file.rel);
     expect(found.sort()).toEqual([]);
   });
 });

@@ -7,7 +7,6 @@ import type {
   UnitWire,
 } from '@fleetkeep/core';
 import { useQuery } from '@tanstack/react-query';
-import { api } from './api.ts';
 import { client } from './client.ts';
 import { queryKeys } from './queryKeys.ts';
 
@@ -32,12 +31,6 @@ function useFleetList<T>(
   });
 }
 
-/** A list the typed client does not serve yet (its module's descriptors are still to come). */
-const legacy =
-  (path: string) =>
-  (fid: number, { signal }: { signal: AbortSignal }) =>
-    api<Record<string, unknown>>(`/api/fleets/${fid}/${path}`, { signal });
-
 export const useUnits = <T = UnitWire>(fid: number | null) =>
   useFleetList<T>(fid, 'avl_unit', client.fleets.units, 'units');
 /** Drivers or trailers: one hook for either, for screens that show one kind by a prop. */
@@ -54,7 +47,7 @@ export const useTrailers = <T = PersonWire>(fid: number | null) => usePeople<T>(
 export const useIntervals = <T = IntervalWire>(fid: number | null) =>
   useFleetList<T>(fid, 'interval', client.intervals.list, 'intervals');
 export const useLibrary = <T = LineItemWire>(fid: number | null) =>
-  useFleetList<T>(fid, 'lineitem', legacy('line_items'), 'line_items');
+  useFleetList<T>(fid, 'lineitem', client.lineitems.list, 'line_items');
 /** Custom field definitions of every owner type (spec §7 `GET /fleets/{fid}/custom-fields`). */
 export const useCustomFields = (fid: number | null) =>
-  useFleetList<CustomFieldWire>(fid, 'customfield', legacy('custom-fields'), 'custom_fields');
+  useFleetList<CustomFieldWire>(fid, 'customfield', client.customfields.list, 'custom_fields');

@@ -1,25 +1,20 @@
 import { Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Loading } from '../app/Loading.tsx';
 import { useSession } from '../app/session.ts';
-import { api } from '../lib/api.ts';
-import { queryKeys } from '../lib/queryKeys.ts';
+import { usePeople, useUnits } from '../lib/fleetData.ts';
 
 type Kind = 'units' | 'trailers' | 'drivers';
-const COLLECTION = { units: 'avl_unit', trailers: 'trailer', drivers: 'driver' } as const;
 
-/** The fleet's units, trailers or drivers, one query per collection (invalidated by live events). */
+/** The fleet's units, trailers or drivers: the shared fleet lists (lib/fleetData.ts), read only for `kind`. */
 function useFleetObjects(kind: Kind | undefined, fid: number | null) {
-  return useQuery({
-    queryKey: queryKeys.collection(fid ?? 0, COLLECTION[kind ?? 'units']),
-    queryFn: async ({ signal }) => {
-      const reply = await api<Record<string, { id: number }[]>>(`/api/fleets/${fid}/${kind}`, { signal });
-      return reply[kind ?? 'units'] ?? [];
-    },
-    enabled: kind !== undefined && fid !== null,
-  });
+  const units = useUnits<{ id: number }>(kind === 'units' ? fid : null);
+  const people = usePeople<{ id: number }>(
+    kind === 'drivers' || kind === 'trailers' ? fid : null,
+    kind === 'trailers' ? 'trailers' : 'drivers',
+  );
+  return kind === 'units' ? units : people;
 }
 
 /**

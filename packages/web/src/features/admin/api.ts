@@ -1,7 +1,6 @@
-import type { FleetCreateBody, FleetListReply, FleetWire } from '@fleetkeep/core';
+import type { FleetCreateBody } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { refreshFleets } from '../../app/session.ts';
-import { api } from '../../lib/api.ts';
 import { client as apiClient } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
@@ -14,7 +13,7 @@ const accountsKey = () => [...queryKeys.all, 'admin', 'accounts'] as const;
 export function useFleets() {
   return useQuery({
     queryKey: queryKeys.fleets(),
-    queryFn: ({ signal }) => api<FleetListReply>('/api/fleets', { signal }),
+    queryFn: ({ signal }) => apiClient.fleets.list({ signal }),
   });
 }
 
@@ -37,7 +36,7 @@ export function useCreateFleet() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: FleetCreateBody) => {
-      const fleet = await api<FleetWire>('/api/fleets', { method: 'POST', body });
+      const fleet = await apiClient.fleets.create(body);
       await refreshFleets();
       return fleet;
     },

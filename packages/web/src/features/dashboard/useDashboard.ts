@@ -1,17 +1,10 @@
-import {
-  formatDistance,
-  formatMoney,
-  formatNumber,
-  localDate,
-  type StatisticsFleetWire,
-  unitLabel,
-} from '@fleetkeep/core';
+import { formatDistance, formatMoney, formatNumber, localDate, unitLabel } from '@fleetkeep/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveSettings, useSession } from '../../app/session.ts';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { LAYOUT_SETTING, type Layout, normalizeLayout, sameLayout } from './rules.ts';
 
@@ -52,11 +45,7 @@ export function useFleetFormat() {
 export function useFleetStatistics(fid: number | null, from: string, to: string, enabled: boolean) {
   return useQuery({
     queryKey: [...queryKeys.statistics(fid ?? 0), 'fleet', from, to],
-    queryFn: ({ signal }) =>
-      api<StatisticsFleetWire>(
-        `/api/fleets/${fid}/statistics?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
-        { signal },
-      ),
+    queryFn: ({ signal }) => client.statistics.fleet(fid ?? 0, { from, to }, { signal }),
     enabled: fid !== null && enabled,
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,5 @@
-import type { FuelFillingCreateInput, FuelFillingUpdateInput, LineItemFuelPresetWire } from '@fleetkeep/core';
+import type { FuelFillingCreateInput, FuelFillingUpdateInput } from '@fleetkeep/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
 import { client } from '../../lib/client.ts';
 import { fuelKeys, useInvalidateFuel } from '../../lib/fuel.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
@@ -61,12 +60,7 @@ export function useDeleteFuelAttachment(fid: number, id: number) {
 export function useFuelPresets(fid: number) {
   return useQuery({
     queryKey: queryKeys.fuelPresets(fid),
-    queryFn: async ({ signal }) =>
-      (
-        await api<{ fuel_presets: LineItemFuelPresetWire[] }>(`/api/fleets/${fid}/line_items/fuel_presets`, {
-          signal,
-        })
-      ).fuel_presets,
+    queryFn: async ({ signal }) => (await client.lineitems.fuelPresets(fid, { signal })).fuel_presets,
     staleTime: Number.POSITIVE_INFINITY,
   });
 }

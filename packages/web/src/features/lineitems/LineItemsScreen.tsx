@@ -8,7 +8,7 @@ import { useSession } from '../../app/session.ts';
 import { useCan } from '../../app/useCan.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ScrollTabs } from '../../components/ScrollTabs/ScrollTabs.tsx';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { useLibrary } from '../../lib/fleetData.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
@@ -20,7 +20,7 @@ import { draftBody, KIND, type LibraryTab, missingPresets } from './rules.ts';
 export default function LineItemsScreen() {
   const { t } = useTranslation();
   const session = useSession();
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   const [params, patchParams] = useUrlParams();
   const tab: LibraryTab = params.get('tab') === 'fuel' ? 'fuel' : 'parts';
   const auth = session.status === 'authenticated' ? session.auth : null;
@@ -35,25 +35,20 @@ export default function LineItemsScreen() {
     queryKey: queryKeys.fuelPresets(fid ?? 0),
     enabled: fid !== null && writable,
     staleTime: Number.POSITIVE_INFINITY,
-    queryFn: async ({ signal }) =>
-      (
-        await api<{ fuel_presets: LineItemFuelPresetWire[] }>(`/api/fleets/${fid}/line_items/fuel_presets`, {
-          signal,
-        })
-      ).fuel_presets,
+    queryFn: async ({ signal }) => (await client.lineitems.fuelPresets(fid ?? 0, { signal })).fuel_presets,
   });
   const [confirm, setConfirm] = useState<LineItemWire | null>(null);
   const [presetError, setPresetError] = useState<string | null>(null);
 
-  const refresh = () => client.invalidateQueries({ queryKey: key });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
   const save: Save = async (draft, id) => {
     const body = draftBody(draft);
-    if (id === undefined) await api(`/api/fleets/${fid}/line_items`, { method: 'POST', body });
-    else await api(`/api/fleets/${fid}/line_items/${id}`, { method: 'PUT', body });
+    if (id === undefined) await client.lineitems.create(fid ?? 0, body);
+    else await client.lineitems.update(fid ?? 0, id, body);
     await refresh();
   };
   const remove = useMutation({
-    mutationFn: (id: number) => api(`/api/fleets/${fid}/line_items/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => client.lineitems.remove(fid ?? 0, id),
     onSettled: () => {
       setConfirm(null);
       void refresh();
@@ -61,10 +56,7 @@ export default function LineItemsScreen() {
   });
   const addPreset = useMutation({
     mutationFn: (preset: LineItemFuelPresetWire) =>
-      api(`/api/fleets/${fid}/line_items`, {
-        method: 'POST',
-        body: { n: preset.n, t: KIND.fuel, c: preset.c },
-      }),
+      client.lineitems.create(fid ?? 0, { n: preset.n, t: KIND.fuel, c: preset.c }),
     onMutate: () => setPresetError(null),
     onError: (err) => setPresetError(errorText(t, err)),
     onSettled: () => void refresh(),

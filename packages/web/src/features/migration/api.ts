@@ -1,15 +1,12 @@
 import type {
-  FleetListReply,
   FleetTransferBody,
   FleetWire,
   LubeLoggerCommitBody,
   LubeLoggerParseBody,
   RouteBody,
   routes,
-  UnitListReply,
 } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
 import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
@@ -23,7 +20,7 @@ export const csvPath = (fid: number, collection: string) =>
 export function useMigrationFleet(fid: number) {
   return useQuery({
     queryKey: queryKeys.fleets(),
-    queryFn: () => api<FleetListReply>('/api/fleets'),
+    queryFn: ({ signal }) => client.fleets.list({ signal }),
     select: (reply): FleetWire | undefined => reply.fleets.find((f) => f.id === fid),
   });
 }
@@ -32,7 +29,7 @@ export function useMigrationFleet(fid: number) {
 export function useFleetUnits(fid: number) {
   return useQuery({
     queryKey: [...queryKeys.fleet(fid), 'migrationUnits'] as const,
-    queryFn: () => api<UnitListReply>(`/api/fleets/${fid}/units`),
+    queryFn: ({ signal }) => client.fleets.units(fid, { signal }),
   });
 }
 

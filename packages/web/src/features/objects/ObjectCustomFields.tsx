@@ -4,17 +4,34 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CustomFieldsEditor } from '../../components/CustomFieldsEditor.tsx';
-import { ApiError, api } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { errorsById, sameValues } from '../../lib/customFields.ts';
 import { useCustomFields } from '../../lib/fleetData.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 
-const OBJECT = {
-  u: { collection: 'avl_unit', path: (fid: number, id: number) => `/api/fleets/${fid}/units/${id}` },
-  d: { collection: 'driver', path: (_fid: number, id: number) => `/api/drivers/${id}` },
-  t: { collection: 'trailer', path: (_fid: number, id: number) => `/api/trailers/${id}` },
-} as const;
+interface ObjectKind {
+  collection: 'avl_unit' | 'driver' | 'trailer';
+  /** The object's PUT with its `cf` alone. */
+  save: (fid: number, id: number, cf: CustomFieldValue[]) => Promise<unknown>;
+}
+
+/** Each owner type's list collection and the PUT that saves its `cf`. */
+const OBJECT: Record<ObjectType, ObjectKind> = {
+  u: {
+    collection: 'avl_unit',
+    save: (fid: number, id: number, cf: CustomFieldValue[]) => client.fleets.updateUnit(fid, id, { cf }),
+  },
+  d: {
+    collection: 'driver',
+    save: (_fid: number, id: number, cf: CustomFieldValue[]) => client.fleets.updateDriver(id, { cf }),
+  },
+  t: {
+    collection: 'trailer',
+    save: (_fid: number, id: number, cf: CustomFieldValue[]) => client.fleets.updateTrailer(id, { cf }),
+  },
+};
 
 export interface ObjectCustomFieldsProps {
   fid: number;
@@ -32,7 +49,7 @@ export interface ObjectCustomFieldsProps {
  */
 export function ObjectCustomFields({ fid, ownerType, objectId, values, editable }: ObjectCustomFieldsProps) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   const fields = useCustomFields(fid);
   const [draft, setDraft] = useState<CustomFieldValue[]>(() => [...values]);
   const [base, setBase] = useState<readonly CustomFieldValue[]>(values);
@@ -50,8 +67,7 @@ export function ObjectCustomFields({ fid, ownerType, objectId, values, editable 
   }, [values, base, dirty]);
 
   const save = useMutation({
-    mutationFn: (cf: CustomFieldValue[]) =>
-      api(OBJECT[ownerType].path(fid, objectId), { method: 'PUT', body: { cf } }),
+    mutationFn: (cf: CustomFieldValue[]) => OBJECT[ownerType].save(fid, objectId, cf),
     onMutate: () => {
       setErrors({});
       setFailure(null);
@@ -70,7 +86,7 @@ export function ObjectCustomFields({ fid, ownerType, objectId, values, editable 
         );
     },
     onSettled: () =>
-      client.invalidateQueries({ queryKey: queryKeys.collection(fid, OBJECT[ownerType].collection) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.collection(fid, OBJECT[ownerType].collection) }),
   });
 
   return (

@@ -1,6 +1,5 @@
-import type { StatisticsUnitWire, UnitWire } from '@fleetkeep/core';
+import type { UnitWire } from '@fleetkeep/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
 import { client } from '../../lib/client.ts';
 import {
   useIntervals as useFleetIntervals,
@@ -51,11 +50,7 @@ export function useUnitStatistics(
 ) {
   return useQuery({
     queryKey: [...queryKeys.statistics(fid ?? 0), 'unit', unit?.id, from, to, unit?.cnm, unit?.cneh],
-    queryFn: ({ signal }) =>
-      api<StatisticsUnitWire>(
-        `/api/fleets/${fid}/units/${unit?.id}/statistics?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
-        { signal },
-      ),
+    queryFn: ({ signal }) => client.statistics.unit(fid ?? 0, unit?.id ?? 0, { from, to }, { signal }),
     enabled: fid !== null && unit !== null,
     placeholderData: keepPreviousData,
   });

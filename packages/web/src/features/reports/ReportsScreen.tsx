@@ -36,7 +36,7 @@ import {
   OBJECT_KINDS,
   type ObjectKind,
   type ReportState,
-  reportPath,
+  reportExportUrl,
 } from './rules.ts';
 
 const KIND_LABEL: Record<ObjectKind, string> = {
@@ -130,7 +130,7 @@ function ReportView() {
     }));
   }, [data, ctx, t]);
   const exporter = useExporter(
-    (format) => reportPath(fid ?? 0, state, format),
+    (format) => reportExportUrl(fid ?? 0, state, format),
     `${state.type}-${state.period.from}-${state.period.to}`,
   );
   const lines = useMemo(() => (data?.rows ?? []).map((row, i): Line => ({ i, row })), [data]);

@@ -1,8 +1,7 @@
-import type { ReportWire } from '@fleetkeep/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
-import { type ReportState, reportPath } from './rules.ts';
+import { type ReportState, reportQueryOf } from './rules.ts';
 
 /**
  * GET /api/fleets/{fid}/reports/{type} (core contract `reportReply`). Keyed under the fleet statistics,
@@ -10,10 +9,10 @@ import { type ReportState, reportPath } from './rules.ts';
  * report stays on screen while the next one loads.
  */
 export function useReport(fid: number | null, state: ReportState, enabled: boolean) {
-  const path = fid === null ? '' : reportPath(fid, state);
+  const query = reportQueryOf(state);
   return useQuery({
-    queryKey: [...queryKeys.statistics(fid ?? 0), 'report', path],
-    queryFn: ({ signal }) => api<ReportWire>(path, { signal }),
+    queryKey: [...queryKeys.statistics(fid ?? 0), 'report', state.type, query],
+    queryFn: ({ signal }) => client.reports.get(fid ?? 0, state.type, query, { signal }),
     enabled: fid !== null && enabled,
     placeholderData: keepPreviousData,
   });

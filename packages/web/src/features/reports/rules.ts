@@ -8,6 +8,7 @@ import {
   type ReportQuery,
   type ReportType,
 } from '@fleetkeep/core';
+import { client } from '../../lib/client.ts';
 import { decodePeriod, encodePeriod, type Period } from '../../lib/periods.ts';
 
 /**
@@ -89,23 +90,21 @@ export function encodeReportState(
 
 /**
  * The query of GET /api/fleets/{fid}/reports/{type} (core `reportQuery`): the period's fleet days, the
- * grouping unless none, `ot` and `ids` when narrowed; with `format` the query of its export.
+ * grouping unless none, `ot` and `ids` when narrowed.
  */
-export function reportQueryOf(state: ReportState<string>, format?: ReportFormat): URLSearchParams {
-  const query: ReportQuery & { format?: ReportFormat } = { from: state.period.from, to: state.period.to };
+export function reportQueryOf(state: ReportState<string>): ReportQuery {
+  const query: ReportQuery = { from: state.period.from, to: state.period.to };
   if (state.group !== REPORT_GROUP_DEFAULT) query.group = state.group;
   if (state.kind !== null) {
     query.ot = state.kind;
     if (state.objects.length > 0) query.ids = state.objects.join(',');
   }
-  if (format) query.format = format;
-  return new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined));
+  return query;
 }
 
-/** The path of a report, or of its export in `format`. */
-export function reportPath(fid: number, state: ReportState<string>, format?: ReportFormat): string {
-  const base = `/api/fleets/${fid}/reports/${encodeURIComponent(state.type)}`;
-  return `${base}${format ? '/export' : ''}?${reportQueryOf(state, format).toString()}`;
+/** The URL of a report's export in `format` (core route `reports.export`; the report's query and the format). */
+export function reportExportUrl(fid: number, state: ReportState<string>, format: ReportFormat): string {
+  return client.reports.export.url(fid, state.type, { ...reportQueryOf(state), format });
 }
 
 /** PRODUCT.md "Reports": exported as XLSX, CSV and PDF (core REPORT_FORMATS). */

@@ -1,6 +1,6 @@
-import type { CustomFieldBody, CustomFieldUpdateBody, CustomFieldWire } from '@fleetkeep/core';
+import type { CustomFieldBody, CustomFieldUpdateBody } from '@fleetkeep/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { client } from '../../../lib/client.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 
 /**
@@ -12,9 +12,9 @@ import { queryKeys } from '../../../lib/queryKeys.ts';
  */
 
 function useInvalidate(fid: number) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return (withHolders = false) =>
-    client.invalidateQueries({
+    queryClient.invalidateQueries({
       queryKey: withHolders ? queryKeys.fleet(fid) : queryKeys.collection(fid, 'customfield'),
     });
 }
@@ -23,8 +23,7 @@ function useInvalidate(fid: number) {
 export function useCreateField(fid: number) {
   const invalidate = useInvalidate(fid);
   return useMutation({
-    mutationFn: (body: CustomFieldBody) =>
-      api<CustomFieldWire>(`/api/fleets/${fid}/custom-fields`, { method: 'POST', body }),
+    mutationFn: (body: CustomFieldBody) => client.customfields.create(fid, body),
     onSettled: () => invalidate(),
   });
 }
@@ -34,7 +33,7 @@ export function useUpdateField(fid: number) {
   const invalidate = useInvalidate(fid);
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: CustomFieldUpdateBody }) =>
-      api<CustomFieldWire>(`/api/custom-fields/${id}`, { method: 'PUT', body }),
+      client.customfields.update(id, body),
     onSettled: () => invalidate(),
   });
 }
@@ -44,9 +43,7 @@ export function useDeleteField(fid: number) {
   const invalidate = useInvalidate(fid);
   return useMutation({
     mutationFn: ({ id, safe }: { id: number; safe: boolean }) =>
-      api<{ error: 0; values: number }>(`/api/custom-fields/${id}?safe=${safe ? 1 : 0}`, {
-        method: 'DELETE',
-      }),
+      client.customfields.remove(id, { safe: safe ? '1' : '0' }),
     onSettled: (_reply, _err, { safe }) => invalidate(!safe),
   });
 }

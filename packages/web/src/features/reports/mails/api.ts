@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../../lib/client.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
+import type { ReportMailSendBody } from './rules.ts';
 
 /**
  * The report-mail calls (spec §7 "Report mails"; core routes/reportmails.ts): list, create, change,
@@ -17,14 +18,12 @@ export function useReportMails(fid: number) {
   });
 }
 
-/** The body is the draft's (rules.ts `mailBody`), checked by the server's contract. */
+/** The body is the draft's (rules.ts `mailBody`), typed by the core contract. */
 export function useSaveReportMail(fid: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: number | null; body: Record<string, unknown> }) =>
-      id === null
-        ? client.reportmails.create(fid, body as never)
-        : client.reportmails.update(fid, id, body as never),
+    mutationFn: ({ id, body }: { id: number | null; body: ReportMailSendBody }) =>
+      id === null ? client.reportmails.create(fid, body) : client.reportmails.update(fid, id, body),
     onSettled: () => queryClient.invalidateQueries({ queryKey: key(fid) }),
   });
 }

@@ -5,8 +5,10 @@ import {
   type ReportMailEvery,
   type ReportMailWire,
   type ReportType,
+  type RouteBody,
   reportMailBody,
   reportMailUpdateBody,
+  type routes,
 } from '@fleetkeep/core';
 import type { CoreSchema } from '../../../lib/coreResolver.ts';
 
@@ -89,8 +91,11 @@ export function mailSchema(mail: ReportMailWire | null): CoreSchema {
   return mail ? reportMailUpdateBody : reportMailBody;
 }
 
+/** The body of a create or change (core `reportMailBody`; the change takes the same fields). */
+export type ReportMailSendBody = RouteBody<typeof routes.reportmails.create>;
+
 /** The POST or PUT body of a draft (a PUT sends every field: the form holds them all). */
-export function mailBody(d: ReportMailDraft) {
+export function mailBody(d: ReportMailDraft): ReportMailSendBody {
   return {
     name: d.name.trim(),
     enabled: d.enabled ? 1 : 0,
@@ -104,7 +109,8 @@ export function mailBody(d: ReportMailDraft) {
     weekday: d.weekday,
     monthday: d.monthday === MONTHDAY_LAST ? MONTHDAY_LAST : Number(d.monthday),
     hour: d.hour,
-    lang: d.lang,
+    // The language select offers the app's languages only (core LANGUAGES); the server checks it.
+    lang: d.lang as ReportMailSendBody['lang'],
   };
 }
 
