@@ -1,6 +1,8 @@
 // Import boundaries of the web app (ARCHITECTURE "The web app"), run by `npm run lint`:
 // - a feature folder (`features/<a>/**`) never imports another one (`features/<b>/**`): what two features
 //   share moves down to `components/` (UI), `lib/` (data hooks, rules) or `@fleetkeep/core`;
+// - a feature imports neither the app shell (`app/`) nor `screens/`: what it needs of the session,
+//   permissions or loading states lives in `lib/` and `components/`;
 // - `components/` and `lib/` import neither features nor the app shell (`app/`, `screens/`), and `lib/`
 //   (data, rules, the API client) does not import `components/` (UI).
 // `app/` and `screens/` compose features and may import them. Biome's noRestrictedImports matches the
@@ -45,6 +47,8 @@ export function placeOf(file) {
 export function violation(from, to) {
   if (from.top === 'features' && to.top === 'features' && from.feature !== to.feature)
     return `features/${from.feature} imports features/${to.feature}: move the shared part to components/, lib/ or core`;
+  if (from.top === 'features' && ['app', 'screens'].includes(to.top))
+    return `features/${from.feature} imports ${to.top}/: the app shell composes the features, not the other way round`;
   if ((from.top === 'components' || from.top === 'lib') && ['features', 'app', 'screens'].includes(to.top))
     return `${from.top}/ imports ${to.top}/: ${from.top}/ sits below the features and the app shell`;
   if (from.top === 'lib' && to.top === 'components') return 'lib/ imports components/: UI sits above lib/';

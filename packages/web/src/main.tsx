@@ -5,10 +5,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { router } from './app/routes.tsx';
-import { bootstrap, getSessionState, queryClient } from './app/session.ts';
 import { initI18n } from './i18n/index.ts';
 import { browserLanguage } from './i18n/languages.ts';
 import { installFaultReporting, reportFault } from './lib/faults.ts';
+import { bootstrap, getSessionState, queryClient } from './lib/session.ts';
 import { setLeaveWarningGate } from './lib/useLeaveWarning.tsx';
 
 const theme = createTheme({

@@ -1,6 +1,6 @@
 import { Button, Overlay, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useLiveState } from './session.ts';
+import { useLiveState } from '../lib/session.ts';
 
 /** Spec §2: a blocking overlay while the live connection is down; the page reloads when it returns. */
 export function ConnectionOverlay() {

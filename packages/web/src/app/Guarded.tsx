@@ -1,8 +1,8 @@
 import { guardRoute, type RouteName } from '@fleetkeep/core';
 import { type ReactNode, Suspense } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { Loading } from './Loading.tsx';
-import { guardUser, useSession } from './session.ts';
+import { Loading } from '../components/Loading.tsx';
+import { guardUser, useSession } from '../lib/session.ts';
 
 /** Import rows or selected services passed through navigation state (spec §2). */
 function hasNavigationState(state: unknown): boolean {

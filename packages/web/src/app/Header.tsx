@@ -26,8 +26,8 @@ import { openHelp } from '../features/help/store.ts';
 import { NotificationBell } from '../features/notifications/Bell.tsx';
 import { i18next } from '../i18n/index.ts';
 import { fleetNameNeedsTooltip, userNameNeedsTooltip } from '../lib/header.ts';
+import { guardUser, logout, switchFleet } from '../lib/session.ts';
 import classes from './Header.module.css';
-import { guardUser, logout, switchFleet } from './session.ts';
 
 type MenuKey = keyof MenuVisibility;
 const NAV: { key: MenuKey; to: string; label: string }[] = [

@@ -3,14 +3,14 @@ import { Box, Button, Modal, Text } from '@mantine/core';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
+import { Loading } from '../components/Loading.tsx';
 import { Banners } from '../features/banners/Banners.tsx';
 import { HelpHost } from '../features/help/HelpHost.tsx';
 import { NotificationBubbles } from '../features/notifications/Bubbles.tsx';
 import { FLEET_DIALOG_TEXT } from '../lib/fleetDialogs.ts';
+import { clearOrigin, guardUser, useFleetDialog, useSession } from '../lib/session.ts';
 import { ConnectionOverlay } from './ConnectionOverlay.tsx';
 import { Header } from './Header.tsx';
-import { Loading } from './Loading.tsx';
-import { clearOrigin, guardUser, useFleetDialog, useSession } from './session.ts';
 
 /** The authenticated frame: header, the routed screen, the connection overlay and the global dialogs. */
 export default function Shell() {

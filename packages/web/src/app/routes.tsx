@@ -8,11 +8,11 @@ import {
   Route,
   useLocation,
 } from 'react-router';
+import { Loading } from '../components/Loading.tsx';
+import { isExplicitLogout, rememberOrigin, useSession } from '../lib/session.ts';
 import { LoginScreen } from '../screens/Login.tsx';
 import { ErrorScreen } from './ErrorScreen.tsx';
 import { Guarded } from './Guarded.tsx';
-import { Loading } from './Loading.tsx';
-import { isExplicitLogout, rememberOrigin, useSession } from './session.ts';
 
 const Shell = lazy(() => import('./Shell.tsx'));
 const SetupScreen = lazy(() => import('../features/setup/SetupScreen.tsx'));

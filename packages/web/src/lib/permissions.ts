@@ -3,7 +3,7 @@ import { can, type NeedName, type NeedSubject } from '@fleetkeep/core';
 /**
  * The web's one permission idiom (spec §6): "may the user do that in the current fleet" is a named need
  * of core `needs.ts`, answered by core `can()`, which also applies the rule that keeps super users and
- * admin-only fleets out of the operational screens. Screens ask `useCan(need)` (app/useCan.ts); pure
+ * admin-only fleets out of the operational screens. Screens ask `useCan(need)` (lib/useCan.ts); pure
  * rules take a `Can` so that their tests stay free of React and of the session.
  */
 export type Can = (need: NeedName) => boolean;

@@ -3,9 +3,9 @@ import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } 
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
-import { Loading } from '../app/Loading.tsx';
-import { guardUser, login, peekOrigin, useSession } from '../app/session.ts';
+import { Loading } from '../components/Loading.tsx';
 import { useSetupNeeded } from '../features/setup/useSetupState.ts';
+import { guardUser, login, peekOrigin, useSession } from '../lib/session.ts';
 
 /** Spec §2 /login: user name and password; an authenticated user goes to the remembered origin. */
 export function LoginScreen() {

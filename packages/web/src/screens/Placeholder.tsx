@@ -1,9 +1,9 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import { Loading } from '../app/Loading.tsx';
-import { useSession } from '../app/session.ts';
+import { Loading } from '../components/Loading.tsx';
 import { usePeople, useUnits } from '../lib/fleetData.ts';
+import { useSession } from '../lib/session.ts';
 
 type Kind = 'units' | 'trailers' | 'drivers';
 

@@ -9,11 +9,11 @@ import {
 import { Alert, Button, Checkbox, Fieldset, Group, NativeSelect, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { saveSettings, useSession } from '../app/session.ts';
 import { LAYER_LABEL, resolveLayer } from '../features/map/layers.ts';
 import { useMapLayers } from '../features/map/useMapLayers.ts';
 import { dayjsLocale } from '../i18n/index.ts';
 import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/languages.ts';
+import { saveSettings, useSession } from '../lib/session.ts';
 import { useLeaveWarning } from '../lib/useLeaveWarning.tsx';
 import { ChangePassword } from './ChangePassword.tsx';
 

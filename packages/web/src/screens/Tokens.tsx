@@ -12,7 +12,6 @@ import { Alert, Button, Code, CopyButton, Group, Paper, SimpleGrid, Stack, Title
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../app/session.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable } from '../components/DataTable/DataTable.tsx';
 import { RequiredInput } from '../components/RequiredInput.tsx';
@@ -20,6 +19,7 @@ import { ButtonGroup } from '../components/Toggles.tsx';
 import { dayjsLocale } from '../i18n/index.ts';
 import { client } from '../lib/client.ts';
 import { queryKeys } from '../lib/queryKeys.ts';
+import { useSession } from '../lib/session.ts';
 
 /** The areas and rights of a token, in the order of the contract (PRODUCT.md "API tokens"). */
 const AREAS = Object.keys(userTokenRights.shape) as (keyof TokenRights)[];

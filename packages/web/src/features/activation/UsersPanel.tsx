@@ -2,11 +2,11 @@ import type { AdminAccountWire, AdminUserWire } from '@fleetkeep/core';
 import { Alert, Badge, Button, Group, Loader, Menu, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCan } from '../../app/useCan.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
 import { LANGUAGE_NAMES } from '../../i18n/languages.ts';
 import { ApiError } from '../../lib/api.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { useDeleteUser, useUsers } from './api.ts';
 import { PasswordDialog, UserDialog } from './UserDialog.tsx';
 

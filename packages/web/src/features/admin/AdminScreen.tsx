@@ -3,11 +3,11 @@ import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
-import { guardUser, useSession } from '../../app/session.ts';
-import { useCan } from '../../app/useCan.ts';
+import { Loading } from '../../components/Loading.tsx';
 import { SearchFilter } from '../../components/SearchFilter.tsx';
+import { guardUser, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { useAccounts, useFleets } from './api.ts';
 import { CreateFleetDialog } from './CreateFleetDialog.tsx';
 import { type AdminFleetRow, filterFleetRows, fleetRows, sortFleetRows, timeZoneLabel } from './rules.ts';

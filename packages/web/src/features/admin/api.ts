@@ -1,8 +1,8 @@
 import type { FleetCreateBody } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { refreshFleets } from '../../app/session.ts';
 import { client as apiClient } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
+import { refreshFleets } from '../../lib/session.ts';
 
 /** Server data of /admin (spec §7 "Fleet", "Admin"); types from core contracts. */
 

@@ -2,14 +2,14 @@ import { localDate, type PersonWire, type ServiceWire, type UnitWire } from '@fl
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading } from '../../app/Loading.tsx';
-import { useSession } from '../../app/session.ts';
-import { useCan } from '../../app/useCan.ts';
+import { Loading } from '../../components/Loading.tsx';
 import { PeriodFields } from '../../components/PeriodFields.tsx';
 import { useDrivers, useIntervals, useTrailers, useUnits } from '../../lib/fleetData.ts';
 import { decodePeriod, encodePeriod, type Period, periodError } from '../../lib/periods.ts';
 import { useOpenServices } from '../../lib/services.ts';
+import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
+import { useCan } from '../../lib/useCan.ts';
 import { CustomizeDialog } from './Customize.tsx';
 import classes from './Dashboard.module.css';
 import { type SectionId, statusCounts, visibleSections } from './rules.ts';

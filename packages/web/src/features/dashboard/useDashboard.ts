@@ -3,9 +3,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { saveSettings, useSession } from '../../app/session.ts';
 import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
+import { saveSettings, useSession } from '../../lib/session.ts';
 import { LAYOUT_SETTING, type Layout, normalizeLayout, sameLayout } from './rules.ts';
 
 /** The current fleet and the display helpers of spec §9 "Number display" in its units and currency. */

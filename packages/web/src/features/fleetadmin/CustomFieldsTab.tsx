@@ -2,9 +2,9 @@ import { type CustomFieldOwnerType, CustomFieldType, type CustomFieldWire } from
 import { Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading } from '../../app/Loading.tsx';
 import type { DataColumn } from '../../components/DataTable/DataTable.tsx';
 import { ListPanel } from '../../components/ListPanel.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useCustomFields } from '../../lib/fleetData.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';

@@ -1,10 +1,10 @@
 import { Anchor, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
-import { useSession } from '../../app/session.ts';
+import { Loading } from '../../components/Loading.tsx';
 import { ScrollTabs } from '../../components/ScrollTabs/ScrollTabs.tsx';
 import { canWith } from '../../lib/permissions.ts';
+import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { useFleet } from './api.ts';
 import { CustomFieldsTab } from './CustomFieldsTab.tsx';

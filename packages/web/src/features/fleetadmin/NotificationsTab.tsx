@@ -1,7 +1,7 @@
 import { Divider, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session.ts';
 import { canWith } from '../../lib/permissions.ts';
+import { useSession } from '../../lib/session.ts';
 import { useFleetUsers } from './api.ts';
 import { Deliveries } from './notifications/Deliveries.tsx';
 import { CHANNELS } from './notifications/rules.ts';

@@ -2,7 +2,7 @@ import type { PersonWire, UnitWire } from '@fleetkeep/core';
 import { Alert, Button, Flex, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading } from '../../app/Loading.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { serverIssues } from '../../lib/refusal.ts';
 import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';

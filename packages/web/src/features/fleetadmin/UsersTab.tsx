@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading } from '../../app/Loading.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { serverIssues } from '../../lib/refusal.ts';
 import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';

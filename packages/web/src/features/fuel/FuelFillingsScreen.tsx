@@ -10,12 +10,10 @@ import { Alert, Anchor, Button, FileButton, Group, Menu, Stack, Text, Title } fr
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
-import { useSession } from '../../app/session.ts';
-import { usePermissions } from '../../app/useCan.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
 import { IconButton } from '../../components/IconButton.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { PeriodFields } from '../../components/PeriodFields.tsx';
 import { Select } from '../../components/Select.tsx';
 import { dayjsLocale } from '../../i18n/index.ts';
@@ -25,7 +23,9 @@ import { useUnits } from '../../lib/fleetData.ts';
 import { consumptionLabel, fuelTotals, useFuelFillings, volumeLabel } from '../../lib/fuel.ts';
 import { naturalCollator } from '../../lib/naturalSort.ts';
 import { decodePeriod, encodePeriod, type Period, periodError } from '../../lib/periods.ts';
+import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
+import { usePermissions } from '../../lib/useCan.ts';
 import { useDeleteFilling } from './api.ts';
 import { decodeUnit, filterByUnit, fleetToday } from './rules.ts';
 

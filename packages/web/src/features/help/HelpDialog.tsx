@@ -10,7 +10,7 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { guardUser } from '../../app/session.ts';
+import { guardUser } from '../../lib/session.ts';
 import {
   type Box,
   displayedBox,

@@ -30,8 +30,8 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { saveSettings, useSession } from '../../app/session.ts';
 import { ApiError } from '../../lib/api.ts';
+import { saveSettings, useSession } from '../../lib/session.ts';
 import { type ParseOptions, parseFile } from './api.ts';
 import { reasonText, refusalKey } from './reasons.ts';
 

@@ -6,8 +6,8 @@ import {
   type RouteName,
 } from '@fleetkeep/core';
 import { Navigate, useLocation } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
-import { guardUser, useSession } from '../../app/session.ts';
+import { Loading } from '../../components/Loading.tsx';
+import { guardUser, useSession } from '../../lib/session.ts';
 import { ChooseStep } from './ChooseStep.tsx';
 import { PreviewStep } from './PreviewStep.tsx';
 

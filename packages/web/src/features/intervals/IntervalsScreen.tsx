@@ -3,14 +3,14 @@ import { Anchor, Button, FileButton, Group, Stack, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
-import { useSession } from '../../app/session.ts';
-import { useCan } from '../../app/useCan.ts';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { Select } from '../../components/Select.tsx';
 import { UnitTypeFilter } from '../../components/UnitTypeFilter.tsx';
 import { useIntervals, useUnits } from '../../lib/fleetData.ts';
+import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
+import { useCan } from '../../lib/useCan.ts';
 import {
   decodeFilters,
   encodeFilters,

@@ -4,8 +4,8 @@ import * as L from 'leaflet';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { saveSettings, useSession } from '../../app/session.ts';
-import { useCan } from '../../app/useCan.ts';
+import { saveSettings, useSession } from '../../lib/session.ts';
+import { useCan } from '../../lib/useCan.ts';
 import classes from './FleetMap.module.css';
 import {
   loadMapsService,

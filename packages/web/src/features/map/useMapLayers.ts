@@ -1,9 +1,9 @@
 import { mapKeyRecords, pickTileKeys, type SessionAuthReply } from '@fleetkeep/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { useSession } from '../../app/session.ts';
 import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
+import { useSession } from '../../lib/session.ts';
 import { availableLayers, type LayerId, type LayerSources } from './layers.ts';
 
 /** The platform map config of the auth reply (spec §3 "Application configuration"). */

@@ -25,7 +25,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { downloadFile } from '../../lib/transfer.ts';
 import {

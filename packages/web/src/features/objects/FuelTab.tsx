@@ -3,11 +3,11 @@ import { Alert, Anchor, Group, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
-import { useSession } from '../../app/session.ts';
+import { Loading } from '../../components/Loading.tsx';
 import { dayjsLocale } from '../../i18n/index.ts';
 import { kmToDisplay } from '../../lib/distance.ts';
 import { consumptionLabel, fuelTotals, useUnitFuelFillings, volumeLabel } from '../../lib/fuel.ts';
+import { useSession } from '../../lib/session.ts';
 import { PeriodPicker } from './PeriodPicker.tsx';
 import { type PeriodTabProps, usePeriodTab } from './useLabels.ts';
 

@@ -1,7 +1,7 @@
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading } from '../../app/Loading.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { useArchivedServices } from '../../lib/services.ts';
 import { useUnitStatistics } from './api.ts';
 import { PeriodPicker } from './PeriodPicker.tsx';

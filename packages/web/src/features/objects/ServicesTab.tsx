@@ -3,7 +3,7 @@ import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { ServiceStatusBadge } from '../../components/ServiceStatus.tsx';
 import { useArchivedServices, useOpenServices } from '../../lib/services.ts';
 import { PeriodPicker } from './PeriodPicker.tsx';

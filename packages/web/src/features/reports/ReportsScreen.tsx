@@ -13,9 +13,8 @@ import { Alert, Anchor, Box, Group, LoadingOverlay, Paper, Stack, Text, Title } 
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
-import { useSession } from '../../app/session.ts';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
+import { Loading } from '../../components/Loading.tsx';
 import { PeriodFields } from '../../components/PeriodFields.tsx';
 import { MultiSelect, Select } from '../../components/Select.tsx';
 import { dayjsLocale } from '../../i18n/index.ts';
@@ -23,6 +22,7 @@ import { ApiError } from '../../lib/api.ts';
 import { useDrivers, useTrailers, useUnits } from '../../lib/fleetData.ts';
 import { naturalCollator } from '../../lib/naturalSort.ts';
 import { type Period, periodError } from '../../lib/periods.ts';
+import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { useReport } from './api.ts';
 import { columnTitle, formatCell, formatTotal, type ReportFormatContext, sortValue } from './columns.ts';

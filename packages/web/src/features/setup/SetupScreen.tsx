@@ -17,14 +17,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { Loading } from '../../app/Loading.tsx';
-import { signInWithToken, useSession } from '../../app/session.ts';
+import { Loading } from '../../components/Loading.tsx';
 import { NewPasswordFields, newPasswordErrors } from '../../components/NewPasswordFields.tsx';
 import { i18next, setLanguage } from '../../i18n/index.ts';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../i18n/languages.ts';
 import { ApiError } from '../../lib/api.ts';
 import { client } from '../../lib/client.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
+import { signInWithToken, useSession } from '../../lib/session.ts';
 import { browserTimeZone, TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
 import { SETUP_QUERY_KEY, useSetupNeeded } from './useSetupState.ts';
 

@@ -2,11 +2,11 @@ import { type DeliveryWire, formatDateTime } from '@fleetkeep/core';
 import { Alert, Badge, Button, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading } from '../../../app/Loading.tsx';
-import { useSession } from '../../../app/session.ts';
 import { type DataColumn, DataTable } from '../../../components/DataTable/DataTable.tsx';
+import { Loading } from '../../../components/Loading.tsx';
 import { dayjsLocale } from '../../../i18n/index.ts';
 import { ApiError } from '../../../lib/api.ts';
+import { useSession } from '../../../lib/session.ts';
 import { useDeliveries, useRetryDelivery } from './api.ts';
 import { CHANNEL_TITLE } from './rules.ts';
 

@@ -2,9 +2,9 @@ import type { BotSetupWire, InAppSetupWire, MailSetupWire, WebhookSetupWire } fr
 import { Badge, Button, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading } from '../../../app/Loading.tsx';
 import type { DataColumn } from '../../../components/DataTable/DataTable.tsx';
 import { ListPanel } from '../../../components/ListPanel.tsx';
+import { Loading } from '../../../components/Loading.tsx';
 import { LANGUAGE_NAMES, type Language } from '../../../i18n/languages.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { kindTitleKey, notificationKindsOf } from '../../../lib/header.ts';

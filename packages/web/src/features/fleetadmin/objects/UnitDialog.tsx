@@ -2,11 +2,11 @@ import { COUNTER_MAX, Limits, UNIT_DEVICE_ID_MAX, type UnitWire, unitLabel } fro
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../app/session.ts';
 import { NumericInput } from '../../../components/NumericInput.tsx';
 import { integerDigits } from '../../../components/numeric.ts';
 import { Select } from '../../../components/Select.tsx';
 import { useUnitTypeName } from '../../../components/UnitTypeFilter.tsx';
+import { useSession } from '../../../lib/session.ts';
 import { UNKNOWN_TYPE } from '../../../lib/unitTypes.ts';
 import { useEditorForm } from '../../../lib/useEditorForm.tsx';
 import { useCreateUnit, useUpdateUnit } from './api.ts';

@@ -2,14 +2,14 @@ import { formatFleetDateTime, type ReportMailWire, type ReportType, routes } fro
 import { Badge, Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading } from '../../../app/Loading.tsx';
-import { useSession } from '../../../app/session.ts';
-import { useCan } from '../../../app/useCan.ts';
 import type { DataColumn } from '../../../components/DataTable/DataTable.tsx';
 import { ListPanel } from '../../../components/ListPanel.tsx';
+import { Loading } from '../../../components/Loading.tsx';
 import { dayjsLocale } from '../../../i18n/index.ts';
 import { LANGUAGE_NAMES, type Language } from '../../../i18n/languages.ts';
 import { ApiError } from '../../../lib/api.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useCan } from '../../../lib/useCan.ts';
 import { useDeleteReportMail, useReportMails, useSendReportMail } from './api.ts';
 import { ReportMailDialog } from './ReportMailDialog.tsx';
 import { scheduleParts } from './rules.ts';

@@ -2,8 +2,8 @@ import { REPORT_TYPES, type ReportType } from '@fleetkeep/core';
 import { Stack, Tabs, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../app/session.ts';
 import { ScrollTabs } from '../../../components/ScrollTabs/ScrollTabs.tsx';
+import { useSession } from '../../../lib/session.ts';
 import { useUrlParams } from '../../../lib/urlParams.ts';
 import { ReportMailsPanel } from './ReportMailsPanel.tsx';
 

@@ -3,16 +3,16 @@ import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } f
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { Loading } from '../../../app/Loading.tsx';
-import { useSession } from '../../../app/session.ts';
 import { DatePicker } from '../../../components/DatePicker.tsx';
 import { IconButton } from '../../../components/IconButton.tsx';
+import { Loading } from '../../../components/Loading.tsx';
 import { NumericInput } from '../../../components/NumericInput.tsx';
 import { integerDigits } from '../../../components/numeric.ts';
 import { ServiceStatusBadge } from '../../../components/ServiceStatus.tsx';
 import { dayjsLocale } from '../../../i18n/index.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { useOpenServices } from '../../../lib/services.ts';
+import { useSession } from '../../../lib/session.ts';
 import { useLeaveWarning } from '../../../lib/useLeaveWarning.tsx';
 import { useBatchUpdate } from '../api.ts';
 import { objectPath, useLookups } from '../list/data.ts';

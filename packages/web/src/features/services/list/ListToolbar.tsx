@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../app/session.ts';
 import { DatePicker } from '../../../components/DatePicker.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { STATUS_LABEL } from '../../../components/ServiceStatus.tsx';
 import { UnitTypeFilter } from '../../../components/UnitTypeFilter.tsx';
+import { useSession } from '../../../lib/session.ts';
 import { useUrlParams } from '../../../lib/urlParams.ts';
 import {
   decodeFilters,

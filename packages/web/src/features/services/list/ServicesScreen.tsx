@@ -1,8 +1,8 @@
 import { lazy, Suspense, useMemo } from 'react';
-import { Loading } from '../../../app/Loading.tsx';
-import { useSession } from '../../../app/session.ts';
+import { Loading } from '../../../components/Loading.tsx';
 import { useDrivers, useIntervals, useTrailers, useUnits } from '../../../lib/fleetData.ts';
 import { useArchivedServices, useOpenServices } from '../../../lib/services.ts';
+import { useSession } from '../../../lib/session.ts';
 import { useUrlParams } from '../../../lib/urlParams.ts';
 import { decodePeriod, fleetToday, parseTab, periodError } from './rules.ts';
 

@@ -43,7 +43,7 @@ export interface ColumnContext {
   tab: Tab;
   tz: number;
   miles: boolean;
-  /** The user's permissions in the fleet (app/useCan.ts). */
+  /** The user's permissions in the fleet (lib/useCan.ts). */
   can: Can;
   currency: string;
   dateFormat: string;

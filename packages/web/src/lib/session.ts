@@ -10,11 +10,11 @@ import { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { setLanguage } from '../i18n/index.ts';
 import { isLanguage } from '../i18n/languages.ts';
-import { ApiError, setSession, setSessionLostHandler } from '../lib/api.ts';
-import { client } from '../lib/client.ts';
-import { type FleetDialog, fleetDialogFor } from '../lib/fleetDialogs.ts';
-import { connectLive, createLiveCache, type LiveConnection, type LiveState } from '../lib/live.ts';
-import { clearStored, readStored, removeStored, writeStored } from '../lib/storage.ts';
+import { ApiError, setSession, setSessionLostHandler } from './api.ts';
+import { client } from './client.ts';
+import { type FleetDialog, fleetDialogFor } from './fleetDialogs.ts';
+import { connectLive, createLiveCache, type LiveConnection, type LiveState } from './live.ts';
+import { clearStored, readStored, removeStored, writeStored } from './storage.ts';
 
 /**
  * The session of spec §4: a token from storage, then GET /api/auth; login, logout, fleet switch and
@@ -170,7 +170,7 @@ function loginErrorKey(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.code === 8) return 'login.errorCredentials';
     if (err.code === 9) return 'login.errorTooMany';
-    // Issue 9: the only refusal of a right password is a suspended account.
+    // The only refusal of a right password is a suspended account (spec §4).
     if (err.code === 7) return 'login.errorSuspended';
   }
   return 'login.errorFailed';

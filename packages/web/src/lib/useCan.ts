@@ -1,6 +1,6 @@
 import type { NeedName, RouteDef } from '@fleetkeep/core';
 import { useMemo } from 'react';
-import { permissionsOf } from '../lib/permissions.ts';
+import { permissionsOf } from './permissions.ts';
 import { useSession } from './session.ts';
 
 /** A named need (core needs.ts), or a route descriptor (core routes/) whose need is asked. */
