@@ -80,9 +80,14 @@ export function fleetDay(days = 0): string {
   return new Date(Date.now() + 3 * 3600_000 + days * 86400_000).toISOString().slice(0, 10);
 }
 
-/** Nothing may stick out sideways: the page scrolls only vertically (usable at phone width). */
+/**
+ * Nothing may stick out sideways: the page scrolls only vertically (usable at phone width). Polled, since
+ * charts and other resize-observed parts follow a viewport change a frame or more later.
+ */
 export async function expectNoPageScroll(page: Page, width = 375): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(width);
 }
 
 /** A full-page screenshot at desktop (1280 px) and phone (375 px) width, with no sideways scroll at 375. */
