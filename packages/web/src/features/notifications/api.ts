@@ -15,6 +15,10 @@ import { BubbleQueue, makesBubble, withCreated, withDeleted, withRead } from './
 export const bubbles = new BubbleQueue();
 /** Event ids already known (first load, earlier live events): each makes at most one bubble (spec §4). */
 const seen = new Set<string>();
+/** A live change of the list (created, read, deleted); applying one twice changes nothing more. */
+type Change = (reply: AlertListReply) => AlertListReply;
+/** Per fleet, the live changes seen during each read of the list that is in flight. */
+const duringReads = new Map<number, Set<Change[]>>();
 
 export function useBubbles() {
   return useSyncExternalStore(
@@ -23,22 +27,39 @@ export function useBubbles() {
   );
 }
 
-/** GET /api/fleets/{fid}/user/alerts; what it returns counts as read for the bubbles (spec §4). */
-export function useAlerts(fid: number | null, enabled: boolean) {
-  return useQuery({
-    queryKey: queryKeys.alerts(fid ?? 0),
+/**
+ * GET /api/fleets/{fid}/user/alerts; what it returns counts as read for the bubbles (spec §4). Live
+ * changes that arrive while the list is read are applied to its reply too: the server may have answered
+ * before they were committed, and the reply replaces the kept list (each change is idempotent).
+ */
+export function alertsQuery(fid: number) {
+  return {
+    queryKey: queryKeys.alerts(fid),
     queryFn: async () => {
-      const reply = await client.notifications.alerts(fid ?? 0);
-      for (const n of reply.alerts) seen.add(n.id);
-      return reply;
+      const changes: Change[] = [];
+      const reads = duringReads.get(fid) ?? new Set<Change[]>();
+      duringReads.set(fid, reads.add(changes));
+      try {
+        const answer = await client.notifications.alerts(fid);
+        const reply = changes.reduce((r, change) => change(r), answer);
+        for (const n of reply.alerts) seen.add(n.id);
+        return reply;
+      } finally {
+        reads.delete(changes);
+      }
     },
-    enabled: enabled && fid !== null,
     staleTime: Number.POSITIVE_INFINITY,
-  });
+  };
 }
 
-function patch(client: QueryClient, fid: number, fn: (reply: AlertListReply) => AlertListReply): void {
+export function useAlerts(fid: number | null, enabled: boolean) {
+  return useQuery({ ...alertsQuery(fid ?? 0), enabled: enabled && fid !== null });
+}
+
+/** Applies a live change to the kept list, and to the reply of every read of it still in flight. */
+function patch(client: QueryClient, fid: number, fn: Change): void {
   client.setQueryData<AlertListReply>(queryKeys.alerts(fid), (reply) => (reply ? fn(reply) : reply));
+  for (const changes of duringReads.get(fid) ?? []) changes.push(fn);
 }
 
 /**
