@@ -1,6 +1,6 @@
 import { localDate } from '@fleetkeep/core';
 import { sql } from 'kysely';
-import { bucketOf, type Ctx, costDays } from './shared.js';
+import { bucketOf, type Ctx, costDays, nameOf, type Row } from './shared.js';
 
 /**
  * Costs, fuel and distance per unit and bucket (the fuel and cost-per-distance reports are made of them).
@@ -114,4 +114,17 @@ export async function unitFigures(c: Ctx): Promise<UnitFigures[]> {
   for (const [uid, byBucket] of await unitDistances(c, units))
     for (const [period, km] of byBucket) at(period, uid).km += km;
   return [...map.values()];
+}
+
+/** A report row of one unit's figures in a bucket, named and sorted by the unit; `values` beside its name. */
+export function unitRow(c: Ctx, f: UnitFigures, values: Record<string, Row['values'][string]>): Row {
+  const object = nameOf(c, 'u', f.uid);
+  return {
+    period: f.period,
+    label: object,
+    sort: `${object}\u0000${f.uid}`,
+    ot: 'u',
+    oid: f.uid,
+    values: { object, ...values },
+  };
 }
