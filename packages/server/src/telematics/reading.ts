@@ -31,6 +31,11 @@ export interface Reading {
   hours: number | null;
   /** Other message parameters, merged into the unit's parameters. */
   params: Record<string, ParamValue>;
+  /**
+   * Diagnostic trouble codes the message reported (Teltonika IO 281, Traccar's `dtcs` attribute),
+   * e.g. "P0300"; absent when the protocol said nothing about them.
+   */
+  faultCodes?: string[];
   /** The input as received, kept in the ingest log when the reading is refused. */
   raw?: unknown;
 }
