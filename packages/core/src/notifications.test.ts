@@ -101,6 +101,16 @@ describe('setupFor (which set-up addresses a user for a kind)', () => {
 });
 
 describe('notificationRecipients (spec §4, §6)', () => {
+  it('not the members who could not yet see the fleet when the event happened', () => {
+    const late = { ...member(2), since: 1_000 };
+    expect(notificationRecipients(K.upcoming, [member(1), late], [], 999).map((r) => r.userId)).toEqual([1]);
+    expect(notificationRecipients(K.upcoming, [member(1), late], [], 1_000).map((r) => r.userId)).toEqual([
+      1, 2,
+    ]);
+    // Without the event's time (a set-up test), every member counts.
+    expect(notificationRecipients(K.upcoming, [late], []).map((r) => r.userId)).toEqual([2]);
+  });
+
   it('members who may view services, whose mask holds the kind', () => {
     const candidates = [
       member(1),

@@ -87,6 +87,11 @@ export interface NotificationCandidate {
   acl: number;
   /** The user's `notification.enabled` (see `enabledKinds`). */
   enabled: number;
+  /**
+   * When the user could first see the fleet (joined it with the view right, or gained that right).
+   * Events before it are not theirs (docs/product.md "Notifications of a new member"); absent: always.
+   */
+  since?: number;
 }
 
 export interface NotificationRecipient {
@@ -114,6 +119,7 @@ export function notificationRecipients(
     if (seen.has(c.userId)) continue;
     if (!aclSatisfies(c.acl, 'service.view')) continue;
     if ((c.enabled & kind) === 0) continue;
+    if (at !== undefined && c.since !== undefined && at < c.since) continue;
     const setupId = setupFor(setups, c.userId, kind, at);
     if (setupId === undefined) continue;
     seen.add(c.userId);

@@ -43,6 +43,8 @@ export interface FleetUserTable {
   fleet_id: number;
   user_id: number;
   acl: number;
+  /** When the member could first see the fleet; 0 for members from before migration 028. */
+  since: Generated<number>;
 }
 
 export interface UnitTypeTable {

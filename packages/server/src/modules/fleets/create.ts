@@ -32,7 +32,7 @@ export async function createFleet(ctx: AppContext, actor: Actor, body: FleetCrea
     if (!actor.su)
       await trx
         .insertInto('fleet_users')
-        .values({ fleet_id: row.id, user_id: actor.userId, acl: ACL_ALL })
+        .values({ fleet_id: row.id, user_id: actor.userId, acl: ACL_ALL, since: now() })
         .execute();
     uow.afterCommit(async () => {
       // The acl as GET /api/fleets computes it (membership narrowed by the credential, admin by role).

@@ -1,5 +1,6 @@
 import {
   ACL_ALL,
+  aclSatisfies,
   aclNames,
   aclViolations,
   type FieldIssue,
@@ -151,14 +152,27 @@ export async function setFleetUsers(
   await unitOfWork(ctx, async (trx, uow) => {
     const old = await trx
       .selectFrom('fleet_users')
-      .select(['user_id', 'acl'])
+      .select(['user_id', 'acl', 'since'])
       .where('fleet_id', '=', fleetId)
       .execute();
     await trx.deleteFrom('fleet_users').where('fleet_id', '=', fleetId).execute();
     if (users.length > 0) {
+      // A member keeps the time they could first see the fleet; one who joins or gains the view right
+      // now starts now (docs/product.md "Notifications of a new member").
+      const t = now();
+      const seeingSince = new Map(
+        old.filter((o) => aclSatisfies(o.acl, 'service.view')).map((o) => [o.user_id, Number(o.since)]),
+      );
       await trx
         .insertInto('fleet_users')
-        .values(users.map((u) => ({ fleet_id: fleetId, user_id: u.id, acl: u.acl })))
+        .values(
+          users.map((u) => ({
+            fleet_id: fleetId,
+            user_id: u.id,
+            acl: u.acl,
+            since: aclSatisfies(u.acl, 'service.view') ? (seeingSince.get(u.id) ?? t) : t,
+          })),
+        )
         .execute();
     }
     // Spec §4 user event 64 ("Current fleet has been changed") to every user whose rights in the fleet

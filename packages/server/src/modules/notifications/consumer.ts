@@ -98,13 +98,25 @@ export async function fleetAudience(db: Kysely<Database>, fleetId: number): Prom
   const members = await db
     .selectFrom('fleet_users')
     .innerJoin('users', 'users.id', 'fleet_users.user_id')
-    .select(['users.id', 'users.account_id', 'users.active', 'users.settings', 'fleet_users.acl'])
+    .select([
+      'users.id',
+      'users.account_id',
+      'users.active',
+      'users.settings',
+      'fleet_users.acl',
+      'fleet_users.since',
+    ])
     .where('fleet_users.fleet_id', '=', fleetId)
     .orderBy('users.id')
     .execute();
   const candidates = members
     .filter((m) => m.active === 1 && tree.isActive(m.account_id))
-    .map((m) => ({ userId: m.id, acl: m.acl, enabled: enabledKinds(parseJson(m.settings)) }));
+    .map((m) => ({
+      userId: m.id,
+      acl: m.acl,
+      enabled: enabledKinds(parseJson(m.settings)),
+      since: Number(m.since),
+    }));
   return { candidates, setups };
 }
 

@@ -317,6 +317,78 @@ describe('in-app notifications', () => {
     });
   });
 
+  describe('a new member', () => {
+    it('gets no notification of an event from before they could see the fleet', async () => {
+      const userId = await createUser(t, { name: 'newcomer', accountId: await accountOf(t, 'manager') });
+      const membersUrl = `/api/fleets/${fx.fleetId}/users`;
+      const before = (await manager.get(membersUrl)).body as { users: { id: number; acl: number }[] };
+      const members = before.users.map((u) => ({ id: u.id, acl: u.acl }));
+      const uid = await fx.unit();
+      const service = await createService({ uid, f: 1 });
+      await settled();
+      /** A Due event of the service, handed over late, as a busy outbox would. */
+      const dueAt = async (at: number) => {
+        const m = await mark();
+        await db()
+          .transaction()
+          .execute((trx) =>
+            recordDomainEvents(trx, [
+              {
+                type: 'service.due',
+                reason: 'reopened',
+                fid: fx.fleetId,
+                at,
+                by: null,
+                serviceId: service.id,
+                objectType: 'u',
+                objectId: uid,
+                intervalId: null,
+                f: 1,
+              },
+            ]),
+          );
+        t.server.ctx.outbox.publish();
+        await settled();
+        const [due] = await eventsSince(db(), m, ['service.due']);
+        return (await rowsOf(due!.id)).map((r) => r.user_id);
+      };
+      try {
+        // Joins without the view right, then gains it: seeing starts when the right came.
+        let res = await manager.put(membersUrl, { users: [...members, { id: userId, acl: 0 }] });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const joined = now();
+        res = await manager.put(membersUrl, { users: [...members, { id: userId, acl: 2 | 64 }] });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const row = await db()
+          .selectFrom('fleet_users')
+          .select('since')
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow();
+        expect(Number(row.since)).toBeGreaterThanOrEqual(joined);
+
+        const old = await dueAt(Number(row.since) - 60);
+        expect(old).toContain(ids.manager);
+        expect(old).not.toContain(userId);
+        expect(await dueAt(Number(row.since))).toContain(userId);
+        expect((await alerts(await t.login('newcomer'))).unread).toBe(1);
+
+        // A change of rights that keeps the view right keeps the time.
+        res = await manager.put(membersUrl, { users: [...members, { id: userId, acl: 2 | 64 | 4 }] });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const kept = await db()
+          .selectFrom('fleet_users')
+          .select('since')
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow();
+        expect(Number(kept.since)).toBe(Number(row.since));
+      } finally {
+        await manager.put(membersUrl, { users: members });
+        await db().deleteFrom('notifications').where('user_id', '=', userId).execute();
+        await db().deleteFrom('users').where('id', '=', userId).execute();
+      }
+    });
+  });
+
   describe('reading and deleting', () => {
     /** Three Due services made by the manager: unread for the mechanic. */
     const threeDue = async () => {
