@@ -1,7 +1,7 @@
 import {
   ACL_ALL,
-  aclSatisfies,
   aclNames,
+  aclSatisfies,
   aclViolations,
   type FieldIssue,
   type FleetListReply,
