@@ -99,9 +99,15 @@ test('a super user lists the fleets, creates one and lands on its administration
   await expectNoPageScroll(page);
   await shot(page, 'admin-375');
   await page.getByRole('button', { name: 'Create fleet' }).click();
-  await expect(page.getByRole('dialog', { name: 'New fleet' })).toBeVisible();
+  const again = page.getByRole('dialog', { name: 'New fleet' });
+  await expect(again).toBeVisible();
   await expectNoPageScroll(page);
   await shot(page, 'admin-create-375');
+  // The account has a fleet of that name already: said on the name field, nothing created.
+  await again.getByRole('textbox', { name: 'Fleet name' }).fill(FLEET.toUpperCase());
+  await again.getByRole('button', { name: 'Create' }).click();
+  await expect(again).toContainText('This account already has a fleet of that name.');
+  await expect(page).toHaveURL('/admin');
 });
 
 test('a user with exactly one eligible fleet is sent from /admin to it', async ({ page, request }) => {

@@ -35,7 +35,11 @@ describe('creating fleets', () => {
   const listed = async (client: Client, id: number) =>
     ((await client.get('/api/fleets')).body.fleets as { id: number }[]).find((f) => f.id === id);
   const membership = (fleetId: number) =>
-    t.server.ctx.db.kysely.selectFrom('fleet_users').selectAll().where('fleet_id', '=', fleetId).execute();
+    t.server.ctx.db.kysely
+      .selectFrom('fleet_users')
+      .select(['fleet_id', 'user_id', 'acl'])
+      .where('fleet_id', '=', fleetId)
+      .execute();
 
   it('an account admin creates one in its own account, joins it with every right and sees it listed', async () => {
     const body = { n: 'Admin fleet', tz: 120, cur: 'USD', ms: 1, fm: 2 };
@@ -53,6 +57,29 @@ describe('creating fleets', () => {
     ]);
     // Nobody else of the account is a member: the manager does not see it.
     expect(await listed(manager, res.body.id)).toBeUndefined();
+  });
+
+  it('a name another fleet of the account has is refused on create and rename; other accounts may share it', async () => {
+    const first = await admin.post('/api/fleets', { n: 'Depot North' });
+    expect(first.status).toBe(200);
+    const before = await t.server.ctx.db.kysely.selectFrom('fleets').select('id').execute();
+    const again = await admin.post('/api/fleets', { n: '  depot NORTH ' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({
+      error: 10,
+      details: [{ field: 'body.n', reason: 'Name is taken' }],
+    });
+    expect(await t.server.ctx.db.kysely.selectFrom('fleets').select('id').execute()).toEqual(before);
+
+    const second = await admin.post('/api/fleets', { n: 'Depot South' });
+    expect(second.status).toBe(200);
+    const rename = await admin.put(`/api/fleets/${second.body.id}`, { n: 'Depot north' });
+    expect(rename.status).toBe(409);
+    expect(rename.body.details).toEqual([{ field: 'body.n', reason: 'Name is taken' }]);
+    // Its own name, in another case, is no clash.
+    expect((await admin.put(`/api/fleets/${first.body.id}`, { n: 'DEPOT NORTH' })).status).toBe(200);
+    // Another account may have a fleet of that name.
+    expect((await root.post('/api/fleets', { n: 'Depot North', aid: northwindAccount })).status).toBe(200);
   });
 
   it('the super user creates in any account, with defaults, and joins none', async () => {

@@ -1,9 +1,34 @@
 import { ACL_ALL, FLEET_DEFAULTS, type FleetCreateBody, type FleetWire } from '@fleetkeep/core';
+import type { Kysely } from 'kysely';
 import { loadAccountTree, requireAccountAdmin, requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
+import type { Database } from '../../db/schema.js';
 import { unitOfWork } from '../../events/unit-of-work.js';
+import { conflict } from '../../http/errors.js';
 import { fleetToWire } from './mappers.js';
+
+/**
+ * 409 on `body.n` when another fleet of the account has the name, compared without case and outer
+ * blanks, as account names are (docs/product.md "Administration").
+ */
+export async function refuseTakenFleetName(
+  db: Kysely<Database>,
+  accountId: number,
+  name: string,
+  except: number | null = null,
+) {
+  let query = db
+    .selectFrom('fleets')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['name'])]), '=', name.trim().toLowerCase()));
+  if (except !== null) query = query.where('id', '!=', except);
+  if (await query.executeTakeFirst())
+    throw conflict('The account already has a fleet of that name', [
+      { field: 'body.n', reason: 'Name is taken' },
+    ]);
+}
 
 /**
  * POST /api/fleets (PRODUCT.md "Administration"): a new fleet in an account. Super users
@@ -16,6 +41,7 @@ export async function createFleet(ctx: AppContext, actor: Actor, body: FleetCrea
   await requireAccountAdmin(ctx, actor, accountId);
   let wire: FleetWire | undefined;
   await unitOfWork(ctx, async (trx, uow) => {
+    await refuseTakenFleetName(trx, accountId, body.n);
     const row = await trx
       .insertInto('fleets')
       .values({

@@ -19,6 +19,7 @@ import { unitOfWork } from '../../events/unit-of-work.js';
 import { invalidInput } from '../../http/errors.js';
 import { refuseChangedFixed } from '../../http/fixed-fields.js';
 import { moveFuelDays } from '../statistics/cost-days.js';
+import { refuseTakenFleetName } from './create.js';
 import { fleetToWire } from './mappers.js';
 
 /** GET /api/fleets: the fleets the user can see, each with its effective acl. */
@@ -66,6 +67,7 @@ export async function updateFleet(
       // Receivers compare the fleet with their current one and show "fleet settings changed" (spec §4);
       // a save that changed nothing tells nobody.
       if (events.length === 0) return;
+      if (set.name !== undefined) await refuseTakenFleetName(trx, before.account_id, set.name, fleetId);
       await trx.updateTable('fleets').set(set).where('id', '=', fleetId).execute();
       // statistics: fuel fillings count on the fleet days of the new zone (modules/statistics).
       if (set.tz !== undefined) await moveFuelDays(trx, fleetId, before.tz, set.tz);

@@ -52,6 +52,9 @@ export function CreateFleetDialog({
     // Only a refused input (error 4) names fields; "not allowed here" (7) and the rest are said in words.
     reword: (err, view) => {
       if (err.code === 4) return view;
+      // 409 on `body.n`: the account has a fleet of that name, said in the user's language.
+      if (err.code === 10 && 'n' in view.fields)
+        return { fields: { n: t('fleetAdmin.nameTaken') }, failure: null };
       return { fields: {}, failure: err.code === 7 ? t('admin.createRefused') : t('common.error') };
     },
   });

@@ -71,7 +71,10 @@ export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: b
       await update.mutateAsync({ ...form, n: form.n.trim() });
       setSaved(true);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 4) {
+      if (err instanceof ApiError && err.code === 10) {
+        // 409 on `body.n`: another fleet of the account has the name.
+        setErrors({ n: t('fleetAdmin.nameTaken') });
+      } else if (err instanceof ApiError && err.code === 4) {
         const mapped = detailsToFields(err.details, (path) =>
           (FIELDS as readonly string[]).includes(path[0] ?? '') ? (path[0] as string) : null,
         );
