@@ -66,12 +66,15 @@ test('from an empty database to a tracked unit seen by a colleague with view rig
   await page.getByTestId('unit-device-id').fill('trk-1');
   await page.getByTestId('unit-start-mileage').fill('245');
   await page.getByTestId('unit-dialog-save').click();
+  // A short confirmation names what was created.
+  await expect(page.getByTestId('toast').filter({ hasText: 'Unit “Truck one” created.' })).toBeVisible();
   const inFleet = page.getByTestId('objects-fleet');
   await expect(inFleet.getByRole('listitem').filter({ hasText: 'Truck one' })).toBeVisible();
   await page.getByTestId('objects-kind').getByText('Drivers').click();
   await page.getByTestId('objects-new').click();
   await page.getByTestId('person-name').fill('Dana Driver');
   await page.getByTestId('person-dialog-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Driver “Dana Driver” created.' })).toBeVisible();
   await expect(inFleet.getByRole('listitem').filter({ hasText: 'Dana Driver' })).toBeVisible();
 
   // The truck had 245 km before it joined: the admin counts them into its actual mileage.

@@ -4,6 +4,7 @@ import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { Loading } from '../components/Loading.tsx';
+import { Toasts } from '../components/Toasts.tsx';
 import { Banners } from '../features/banners/Banners.tsx';
 import { HelpHost } from '../features/help/HelpHost.tsx';
 import { NotificationBubbles } from '../features/notifications/Bubbles.tsx';
@@ -34,6 +35,7 @@ export default function Shell() {
         enabled={bellVisible(guardUser(session.auth), session.auth.model.s.notification?.enabled ?? 31)}
       />
       <ConnectionOverlay />
+      <Toasts />
       <Modal
         opened={fleetDialog !== null}
         onClose={() => undefined}

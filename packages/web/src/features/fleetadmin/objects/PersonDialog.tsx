@@ -2,6 +2,7 @@ import { Limits, type PersonWire, personCreateBody } from '@fleetkeep/core';
 import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from '../../../components/Toasts.tsx';
 import { useEditorForm } from '../../../lib/useEditorForm.tsx';
 import { useCreatePerson, useUpdatePerson } from './api.ts';
 import { fieldAmong, objectProblemText } from './problems.ts';
@@ -10,8 +11,16 @@ import { EMPTY_PERSON_FORM, type PersonForm, personBodyOf } from './rules.ts';
 const FIELDS = ['n', 'c', 'ds'] as const;
 
 const TITLES = {
-  drivers: { create: 'fleetAdmin.objects.newDriver', edit: 'fleetAdmin.objects.editDriver' },
-  trailers: { create: 'fleetAdmin.objects.newTrailer', edit: 'fleetAdmin.objects.editTrailer' },
+  drivers: {
+    create: 'fleetAdmin.objects.newDriver',
+    edit: 'fleetAdmin.objects.editDriver',
+    created: 'fleetAdmin.objects.driverCreated',
+  },
+  trailers: {
+    create: 'fleetAdmin.objects.newTrailer',
+    edit: 'fleetAdmin.objects.editTrailer',
+    created: 'fleetAdmin.objects.trailerCreated',
+  },
 } as const;
 
 /** New driver or trailer of the fleet, or editing one (PRODUCT.md "Service objects and counters"; spec §3 name, code, description). */
@@ -53,7 +62,14 @@ export function PersonDialog({
     if (!validate()) return;
     const body = personBodyOf(form);
     if (person) update.mutate({ id: person.id, body }, { onSuccess: onClose, onError: showRefusal });
-    else create.mutate(body, { onSuccess: onClose, onError: showRefusal });
+    else
+      create.mutate(body, {
+        onSuccess: () => {
+          toast(t(TITLES[kind].created, { name: body.n }));
+          onClose();
+        },
+        onError: showRefusal,
+      });
   };
 
   return (

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { NumericInput } from '../../../components/NumericInput.tsx';
 import { integerDigits } from '../../../components/numeric.ts';
 import { Select } from '../../../components/Select.tsx';
+import { toast } from '../../../components/Toasts.tsx';
 import { useUnitTypeName } from '../../../components/UnitTypeFilter.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { UNKNOWN_TYPE } from '../../../lib/unitTypes.ts';
@@ -73,7 +74,14 @@ export function UnitDialog({
         },
         { onSuccess: onClose, onError: showRefusal },
       );
-    else create.mutate(unitCreateBodyOf(form, ms), { onSuccess: onClose, onError: showRefusal });
+    else
+      create.mutate(unitCreateBodyOf(form, ms), {
+        onSuccess: () => {
+          toast(t('fleetAdmin.objects.unitCreated', { name: form.nm.trim() }));
+          onClose();
+        },
+        onError: showRefusal,
+      });
   };
 
   const typeOptions = [
