@@ -292,15 +292,49 @@ describe('import: line items (spec §5)', () => {
 
 describe('mapping', () => {
   it('guesses from remembered titles, keys and English titles', () => {
-    const m = guessImportMapping(
-      'services',
-      ['Vehicle', 'Service', 'Total cost', 'x'],
-      { unit: 'Vehicle' },
-      {
-        name: 'Service',
-      },
-    );
+    const m = guessImportMapping('services', ['Vehicle', 'Service', 'Total cost', 'x'], { unit: 'Vehicle' });
     expect(m).toEqual({ unit: 0, name: 1, total_cost: 2 });
+  });
+  it("reads a report export's titles: Object is the unit, Cost the total cost, in any language", () => {
+    expect(guessImportMapping('services', ['Object', 'Service', 'Date', 'Mileage', 'Cost'])).toEqual({
+      unit: 0,
+      name: 1,
+      start_date: 2,
+      mileage: 3,
+      total_cost: 4,
+    });
+    expect(guessImportMapping('services', ['Objekt', 'Bezeichnung', 'Kosten'])).toEqual({
+      unit: 0,
+      name: 1,
+      total_cost: 2,
+    });
+    expect(guessImportMapping('fuelfillings', ['Объект', 'Дата', 'Стоимость'])).toMatchObject({
+      unit: 0,
+      date: 1,
+    });
+  });
+  it('reads LubeLogger and Fleetio exports after our own titles, each column once', () => {
+    // LubeLogger's fuel records.
+    expect(
+      guessImportMapping('fuelfillings', [
+        'Date',
+        'Odometer',
+        'FuelConsumed',
+        'Cost',
+        'FuelEconomy',
+        'Notes',
+      ]),
+    ).toEqual({ date: 0, mileage: 1, volume: 2, total_cost: 3, description: 5 });
+    // Fleetio's service entries.
+    expect(
+      guessImportMapping('services', ['Vehicle', 'Completed At', 'Meter', 'Service Tasks', 'Total']),
+    ).toEqual({ unit: 0, start_date: 1, mileage: 2, name: 3, total_cost: 4 });
+    // Our own file with both: Name stays the name, Description the description.
+    expect(guessImportMapping('services', ['Unit', 'Name', 'Description', 'Notes'])).toEqual({
+      unit: 0,
+      name: 1,
+      description: 2,
+    });
   });
   it('maps rows, skipping the header and empty lines', () => {
     expect(

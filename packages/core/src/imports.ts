@@ -12,6 +12,8 @@ import { INTERVAL_TIME_FREQUENCY_MAX, type IntervalImportRow } from './contracts
 import type { LineItemImportRow } from './contracts/lineitems.js';
 import type { ServiceImportRow } from './contracts/services.js';
 import { toThousandths } from './decimal.js';
+import { IMPORT_SYNONYMS } from './import-synonyms.js';
+import { IMPORT_TITLES } from './import-titles.js';
 import { localDate } from './timezone.js';
 import { isFloat, isInteger, isValidString } from './validators.js';
 
@@ -477,29 +479,38 @@ const build: Record<ImportKind, Builder> = {
 };
 
 /**
- * Column titles → field keys: a remembered mapping first (title → key), then a field whose key or English
- * title matches the column title, ignoring case, spaces and underscores.
+ * Column titles → field keys (docs/product.md "Imports"), in passes, each column taken once: a remembered
+ * mapping (title → key); then the field's key or its titles in Fleetkeep's UI in any of the 23 languages
+ * (its import title, and the export and list columns that name it: a report's "Object" is the unit, its
+ * "Cost" the total cost); then the column titles of common exports (LubeLogger, Fleetio). Titles compare
+ * without case, spaces, underscores, dashes or dots.
  */
 export function guessImportMapping(
   kind: ImportKind,
   titles: readonly string[],
   remembered: Readonly<Record<string, string>> = {},
-  englishTitles: Readonly<Record<string, string>> = {},
 ): Record<string, number> {
   const norm = (s: string) => s.toLowerCase().replace(/[\s_\-.]+/g, '');
+  const columns = titles.map(norm);
   const out: Record<string, number> = {};
-  for (const col of IMPORT_COLUMNS[kind]) {
-    const wanted = [remembered[col.key], col.key, englishTitles[col.key]].filter(
-      (x): x is string => typeof x === 'string' && x !== '',
-    );
-    for (const w of wanted) {
-      const i = titles.findIndex((t) => norm(t) === norm(w));
-      if (i >= 0 && !Object.values(out).includes(i)) {
-        out[col.key] = i;
-        break;
+  const taken = new Set<number>();
+  const passes: ((key: string) => readonly string[])[] = [
+    (key) => (remembered[key] ? [remembered[key]] : []),
+    (key) => [key, ...(IMPORT_TITLES[kind]?.[key] ?? [])],
+    (key) => IMPORT_SYNONYMS[kind]?.[key] ?? [],
+  ];
+  for (const wanted of passes)
+    for (const { key } of IMPORT_COLUMNS[kind]) {
+      if (key in out) continue;
+      for (const w of wanted(key)) {
+        const i = columns.findIndex((c, at) => c === norm(w) && !taken.has(at));
+        if (i >= 0) {
+          out[key] = i;
+          taken.add(i);
+          break;
+        }
       }
     }
-  }
   return out;
 }
 

@@ -89,11 +89,7 @@ export function ChooseStep({ kind, file: initial }: { kind: ImportKind; file: Fi
       .then((reply) => {
         if (!live) return;
         setParsed(reply);
-        const titles = reply.rows[0] ?? [];
-        const english = Object.fromEntries(
-          IMPORT_COLUMNS[kind].map((c) => [c.key, t(`imports.field.${c.key}`, { lng: 'en' })]),
-        );
-        setMapping(guessImportMapping(kind, titles, remembered, english));
+        setMapping(guessImportMapping(kind, reply.rows[0] ?? [], remembered));
       })
       .catch((e) => {
         if (!live) return;
