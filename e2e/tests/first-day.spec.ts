@@ -48,7 +48,7 @@ test('from an empty database to a tracked unit seen by a colleague with view rig
     .fill(PASSWORD);
   await page.getByLabel('Repeat the password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create and sign in' }).click();
-  await expect(page).toHaveURL(`${base}/activation`);
+  await expect(page).toHaveURL(`${base}/dashboard`);
 
   // 2. A fleet of its own, from the administration list.
   await page.goto(`${base}/admin`);

@@ -56,10 +56,14 @@ test('an empty database shows the set-up screen; it signs the super user in and 
   await page.getByLabel('Currency').fill('EUR');
   await page.getByRole('button', { name: 'Create and sign in' }).click();
 
-  // Signed in at once: the super user lands on /activation (spec §2 index redirector).
-  await expect(page).toHaveURL(`${base}/activation`);
+  // Signed in at once: the super user is also the first fleet's manager (docs/product.md "Working
+  // alone"), so the index redirector sends them to the fleet's dashboard, with the fleet's menu.
+  await expect(page).toHaveURL(`${base}/dashboard`);
   await page.reload();
-  await expect(page).toHaveURL(`${base}/activation`);
+  await expect(page).toHaveURL(`${base}/dashboard`);
+  const nav = page.getByRole('navigation');
+  for (const item of ['Activation', 'Dashboard', 'Services', 'Intervals'])
+    await expect(nav.getByRole('link', { name: item }).first()).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Set up Fleetkeep' })).toHaveCount(0);
 
   // The fleet carries the chosen settings.

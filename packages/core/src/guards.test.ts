@@ -18,6 +18,23 @@ const viewer = user({ fleets: [{ id: 1, acl: VIEWER }] });
 const redirect = (to: string) => ({ kind: 'redirect', to });
 const allow = { kind: 'allow' };
 
+describe('a super user who is a member of the current fleet (docs/product.md "Working alone")', () => {
+  const working = user({ su: true, fleets: [{ id: 1, acl: ACL_ALL }], fid: 1 });
+  const outside = user({ su: true, fleets: [{ id: 1, acl: Acl.admin }], fid: 1 });
+  it('works there like any member: dashboard, services, bell', () => {
+    expect(indexTarget(working)).toBe('/dashboard');
+    expect(guardRoute(working, 'dashboard')).toEqual(allow);
+    expect(guardRoute(working, 'services')).toEqual(allow);
+    expect(bellVisible(working, 31)).toBe(true);
+    expect(menuVisibility(working)).toMatchObject({ activation: true, dashboard: true, services: true });
+  });
+  it('outside it, stays out of the operational screens (spec §6)', () => {
+    expect(indexTarget(outside)).toBe('/activation');
+    expect(guardRoute(outside, 'dashboard')).toEqual(redirect('/'));
+    expect(bellVisible(outside, 31)).toBe(false);
+  });
+});
+
 describe('index redirector (spec §2, rules in order)', () => {
   it('rule 1: super user, admin with no fleets, admin who is fleet-admin of the current fleet', () => {
     expect(indexTarget(su)).toBe('/activation');

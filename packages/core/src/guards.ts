@@ -83,11 +83,23 @@ export function adminFleets(user: GuardUser): GuardFleet[] {
   return user.fleets.filter((f) => hasAny(f.acl, Acl.admin | Acl.viewNotification));
 }
 
-/** The index redirector of spec §2, its four rules in order. */
+/**
+ * A super user outside the current fleet: one with no right in it beyond the admin bit their role gives
+ * (spec §6). A super user who is a member of the fleet (the set-up makes the first user the first
+ * fleet's manager: docs/product.md "Working alone") works in it like any member.
+ */
+export function suOutside(user: GuardUser): boolean {
+  return user.su && (currentAcl(user) & ~Acl.admin) === 0;
+}
+
+/**
+ * The index redirector of spec §2, its four rules in order; rule 1's super user is one outside the
+ * current fleet (`suOutside`).
+ */
 export function indexTarget(user: GuardUser): string {
   const fleet = currentFleet(user);
   if (
-    user.su ||
+    suOutside(user) ||
     (user.admin && user.fleets.length === 0) ||
     (user.admin && fleet !== undefined && hasAll(fleet.acl, Acl.admin))
   )
@@ -110,9 +122,12 @@ export function canOpenActivation(user: GuardUser): boolean {
   return hasAll(currentAcl(user), Acl.admin);
 }
 
-/** Operational screens (dashboard, items, units, reports, line items) keep out su and admin-only users. */
+/**
+ * Operational screens (dashboard, items, units, reports, line items) keep out super users outside the
+ * fleet and admin-only users.
+ */
 function operational(user: GuardUser): boolean {
-  return !user.su && currentFleet(user) !== undefined && !isCurrentAdminOnly(user);
+  return !suOutside(user) && currentFleet(user) !== undefined && !isCurrentAdminOnly(user);
 }
 
 /** Where fleet administration sends a user who may not open the fleet asked for. */
@@ -132,7 +147,7 @@ function fleetById(user: GuardUser, id: string | undefined): GuardFleet | undefi
 /** Decides whether an authenticated user may open a route of spec §2. */
 export function guardRoute(user: GuardUser, route: RouteName, params: RouteParams = {}): GuardResult {
   const acl = currentAcl(user);
-  const has = (bits: number) => !user.su && currentFleet(user) !== undefined && hasAll(acl, bits);
+  const has = (bits: number) => !suOutside(user) && currentFleet(user) !== undefined && hasAll(acl, bits);
   const need = (ok: boolean): GuardResult => (ok ? allow : redirect('/'));
   const withState = (ok: boolean): GuardResult => need(ok && params.hasState === true);
   const isNew = params.id === 'new';
@@ -241,5 +256,5 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
 /** The notification bell (spec §2): hidden for admin-only fleets, disabled notifications, no viewService. */
 export function bellVisible(user: GuardUser, notificationMask: number): boolean {
   if (isCurrentAdminOnly(user) || notificationMask === 0) return false;
-  return !user.su && hasAll(currentAcl(user), Acl.viewService);
+  return !suOutside(user) && hasAll(currentAcl(user), Acl.viewService);
 }

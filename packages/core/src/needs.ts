@@ -128,7 +128,8 @@ export function can(subject: NeedSubject, need: NeedName, fleetAcl: number | und
       return subject.su || subject.admin;
     case 'fleet': {
       const acl = fleetAcl ?? 0;
-      if (rule.operational && (subject.su || isAdminOnly(acl))) return false;
+      // A super user works only in a fleet they are a member of (guards.ts `suOutside`).
+      if (rule.operational && ((subject.su && (acl & ~Acl.admin) === 0) || isAdminOnly(acl))) return false;
       return aclSatisfies(acl, need as FleetNeedName);
     }
   }

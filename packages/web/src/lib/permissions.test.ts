@@ -15,7 +15,10 @@ const member = (acl: number, extra: Partial<PermissionSource> = {}): PermissionS
 
 /** The demo users of DESIGN §8 as their auth replies describe them. */
 const USERS = {
-  root: { su: 1, admin: 0, fleets: [{ id: 10, acl: ACL_ALL }], fid: 10 },
+  // A super user outside the fleet: the role's admin bit only.
+  root: { su: 1, admin: 0, fleets: [{ id: 10, acl: Acl.admin }], fid: 10 },
+  // A super user who is a member with every right (the set-up's first user in the first fleet).
+  rootMember: { su: 1, admin: 0, fleets: [{ id: 10, acl: ACL_ALL }], fid: 10 },
   admin: member(Acl.admin, { admin: 1 }),
   manager: member(ACL_ALL),
   mechanic: member(Acl.viewInterval | Acl.viewService | Acl.manageService),
@@ -57,12 +60,20 @@ describe('permissions of the current fleet (spec §6, core can())', () => {
     expect(allowed(USERS.noFleet)).toEqual([]);
   });
 
-  it('keeps super users out of the operational needs, not out of the others', () => {
+  it('keeps super users outside the fleet out of the operational needs, not out of the others', () => {
     const root = permissionsOf(USERS.root);
     expect(root('lineitem.manage')).toBe(false);
     expect(root('items.view')).toBe(false);
-    expect(root('service.manage')).toBe(true);
+    expect(root('fleet.admin')).toBe(true);
     expect(root('platform.su')).toBe(true);
+  });
+
+  it('lets a super user who is a member work in the fleet (docs/product.md "Working alone")', () => {
+    const member = permissionsOf(USERS.rootMember);
+    expect(member('items.view')).toBe(true);
+    expect(member('lineitem.manage')).toBe(true);
+    expect(member('service.manage')).toBe(true);
+    expect(member('platform.su')).toBe(true);
   });
 
   it('allows nothing before sign-in', () => {

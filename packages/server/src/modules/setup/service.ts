@@ -1,4 +1,4 @@
-import type { SetupBody } from '@fleetkeep/core';
+import { ACL_ALL, type SetupBody } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { hashPassword, newToken } from '../../auth/secrets.js';
 import { type EndedSessions, endUserSessions } from '../../auth/sessions.js';
@@ -80,6 +80,9 @@ export async function createFirstSuperUser<T>(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // The first user is also the first fleet's manager: one person can run the fleet without a second
+    // login (docs/product.md "Working alone").
+    await trx.insertInto('fleet_users').values({ fleet_id: fleetId, user_id: userId, acl: ACL_ALL, since: t }).execute();
     const result = { accountId, userId, fleetId };
     const extra = await within(trx, result);
     return { ...result, extra };

@@ -1,4 +1,4 @@
-import { TZ_DST_EUROPE } from '@fleetkeep/core';
+import { ACL_ALL, TZ_DST_EUROPE } from '@fleetkeep/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -61,7 +61,7 @@ describe('first run', () => {
     expect(again.body).toEqual({ error: 10, reason: 'Fleetkeep is already set up' });
     expect(await counts(t)).toEqual({ users: 1, accounts: 1, fleets: 1 });
 
-    const { auth } = await t.signIn('rita', PASSWORD);
+    const { auth, client: rita } = await t.signIn('rita', PASSWORD);
     expect(auth.su).toBe(1);
     expect(auth.admin).toBe(0);
     expect(auth.user.nm).toBe('Rita Root');
@@ -76,6 +76,12 @@ describe('first run', () => {
       s: 1,
     });
     expect(auth.fid).toBe(auth.fleets[0].id);
+    // The first user is also the first fleet's manager (docs/product.md "Working alone"): every right,
+    // and the fleet's operational routes answer them.
+    expect(auth.fleets[0].acl).toBe(ACL_ALL);
+    expect((await rita.get(`/api/fleets/${auth.fid}/services`)).status).toBe(200);
+    const unit = await rita.post(`/api/fleets/${auth.fid}/units`, { nm: 'Truck 1', uid: 'rita-1' });
+    expect(unit.status, JSON.stringify(unit.body)).toBe(200);
     const account = await t.server.ctx.db.kysely.selectFrom('accounts').selectAll().executeTakeFirstOrThrow();
     expect(account).toMatchObject({ name: 'Baltic Haulage', parent_id: null, active: 1 });
     expect(auth.fleets[0].aid).toBe(account.id);

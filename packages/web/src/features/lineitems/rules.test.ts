@@ -52,13 +52,15 @@ describe('line-items rules', () => {
     expect(saveErrorKey(undefined)).toBe('lineitems.failed');
   });
 
-  it('writes with lineitem.manage: manageService or manageInterval, never as a super user (spec §6)', () => {
+  it('writes with lineitem.manage: manageService or manageInterval, never as a super user outside the fleet', () => {
     const user = { su: false, admin: false };
     expect(canWith(user, Acl.viewService | Acl.viewInterval)('lineitem.manage')).toBe(false);
     expect(canWith(user, Acl.viewInterval | Acl.viewService | Acl.manageService)('lineitem.manage')).toBe(
       true,
     );
     expect(canWith(user, Acl.viewInterval | Acl.manageInterval)('lineitem.manage')).toBe(true);
-    expect(canWith({ su: true, admin: false }, ACL_ALL)('lineitem.manage')).toBe(false);
+    expect(canWith({ su: true, admin: false }, Acl.admin)('lineitem.manage')).toBe(false);
+    // A super user who is a member works as one (docs/product.md "Working alone").
+    expect(canWith({ su: true, admin: false }, ACL_ALL)('lineitem.manage')).toBe(true);
   });
 });
