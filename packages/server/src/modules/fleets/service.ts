@@ -130,6 +130,17 @@ export async function setFleetUsers(
         .execute()
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
+  // A super user is never offered, but one who is a member (the set-up's first user: docs/product.md
+  // "Working alone") stays in the list, and their rights can change.
+  const members = new Set(
+    (
+      await ctx.db.kysely
+        .selectFrom('fleet_users')
+        .select('user_id')
+        .where('fleet_id', '=', fleetId)
+        .execute()
+    ).map((m) => m.user_id),
+  );
   // One details shape on every route (core `fieldIssue`): the entry's field, what is wrong, its row.
   const errors: FieldIssue[] = [];
   const issue = (row: number, field: 'id' | 'acl', message: string) =>
@@ -137,7 +148,7 @@ export async function setFleetUsers(
   const seen = new Set<number>();
   users.forEach((u, index) => {
     const row = byId.get(u.id);
-    if (!row || row.su === 1 || !tree.isWithin(fleet.account_id, row.account_id)) {
+    if (!row || (row.su === 1 && !members.has(u.id)) || !tree.isWithin(fleet.account_id, row.account_id)) {
       issue(index, 'id', 'Unknown user');
     } else if (seen.has(u.id)) {
       issue(index, 'id', 'Duplicate user');

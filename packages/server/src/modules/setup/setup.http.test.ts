@@ -82,6 +82,13 @@ describe('first run', () => {
     expect((await rita.get(`/api/fleets/${auth.fid}/services`)).status).toBe(200);
     const unit = await rita.post(`/api/fleets/${auth.fid}/units`, { nm: 'Truck 1', uid: 'rita-1' });
     expect(unit.status, JSON.stringify(unit.body)).toBe(200);
+    // The access list keeps them: saved back as read, it is accepted.
+    const members = await rita.get(`/api/fleets/${auth.fid}/users`);
+    expect(members.body.users).toEqual([{ id: auth.user.id, nm: 'Rita Root', login: 'rita', acl: ACL_ALL }]);
+    const saved = await rita.put(`/api/fleets/${auth.fid}/users`, {
+      users: [{ id: auth.user.id, acl: ACL_ALL }],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const account = await t.server.ctx.db.kysely.selectFrom('accounts').selectAll().executeTakeFirstOrThrow();
     expect(account).toMatchObject({ name: 'Baltic Haulage', parent_id: null, active: 1 });
     expect(auth.fleets[0].aid).toBe(account.id);
