@@ -82,7 +82,10 @@ export async function createFirstSuperUser<T>(
       .executeTakeFirstOrThrow();
     // The first user is also the first fleet's manager: one person can run the fleet without a second
     // login (docs/product.md "Working alone").
-    await trx.insertInto('fleet_users').values({ fleet_id: fleetId, user_id: userId, acl: ACL_ALL, since: t }).execute();
+    await trx
+      .insertInto('fleet_users')
+      .values({ fleet_id: fleetId, user_id: userId, acl: ACL_ALL, since: t })
+      .execute();
     const result = { accountId, userId, fleetId };
     const extra = await within(trx, result);
     return { ...result, extra };
