@@ -50,9 +50,15 @@ test('an empty database shows the set-up screen; it signs the super user in and 
   await page.getByLabel('Repeat the password').fill('first-run-password');
   await page.getByText('Miles', { exact: true }).click();
   await page.getByText('US gallons', { exact: true }).click();
-  await page.getByRole('combobox', { name: 'Time zone' }).click();
-  await page.getByRole('combobox', { name: 'Time zone' }).fill('Vilnius');
-  await page.getByRole('option', { name: /UTC\+02:00 Helsinki.*Vilnius/ }).click();
+  // A click selects the whole zone: typing replaces it and filters; Enter picks the highlighted zone
+  // and does not submit the form.
+  const zone = page.getByRole('combobox', { name: 'Time zone' });
+  await zone.click();
+  await page.keyboard.type('Vilnius');
+  await expect(zone).toHaveValue('Vilnius');
+  await page.keyboard.press('Enter');
+  await expect(zone).toHaveValue(/UTC\+02:00 Helsinki.*Vilnius/);
+  await expect(page).toHaveURL(`${base}/setup`);
   await page.getByLabel('Currency').fill('EUR');
   await page.getByRole('button', { name: 'Create and sign in' }).click();
 

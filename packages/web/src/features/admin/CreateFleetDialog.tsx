@@ -2,8 +2,9 @@ import { FLEET_CURRENCY_MAX, fleetCreateBody, Limits } from '@fleetkeep/core';
 import { Alert, Button, Group, Modal, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TimeZoneSelect } from '../../components/TimeZoneSelect.tsx';
 import type { Problem } from '../../lib/coreResolver.ts';
-import { browserTimeZone, TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
+import { browserTimeZone } from '../../lib/timeZones.ts';
 import { useEditorForm } from '../../lib/useEditorForm.tsx';
 import { useCreateFleet } from './api.ts';
 import { type NewFleetForm, newFleetBody } from './rules.ts';
@@ -59,14 +60,6 @@ export function CreateFleetDialog({
     },
   });
 
-  const zones = useMemo(
-    () =>
-      TIME_ZONES.map((z) => ({
-        value: String(z.tz),
-        label: `${utcOffsetText(z.offset)} ${z.cities}${z.rule === 'none' ? '' : ` (${t('setup.summerTime')})`}`,
-      })),
-    [t],
-  );
   const accountOptions = useMemo(
     () => accounts.map((a) => ({ value: String(a.id), label: a.n })),
     [accounts],
@@ -106,13 +99,10 @@ export function CreateFleetDialog({
             error={errors.aid || undefined}
           />
         )}
-        <Select
+        <TimeZoneSelect
           label={t('fleetAdmin.timeZone')}
-          data={zones}
-          value={String(form.tz)}
-          onChange={(v) => v !== null && change('tz', Number(v))}
-          allowDeselect={false}
-          searchable
+          value={form.tz}
+          onChange={(tz) => change('tz', tz)}
           error={errors.tz || undefined}
         />
         <TextInput

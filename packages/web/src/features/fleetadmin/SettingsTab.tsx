@@ -1,10 +1,10 @@
-import { FLEET_CURRENCY_MAX, type FleetWire, Limits, tzOffsetMinutes } from '@fleetkeep/core';
-import { Alert, Button, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { FLEET_CURRENCY_MAX, type FleetWire, Limits } from '@fleetkeep/core';
+import { Alert, Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TimeZoneSelect } from '../../components/TimeZoneSelect.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
-import { TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
 import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 import { useUpdateFleet } from './api.ts';
 import { PullCounters } from './PullCounters.tsx';
@@ -36,17 +36,6 @@ export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: b
   const leaveWarning = useLeaveWarning(dirty && !readOnly, { tabParam: 'tab' });
   const busy = update.isPending;
   const disabled = readOnly || busy;
-
-  const zones = useMemo(() => {
-    const list = TIME_ZONES.map((z) => ({
-      value: String(z.tz),
-      label: `${utcOffsetText(z.offset)} ${z.cities}${z.rule === 'none' ? '' : ` (${t('setup.summerTime')})`}`,
-    }));
-    // A code the list does not name (set through the API) still shows, by its offset.
-    if (!TIME_ZONES.some((z) => z.tz === form.tz))
-      list.unshift({ value: String(form.tz), label: utcOffsetText(tzOffsetMinutes(form.tz, 0)) });
-    return list;
-  }, [t, form.tz]);
 
   const change = <K extends keyof Form>(key: K, value: Form[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -104,13 +93,10 @@ export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: b
         disabled={disabled}
         data-testid="fleet-name"
       />
-      <Select
+      <TimeZoneSelect
         label={t('fleetAdmin.timeZone')}
-        data={zones}
-        value={String(form.tz)}
-        onChange={(v) => v !== null && change('tz', Number(v))}
-        allowDeselect={false}
-        searchable
+        value={form.tz}
+        onChange={(tz) => change('tz', tz)}
         error={errors.tz || undefined}
         disabled={disabled}
         data-testid="fleet-tz"

@@ -19,13 +19,14 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
 import { NewPasswordFields, newPasswordErrors } from '../../components/NewPasswordFields.tsx';
+import { TimeZoneSelect } from '../../components/TimeZoneSelect.tsx';
 import { i18next, setLanguage } from '../../i18n/index.ts';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../i18n/languages.ts';
 import { ApiError } from '../../lib/api.ts';
 import { client } from '../../lib/client.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
 import { signInWithToken, useSession } from '../../lib/session.ts';
-import { browserTimeZone, TIME_ZONES, utcOffsetText } from '../../lib/timeZones.ts';
+import { browserTimeZone } from '../../lib/timeZones.ts';
 import { SETUP_QUERY_KEY, useSetupNeeded } from './useSetupState.ts';
 
 /**
@@ -93,14 +94,6 @@ export default function SetupScreen() {
   const [taken, setTaken] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  const zones = useMemo(
-    () =>
-      TIME_ZONES.map((z) => ({
-        value: String(z.tz),
-        label: `${utcOffsetText(z.offset)} ${z.cities}${z.rule === 'none' ? '' : ` (${t('setup.summerTime')})`}`,
-      })),
-    [t],
-  );
   const languages = useMemo(() => LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] })), []);
 
   if (session.status === 'loading') return <Loading />;
@@ -263,15 +256,11 @@ export default function SetupScreen() {
               />
             </Input.Wrapper>
           </SimpleGrid>
-          <Select
+          <TimeZoneSelect
             label={t('setup.timeZone')}
-            data={zones}
-            value={form.tz}
-            onChange={(value) => value !== null && change('tz', value)}
+            value={Number(form.tz)}
+            onChange={(tz) => change('tz', String(tz))}
             error={errors.tz}
-            searchable
-            allowDeselect={false}
-            maxDropdownHeight={280}
             disabled={busy}
           />
           <TextInput
