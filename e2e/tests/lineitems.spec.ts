@@ -69,7 +69,12 @@ test('a manager adds, edits, meets the duplicate error and deletes a part; adds 
   expect(preset).not.toBe('');
   await first.click();
   const fuel = page.getByTestId('lineitems-fuel');
-  await expect(fuel.getByRole('row').filter({ hasText: preset })).toBeVisible();
+  // The preset's row by its exact name: a string hasText matches any fuel item containing it, without
+  // case ('Diesel' in another journey's "… diesel" running at the same time), which stays after the delete.
+  const presetRow = fuel
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: preset, exact: true }) });
+  await expect(presetRow).toBeVisible();
   await page.getByRole('button', { name: 'Add preset' }).click();
   await expect(page.getByRole('menuitem', { name: preset, exact: true })).toHaveCount(0);
   await page.keyboard.press('Escape');
@@ -77,7 +82,7 @@ test('a manager adds, edits, meets the duplicate error and deletes a part; adds 
   await screenshot(page, 'lineitems-fuel-1280');
   await fuel.getByRole('button', { name: `Delete: ${preset}` }).click();
   await dialog.getByRole('button', { name: 'OK' }).click();
-  await expect(fuel.getByRole('row').filter({ hasText: preset })).toHaveCount(0);
+  await expect(presetRow).toHaveCount(0);
 });
 
 test('a viewer sees the library without edit controls', async ({ page, request }) => {
