@@ -77,3 +77,13 @@ export function refreshDecision(seen: unknown, version: unknown, dirty: boolean)
   if (Object.is(seen, version)) return 'none';
   return dirty ? 'keep' : 'reload';
 }
+
+/**
+ * The errors without those of the fields an edit changed: a name clears its field, a name ending in '.'
+ * a group (`'lines.'`: the fields of every line, `lines.0.q`, …). The same object when nothing goes.
+ */
+export function withoutFields<E extends Record<string, unknown>>(errors: E, fields: readonly string[]): E {
+  const gone = (key: string) => fields.some((f) => (f.endsWith('.') ? key.startsWith(f) : key === f));
+  if (!Object.keys(errors).some(gone)) return errors;
+  return Object.fromEntries(Object.entries(errors).filter(([key]) => !gone(key))) as E;
+}

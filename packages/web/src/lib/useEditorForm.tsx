@@ -10,6 +10,7 @@ import {
   refreshDecision,
   refusalView,
   type ServerFieldOf,
+  withoutFields,
 } from './editorForm.ts';
 import { useLeaveWarning } from './useLeaveWarning.tsx';
 
@@ -43,9 +44,12 @@ export interface EditorFormOptions<D extends object, F extends string> {
  */
 export function useEditorForm<D extends object, F extends string>(options: EditorFormOptions<D, F>) {
   const { fieldOf, generic, record } = options;
+  const [start] = useState(options.initial);
+  // The draft last loaded or saved: what the form is dirty against (an update sends what differs).
+  const [clean, setClean] = useState<D>(start);
   const form = useForm<D>({
     mode: 'controlled',
-    initialValues: options.initial(),
+    initialValues: start,
     clearInputErrorOnChange: false,
     validate: (values) => draftErrors(values, options),
   });
@@ -60,6 +64,7 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
     form.setValues(draft);
     form.resetDirty(draft);
     form.clearErrors();
+    setClean(draft);
   };
 
   const seen = useRef(record?.version);
@@ -72,10 +77,13 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
     if (decision === 'reload') load(record.draft());
   }, [version]);
 
-  /** Changes the draft; the errors of the fields named in `clear` and the failure go. */
-  const edit = (patch: Partial<D>, ...clear: F[]) => {
+  /**
+   * Changes the draft; the errors of the fields named in `clear` and the failure go. A name ending in
+   * '.' clears a group (`'lines.'`: every line's fields).
+   */
+  const edit = (patch: Partial<D>, ...clear: (F | `${string}.`)[]) => {
     form.setValues(patch);
-    for (const field of clear) form.clearFieldError(field);
+    if (clear.length > 0) form.setErrors((current) => withoutFields(current, clear));
     setFailure(null);
   };
 
@@ -100,6 +108,8 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
   return {
     form,
     draft: form.values,
+    /** The draft as last loaded or saved. */
+    clean,
     errors: form.errors as FieldErrors<F>,
     setErrors: (errors: FieldErrors<F>) => form.setErrors(errors),
     failure,
