@@ -87,22 +87,29 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
     setFailure(null);
   };
 
-  /** Checks the draft (core contract, then the form's own rules); true when it may be sent. */
-  const validate = (): boolean => {
+  /**
+   * Checks the draft (core contract, then the form's own rules); true when it may be sent. `onInvalid`
+   * gets the errors found (a tabbed editor opens the tab of the first).
+   */
+  const validate = (onInvalid?: (errors: FieldErrors<F>) => void): boolean => {
     setFailure(null);
-    return !form.validate().hasErrors;
+    const result = form.validate();
+    if (result.hasErrors) onInvalid?.(result.errors as FieldErrors<F>);
+    return !result.hasErrors;
   };
 
-  /** Puts a refused save onto the form: field errors and the form-level failure. */
-  const showRefusal = (err: unknown) => {
+  /** Puts a refused save onto the form: field errors and the form-level failure; returns what it shows. */
+  const showRefusal = (err: unknown): RefusalView<F> => {
     const view = refusalView(err, fieldOf);
     if (!view) {
+      form.clearErrors();
       setFailure(generic);
-      return;
+      return { fields: {}, failure: generic };
     }
     const shown = options.reword && err instanceof ApiError ? options.reword(err, view) : view;
     form.setErrors(shown.fields);
     setFailure(shown.failure);
+    return shown;
   };
 
   return {
