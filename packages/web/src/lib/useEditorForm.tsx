@@ -12,7 +12,7 @@ import {
   type ServerFieldOf,
   withoutFields,
 } from './editorForm.ts';
-import { useLeaveWarning } from './useLeaveWarning.tsx';
+import { LeaveWarning } from './useLeaveWarning.tsx';
 
 export interface EditorFormOptions<D extends object, F extends string> {
   /** The draft to start from: the record's values, or the defaults of a new one. */
@@ -55,9 +55,8 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
   });
   const [failure, setFailure] = useState<string | null>(null);
   const dirty = form.isDirty();
-  const leaveWarning = useLeaveWarning(options.leave !== undefined && options.leave !== false && dirty, {
-    tabParam: options.leave ? options.leave.tabParam : undefined,
-  });
+  // Only a dirty form with the warning on holds the router's blocker (see `LeaveWarning`).
+  const leaveWarning = options.leave && dirty ? <LeaveWarning tabParam={options.leave.tabParam} /> : null;
 
   /** Loads `draft` as the form's clean state (a reloaded or saved record). */
   const load = (draft: D) => {
@@ -130,6 +129,7 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
       if (savedVersion !== undefined) seen.current = savedVersion;
       load(draft);
     },
+    /** The leave warning to render (nothing while the form is clean or the warning off). */
     leaveWarning: leaveWarning as ReactNode,
   };
 }
