@@ -69,7 +69,12 @@ test('a manager adds, edits, meets the duplicate error and deletes a part; adds 
   expect(preset).not.toBe('');
   await first.click();
   const fuel = page.getByTestId('lineitems-fuel');
-  await expect(fuel.getByRole('row').filter({ hasText: preset })).toBeVisible();
+  // The preset's row by its exact name: a string hasText matches any fuel item containing it, without
+  // case ('Diesel' in another journey's "… diesel" running at the same time), which stays after the delete.
+  const presetRow = fuel
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: preset, exact: true }) });
+  await expect(presetRow).toBeVisible();
   await page.getByRole('button', { name: 'Add preset' }).click();
   await expect(page.getByRole('menuitem', { name: preset, exact: true })).toHaveCount(0);
   await page.keyboard.press('Escape');
@@ -77,7 +82,7 @@ test('a manager adds, edits, meets the duplicate error and deletes a part; adds 
   await screenshot(page, 'lineitems-fuel-1280');
   await fuel.getByRole('button', { name: `Delete: ${preset}` }).click();
   await dialog.getByRole('button', { name: 'OK' }).click();
-  await expect(fuel.getByRole('row').filter({ hasText: preset })).toHaveCount(0);
+  await expect(presetRow).toHaveCount(0);
 });
 
 test('a viewer sees the library without edit controls', async ({ page, request }) => {
@@ -105,6 +110,62 @@ test('a viewer sees the library without edit controls', async ({ page, request }
     await page.getByRole('tab', { name: 'Fuel' }).click();
     await expect(page.getByTestId(/^lineitems-fuel(-empty)?$/).first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add preset' })).toHaveCount(0);
+  } finally {
+    await request.delete(`/api/fleets/${fid}/line_items/${id}`, { headers });
+  }
+});
+
+test('a row edit follows a change made elsewhere until typed in; an unsaved row asks before the tab changes', async ({
+  page,
+  request,
+}) => {
+  const { fid, headers } = await apiSession(request, 'manager');
+  const name = `E2E live belt ${Date.now() % 100000}`;
+  const created = await request.post(`/api/fleets/${fid}/line_items`, {
+    headers,
+    data: { n: name, t: 'part', c: 5 },
+  });
+  expect(created.ok()).toBe(true);
+  const { id } = await created.json();
+  const changeElsewhere = async (c: number) => {
+    // The live event refetches the library: wait for that read, not for a time.
+    const refetched = page.waitForResponse(
+      (r) => /\/line_items(\?|$)/.test(r.url()) && r.request().method() === 'GET',
+    );
+    const res = await request.put(`/api/fleets/${fid}/line_items/${id}`, { headers, data: { c } });
+    expect(res.ok()).toBe(true);
+    await refetched;
+  };
+  try {
+    await login(page, 'manager');
+    await expect(page).toHaveURL('/dashboard');
+    await page.goto('/lineitems');
+    const table = page.getByTestId('lineitems-parts');
+    await table.getByRole('button', { name: `Edit: ${name}` }).click();
+    const editing = table.getByRole('row').filter({ has: page.getByRole('button', { name: 'Save' }) });
+    await expect(editing.getByLabel('Cost')).toHaveValue('5');
+
+    // Untouched, the edit shows the item as changed elsewhere; typed in, it keeps what the user typed.
+    await changeElsewhere(7.5);
+    await expect(editing.getByLabel('Cost')).toHaveValue('7.5');
+    await editing.getByLabel('Cost').fill('8');
+    await changeElsewhere(9);
+    await expect(editing.getByLabel('Cost')).toHaveValue('8');
+    await editing.getByRole('button', { name: 'Cancel' }).click();
+    await expect(table.getByRole('row').filter({ hasText: name })).toContainText('9');
+
+    // A name typed into the add row is an unsaved change: switching the tab asks first (spec §2).
+    const add = page.getByTestId('add-parts');
+    await add.getByLabel('Name').fill('E2E unsaved');
+    await page.getByRole('tab', { name: 'Fuel' }).click();
+    const warning = page.getByRole('dialog', { name: 'Warning!' });
+    await expect(warning).toBeVisible();
+    await warning.getByRole('button', { name: 'Stay' }).click();
+    await expect(page).not.toHaveURL(/tab=fuel/);
+    await expect(add.getByLabel('Name')).toHaveValue('E2E unsaved');
+    await page.getByRole('tab', { name: 'Fuel' }).click();
+    await page.getByRole('dialog', { name: 'Warning!' }).getByRole('button', { name: 'Leave' }).click();
+    await expect(page).toHaveURL(/tab=fuel/);
   } finally {
     await request.delete(`/api/fleets/${fid}/line_items/${id}`, { headers });
   }

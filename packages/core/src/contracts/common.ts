@@ -33,13 +33,37 @@ export const counter = z.number().min(0).max(COUNTER_MAX);
 export const objectType = z.enum(['u', 'd', 't']);
 export type ObjectType = z.infer<typeof objectType>;
 
-/** A number or decimal text with a dot and at most 3 decimals (spec §5 "Import: line items", §9). */
+/**
+ * A number or decimal text with a dot and at most 3 decimals (spec §5 "Import: line items", §9), at most
+ * DECIMAL_MAX; positive or non-negative. Each way to fail is its own issue kind with the one message: not
+ * such a decimal (custom), below the least value (too_small, minimum 0) or above DECIMAL_MAX (too_big),
+ * so that a form can word which (web lib/coreResolver.ts).
+ */
 export function decimal3(options: { positive?: boolean } = {}) {
   const least = options.positive ? 'a positive' : 'a non-negative';
-  return z.union([z.number(), z.string()]).refine((v) => {
+  const message = `Must be ${least} number with at most 3 decimals`;
+  return z.union([z.number(), z.string()]).superRefine((v, ctx) => {
     const t = toThousandths(v);
-    return t !== undefined && (options.positive ? t > 0 : t >= 0) && t <= DECIMAL_MAX * 1000;
-  }, `Must be ${least} number with at most 3 decimals`);
+    if (t === undefined) ctx.addIssue({ code: 'custom', message });
+    else if (options.positive ? t <= 0 : t < 0)
+      ctx.addIssue({
+        code: 'too_small',
+        origin: 'number',
+        minimum: 0,
+        inclusive: !options.positive,
+        input: v,
+        message,
+      });
+    else if (t > DECIMAL_MAX * 1000)
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'number',
+        maximum: DECIMAL_MAX,
+        inclusive: true,
+        input: v,
+        message,
+      });
+  });
 }
 
 /**

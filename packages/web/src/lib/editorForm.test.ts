@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api.ts';
-import { draftErrors, refreshDecision, refusalView } from './editorForm.ts';
+import { draftErrors, refreshDecision, refusalView, withoutFields } from './editorForm.ts';
 
 const fieldOf = (path: readonly string[]) => (path[0] === 'n' || path[0] === 'url' ? path[0] : null);
 
@@ -77,5 +77,18 @@ describe('a record changed elsewhere', () => {
     expect(refreshDecision(100, 100, true)).toBe('none');
     expect(refreshDecision(100, 160, false)).toBe('reload');
     expect(refreshDecision(100, 160, true)).toBe('keep');
+  });
+});
+
+describe('errors cleared by an edit', () => {
+  it('drops the fields named and the groups named with a trailing dot, nothing else', () => {
+    const errors = { n: 'Required', 'lines.0.q': 'Too large', 'lines.1.n': 'Required', linesTotal: 'x' };
+    expect(withoutFields(errors, ['n'])).toEqual({
+      'lines.0.q': 'Too large',
+      'lines.1.n': 'Required',
+      linesTotal: 'x',
+    });
+    expect(withoutFields(errors, ['lines.'])).toEqual({ n: 'Required', linesTotal: 'x' });
+    expect(withoutFields(errors, ['c'])).toBe(errors);
   });
 });

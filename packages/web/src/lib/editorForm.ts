@@ -9,14 +9,18 @@ import type { ServerIssue } from './refusal.ts';
  * reloads the form. Pure.
  */
 
-/** A form's field errors, by the form's own field names. */
-export type FieldErrors<F extends string> = Partial<Record<F, string>>;
+/** A form's field errors, by the form's own field names (`M`: the words, or what a form words later). */
+export type FieldErrors<F extends string, M = string> = Partial<Record<F, M>>;
 
 /** Maps a body path (of a refused save or of a core schema issue) to the form's field, or null. */
 export type ServerFieldOf<F extends string> = (path: readonly string[], issue?: ServerIssue) => F | null;
 
-/** Words a problem of a field in the user's language. */
-export type ProblemText<F extends string> = (problem: Problem, field: F, limit: number | null) => string;
+/** Words a problem of a field in the user's language (or names the message a form words later, `M`). */
+export type ProblemText<F extends string, M = string> = (
+  problem: Problem,
+  field: F,
+  limit: number | null,
+) => M;
 
 /** A refusal as a form shows it: errors on its fields and the failure above its buttons. */
 export interface RefusalView<F extends string> {
@@ -46,23 +50,23 @@ export function refusalView<F extends string>(
  * makes (worded by `text`), then the form's own rules (`check`, for what the core does not say) on the
  * fields the contract left clean.
  */
-export function draftErrors<D, F extends string>(
+export function draftErrors<D, F extends string, M = string>(
   draft: D,
   rules: {
     schema?: CoreSchema;
     body?: (draft: D) => unknown;
     fieldOf: ServerFieldOf<F>;
-    text: ProblemText<F>;
-    check?: (draft: D) => FieldErrors<F>;
+    text: ProblemText<F, M>;
+    check?: (draft: D) => FieldErrors<F, M>;
   },
-): FieldErrors<F> {
-  const out: FieldErrors<F> = {};
+): FieldErrors<F, M> {
+  const out: FieldErrors<F, M> = {};
   if (rules.schema && rules.body) {
     const found = schemaProblems(rules.schema, rules.body(draft), (path) => rules.fieldOf(path));
     for (const [field, p] of Object.entries(found.fields) as [F, FieldProblem][])
       out[field] = rules.text(p.problem, field, p.limit);
   }
-  for (const [field, message] of Object.entries(rules.check?.(draft) ?? {}) as [F, string][])
+  for (const [field, message] of Object.entries(rules.check?.(draft) ?? {}) as [F, M][])
     if (!(field in out)) out[field] = message;
   return out;
 }
@@ -76,4 +80,14 @@ export function draftErrors<D, F extends string>(
 export function refreshDecision(seen: unknown, version: unknown, dirty: boolean): 'none' | 'reload' | 'keep' {
   if (Object.is(seen, version)) return 'none';
   return dirty ? 'keep' : 'reload';
+}
+
+/**
+ * The errors without those of the fields an edit changed: a name clears its field, a name ending in '.'
+ * a group (`'lines.'`: the fields of every line, `lines.0.q`, …). The same object when nothing goes.
+ */
+export function withoutFields<E extends Record<string, unknown>>(errors: E, fields: readonly string[]): E {
+  const gone = (key: string) => fields.some((f) => (f.endsWith('.') ? key.startsWith(f) : key === f));
+  if (!Object.keys(errors).some(gone)) return errors;
+  return Object.fromEntries(Object.entries(errors).filter(([key]) => !gone(key))) as E;
 }

@@ -10,8 +10,9 @@ import {
   refreshDecision,
   refusalView,
   type ServerFieldOf,
+  withoutFields,
 } from './editorForm.ts';
-import { useLeaveWarning } from './useLeaveWarning.tsx';
+import { LeaveWarning } from './useLeaveWarning.tsx';
 
 export interface EditorFormOptions<D extends object, F extends string> {
   /** The draft to start from: the record's values, or the defaults of a new one. */
@@ -43,23 +44,26 @@ export interface EditorFormOptions<D extends object, F extends string> {
  */
 export function useEditorForm<D extends object, F extends string>(options: EditorFormOptions<D, F>) {
   const { fieldOf, generic, record } = options;
+  const [start] = useState(options.initial);
+  // The draft last loaded or saved: what the form is dirty against (an update sends what differs).
+  const [clean, setClean] = useState<D>(start);
   const form = useForm<D>({
     mode: 'controlled',
-    initialValues: options.initial(),
+    initialValues: start,
     clearInputErrorOnChange: false,
     validate: (values) => draftErrors(values, options),
   });
   const [failure, setFailure] = useState<string | null>(null);
   const dirty = form.isDirty();
-  const leaveWarning = useLeaveWarning(options.leave !== undefined && options.leave !== false && dirty, {
-    tabParam: options.leave ? options.leave.tabParam : undefined,
-  });
+  // Only a dirty form with the warning on holds the router's blocker (see `LeaveWarning`).
+  const leaveWarning = options.leave && dirty ? <LeaveWarning tabParam={options.leave.tabParam} /> : null;
 
   /** Loads `draft` as the form's clean state (a reloaded or saved record). */
   const load = (draft: D) => {
     form.setValues(draft);
     form.resetDirty(draft);
     form.clearErrors();
+    setClean(draft);
   };
 
   const seen = useRef(record?.version);
@@ -72,34 +76,46 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
     if (decision === 'reload') load(record.draft());
   }, [version]);
 
-  /** Changes the draft; the errors of the fields named in `clear` and the failure go. */
-  const edit = (patch: Partial<D>, ...clear: F[]) => {
+  /**
+   * Changes the draft; the errors of the fields named in `clear` and the failure go. A name ending in
+   * '.' clears a group (`'lines.'`: every line's fields).
+   */
+  const edit = (patch: Partial<D>, ...clear: (F | `${string}.`)[]) => {
     form.setValues(patch);
-    for (const field of clear) form.clearFieldError(field);
+    if (clear.length > 0) form.setErrors((current) => withoutFields(current, clear));
     setFailure(null);
   };
 
-  /** Checks the draft (core contract, then the form's own rules); true when it may be sent. */
-  const validate = (): boolean => {
+  /**
+   * Checks the draft (core contract, then the form's own rules); true when it may be sent. `onInvalid`
+   * gets the errors found (a tabbed editor opens the tab of the first).
+   */
+  const validate = (onInvalid?: (errors: FieldErrors<F>) => void): boolean => {
     setFailure(null);
-    return !form.validate().hasErrors;
+    const result = form.validate();
+    if (result.hasErrors) onInvalid?.(result.errors as FieldErrors<F>);
+    return !result.hasErrors;
   };
 
-  /** Puts a refused save onto the form: field errors and the form-level failure. */
-  const showRefusal = (err: unknown) => {
+  /** Puts a refused save onto the form: field errors and the form-level failure; returns what it shows. */
+  const showRefusal = (err: unknown): RefusalView<F> => {
     const view = refusalView(err, fieldOf);
     if (!view) {
+      form.clearErrors();
       setFailure(generic);
-      return;
+      return { fields: {}, failure: generic };
     }
     const shown = options.reword && err instanceof ApiError ? options.reword(err, view) : view;
     form.setErrors(shown.fields);
     setFailure(shown.failure);
+    return shown;
   };
 
   return {
     form,
     draft: form.values,
+    /** The draft as last loaded or saved. */
+    clean,
     errors: form.errors as FieldErrors<F>,
     setErrors: (errors: FieldErrors<F>) => form.setErrors(errors),
     failure,
@@ -113,6 +129,7 @@ export function useEditorForm<D extends object, F extends string>(options: Edito
       if (savedVersion !== undefined) seen.current = savedVersion;
       load(draft);
     },
+    /** The leave warning to render (nothing while the form is clean or the warning off). */
     leaveWarning: leaveWarning as ReactNode,
   };
 }

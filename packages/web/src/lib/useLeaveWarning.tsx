@@ -58,3 +58,13 @@ export function useLeaveWarning(dirty: boolean, options: { tabParam?: string } =
     </Modal>
   );
 }
+
+/**
+ * The leave warning of a form that is dirty now: rendered only while it is, so that a clean form (or a
+ * form without a warning, a dialog) registers no blocker. The router heeds only its latest blocker (it
+ * warns "only supports one blocker at a time"), so forms that always held one would switch off the
+ * warning of a dirty form mounted before them.
+ */
+export function LeaveWarning({ tabParam }: { tabParam?: string }) {
+  return useLeaveWarning(true, { tabParam });
+}

@@ -6,6 +6,7 @@ import {
   formatMoney,
   formatNumber,
   fromThousandths,
+  fuelFillingCreateBody,
   Limits,
   LineItemKind,
   routes,
@@ -24,7 +25,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -37,18 +38,17 @@ import { integerDigits } from '../../components/numeric.ts';
 import { Select } from '../../components/Select.tsx';
 import { TimePicker } from '../../components/TimePicker.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { errorsById } from '../../lib/customFields.ts';
-import { detailsToFields } from '../../lib/fieldErrors.ts';
 import { useCustomFields, useLibrary, useUnits } from '../../lib/fleetData.ts';
 import { consumptionLabel, fuelKeys, useFuelFilling, volumeLabel } from '../../lib/fuel.ts';
 import { naturalCollator } from '../../lib/naturalSort.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useSession } from '../../lib/session.ts';
 import { usePermissions } from '../../lib/useCan.ts';
-import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
+import { useEditorForm } from '../../lib/useEditorForm.tsx';
 import { useCreateFilling, useDeleteFilling, useFuelPresets, useUpdateFilling } from './api.ts';
 import { FuelAttachments } from './FuelAttachments.tsx';
 import {
+  checkedBody,
   computedTotal,
   createBody,
   decodeUnit,
@@ -58,11 +58,11 @@ import {
   fleetClock,
   fleetToday,
   formFromFilling,
-  isDirty,
   mileageText,
+  ownProblems,
   type Problem,
+  problemOfCore,
   updateBody,
-  validate,
   withFuelType,
   withUnit,
 } from './rules.ts';
@@ -142,23 +142,47 @@ function Editor({
 
   const stateUnit = decodeUnit(search);
   const fromUnit = search.get('from') === 'unit' || stateUnit !== null;
-  const [initial, setInitial] = useState<FuelForm>(() =>
-    filling
-      ? formFromFilling(filling, tz, miles)
-      : emptyForm(fleetClock(tz, nowSeconds), stateUnit === null ? null : { id: stateUnit }, miles),
-  );
-  const [form, setForm] = useState<FuelForm>(initial);
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [cfErrors, setCfErrors] = useState<Record<number, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [leaveTo, setLeaveTo] = useState<string | null>(null);
-  const seen = useRef(filling?.updated);
-  const dirty = isDirty(form, initial);
-  const leaveWarning = useLeaveWarning(dirty && editable && leaveTo === null);
+  const {
+    draft: form,
+    clean: initial,
+    errors,
+    failure: formError,
+    setFailure: setFormError,
+    dirty,
+    edit,
+    validate,
+    showRefusal,
+    accept,
+    leaveWarning,
+  } = useEditorForm<FuelForm, string>({
+    initial: () =>
+      filling
+        ? formFromFilling(filling, tz, miles)
+        : emptyForm(fleetClock(tz, nowSeconds), stateUnit === null ? null : { id: stateUnit }, miles),
+    schema: fuelFillingCreateBody,
+    body: (f) => checkedBody(f, miles),
+    fieldOf: fieldOfPath,
+    text: (problem) => t(PROBLEM_KEY[problemOfCore(problem)]),
+    check: (f) => {
+      const own: Record<string, string> = {};
+      for (const [field, problem] of Object.entries(ownProblems(f, today)))
+        own[field] = t(PROBLEM_KEY[problem]);
+      return own;
+    },
+    // A change made elsewhere (a live event's refetch) reloads the form unless the user is editing it.
+    record: filling ? { version: filling.updated, draft: () => formFromFilling(filling, tz, miles) } : null,
+    // Navigating away after a create or a delete asks nothing.
+    leave: editable && leaveTo === null ? {} : false,
+    generic: t('serviceEditor.saveFailed', { reason: t('common.error') }),
+    reword: (_err, view) => ({
+      fields: view.fields,
+      failure: view.failure === null ? null : t('serviceEditor.saveFailed', { reason: view.failure }),
+    }),
+  });
 
   const unitById = useMemo(() => new Map((units.data ?? []).map((u) => [u.id, u])), [units.data]);
   const unitOptions = useMemo(() => {
@@ -171,27 +195,12 @@ function Editor({
 
   // A new filling of a unit named in the URL takes the unit's counter once the units are in (PRODUCT.md).
   useEffect(() => {
-    if (!isNew || !units.data) return;
-    const fill = (f: FuelForm) => {
-      if (f.uid === null || f.mileage !== '') return f;
-      const unit = unitById.get(Number(f.uid));
-      if (!unit) return { ...f, uid: null };
-      return { ...f, mileage: mileageText(unit.cnm, miles) };
-    };
-    setInitial(fill);
-    setForm(fill);
+    if (!isNew || !units.data || form.uid === null || form.mileage !== '') return;
+    const unit = unitById.get(Number(form.uid));
+    const patch = unit ? { mileage: mileageText(unit.cnm, miles) } : { uid: null };
+    if (dirty) edit(patch);
+    else accept({ ...form, ...patch });
   }, [isNew, units.data, unitById, miles]);
-
-  // A change made elsewhere (a live event's refetch) replaces the form unless the user is editing it.
-  useEffect(() => {
-    if (!filling || filling.updated === seen.current) return;
-    seen.current = filling.updated;
-    if (!dirty) {
-      const next = formFromFilling(filling, tz, miles);
-      setInitial(next);
-      setForm(next);
-    }
-  }, [filling, dirty, tz, miles]);
 
   // Navigate only once the form counts as saved, so that the leave-page warning does not ask.
   useEffect(() => {
@@ -213,71 +222,42 @@ function Editor({
       .sort((a, b) => naturalCollator.compare(a.label, b.label));
   }, [fuelItems, presets.data, form.fuelType]);
 
-  const problems = submitted && editable ? validate(form, { today, miles }) : {};
-  const errors: Record<string, string> = { ...serverErrors };
-  for (const [field, problem] of Object.entries(problems)) errors[field] = t(PROBLEM_KEY[problem]);
-
+  // The errors of the fields a change touches go (the price's "price or total" with the total and volume).
   const change = (patch: Partial<FuelForm>) => {
     setSaved(false);
-    setForm((f) => ({ ...f, ...patch }));
-    setServerErrors((e) => {
-      const keys = Object.keys(patch);
-      if (!Object.keys(e).some((k) => keys.includes(k) || (keys.includes('cf') && k.startsWith('cf'))))
-        return e;
-      return Object.fromEntries(
-        Object.entries(e).filter(([k]) => !keys.includes(k) && !(keys.includes('cf') && k.startsWith('cf'))),
-      );
-    });
-    if ('cf' in patch) setCfErrors({});
+    const keys = Object.keys(patch);
+    const clear = [...keys, ...('manualCost' in patch || 'volume' in patch ? ['price'] : [])];
+    edit(patch, ...clear, ...('cf' in patch ? ['cf.' as const] : []), ...('date' in patch ? ['time'] : []));
   };
+  // Custom field errors name the index of the value sent, which is the form's list.
+  const cfErrors: Record<number, string> = {};
+  form.cf.forEach((v, i) => {
+    const e = errors[`cf.${i}`];
+    if (e) cfErrors[v.id] = e;
+  });
 
   const back = fromUnit && form.uid !== null ? `/unit/${form.uid}?tab=fuel` : '/fuelfillings';
 
-  const showServerError = (err: unknown) => {
-    const details = err instanceof ApiError ? err.details : undefined;
-    const mapped = detailsToFields(details, (path) => fieldOfPath(path));
-    const onFields = Object.fromEntries(
-      Object.entries(mapped.fields).filter(([k]) => !k.startsWith('cf')),
-    ) as Record<string, string>;
-    setServerErrors(onFields);
-    setCfErrors(errorsById(form.cf, details));
-    const reason = err instanceof ApiError ? err.reason : String(err);
-    const loose = mapped.rest.join('; ');
-    setFormError(
-      loose || Object.keys(mapped.fields).length === 0
-        ? t('serviceEditor.saveFailed', { reason: loose || reason })
-        : null,
-    );
-  };
-
   const save = async () => {
-    setSubmitted(true);
     setSaved(false);
-    setFormError(null);
-    if (Object.keys(validate(form, { today, miles })).length > 0) return;
+    if (!validate()) return;
     setBusy(true);
-    setServerErrors({});
-    setCfErrors({});
     try {
       if (isNew) {
         const created = await create.mutateAsync(createBody(form, miles));
         client.setQueryData(fuelKeys.one(fid, created.id), created);
-        setInitial(form);
+        accept(form);
         setLeaveTo(`/fuelfilling/${created.id}${fromUnit ? '?from=unit' : ''}`);
       } else {
         const next = await update.mutateAsync({ id: filling.id, body: updateBody(form, initial, miles) });
         client.setQueryData(fuelKeys.one(fid, next.id), next);
-        seen.current = next.updated;
-        const f = formFromFilling(next, tz, miles);
-        setInitial(f);
-        setForm(f);
-        setSubmitted(false);
+        accept(formFromFilling(next, tz, miles), next.updated);
         setSaved(true);
       }
       // A fuel type typed in joins the library's fuel tab (server addFuelTypes).
       void client.invalidateQueries({ queryKey: queryKeys.collection(fid, 'lineitem') });
     } catch (err) {
-      showServerError(err);
+      showRefusal(err);
     } finally {
       setBusy(false);
     }

@@ -9,8 +9,10 @@ import {
   Limits,
 } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
+import { draftErrors } from '../../lib/editorForm.ts';
 import { fuelTotals } from '../../lib/fuel.ts';
 import {
+  checkedBody,
   computedTotal,
   createBody,
   decodeUnit,
@@ -21,17 +23,27 @@ import {
   fleetClock,
   formFromFilling,
   formTotal,
-  isDirty,
   mileageKm,
   mileageText,
+  ownProblems,
+  problemOfCore,
   updateBody,
-  validate,
   withFuelType,
   withUnit,
 } from './rules.ts';
 
 const NOW = { date: '2026-03-10', time: '08:30:00' };
 const ctx = { today: '2026-03-10', miles: false };
+
+/** The editor's problems of a form: the core contract's, then the form's own (as useEditorForm finds them). */
+const validate = (f: FuelForm, c: { today: string; miles: boolean }) =>
+  draftErrors<FuelForm, string>(f, {
+    schema: fuelFillingCreateBody,
+    body: (d) => checkedBody(d, c.miles),
+    fieldOf: fieldOfPath,
+    text: (problem) => problemOfCore(problem),
+    check: (d) => ownProblems(d, c.today),
+  });
 
 function form(patch: Partial<FuelForm> = {}): FuelForm {
   return { ...emptyForm(NOW, { id: 7, cnm: 1234.5 }), volume: '40', price: '1.5', ...patch };
@@ -123,8 +135,7 @@ describe('the form', () => {
       mileage: '100000',
       fuelType: 'Diesel',
     });
-    expect(isDirty(f, formFromFilling(wire(), 180, true))).toBe(false);
-    expect(isDirty({ ...f, station: 'BP' }, f)).toBe(true);
+    expect(formFromFilling(wire(), 180, true)).toEqual(f);
   });
   it('the fleet clock crosses midnight with the zone', () => {
     expect(fleetClock(180, Date.UTC(2026, 0, 1, 22, 0) / 1000)).toEqual({
@@ -185,7 +196,7 @@ describe('the form', () => {
   });
 });
 
-describe('checks before a save mirror the contract', () => {
+describe("checks before a save: the core contract, then the form's own rules", () => {
   it('a complete form passes', () => {
     expect(validate(form(), ctx)).toEqual({});
   });
@@ -197,6 +208,9 @@ describe('checks before a save mirror the contract', () => {
       volume: 'required',
     });
     expect(validate(form({ volume: '0' }), ctx).volume).toBe('positive');
+    // A dangling point is the number before it; a date that is no day is refused.
+    expect(validate(form({ volume: '12.' }), ctx)).toEqual({});
+    expect(validate(form({ date: '2026-02-31' }), ctx).date).toBe('invalidNumber');
   });
   it('needs a price or a total, and refuses a day after today', () => {
     expect(validate(form({ price: '', manualCost: '' }), ctx).price).toBe('priceOrTotal');

@@ -1,19 +1,16 @@
 import {
-  COUNTER_MAX,
   type CustomFieldValue,
   DECIMAL_MAX,
-  FUEL_TEXT_MAX,
   type FuelFillingCreateInput,
   type FuelFillingUpdateInput,
   type FuelFillingWire,
   fromThousandths,
-  KM_PER_MILE,
-  Limits,
   localDate,
   multiplyThousandths,
   toThousandths,
   tzOffsetMinutes,
 } from '@fleetkeep/core';
+import type { Problem as CoreProblem } from '../../lib/coreResolver.ts';
 import { sameValues } from '../../lib/customFields.ts';
 import { fillDefaults } from '../../lib/defaults.ts';
 import { displayToKm, kmToDisplay, round3 } from '../../lib/distance.ts';
@@ -23,7 +20,7 @@ import { dayNumber } from '../../lib/periods.ts';
  * Pure rules of the fuel screens (spec §2 /fuelfillings, /fuelfilling/{id}; §5 numeric input; §9 time
  * ranges, the period itself in lib/periods.ts; PRODUCT.md "Fuel fillings"; the core contract
  * contracts/fuel.ts): the unit filter, the editor's form with its exact total (volume × price unless
- * entered), the checks that mirror the contract's limits, and the bodies sent. Volumes and money are summed and multiplied as
+ * entered), the body checked with the contract and the form's own rules, and the bodies sent. Volumes and money are summed and multiplied as
  * integer thousandths (core decimal.ts), never as floats.
  */
 
@@ -154,13 +151,6 @@ export function formFromFilling(f: FuelFillingWire, tz: number, miles: boolean):
   };
 }
 
-/** Whether the form differs from what was loaded (drives the leave-page warning, spec §2). */
-export function isDirty(form: FuelForm, initial: FuelForm): boolean {
-  const { cf: a, ...restA } = form;
-  const { cf: b, ...restB } = initial;
-  return JSON.stringify(restA) !== JSON.stringify(restB) || !sameValues(a, b);
-}
-
 /** A library fuel type's price per unit as form text ('' for none: it is no default). */
 const libraryPrice = (item: { c: number } | undefined) => (item && item.c > 0 ? decimalText(item.c) : '');
 
@@ -204,9 +194,10 @@ export function withUnit(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Checks before a save: the limits of the contract (`fuelFillingCreateBody`: decimal3 up to DECIMAL_MAX,
-// volume > 0, counter up to COUNTER_MAX km, texts up to FUEL_TEXT_MAX, description up to
-// Limits.descriptionMax) and the server's rules (a price or a total; not after today).
+// Checks before a save: the core contract `fuelFillingCreateBody` with the body of `checkedBody` (a unit;
+// volume > 0, price and total decimals up to DECIMAL_MAX; the counter up to COUNTER_MAX km; text
+// lengths), then the form's own rules the contract does not say (`ownProblems`: the server's "a price or
+// a total", a day not after today, a computed total within DECIMAL_MAX, and a time).
 
 export type Problem =
   | 'required'
@@ -219,39 +210,53 @@ export type Problem =
 
 export type Problems = Partial<Record<keyof FuelForm | 'time', Problem>>;
 
-function checkDecimal(problems: Problems, field: keyof FuelForm, text: string, max = DECIMAL_MAX) {
-  if (text.trim() === '') return;
-  const th = textThousandths(text);
-  if (th === undefined) problems[field] = 'invalidNumber';
-  else if (th > max * 1000) problems[field] = 'tooLarge';
+/** The editor's wording of a problem the core contract found (coreResolver kinds). */
+export function problemOfCore(problem: CoreProblem): Problem {
+  if (problem === 'required' || problem === 'tooLong') return problem;
+  if (problem === 'tooBig' || problem === 'tooMany') return 'tooLarge';
+  if (problem === 'tooSmall') return 'positive';
+  return 'invalidNumber';
 }
 
-export function validate(form: FuelForm, ctx: { today: string; miles: boolean }): Problems {
+const timeText = (form: FuelForm) => `${form.date} ${form.time ?? '00:00:00'}`;
+
+/** Decimal text as the contract reads it: a dangling point dropped, '' when empty. */
+const decimalIn = (text: string) => text.trim().replace(/\.$/, '');
+
+/**
+ * The body the form is checked with: the create body with what the user typed kept (an empty volume is
+ * '' and a missing unit or day null, so the contract names them required), mileage in km.
+ */
+export function checkedBody(form: FuelForm, miles: boolean): Record<string, unknown> {
+  const optional = (text: string) => (text.trim() === '' ? null : decimalIn(text));
+  const mileage = form.mileage.trim() === '' ? null : (mileageKm(form.mileage, miles) ?? Number.NaN);
+  return {
+    uid: form.uid === null ? null : Number(form.uid),
+    date: form.date ? timeText(form) : null,
+    fuel_type: form.fuelType,
+    volume: decimalIn(form.volume),
+    price: optional(form.price),
+    manual_cost: optional(form.manualCost),
+    mileage,
+    full: form.full ? 1 : 0,
+    station: form.station,
+    description: form.description,
+    cf: form.cf,
+  };
+}
+
+/** The form's own rules: what the server checks beyond the contract, and a time to the day. */
+export function ownProblems(form: FuelForm, today: string): Problems {
   const p: Problems = {};
-  if (form.uid === null) p.uid = 'required';
-  if (!form.date) p.date = 'required';
-  else if (dayNumber(form.date) === null) p.date = 'invalidNumber';
-  else if (form.date > ctx.today) p.date = 'notAfterToday';
+  if (form.date && dayNumber(form.date) === null) p.date = 'invalidNumber';
+  else if (form.date && form.date > today) p.date = 'notAfterToday';
   if (!form.time) p.time = 'required';
-  if (form.fuelType.trim().length > FUEL_TEXT_MAX) p.fuelType = 'tooLong';
-  const volume = textThousandths(form.volume);
-  if (form.volume.trim() === '') p.volume = 'required';
-  else if (volume === undefined) p.volume = 'invalidNumber';
-  else if (volume <= 0) p.volume = 'positive';
-  else if (volume > DECIMAL_MAX * 1000) p.volume = 'tooLarge';
-  checkDecimal(p, 'price', form.price);
-  checkDecimal(p, 'manualCost', form.manualCost);
-  if (!p.price && !p.manualCost) {
-    if (form.price.trim() === '' && form.manualCost.trim() === '') p.price = 'priceOrTotal';
-    else if (
-      form.manualCost.trim() === '' &&
-      (computedTotal(form.volume, form.price) ?? 0) > DECIMAL_MAX * 1000
-    )
-      p.price = 'tooLarge';
-  }
-  checkDecimal(p, 'mileage', form.mileage, ctx.miles ? COUNTER_MAX / KM_PER_MILE : COUNTER_MAX);
-  if (form.station.trim().length > FUEL_TEXT_MAX) p.station = 'tooLong';
-  if (form.description.length > Limits.descriptionMax) p.description = 'tooLong';
+  if (form.price.trim() === '' && form.manualCost.trim() === '') p.price = 'priceOrTotal';
+  else if (
+    form.manualCost.trim() === '' &&
+    (computedTotal(form.volume, form.price) ?? 0) > DECIMAL_MAX * 1000
+  )
+    p.price = 'tooLarge';
   return p;
 }
 
@@ -262,7 +267,6 @@ const wireDecimal = (text: string): string | null => {
   const th = textThousandths(text);
   return th === undefined ? null : String(fromThousandths(th));
 };
-const timeText = (form: FuelForm) => `${form.date} ${form.time ?? '00:00:00'}`;
 
 export function createBody(form: FuelForm, miles: boolean): FuelFillingCreateInput {
   const mileage = mileageKm(form.mileage, miles);

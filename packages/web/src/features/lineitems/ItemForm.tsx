@@ -1,4 +1,4 @@
-import { Limits, type LineItemWire } from '@fleetkeep/core';
+import { Limits, type LineItemWire, lineItemBody } from '@fleetkeep/core';
 import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,9 +6,15 @@ import { NumericInput } from '../../components/NumericInput.tsx';
 import { RequiredInput } from '../../components/RequiredInput.tsx';
 import { ButtonGroup } from '../../components/Toggles.tsx';
 import { ApiError } from '../../lib/api.ts';
+import type { FieldErrors } from '../../lib/editorForm.ts';
+import { useEditorForm } from '../../lib/useEditorForm.tsx';
 import {
-  draftProblem,
+  checkedBody,
+  emptyDraft,
   type ItemDraft,
+  type ItemField,
+  isDuplicate,
+  itemFieldOf,
   KIND,
   type LibraryKind,
   type LibraryTab,
@@ -45,6 +51,46 @@ export function KindControl({
   );
 }
 
+/**
+ * The form of one library item on the shared editor hook: the draft checked with core `lineItemBody`,
+ * the duplicate name and kind as the form's own rule, a refused save on its fields (a 409 error 10 is
+ * the duplicate, spec §8). `record` is the item a row edits (a change elsewhere reloads a clean edit).
+ */
+export function useItemForm(
+  tab: LibraryTab,
+  items: readonly LineItemWire[],
+  editing: { id: number; version: string; draft: () => ItemDraft } | null,
+) {
+  const { t } = useTranslation();
+  return useEditorForm<ItemDraft, ItemField>({
+    initial: () => editing?.draft() ?? emptyDraft(tab),
+    schema: lineItemBody,
+    body: checkedBody,
+    fieldOf: itemFieldOf,
+    text: (problem) => (problem === 'required' ? t('controls.required') : t('lineitems.costInvalid')),
+    check: (d) => (isDuplicate(d, items, editing?.id) ? { n: t('lineitems.duplicate') } : {}),
+    record: editing && { version: editing.version, draft: editing.draft },
+    leave: { tabParam: 'tab' },
+    generic: t('lineitems.failed'),
+    reword: (err, view) =>
+      err.code === 10
+        ? { fields: { n: t('lineitems.duplicate') }, failure: null }
+        : { fields: view.fields, failure: view.failure === null ? null : t('lineitems.failed') },
+  });
+}
+
+/**
+ * What the alert of an item form says: the failure, else the cost's problem, else a problem of a name
+ * that is typed (an empty name shows as the required alarm of its input, spec §5).
+ */
+export function itemAlert(
+  draft: ItemDraft,
+  errors: FieldErrors<ItemField>,
+  failure: string | null,
+): string | null {
+  return failure ?? errors.c ?? (draft.n.trim() !== '' ? (errors.n ?? null) : null);
+}
+
 /** The row form at the top of a tab: name, type (parts tab), cost. */
 export function AddForm({
   tab,
@@ -56,32 +102,29 @@ export function AddForm({
   save: Save;
 }) {
   const { t } = useTranslation();
-  const empty: ItemDraft = { n: '', t: tab === 'fuel' ? KIND.fuel : KIND.part, c: '' };
-  const [draft, setDraft] = useState<ItemDraft>(empty);
+  const { draft, errors, failure, edit, validate, showRefusal, accept, leaveWarning } = useItemForm(
+    tab,
+    items,
+    null,
+  );
   const [touched, setTouched] = useState(false);
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    const problem = draftProblem(draft, items);
-    if (problem === 'nameRequired') return;
-    if (problem) {
-      setError(t(`lineitems.${problem}`));
-      return;
-    }
+    if (!validate()) return;
     setPending(true);
-    setError(null);
     try {
       await save(draft);
-      setDraft(empty);
+      accept(emptyDraft(tab));
       setTouched(false);
     } catch (err) {
-      setError(errorText(t, err));
+      showRefusal(err);
     } finally {
       setPending(false);
     }
   };
+  const alert = itemAlert(draft, errors, failure);
   return (
     <Paper withBorder p="sm" component="form" onSubmit={submit} data-testid={`add-${tab}`}>
       <Stack gap="xs">
@@ -93,15 +136,11 @@ export function AddForm({
             touched={touched}
             onBlur={() => setTouched(true)}
             disabled={pending}
-            onChange={(n) => setDraft((d) => ({ ...d, n }))}
+            onChange={(n) => edit({ n }, 'n')}
             style={{ flex: '1 1 12rem' }}
           />
           {tab === 'parts' && (
-            <KindControl
-              value={draft.t}
-              disabled={pending}
-              onChange={(k) => setDraft((d) => ({ ...d, t: k }))}
-            />
+            <KindControl value={draft.t} disabled={pending} onChange={(k) => edit({ t: k }, 't', 'n')} />
           )}
           <NumericInput
             label={tab === 'fuel' ? t('lineitems.costPerUnit') : t('lineitems.cost')}
@@ -109,19 +148,20 @@ export function AddForm({
             precision={3}
             maxIntegerLength={9}
             disabled={pending}
-            onChange={(c) => setDraft((d) => ({ ...d, c }))}
+            onChange={(c) => edit({ c }, 'c')}
             style={{ flex: '0 1 9rem' }}
           />
           <Button type="submit" loading={pending}>
             {t('lineitems.add')}
           </Button>
         </Group>
-        {error && (
+        {alert && (
           <Alert color="red" role="alert" py="xs">
-            {error}
+            {alert}
           </Alert>
         )}
       </Stack>
+      {leaveWarning}
     </Paper>
   );
 }

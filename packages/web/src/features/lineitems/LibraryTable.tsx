@@ -5,16 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
 import { NumericInput } from '../../components/NumericInput.tsx';
 import { RequiredInput } from '../../components/RequiredInput.tsx';
-import { AddForm, errorText, KindControl, type Save } from './ItemForm.tsx';
-import {
-  costText,
-  draftProblem,
-  type ItemDraft,
-  itemsOfTab,
-  KIND,
-  type LibraryKind,
-  type LibraryTab,
-} from './rules.ts';
+import { AddForm, itemAlert, KindControl, type Save, useItemForm } from './ItemForm.tsx';
+import { draftOfItem, emptyDraft, itemsOfTab, itemVersion, KIND, type LibraryTab } from './rules.ts';
 
 /** One tab: optional add form, then the table with inline edit and delete. */
 export function LibraryTable({
@@ -34,41 +26,42 @@ export function LibraryTable({
 }) {
   const { t } = useTranslation();
   const rows = useMemo(() => itemsOfTab(items, tab), [items, tab]);
-  const [editing, setEditing] = useState<{ id: number; draft: ItemDraft } | null>(null);
+  const [editingId, setEditingId] = useState<number | null>(null);
+  const edited = editingId === null ? undefined : items.find((i) => i.id === editingId);
+  const { draft, errors, failure, edit, validate, showRefusal, accept, leaveWarning } = useItemForm(
+    tab,
+    items,
+    edited ? { id: edited.id, version: itemVersion(edited), draft: () => draftOfItem(edited) } : null,
+  );
+  const editing = editingId === null ? null : { id: editingId, draft };
   const [touched, setTouched] = useState(false);
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
 
   const startEdit = (item: LineItemWire) => {
-    setEditing({ id: item.id, draft: { n: item.n, t: item.t as LibraryKind, c: costText(item.c) } });
+    accept(draftOfItem(item), itemVersion(item));
+    setEditingId(item.id);
     setTouched(false);
-    setError(null);
   };
   const cancel = () => {
-    setEditing(null);
-    setError(null);
+    accept(emptyDraft(tab));
+    setEditingId(null);
   };
   const commit = async () => {
     if (!editing) return;
     setTouched(true);
-    const problem = draftProblem(editing.draft, items, editing.id);
-    if (problem === 'nameRequired') return;
-    if (problem) {
-      setError(t(`lineitems.${problem}`));
-      return;
-    }
+    if (!validate()) return;
     setPending(true);
-    setError(null);
     try {
       await save(editing.draft, editing.id);
-      setEditing(null);
+      accept(emptyDraft(tab));
+      setEditingId(null);
     } catch (err) {
-      setError(errorText(t, err));
+      showRefusal(err);
     } finally {
       setPending(false);
     }
   };
-  const patch = (p: Partial<ItemDraft>) => setEditing((e) => (e ? { ...e, draft: { ...e.draft, ...p } } : e));
+  const error = editing ? itemAlert(draft, errors, failure) : null;
 
   const columns = useMemo<DataColumn<LineItemWire>[]>(() => {
     const kindName = (kind: number) => (kind === KIND.labour ? t('lineitems.labour') : t('lineitems.part'));
@@ -89,7 +82,7 @@ export function LibraryTable({
               touched={touched}
               onBlur={() => setTouched(true)}
               disabled={pending}
-              onChange={(n) => patch({ n })}
+              onChange={(n) => edit({ n }, 'n')}
             />
           ) : (
             i.n
@@ -104,7 +97,11 @@ export function LibraryTable({
         text: (i) => kindName(i.t),
         cell: (i) =>
           isEditing(i) && editing ? (
-            <KindControl value={editing.draft.t} disabled={pending} onChange={(k) => patch({ t: k })} />
+            <KindControl
+              value={editing.draft.t}
+              disabled={pending}
+              onChange={(k) => edit({ t: k }, 't', 'n')}
+            />
           ) : (
             kindName(i.t)
           ),
@@ -130,7 +127,7 @@ export function LibraryTable({
             precision={3}
             maxIntegerLength={9}
             disabled={pending}
-            onChange={(c) => patch({ c })}
+            onChange={(c) => edit({ c }, 'c')}
             w="8rem"
           />
         ) : (
@@ -181,7 +178,7 @@ export function LibraryTable({
           ),
       });
     return list;
-  }, [t, tab, currency, writable, editing, touched, pending]);
+  }, [t, tab, currency, writable, editing, touched, pending, draft]);
 
   return (
     <Stack gap="sm">
@@ -201,6 +198,7 @@ export function LibraryTable({
         minWidth={writable ? 560 : 320}
         data-testid={`lineitems-${tab}`}
       />
+      {leaveWarning}
     </Stack>
   );
 }

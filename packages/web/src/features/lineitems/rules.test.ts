@@ -1,11 +1,15 @@
-import { ACL_ALL, Acl, type LineItemWire } from '@fleetkeep/core';
+import { ACL_ALL, Acl, type LineItemWire, lineItemBody } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import { canWith } from '../../lib/permissions.ts';
 import {
+  checkedBody,
   costText,
   draftBody,
-  draftProblem,
+  draftOfItem,
+  isDuplicate,
+  itemFieldOf,
   itemsOfTab,
+  itemVersion,
   KIND,
   missingPresets,
   saveErrorKey,
@@ -29,14 +33,36 @@ describe('line-items rules', () => {
     expect(missingPresets([], items)).toEqual([]);
   });
 
-  it('validates a draft: name required, cost numeric, no duplicate name and kind in other case', () => {
-    expect(draftProblem({ n: '  ', t: KIND.part, c: '1' }, items)).toBe('nameRequired');
-    expect(draftProblem({ n: 'Belt', t: KIND.part, c: '.' }, items)).toBe('costInvalid');
-    expect(draftProblem({ n: 'Belt', t: KIND.part, c: '' }, items)).toBeNull();
-    expect(draftProblem({ n: ' OIL FILTER ', t: KIND.part, c: '3' }, items)).toBe('duplicate');
-    expect(draftProblem({ n: 'Oil filter', t: KIND.labour, c: '3' }, items)).toBeNull();
-    // Editing an item may keep its own name.
-    expect(draftProblem({ n: 'Oil filter', t: KIND.part, c: '3' }, items, 1)).toBeNull();
+  it('checks a draft with the core contract: name required, cost a decimal (empty is 0)', () => {
+    const ok = (n: string, c: string) => lineItemBody.safeParse(checkedBody({ n, t: KIND.part, c })).success;
+    expect(ok('  ', '1')).toBe(false);
+    expect(ok('Belt', '.')).toBe(false);
+    expect(ok('Belt', '')).toBe(true);
+    // A dangling point as NumericInput leaves it while typing is the number before it.
+    expect(checkedBody({ n: ' Belt ', t: KIND.part, c: '12.' })).toEqual({
+      n: 'Belt',
+      t: KIND.part,
+      c: '12',
+    });
+    expect(ok('Belt', '12.')).toBe(true);
+    expect(ok('Belt', '1000000000.001')).toBe(false);
+  });
+
+  it('finds a duplicate name and kind in other case, never the edited item itself', () => {
+    expect(isDuplicate({ n: ' OIL FILTER ', t: KIND.part, c: '3' }, items)).toBe(true);
+    expect(isDuplicate({ n: 'Oil filter', t: KIND.labour, c: '3' }, items)).toBe(false);
+    expect(isDuplicate({ n: 'Oil filter', t: KIND.part, c: '3' }, items, 1)).toBe(false);
+    expect(isDuplicate({ n: '  ', t: KIND.part, c: '' }, items)).toBe(false);
+  });
+
+  it("reads an item into a row's draft, versions it by its values and maps body paths to fields", () => {
+    expect(draftOfItem(items[0] as LineItemWire)).toEqual({ n: 'Oil filter', t: KIND.part, c: '12.5' });
+    expect(itemVersion(items[0] as LineItemWire)).not.toBe(
+      itemVersion({ ...(items[0] as LineItemWire), c: 13 }),
+    );
+    expect(itemFieldOf(['n'])).toBe('n');
+    expect(itemFieldOf(['c'])).toBe('c');
+    expect(itemFieldOf(['fid'])).toBeNull();
   });
 
   it('builds the request body and the edit text of a cost', () => {

@@ -41,23 +41,48 @@ export interface ItemDraft {
   c: string;
 }
 
-export type DraftProblem = 'nameRequired' | 'costInvalid' | 'duplicate';
+/** The form fields of an item: name, kind, cost. */
+export type ItemField = 'n' | 't' | 'c';
+
+/** A draft's empty form (the add row of a tab): a part on the parts tab, fuel on the fuel tab. */
+export const emptyDraft = (tab: LibraryTab): ItemDraft => ({
+  n: '',
+  t: tab === 'fuel' ? KIND.fuel : KIND.part,
+  c: '',
+});
+
+/** The draft of a stored item (the inline edit of a row). */
+export const draftOfItem = (item: LineItemWire): ItemDraft => ({
+  n: item.n,
+  t: item.t as LibraryKind,
+  c: costText(item.c),
+});
+
+/** What a row's inline edit reloads on: the item as the library reads it now. */
+export const itemVersion = (item: LineItemWire): string => `${item.t}|${item.n}|${item.c}`;
 
 /**
- * What stops a draft from being saved: an empty name, a cost that is not a number (empty counts as 0),
- * or a name and kind another item already has (the server answers 409 as well).
+ * The body a draft is checked with, against core `lineItemBody` (name 1..stringMax after trimming; cost
+ * a non-negative decimal with at most 3 fraction digits up to DECIMAL_MAX): the cost as typed (a
+ * dangling point dropped), 0 when empty, so that text that is no number is refused by the contract.
  */
-export function draftProblem(
-  draft: ItemDraft,
-  items: readonly LineItemWire[],
-  exceptId?: number,
-): DraftProblem | null {
-  if (!draft.n.trim()) return 'nameRequired';
-  if (draft.c.trim() !== '' && numericValue(draft.c) === null) return 'costInvalid';
-  const key = itemKey(draft.t, draft.n);
-  if (items.some((i) => i.id !== exceptId && itemKey(i.t, i.n) === key)) return 'duplicate';
-  return null;
+export function checkedBody(draft: ItemDraft): { n: string; t: number; c: number | string } {
+  const c = draft.c.trim().replace(/\.$/, '');
+  return { n: draft.n.trim(), t: draft.t, c: draft.c.trim() === '' ? 0 : c };
 }
+
+/**
+ * The form's own rule, which the contract cannot say (it needs the library): a name and kind another
+ * item already has, names compared trimmed and without case (the server answers 409 error 10 as well).
+ */
+export function isDuplicate(draft: ItemDraft, items: readonly LineItemWire[], exceptId?: number): boolean {
+  const key = itemKey(draft.t, draft.n);
+  return draft.n.trim() !== '' && items.some((i) => i.id !== exceptId && itemKey(i.t, i.n) === key);
+}
+
+/** The body path of a refused save or of a contract issue → the form field (`n`, `t`, `c`). */
+export const itemFieldOf = (path: readonly string[]): ItemField | null =>
+  path[0] === 'n' || path[0] === 't' || path[0] === 'c' ? path[0] : null;
 
 /** The request body of a draft: trimmed name, cost as a number (0 when empty). */
 export function draftBody(draft: ItemDraft): LineItemBody {

@@ -9,7 +9,7 @@ import { SearchFilter } from '../../../components/SearchFilter.tsx';
 import { MultiSelect, Select } from '../../../components/Select.tsx';
 import { matchesSearch } from '../../../components/search.ts';
 import type { FleetObject } from './data.ts';
-import { errorText, type TabProps } from './fields.ts';
+import type { TabProps } from './fields.ts';
 import { countsUnits, type KindFilter, pickerKind, pickerKinds } from './picker.ts';
 import { remainingOf } from './remaining.ts';
 import { type AssignmentForm, type FleetUnits, MAX_DIGITS, newAssignment, objectKey } from './rules.ts';
@@ -185,7 +185,7 @@ export function AssignedTab({
               </Group>
               {errors[`u.${index}.id`] && (
                 <Text c="red" size="sm" role="alert">
-                  {errorText(t, errors[`u.${index}.id`])}
+                  {errors[`u.${index}.id`]}
                 </Text>
               )}
               <SimpleGrid cols={{ base: hasCounters ? 2 : 1, sm: hasCounters ? 4 : 2 }} spacing="sm">
@@ -199,7 +199,7 @@ export function AssignedTab({
                     disabled={disabled}
                     rightSection={labels.distance}
                     rightSectionWidth={40}
-                    error={errorText(t, errors[`u.${index}.lcnm`])}
+                    error={errors[`u.${index}.lcnm`]}
                     onChange={(v) => update(index, 'lcnm', v)}
                     data-testid="assignment-lcnm"
                   />
@@ -214,7 +214,7 @@ export function AssignedTab({
                     disabled={disabled}
                     rightSection={labels.engineHours}
                     rightSectionWidth={40}
-                    error={errorText(t, errors[`u.${index}.lceh`])}
+                    error={errors[`u.${index}.lceh`]}
                     onChange={(v) => update(index, 'lceh', v)}
                     data-testid="assignment-lceh"
                   />
@@ -224,7 +224,7 @@ export function AssignedTab({
                   value={a.ltm === '' ? null : a.ltm}
                   dateFormat={dateFormat}
                   disabled={readOnly || disabled}
-                  error={errorText(t, errors[`u.${index}.ltm`])}
+                  error={errors[`u.${index}.ltm`]}
                   onChange={(v) => update(index, 'ltm', v ?? '')}
                   data-testid="assignment-ltm"
                 />
@@ -235,7 +235,7 @@ export function AssignedTab({
                   value={a.cnt}
                   readOnly={readOnly}
                   disabled={disabled}
-                  error={errorText(t, errors[`u.${index}.cnt`])}
+                  error={errors[`u.${index}.cnt`]}
                   onChange={(v) => update(index, 'cnt', v)}
                   data-testid="assignment-cnt"
                 />

@@ -6,7 +6,7 @@ import { NumericInput } from '../../../components/NumericInput.tsx';
 import { RequiredInput } from '../../../components/RequiredInput.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { Switch } from '../../../components/Toggles.tsx';
-import { errorText, type TabProps } from './fields.ts';
+import type { TabProps } from './fields.ts';
 import { type KindForm, MAX_DIGITS, TIME_UNITS } from './rules.ts';
 import type { UnitLabels } from './useUnitLabels.ts';
 
@@ -25,8 +25,9 @@ export function GeneralTab({
   const { t } = useTranslation();
   const [nameBlurred, setNameBlurred] = useState(false);
   const nameError = errors.name;
-  // The required alarm is RequiredInput's own; other problems (duplicate, too long) are shown as invalid.
-  const nameInvalid = nameError !== undefined && !('key' in nameError && nameError.key.endsWith('.required'));
+  // The required alarm is RequiredInput's own; other problems (duplicate, too long) of a name typed are
+  // shown as invalid.
+  const nameInvalid = nameError !== undefined && form.name.trim() !== '';
 
   const setKind = (kind: CounterKind | 'time', patch: Partial<KindForm>, fields: string[]) =>
     change(fields, (f) => ({ ...f, [kind]: { ...f[kind], ...patch } }));
@@ -54,7 +55,7 @@ export function GeneralTab({
                 disabled={disabled}
                 rightSection={unit}
                 rightSectionWidth={48}
-                error={errorText(t, errors[`${kind}.every`])}
+                error={errors[`${kind}.every`]}
                 onChange={(every) => setKind(kind, { every }, [`${kind}.every`])}
                 data-testid={`${kind}-every`}
               />
@@ -67,7 +68,7 @@ export function GeneralTab({
                 disabled={disabled}
                 rightSection={unit}
                 rightSectionWidth={48}
-                error={errorText(t, errors[`${kind}.notice`])}
+                error={errors[`${kind}.notice`]}
                 onChange={(notice) => setKind(kind, { notice }, [`${kind}.notice`])}
                 data-testid={`${kind}-notice`}
               />
@@ -91,7 +92,7 @@ export function GeneralTab({
         touched={!readOnly && (attempted || nameBlurred)}
         onBlur={() => setNameBlurred(true)}
         showInvalid={nameInvalid}
-        alarmText={nameInvalid ? errorText(t, nameError) : undefined}
+        alarmText={nameInvalid ? nameError : undefined}
         onChange={(name) => change(['name'], (f) => ({ ...f, name }))}
         data-testid="interval-name"
       />
@@ -104,7 +105,7 @@ export function GeneralTab({
         maxRows={6}
         readOnly={readOnly}
         disabled={disabled}
-        error={errorText(t, errors.description)}
+        error={errors.description}
         onChange={(e) => {
           const description = e.currentTarget.value;
           change(['description'], (f) => ({ ...f, description }));
@@ -113,7 +114,7 @@ export function GeneralTab({
       />
       {errors.kinds && (
         <Alert color="red" role="alert" py="xs" data-testid="kinds-error">
-          {errorText(t, errors.kinds)}
+          {errors.kinds}
         </Alert>
       )}
       {counter('mileage', t('intervals.kindMileage'), labels.distance)}
@@ -136,7 +137,7 @@ export function GeneralTab({
                 value={time.every}
                 readOnly={readOnly}
                 disabled={disabled}
-                error={errorText(t, errors['time.every'])}
+                error={errors['time.every']}
                 onChange={(every) => setKind('time', { every }, ['time.every'])}
                 data-testid="time-every"
               />
@@ -166,7 +167,7 @@ export function GeneralTab({
                 disabled={disabled}
                 rightSection={labels.days}
                 rightSectionWidth={48}
-                error={errorText(t, errors['time.notice'])}
+                error={errors['time.notice']}
                 onChange={(notice) => setKind('time', { notice }, ['time.notice'])}
                 data-testid="time-notice"
               />

@@ -1,7 +1,13 @@
-import { type FleetWire, type IntervalWire, type LineItemWire, routes } from '@fleetkeep/core';
+import {
+  type FleetWire,
+  type IntervalWire,
+  intervalCreateBody,
+  type LineItemWire,
+  routes,
+} from '@fleetkeep/core';
 import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
@@ -14,7 +20,7 @@ import { queryKeys } from '../../../lib/queryKeys.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useUrlParams } from '../../../lib/urlParams.ts';
 import { useCan } from '../../../lib/useCan.ts';
-import { useLeaveWarning } from '../../../lib/useLeaveWarning.tsx';
+import { useEditorForm } from '../../../lib/useEditorForm.tsx';
 import { AssignedTab } from './AssignedTab.tsx';
 import { type FleetObject, fleetObjects, useIntervalList } from './data.ts';
 import { type Change, errorText } from './fields.ts';
@@ -27,12 +33,19 @@ import {
   formFromWire,
   formToBody,
   type IntervalForm,
-  isDirty,
   newAssignment,
   objectKey,
 } from './rules.ts';
 import { useUnitLabels } from './useUnitLabels.ts';
-import { type FieldErrors, serverFieldErrors, tabOfField, validateForm } from './validation.ts';
+import {
+  checkedBody,
+  coreProblem,
+  type FieldErrors,
+  intervalFieldOf,
+  ownProblems,
+  rewordRefusal,
+  tabOfField,
+} from './validation.ts';
 
 type Tab = 'general' | 'units' | 'lines';
 const TABS: readonly Tab[] = ['general', 'units', 'lines'];
@@ -78,17 +91,6 @@ export default function IntervalEditorScreen() {
   );
 }
 
-/** Drops the errors of the fields being edited; a name ending in '.' drops a whole group ('u.'). */
-function withoutFields(errors: FieldErrors, fields: readonly string[]): FieldErrors {
-  const keys = Object.keys(errors).filter((k) =>
-    fields.some((f) => (f.endsWith('.') ? k.startsWith(f) : k === f)),
-  );
-  if (keys.length === 0) return errors;
-  const next = { ...errors };
-  for (const k of keys) delete next[k];
-  return next;
-}
-
 function Editor({
   fid,
   fleet,
@@ -118,42 +120,22 @@ function Editor({
   const [now] = useState(() => Math.floor(Date.now() / 1000));
   const readOnly = !canManage;
 
-  const [saved, setSaved] = useState<IntervalForm>(() =>
-    interval ? formFromWire(interval, units) : emptyForm(),
-  );
-  const [form, setForm] = useState<IntervalForm>(() => {
-    if (interval) return formFromWire(interval, units);
-    // /items bulk mode sends the objects to assign (`state.assign`); unknown ones are skipped.
+  // /items bulk mode sends the objects to assign (`state.assign`); unknown ones are skipped. They are an
+  // unsaved change of the new interval.
+  const [preset] = useState(() => {
+    if (interval) return [];
     const byKey = new Map(objects.map((o) => [objectKey(o), o]));
-    const assignments = assignRefsOf(location.state)
+    return assignRefsOf(location.state)
       .map((ref) => byKey.get(objectKey(ref)))
       .filter((o): o is FleetObject => o !== undefined)
       .map((o) => newAssignment(o, o, units, now));
-    return { ...emptyForm(), assignments };
   });
-  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [attempted, setAttempted] = useState(false);
+  const [invalid, setInvalid] = useState(false);
   const [pending, setPending] = useState(false);
   const [justSaved, setJustSaved] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [goTo, setGoTo] = useState<string | null>(null);
-
-  const dirty = !readOnly && goTo === null && isDirty(form, saved);
-  const leaveDialog = useLeaveWarning(dirty);
-  // Navigates once the blocker knows the form is clean (after a create or a delete).
-  useEffect(() => {
-    if (goTo !== null) navigate(goTo, { replace: true });
-  }, [goTo, navigate]);
-
-  // Someone else changed the interval (a live event refetched it): follow unless there are local edits.
-  const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty;
-  useEffect(() => {
-    if (!interval || dirtyRef.current) return;
-    const fresh = formFromWire(interval, units);
-    setSaved(fresh);
-    setForm(fresh);
-  }, [interval, units]);
 
   const ctx = useMemo(
     () => ({
@@ -163,8 +145,43 @@ function Editor({
     }),
     [units, now, intervals, interval?.id],
   );
-  const clientErrors = useMemo(() => validateForm(form, ctx), [form, ctx]);
-  const errors: FieldErrors = attempted ? { ...serverErrors, ...clientErrors } : serverErrors;
+  const word = (found: FieldErrors) =>
+    Object.fromEntries(Object.entries(found).map(([field, error]) => [field, errorText(t, error) ?? '']));
+  const {
+    draft: form,
+    errors,
+    failure,
+    setFailure,
+    dirty: changed,
+    edit,
+    validate,
+    showRefusal,
+    accept,
+    leaveWarning: leaveDialog,
+  } = useEditorForm<IntervalForm, string>({
+    initial: () => (interval ? formFromWire(interval, units) : emptyForm()),
+    schema: intervalCreateBody,
+    body: (f) => checkedBody(f, units),
+    fieldOf: intervalFieldOf,
+    text: (problem, field, limit) => errorText(t, coreProblem(problem, field, limit)) ?? '',
+    check: (f) => word(ownProblems(f, ctx)),
+    // Someone else changed the interval (a live event refetched it): follow unless there are local edits.
+    record: interval
+      ? { version: JSON.stringify(interval), draft: () => formFromWire(interval, units) }
+      : null,
+    // Navigating after a create or a delete asks nothing.
+    leave: !readOnly && goTo === null ? {} : false,
+    generic: t('intervalEditor.saveFailed'),
+    reword: (err, view) => rewordRefusal(err.code, view, t('intervalEditor.errors.duplicate')),
+  });
+  const dirty = !readOnly && goTo === null && changed;
+  useEffect(() => {
+    if (preset.length > 0) edit({ assignments: preset });
+  }, []);
+  // Navigates once the blocker knows the form is clean (after a create or a delete).
+  useEffect(() => {
+    if (goTo !== null) navigate(goTo, { replace: true });
+  }, [goTo, navigate]);
 
   const tabParam = params.get('tab') as Tab | null;
   const tab: Tab = tabParam && TABS.includes(tabParam) ? tabParam : 'general';
@@ -177,31 +194,24 @@ function Editor({
       },
       { state: location.state },
     );
-  const tabsWithErrors = new Set(
-    Object.keys(errors)
-      .filter((k) => k !== 'form')
-      .map(tabOfField),
-  );
-  const showProblem = (problems: FieldErrors) => {
-    const first = Object.keys(problems).find((k) => k !== 'form');
+  const tabsWithErrors = new Set(Object.keys(errors).map(tabOfField));
+  const showProblem = (problems: Record<string, unknown>) => {
+    const first = Object.keys(problems)[0];
     if (first && !Object.keys(problems).some((k) => tabOfField(k) === tab)) setTab(tabOfField(first));
   };
 
   const change: Change = (fields, update) => {
-    setForm((f) => update(f));
     setJustSaved(false);
-    if (fields.length) setServerErrors((e) => withoutFields(e, fields));
+    edit(update(form), ...fields);
   };
 
   const listKey = queryKeys.collection(fid, 'interval');
   const save = async () => {
     setAttempted(true);
-    if (Object.keys(clientErrors).length > 0) {
-      showProblem(clientErrors);
-      return;
-    }
+    const ok = validate(showProblem);
+    setInvalid(!ok);
+    if (!ok) return;
     setPending(true);
-    setServerErrors({});
     try {
       const body = formToBody(form, interval, units);
       const wire = interval
@@ -213,19 +223,12 @@ function Editor({
       void queryClient.invalidateQueries({ queryKey: listKey });
       // Typed line-item names joined the library (PRODUCT.md "Intervals").
       void queryClient.invalidateQueries({ queryKey: queryKeys.collection(fid, 'lineitem') });
-      const fresh = formFromWire(wire, units);
-      setSaved(fresh);
-      setForm(fresh);
+      accept(formFromWire(wire, units), JSON.stringify(wire));
       setAttempted(false);
       setJustSaved(true);
       if (!interval) setGoTo(`/interval/${wire.id}${tab === 'general' ? '' : `?tab=${tab}`}`);
     } catch (err) {
-      const problems =
-        err instanceof ApiError
-          ? serverFieldErrors(err.code, err.reason, err.details)
-          : { form: { key: 'intervalEditor.saveFailed' } };
-      setServerErrors(problems);
-      showProblem(problems);
+      showProblem(showRefusal(err).fields);
     } finally {
       setPending(false);
     }
@@ -241,9 +244,7 @@ function Editor({
       void queryClient.invalidateQueries({ queryKey: listKey });
     } catch (err) {
       setConfirmDelete(false);
-      setServerErrors({
-        form: err instanceof ApiError ? { text: err.reason } : { key: 'intervalEditor.deleteFailed' },
-      });
+      setFailure(err instanceof ApiError ? err.reason : t('intervalEditor.deleteFailed'));
     } finally {
       setPending(false);
     }
@@ -313,12 +314,12 @@ function Editor({
           {t('intervalEditor.readOnly')}
         </Alert>
       )}
-      {errors.form && (
+      {failure && (
         <Alert color="red" role="alert" py="xs" data-testid="interval-error">
-          {errorText(t, errors.form)}
+          {failure}
         </Alert>
       )}
-      {attempted && Object.keys(clientErrors).length > 0 && (
+      {invalid && Object.keys(errors).length > 0 && (
         <Text c="red" size="sm" role="alert">
           {t('intervalEditor.fixErrors')}
         </Text>

@@ -7,7 +7,7 @@ import { IconButton } from '../../../components/IconButton.tsx';
 import { NumericInput } from '../../../components/NumericInput.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { fillDefaults } from '../../../lib/defaults.ts';
-import { errorText, type TabProps } from './fields.ts';
+import type { TabProps } from './fields.ts';
 import { libraryMatch, lineLibrary, linesTotal, lineTotal } from './lines.ts';
 import { LINE_KIND, type LineForm, type LineKind, MAX_DIGITS, numberText } from './rules.ts';
 
@@ -82,7 +82,7 @@ export function LinesTab({
                     options={options}
                     value={value}
                     disabled={disabled}
-                    error={errorText(t, errors[`li.${index}.n`])}
+                    error={errors[`li.${index}.n`]}
                     placeholder={t('intervalEditor.linePlaceholder')}
                     onChange={(v) => {
                       const item = items.find((i) => `${LIB}${i.id}` === v);
@@ -141,7 +141,7 @@ export function LinesTab({
                   value={line.q}
                   readOnly={readOnly}
                   disabled={disabled}
-                  error={errorText(t, errors[`li.${index}.q`])}
+                  error={errors[`li.${index}.q`]}
                   onChange={(q) => update(index, ['q'], () => ({ q }))}
                   data-testid="line-quantity"
                 />
@@ -154,7 +154,7 @@ export function LinesTab({
                   disabled={disabled}
                   rightSection={currency || undefined}
                   rightSectionWidth={currency ? 48 : undefined}
-                  error={errorText(t, errors[`li.${index}.c`])}
+                  error={errors[`li.${index}.c`]}
                   onChange={(c) => update(index, ['c'], () => ({ c }))}
                   data-testid="line-cost"
                 />
@@ -173,7 +173,7 @@ export function LinesTab({
       })}
       {errors.lines && (
         <Text c="red" size="sm" role="alert">
-          {errorText(t, errors.lines)}
+          {errors.lines}
         </Text>
       )}
       <Group justify="space-between" wrap="wrap">

@@ -1,14 +1,18 @@
 import type { TFunction } from 'i18next';
 import type { IntervalForm } from './rules.ts';
-import type { FieldError, FieldErrors } from './validation.ts';
+import type { FieldError } from './validation.ts';
 
-/** Changes the form; the server errors of `fields` are dropped, since the user is correcting them. */
+/**
+ * Changes the form; the errors of `fields` are dropped, since the user is correcting them (a name ending
+ * in '.' drops a group: 'u.').
+ */
 export type Change = (fields: readonly string[], update: (form: IntervalForm) => IntervalForm) => void;
 
 /** Props every tab receives. */
 export interface TabProps {
   form: IntervalForm;
-  errors: FieldErrors;
+  /** The errors shown, worded, by field path. */
+  errors: Partial<Record<string, string>>;
   readOnly: boolean;
   disabled: boolean;
   change: Change;

@@ -1,5 +1,7 @@
 import type { IntervalWire } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../lib/api.ts';
+import { refusalView } from '../../../lib/editorForm.ts';
 import { libraryMatch, lineFromLibrary, lineLibrary, linesTotal, lineTotal } from './lines.ts';
 import { remainingLabel, remainingOf } from './remaining.ts';
 import {
@@ -12,11 +14,10 @@ import {
   formFromWire,
   formToBody,
   type IntervalForm,
-  isDirty,
   LINE_KIND,
   newAssignment,
 } from './rules.ts';
-import { serverFieldErrors, tabOfField, validateForm } from './validation.ts';
+import { intervalFieldOf, rewordRefusal, tabOfField, validateForm } from './validation.ts';
 
 const KM = { miles: false, tz: 0 };
 const MILES = { miles: true, tz: 0 };
@@ -223,14 +224,18 @@ describe('validation (mirrors the server)', () => {
 });
 
 describe('server errors on the fields', () => {
+  const shown = (code: number, reason: string, details: unknown) => {
+    const view = refusalView(new ApiError(code, reason, code === 10 ? 409 : 400, details), intervalFieldOf);
+    return view && rewordRefusal(code, view, 'duplicate');
+  };
   it('maps field details, the duplicate name (error 10) and unknown fields', () => {
     expect(
-      serverFieldErrors(10, 'An interval with this name exists', [
+      shown(10, 'An interval with this name exists', [
         { field: 'body.n', message: 'An interval with this name exists' },
       ]),
-    ).toEqual({ name: { key: 'intervalEditor.errors.duplicate' } });
+    ).toEqual({ fields: { name: 'duplicate' }, failure: null });
     expect(
-      serverFieldErrors(4, 'Invalid input', [
+      shown(4, 'Invalid input', [
         { field: 'body.u.1.ltm', message: 'Last service date must not be later than today' },
         { field: 'body.u.0.id', message: 'No such object in this fleet' },
         { field: 'body.li.2.q', message: 'Must be a positive number' },
@@ -238,13 +243,17 @@ describe('server errors on the fields', () => {
         { field: 'body.zzz', message: 'odd' },
       ]),
     ).toEqual({
-      'u.1.ltm': { text: 'Last service date must not be later than today' },
-      'u.0.id': { text: 'No such object in this fleet' },
-      'li.2.q': { text: 'Must be a positive number' },
-      'mileage.notice': { text: 'Advance notice must be smaller than the frequency' },
-      form: { text: 'odd' },
+      fields: {
+        'u.1.ltm': 'Last service date must not be later than today',
+        'u.0.id': 'No such object in this fleet',
+        'li.2.q': 'Must be a positive number',
+        'mileage.notice': 'Advance notice must be smaller than the frequency',
+      },
+      failure: 'odd',
     });
-    expect(serverFieldErrors(6, 'Internal error', undefined)).toEqual({ form: { text: 'Internal error' } });
+    expect(shown(6, 'Internal error', undefined)).toEqual({ fields: {}, failure: 'Internal error' });
+    expect(intervalFieldOf(['units', '3', 'cnt'])).toBe('u.3.cnt');
+    expect(intervalFieldOf(['li'])).toBe('lines');
   });
 });
 
@@ -344,13 +353,5 @@ describe('line items', () => {
       q: '1',
       c: '12.5',
     });
-  });
-});
-
-describe('dirty state', () => {
-  it('compares the form with what was loaded', () => {
-    const loaded = formFromWire(wire(), KM);
-    expect(isDirty(structuredClone(loaded), loaded)).toBe(false);
-    expect(isDirty({ ...loaded, name: 'Other' }, loaded)).toBe(true);
   });
 });

@@ -30,8 +30,8 @@ import {
 /**
  * Pure rules of the interval editor (spec §3 "Interval", §5, §9 "Remaining value"; PRODUCT.md
  * "Intervals"): form ↔ wire mapping with the miles conversion, remaining values and exact line totals.
- * The wire shapes and limits are the core contract's (contracts/intervals.ts); the checks are in
- * `validation.ts`.
+ * The wire shapes and limits are the core contract's (contracts/intervals.ts); the checks before a
+ * save are in `validation.ts`.
  */
 
 /** Object type codes (core `objectType`): u unit, d driver, t trailer. */
@@ -210,11 +210,6 @@ export function formFromWire(iv: IntervalWire, units: FleetUnits): IntervalForm 
     assignments: iv.u.map((a) => assignmentFromWire(a, units)),
     lines: (iv.li ?? []).map(lineFromWire),
   };
-}
-
-/** Unsaved changes: the form differs from what was loaded or last saved. */
-export function isDirty(form: IntervalForm, saved: IntervalForm): boolean {
-  return JSON.stringify(form) !== JSON.stringify(saved);
 }
 
 // ---------------------------------------------------------------------------------------------------

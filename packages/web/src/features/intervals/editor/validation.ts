@@ -1,15 +1,7 @@
-import {
-  COUNTER_MAX,
-  DECIMAL_MAX,
-  INTERVAL_TIME_FREQUENCY_MAX,
-  intervalRuleIssues,
-  LINE_ITEMS_MAX,
-  Limits,
-  toThousandths,
-} from '@fleetkeep/core';
+import { intervalCreateBody, intervalRuleIssues } from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
-import { formErrors } from '../../../lib/fieldErrors.ts';
-import { serverIssues } from '../../../lib/refusal.ts';
+import type { Problem } from '../../../lib/coreResolver.ts';
+import { draftErrors, type RefusalView } from '../../../lib/editorForm.ts';
 import {
   baselineToKm,
   dayStart,
@@ -17,14 +9,20 @@ import {
   displayToKm,
   type FleetUnits,
   flag,
+  formToBody,
   type IntervalForm,
+  type KindForm,
   whole,
 } from './rules.ts';
 
 /**
- * Validation of the interval editor's form with the core contract's limits and its cross-field rule
- * (`intervalRuleIssues`, the one the server applies; spec §5, PRODUCT.md "Intervals"), and the mapping
- * of the server's refusals onto fields.
+ * The interval editor's checks: the core contract `intervalCreateBody` with the body of `checkedBody`
+ * (name, description, frequencies and notices as wire integers up to their limits, the time frequency
+ * up to INTERVAL_TIME_FREQUENCY_MAX, baselines, line rows and their count), then the form's own rules
+ * (`ownProblems`): the core cross-field rule `intervalRuleIssues` the server applies after the contract
+ * (PRODUCT.md "Intervals": a kind on, positive frequencies, notice below the frequency), a name no
+ * other interval of the fleet has, and no last-service date after today. Fields are paths of the form
+ * ('name', 'mileage.every', 'u.3.ltm', 'li.0.q', ...).
  */
 
 /** A field's problem: a translation key (with values) of the editor, or the server's own text. */
@@ -38,120 +36,138 @@ export interface ValidationContext extends FleetUnits {
   now: number;
 }
 
+const key = (k: string, values?: Record<string, unknown>): FieldError =>
+  values ? { key: `intervalEditor.errors.${k}`, values } : { key: `intervalEditor.errors.${k}` };
+
+/** Decimal text as the contract reads it: a dangling point dropped. */
+const decimalIn = (text: string) => text.trim().replace(/\.$/, '');
+
+/** A whole number typed into a threshold, on the wire (NaN when it is none: the contract refuses it). */
+const wholeIn = (text: string, toWire: (v: number) => number) => {
+  const v = whole(text);
+  return v === null ? Number.NaN : toWire(v);
+};
+/** An empty notice is 0. */
+const noticeIn = (text: string, toWire: (v: number) => number) =>
+  text.trim() === '' ? 0 : wholeIn(text, toWire);
+
+/** The thresholds as the contract and the rule read them: an enabled kind as typed, others as sent. */
+function thresholds(form: IntervalForm, units: FleetUnits) {
+  const body = formToBody(form, null, units);
+  const km = (v: number) => displayToKm(v, units.miles);
+  const same = (v: number) => v;
+  const kind = (k: KindForm, toWire: (v: number) => number, every: number, notice: number) =>
+    k.on ? { every: wholeIn(k.every, toWire), notice: noticeIn(k.notice, toWire) } : { every, notice };
+  const m = kind(form.mileage, km, body.cnmd, body.cnmo);
+  const h = kind(form.engineHours, same, body.cnehd, body.cneho);
+  const d = kind(form.time, same, body.dd, body.do);
+  return {
+    cnme: flag(form.mileage.on),
+    cnmd: m.every,
+    cnmo: m.notice,
+    cnehe: flag(form.engineHours.on),
+    cnehd: h.every,
+    cneho: h.notice,
+    de: flag(form.time.on),
+    dd: d.every,
+    du: form.time.unit,
+    do: d.notice,
+  };
+}
+
 /**
- * The problems of a form, keyed by field path ('name', 'mileage.every', 'u.3.ltm', 'li.0.q', ...). The
- * rules mirror the server so that a save it would refuse is caught here first.
+ * The body the form is checked with: the interval as saved, with what the user typed kept (a number
+ * that is none is NaN or text, an empty quantity '', so that the contract names them).
  */
-export function validateForm(form: IntervalForm, ctx: ValidationContext): FieldErrors {
-  const errors: FieldErrors = {};
-  const name = form.name.trim();
-  if (name === '') errors.name = { key: 'intervalEditor.errors.required' };
-  else if (name.length > Limits.stringMax)
-    errors.name = { key: 'intervalEditor.errors.tooLong', values: { max: Limits.stringMax } };
-  else if (ctx.otherNames.some((n) => n.toLowerCase() === name.toLowerCase()))
-    errors.name = { key: 'intervalEditor.errors.duplicate' };
-  if (form.description.length > Limits.descriptionMax)
-    errors.description = { key: 'intervalEditor.errors.tooLong', values: { max: Limits.descriptionMax } };
+export function checkedBody(form: IntervalForm, units: FleetUnits): Record<string, unknown> {
+  const number = (v: number | null) => v ?? Number.NaN;
+  return {
+    n: form.name,
+    description: form.description,
+    ...thresholds(form, units),
+    u: form.assignments.map((a) => {
+      const lcnm = numericValue(a.lcnm);
+      return {
+        id: a.id,
+        t: a.t,
+        lcnm: lcnm === null ? Number.NaN : baselineToKm(lcnm, units.miles),
+        lceh: number(numericValue(a.lceh)),
+        ltm: number(dayStart(a.ltm, units.tz)),
+        cnt: number(whole(a.cnt)),
+      };
+    }),
+    li: form.lines.map((l) => ({
+      n: l.n,
+      t: l.t,
+      q: decimalIn(l.q),
+      c: l.c.trim() === '' ? 0 : decimalIn(l.c),
+    })),
+  };
+}
 
-  Object.assign(errors, ruleErrors(form, ctx.miles));
-
-  const today = dayText(ctx.now, ctx.tz);
-  form.assignments.forEach((a, i) => {
-    for (const field of ['lcnm', 'lceh'] as const) {
-      const v = numericValue(a[field]);
-      const km = v === null ? null : field === 'lcnm' ? baselineToKm(v, ctx.miles) : v;
-      if (km === null || km < 0 || km > COUNTER_MAX)
-        errors[`u.${i}.${field}`] = { key: 'intervalEditor.errors.baseline' };
-    }
-    if (dayStart(a.ltm, ctx.tz) === null) errors[`u.${i}.ltm`] = { key: 'intervalEditor.errors.date' };
-    else if (a.ltm > today) errors[`u.${i}.ltm`] = { key: 'intervalEditor.errors.futureDate' };
-    const cnt = whole(a.cnt);
-    if (cnt === null || cnt < 0 || cnt > Limits.intSigned)
-      errors[`u.${i}.cnt`] = { key: 'intervalEditor.errors.executions' };
-  });
-
-  if (form.lines.length > LINE_ITEMS_MAX)
-    errors.lines = { key: 'intervalEditor.errors.tooManyLines', values: { max: LINE_ITEMS_MAX } };
-  form.lines.forEach((l, i) => {
-    const n = l.n.trim();
-    if (n === '') errors[`li.${i}.n`] = { key: 'intervalEditor.errors.required' };
-    else if (n.length > Limits.stringMax)
-      errors[`li.${i}.n`] = { key: 'intervalEditor.errors.tooLong', values: { max: Limits.stringMax } };
-    const q = toThousandths(l.q);
-    if (q === undefined || q <= 0 || q > DECIMAL_MAX * 1000)
-      errors[`li.${i}.q`] = { key: 'intervalEditor.errors.quantity' };
-    const c = l.c.trim() === '' ? 0 : toThousandths(l.c);
-    if (c === undefined || c < 0 || c > DECIMAL_MAX * 1000)
-      errors[`li.${i}.c`] = { key: 'intervalEditor.errors.cost' };
-  });
-  return errors;
+/** The editor's message of a problem the core contract found on a field (`limit`: its bound). */
+export function coreProblem(problem: Problem, field: string, limit: number | null): FieldError {
+  const tooLong = () => key('tooLong', { max: limit });
+  if (field === 'name' || /^li\.\d+\.n$/.test(field))
+    return problem === 'tooLong' ? tooLong() : key('required');
+  if (field === 'description') return tooLong();
+  if (field === 'mileage.every' || field === 'engineHours.every') return key('positive');
+  if (field === 'time.every') return key('timeFrequency');
+  if (field.endsWith('.notice')) return key('notice');
+  if (field === 'lines') return key('tooManyLines', { max: limit });
+  const sub = /^(u|li)\.\d+\.(\w+)$/.exec(field);
+  const bySub: Record<string, string> = {
+    lcnm: 'baseline',
+    lceh: 'baseline',
+    ltm: 'date',
+    cnt: 'executions',
+    q: 'quantity',
+    c: 'cost',
+  };
+  const found = sub?.[2] !== undefined ? bySub[sub[2]] : undefined;
+  return found ? key(found) : { key: 'controls.invalid' };
 }
 
 /** The editor's field and message of each field the core interval rule names (`intervalRuleIssues`). */
 const RULE_FIELDS: Readonly<Record<string, { field: string; key: string }>> = {
-  cnme: { field: 'kinds', key: 'intervalEditor.errors.kindRequired' },
-  cnmd: { field: 'mileage.every', key: 'intervalEditor.errors.positive' },
-  cnmo: { field: 'mileage.notice', key: 'intervalEditor.errors.noticeTooBig' },
-  cnehd: { field: 'engineHours.every', key: 'intervalEditor.errors.positive' },
-  cneho: { field: 'engineHours.notice', key: 'intervalEditor.errors.noticeTooBig' },
-  dd: { field: 'time.every', key: 'intervalEditor.errors.timeFrequency' },
-  do: { field: 'time.notice', key: 'intervalEditor.errors.noticeTooBig' },
+  cnme: { field: 'kinds', key: 'kindRequired' },
+  cnmd: { field: 'mileage.every', key: 'positive' },
+  cnmo: { field: 'mileage.notice', key: 'noticeTooBig' },
+  cnehd: { field: 'engineHours.every', key: 'positive' },
+  cneho: { field: 'engineHours.notice', key: 'noticeTooBig' },
+  dd: { field: 'time.every', key: 'timeFrequency' },
+  do: { field: 'time.notice', key: 'noticeTooBig' },
 };
 
 /**
- * The thresholds' problems: first each field's own range (the contract's: frequencies and notices are
- * integers up to `Limits.intSigned` on the wire, the time frequency up to INTERVAL_TIME_FREQUENCY_MAX),
- * then the cross-field rule of core `intervalRuleIssues` (PRODUCT.md "Intervals": at least one kind,
- * positive frequencies, notice below the frequency) on the wire values, each issue shown on the
- * editor's field unless that field already has a problem. Text that is not a number reaches the rule as
- * NaN: never a valid frequency, never a notice too big.
+ * The form's own rules, on top of the contract: a name another interval of the fleet has, a last date
+ * after today, and the cross-field rule of core `intervalRuleIssues` on the wire values (text that is no
+ * number reaches it as NaN: never a valid frequency, never a notice too big).
  */
-function ruleErrors(form: IntervalForm, miles: boolean): FieldErrors {
+export function ownProblems(form: IntervalForm, ctx: ValidationContext): FieldErrors {
   const errors: FieldErrors = {};
-  const wire = (text: string, toWire: (v: number) => number) => {
-    const v = whole(text);
-    return v === null ? Number.NaN : toWire(v);
-  };
-  const notice = (text: string, toWire: (v: number) => number) =>
-    text.trim() === '' ? 0 : wire(text, toWire);
-  const km = (v: number) => displayToKm(v, miles);
-  const same = (v: number) => v;
-  const rule = {
-    cnme: flag(form.mileage.on),
-    cnmd: wire(form.mileage.every, km),
-    cnmo: notice(form.mileage.notice, km),
-    cnehe: flag(form.engineHours.on),
-    cnehd: wire(form.engineHours.every, same),
-    cneho: notice(form.engineHours.notice, same),
-    de: flag(form.time.on),
-    dd: wire(form.time.every, same),
-    du: form.time.unit,
-    do: notice(form.time.notice, same),
-  };
-  const frequencyRange = (on: boolean, field: string, value: number, max: number, key: string) => {
-    if (on && value > max) errors[field] = { key };
-  };
-  const positive = 'intervalEditor.errors.positive';
-  frequencyRange(form.mileage.on, 'mileage.every', rule.cnmd, Limits.intSigned, positive);
-  frequencyRange(form.engineHours.on, 'engineHours.every', rule.cnehd, Limits.intSigned, positive);
-  frequencyRange(
-    form.time.on,
-    'time.every',
-    rule.dd,
-    INTERVAL_TIME_FREQUENCY_MAX,
-    'intervalEditor.errors.timeFrequency',
-  );
-  const noticeRange = (on: boolean, field: string, value: number) => {
-    if (on && !(value <= Limits.intSigned)) errors[field] = { key: 'intervalEditor.errors.notice' };
-  };
-  noticeRange(form.mileage.on, 'mileage.notice', rule.cnmo);
-  noticeRange(form.engineHours.on, 'engineHours.notice', rule.cneho);
-  noticeRange(form.time.on, 'time.notice', rule.do);
-  for (const issue of intervalRuleIssues(rule, 'form')) {
+  const name = form.name.trim().toLowerCase();
+  if (name !== '' && ctx.otherNames.some((n) => n.toLowerCase() === name)) errors.name = key('duplicate');
+  const today = dayText(ctx.now, ctx.tz);
+  form.assignments.forEach((a, i) => {
+    if (dayStart(a.ltm, ctx.tz) !== null && a.ltm > today) errors[`u.${i}.ltm`] = key('futureDate');
+  });
+  for (const issue of intervalRuleIssues(thresholds(form, ctx), 'form')) {
     const target = RULE_FIELDS[issue.field.slice('form.'.length)];
-    if (target && !errors[target.field]) errors[target.field] = { key: target.key };
+    if (target && !errors[target.field]) errors[target.field] = key(target.key);
   }
   return errors;
+}
+
+/** The problems of a form as the editor finds them before a save: the contract's, then its own. */
+export function validateForm(form: IntervalForm, ctx: ValidationContext): FieldErrors {
+  return draftErrors<IntervalForm, string, FieldError>(form, {
+    schema: intervalCreateBody,
+    body: (f) => checkedBody(f, ctx),
+    fieldOf: intervalFieldOf,
+    text: coreProblem,
+    check: (f) => ownProblems(f, ctx),
+  }) as FieldErrors;
 }
 
 /** The tab a field belongs to, so that a failed save can show the tab with the problem. */
@@ -161,7 +177,7 @@ export function tabOfField(field: string): 'general' | 'units' | 'lines' {
   return 'general';
 }
 
-const SERVER_FIELDS: Readonly<Record<string, string>> = {
+const WIRE_FIELDS: Readonly<Record<string, string>> = {
   n: 'name',
   description: 'description',
   cnme: 'kinds',
@@ -177,25 +193,27 @@ const SERVER_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The server's field details (`[{field: 'body.u.2.ltm', message}]`) on the form's fields. `units` maps a
- * `PUT …/units` body the same way. Details of fields the form does not show are returned under
- * 'form'. Error 10 on the name (the duplicate of spec §8) becomes the translated duplicate message.
+ * The form field of a body path, of a core issue or of a refused save (`u.2.ltm`; a `PUT …/units` body's
+ * `units.2.ltm` the same way; `li.0.q`, the list `li` itself), or null when the form does not show it.
  */
-export function serverFieldErrors(code: number, reason: string, details: unknown): FieldErrors {
-  const errors: FieldErrors = {};
-  const { fields } = formErrors(serverIssues(details), ({ path }) => {
-    const [head, index, sub] = path;
-    if ((head === 'u' || head === 'units') && index !== undefined)
-      return `u.${index}.${sub !== undefined && ['lcnm', 'lceh', 'ltm', 'cnt'].includes(sub) ? sub : 'id'}`;
-    if (head === 'li' && index !== undefined)
-      return sub === 'n' || sub === 'q' || sub === 'c' ? `li.${index}.${sub}` : 'lines';
-    return (head !== undefined && SERVER_FIELDS[head]) || 'form';
-  });
-  for (const [key, message] of Object.entries(fields))
-    errors[key] =
-      code === 10 && key === 'name'
-        ? { key: 'intervalEditor.errors.duplicate' }
-        : { text: message || reason };
-  if (Object.keys(errors).length === 0) errors.form = { text: reason };
-  return errors;
+export function intervalFieldOf(path: readonly string[]): string | null {
+  const [head, index, sub] = path;
+  if ((head === 'u' || head === 'units') && index !== undefined)
+    return `u.${index}.${sub !== undefined && ['lcnm', 'lceh', 'ltm', 'cnt'].includes(sub) ? sub : 'id'}`;
+  if (head === 'li')
+    return index !== undefined && (sub === 'n' || sub === 'q' || sub === 'c')
+      ? `li.${index}.${sub}`
+      : 'lines';
+  return (head !== undefined && WIRE_FIELDS[head]) || null;
+}
+
+/** A refused save as the editor shows it: error 10 on the name is the duplicate of spec §8, in `duplicate`. */
+export function rewordRefusal(
+  code: number,
+  view: RefusalView<string>,
+  duplicate: string,
+): RefusalView<string> {
+  return code === 10 && 'name' in view.fields
+    ? { ...view, fields: { ...view.fields, name: duplicate } }
+    : view;
 }

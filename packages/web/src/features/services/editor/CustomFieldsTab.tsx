@@ -22,7 +22,7 @@ export function CustomFieldsTab({
   onChange(values: CustomFieldValue[]): void;
   readOnly: boolean;
   disabled: boolean;
-  errors: Record<string, string>;
+  errors: Partial<Record<string, string>>;
 }) {
   const { t } = useTranslation();
   const fields = useCustomFields(fid);

@@ -21,7 +21,7 @@ export interface LinesTabProps {
   lines: LineDraft[];
   onChange: (lines: LineDraft[]) => void;
   library: readonly LineItemWire[];
-  errors: Record<string, string>;
+  errors: Partial<Record<string, string>>;
   editable: boolean;
   busy: boolean;
   currency: string;

@@ -42,7 +42,7 @@ export interface MainTabProps {
   initial: ServiceForm;
   onChange: (patch: Partial<ServiceForm>) => void;
   onStatus: (status: ServiceStatus) => void;
-  errors: Record<string, string>;
+  errors: Partial<Record<string, string>>;
   touched: boolean;
   mode: EditMode;
   isNew: boolean;

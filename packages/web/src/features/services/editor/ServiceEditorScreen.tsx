@@ -1,34 +1,40 @@
-import { SERVICE_NOTIFY_DAYS_MAX, type ServiceWire, statusOf } from '@fleetkeep/core';
+import { SERVICE_NOTIFY_DAYS_MAX, type ServiceWire, serviceCreateBody, statusOf } from '@fleetkeep/core';
 import { Alert, Anchor, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { ScrollTabs } from '../../../components/ScrollTabs/ScrollTabs.tsx';
 import { ServiceStatusBadge } from '../../../components/ServiceStatus.tsx';
-import { ApiError } from '../../../lib/api.ts';
 import { useLibrary } from '../../../lib/fleetData.ts';
 import { queryKeys } from '../../../lib/queryKeys.ts';
 import { serviceKeys, useService } from '../../../lib/services.ts';
 import { useSession } from '../../../lib/session.ts';
 import { usePermissions } from '../../../lib/useCan.ts';
-import { useLeaveWarning } from '../../../lib/useLeaveWarning.tsx';
+import { useEditorForm } from '../../../lib/useEditorForm.tsx';
 import { useCreateService, useCreateServices, useUpdateArchived, useUpdateService } from '../api.ts';
 import { AttachmentsTab } from './AttachmentsTab.tsx';
 import { CustomFieldsTab } from './CustomFieldsTab.tsx';
 import { useIntervalNames, useObjects } from './data.ts';
 import { LinesTab } from './LinesTab.tsx';
 import { MainTab } from './MainTab.tsx';
-import { archiveBody, batchBody, createBody, fieldErrors, updateBody } from './payload.ts';
+import {
+  archiveBody,
+  batchBody,
+  checkedBody,
+  createBody,
+  knownProblem,
+  serviceFieldOf,
+  updateBody,
+} from './payload.ts';
 import {
   type EditMode,
   editMode,
   emptyForm,
   formFromService,
   isArchivedStatus,
-  isDirty,
   type ObjectRef,
   objectValue,
   parseObjectValue,
@@ -37,7 +43,7 @@ import {
   todayIn,
   withStatus,
 } from './rules.ts';
-import { tabOfField, validate } from './validation.ts';
+import { ownProblems, type Problem, problemOfCore, tabOfField } from './validation.ts';
 
 type Tab = 'main' | 'lines' | 'attachments' | 'custom';
 
@@ -89,42 +95,63 @@ function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) 
   const update = useUpdateService(fid);
   const updateArchived = useUpdateArchived(fid);
 
-  const [initial, setInitial] = useState<ServiceForm>(() =>
-    service ? formFromService(service, tz, miles) : emptyForm(today, stateObjects(location.state)),
-  );
-  const [form, setForm] = useState<ServiceForm>(initial);
   const [tab, setTab] = useState<Tab>('main');
   const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   const [confirmArchive, setConfirmArchive] = useState(false);
   const [leaveTo, setLeaveTo] = useState<string | null>(null);
-  const seen = useRef(service?.updated);
-
-  const dirty = isDirty(form, initial);
-  const leaveWarning = useLeaveWarning(dirty && leaveTo === null);
-
-  // A change made elsewhere (live event refetch) replaces the form unless the user is editing it.
-  useEffect(() => {
-    if (!service || service.updated === seen.current) return;
-    seen.current = service.updated;
-    if (!dirty) {
-      const next = formFromService(service, tz, miles);
-      setInitial(next);
-      setForm(next);
-    }
-  }, [service, dirty, tz, miles]);
+  const problemText = (problem: Problem) =>
+    t(`serviceEditor.problem.${problem}`, { max: SERVICE_NOTIFY_DAYS_MAX });
+  const {
+    draft: form,
+    clean: initial,
+    errors,
+    failure: formError,
+    dirty,
+    edit,
+    validate,
+    showRefusal,
+    accept,
+    leaveWarning,
+  } = useEditorForm<ServiceForm, string>({
+    initial: () =>
+      service ? formFromService(service, tz, miles) : emptyForm(today, stateObjects(location.state)),
+    schema: serviceCreateBody,
+    body: (f) => checkedBody(f, miles),
+    fieldOf: serviceFieldOf,
+    text: (problem, field) => problemText(problemOfCore(problem, field)),
+    check: (f) => {
+      const own: Record<string, string> = {};
+      for (const [field, problem] of Object.entries(ownProblems(f, { today, mode, isNew, initial })))
+        own[field] = problemText(problem);
+      return own;
+    },
+    // A change made elsewhere (live event refetch) reloads the form unless the user is editing it.
+    record: service ? { version: service.updated, draft: () => formFromService(service, tz, miles) } : null,
+    // Navigating away after a create asks nothing.
+    leave: leaveTo === null ? {} : false,
+    generic: t('serviceEditor.saveFailed', { reason: t('common.error') }),
+    // The date rules the server words in English are shown in the user's words.
+    reword: (_err, view) => ({
+      fields: Object.fromEntries(
+        Object.entries(view.fields).map(([field, message]) => {
+          const known = knownProblem(message ?? '');
+          return [field, known ? problemText(known) : message];
+        }),
+      ),
+      failure: view.failure === null ? null : t('serviceEditor.saveFailed', { reason: view.failure }),
+    }),
+  });
 
   // Objects from navigation state that the fleet does not hold are dropped once the lists are in.
   useEffect(() => {
     if (!isNew || objectsPending) return;
     const known = new Set(objects.map(objectValue));
-    const keep = (f: ServiceForm) =>
-      f.objects.every((v) => known.has(v)) ? f : { ...f, objects: f.objects.filter((v) => known.has(v)) };
-    setInitial(keep);
-    setForm(keep);
+    if (form.objects.every((v) => known.has(v))) return;
+    const patch = { objects: form.objects.filter((v) => known.has(v)) };
+    if (dirty) edit(patch);
+    else accept({ ...form, ...patch });
   }, [isNew, objectsPending, objects]);
 
   // Navigate only after the form counts as saved, so the leave-page warning does not ask.
@@ -132,66 +159,33 @@ function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) 
     if (leaveTo !== null) navigate(leaveTo, { replace: leaveTo.startsWith('/service/') });
   }, [leaveTo, navigate]);
 
-  const ctx = { today, mode, isNew, initial, miles };
-  const problems = submitted ? validate(form, ctx) : {};
-  const errors: Record<string, string> = { ...serverErrors };
-  for (const [field, problem] of Object.entries(problems))
-    errors[field] = t(`serviceEditor.problem.${problem}`, { max: SERVICE_NOTIFY_DAYS_MAX });
-
+  /** A field edited loses its error; grouped fields (line items, custom fields) all of theirs. */
   const change = (patch: Partial<ServiceForm>) => {
     setSaved(false);
-    setForm((f) => ({ ...f, ...patch }));
-    // A field edited after a failed save loses its server error.
-    setServerErrors((e) => {
-      const keys = Object.keys(patch);
-      // Grouped fields (line items, custom fields: `cf.{index}`) lose all their errors at once.
-      const inGroup = (k: string) =>
-        (keys.includes('lines') && k.startsWith('lines.')) || (keys.includes('cf') && k.startsWith('cf.'));
-      if (!keys.some((k) => k in e) && !Object.keys(e).some(inGroup)) return e;
-      return Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k) && !inGroup(k)));
-    });
+    const groups = [
+      ...('lines' in patch ? ['lines.' as const] : []),
+      ...('cf' in patch ? ['cf.' as const] : []),
+    ];
+    edit(patch, ...Object.keys(patch), ...groups);
   };
 
-  const accept = (next: ServiceWire) => {
+  const done = (next: ServiceWire) => {
     client.setQueryData(serviceKeys.one(fid, next.id), next);
-    seen.current = next.updated;
-    const f = formFromService(next, tz, miles);
-    setInitial(f);
-    setForm(f);
+    accept(formFromService(next, tz, miles), next.updated);
     setSubmitted(false);
     setSaved(true);
   };
 
-  const showServerError = (err: unknown) => {
-    const mapped = err instanceof ApiError ? fieldErrors(err.details) : [];
-    const onFields: Record<string, string> = {};
-    const loose: string[] = [];
-    for (const e of mapped) {
-      const text = e.problem
-        ? t(`serviceEditor.problem.${e.problem}`, { max: SERVICE_NOTIFY_DAYS_MAX })
-        : (e.text ?? '');
-      if (e.field === 'form') loose.push(text);
-      else onFields[e.field] = text;
-    }
-    setServerErrors(onFields);
-    const first = Object.keys(onFields)[0];
+  /** Opens the tab of the first field with a problem. */
+  const showFirst = (fields: Record<string, unknown>) => {
+    const first = Object.keys(fields)[0];
     if (first) setTab(tabOfField(first));
-    const reason = err instanceof ApiError ? err.reason : String(err);
-    setFormError(
-      loose.length || !first ? t('serviceEditor.saveFailed', { reason: loose.join('; ') || reason }) : null,
-    );
   };
 
   const save = async (confirmed = false) => {
     setSubmitted(true);
     setSaved(false);
-    setFormError(null);
-    const found = validate(form, ctx);
-    const first = Object.keys(found)[0];
-    if (first) {
-      setTab(tabOfField(first));
-      return;
-    }
+    if (!validate(showFirst)) return;
     // Closing or rejecting moves the service to the archive, where its status is frozen (spec §4).
     if (!confirmed && !isNew && form.status !== initial.status && isArchivedStatus(form.status)) {
       setConfirmArchive(true);
@@ -199,30 +193,29 @@ function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) 
     }
     setConfirmArchive(false);
     setBusy(true);
-    setServerErrors({});
     try {
       if (isNew) {
         const chosen = form.objects.map(parseObjectValue).filter((o): o is ObjectRef => o !== null);
         if (chosen.length > 1) {
           // Several objects: one service each, in one atomic call (spec §7 POST .../services/batch).
           await createMany.mutateAsync(batchBody(form, miles).services);
-          setInitial(form);
+          accept(form);
           setLeaveTo('/services');
         } else {
           const created = await create.mutateAsync(createBody(form, chosen[0] as ObjectRef, miles));
           client.setQueryData(serviceKeys.one(fid, created.id), created);
-          setInitial(form);
+          accept(form);
           setLeaveTo(`/service/${created.id}`);
         }
       } else if (mode === 'archive') {
-        accept(await updateArchived.mutateAsync({ id: service.id, body: archiveBody(form, initial, miles) }));
+        done(await updateArchived.mutateAsync({ id: service.id, body: archiveBody(form, initial, miles) }));
       } else {
-        accept(await update.mutateAsync({ id: service.id, body: updateBody(form, initial, miles) }));
+        done(await update.mutateAsync({ id: service.id, body: updateBody(form, initial, miles) }));
       }
       // Names typed on line items join the library (server ensureLibraryItems).
       void client.invalidateQueries({ queryKey: queryKeys.collection(fid, 'lineitem') });
     } catch (err) {
-      showServerError(err);
+      showFirst(showRefusal(err).fields);
     } finally {
       setBusy(false);
     }
@@ -299,7 +292,7 @@ function Editor({ fid, service }: { fid: number; service: ServiceWire | null }) 
             onChange={change}
             onStatus={(s) => {
               setSaved(false);
-              setForm((f) => withStatus(f, s, today));
+              edit(withStatus(form, s, today), 'status', 'plannedDate', 'startDate', 'endDate', 'notifyDays');
             }}
             errors={errors}
             touched={submitted}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { archiveBody, batchBody, createBody, fieldErrors, updateBody } from './payload.ts';
+import { ApiError } from '../../../lib/api.ts';
+import { refusalView } from '../../../lib/editorForm.ts';
+import { archiveBody, batchBody, createBody, knownProblem, serviceFieldOf, updateBody } from './payload.ts';
 import { emptyForm, formFromService, type ServiceForm, withStatus } from './rules.ts';
 import { line, service, TODAY } from './testing.ts';
 
@@ -90,22 +92,30 @@ describe('request bodies', () => {
   });
 });
 
+const refused = (details: unknown) =>
+  refusalView(new ApiError(4, 'Invalid input', 400, details), serviceFieldOf);
+
 describe('server errors', () => {
   it('maps details onto fields, batch rows and line items included', () => {
     expect(
-      fieldErrors([
+      refused([
         { field: 'body.limit_date', message: 'Must be today or later' },
         { field: 'body.services.1.end_date', message: 'Must not be earlier than the start date' },
         { field: 'body.li.2.q', message: 'Must be a positive number with at most 3 decimals' },
         { field: 'body.ivid', message: 'Unknown interval in this fleet' },
       ]),
-    ).toEqual([
-      { field: 'plannedDate', problem: 'notBeforeToday' },
-      { field: 'endDate', problem: 'endBeforeStart' },
-      { field: 'lines.2.q', text: 'Must be a positive number with at most 3 decimals' },
-      { field: 'form', text: 'Unknown interval in this fleet' },
-    ]);
-    expect(fieldErrors(undefined)).toEqual([]);
+    ).toEqual({
+      fields: {
+        plannedDate: 'Must be today or later',
+        endDate: 'Must not be earlier than the start date',
+        'lines.2.q': 'Must be a positive number with at most 3 decimals',
+      },
+      failure: 'Unknown interval in this fleet',
+    });
+    expect(knownProblem('Must be today or later')).toBe('notBeforeToday');
+    expect(knownProblem('Must not be earlier than the start date')).toBe('endBeforeStart');
+    expect(knownProblem('Unknown interval in this fleet')).toBeUndefined();
+    expect(refused(undefined)).toEqual({ fields: {}, failure: 'Invalid input' });
   });
 });
 
@@ -163,13 +173,13 @@ describe('custom field values', () => {
 
   it('maps value errors onto cf.{index}, batch rows included', () => {
     expect(
-      fieldErrors([
+      refused([
         { field: 'body.cf.1.v', message: 'Not one of the options of this field' },
         { field: 'body.services.2.cf.0.id', message: 'Unknown custom field for this object' },
-      ]),
-    ).toEqual([
-      { field: 'cf.1', text: 'Not one of the options of this field' },
-      { field: 'cf.0', text: 'Unknown custom field for this object' },
-    ]);
+      ])?.fields,
+    ).toEqual({
+      'cf.1': 'Not one of the options of this field',
+      'cf.0': 'Unknown custom field for this object',
+    });
   });
 });

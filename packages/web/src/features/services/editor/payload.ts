@@ -7,7 +7,6 @@ import {
 } from '@fleetkeep/core';
 import { numericValue } from '../../../components/numeric.ts';
 import { sameValues } from '../../../lib/customFields.ts';
-import { serverIssues } from '../../../lib/refusal.ts';
 import {
   displayToKm,
   type LineDraft,
@@ -118,7 +117,44 @@ export function archiveBody(form: ServiceForm, initial: ServiceForm, miles: bool
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Server errors mapped onto fields
+// The body checked before a save, and the fields of body paths
+
+/** Decimal text as the contract reads it: a dangling point dropped. */
+const decimalIn = (text: string) => text.trim().replace(/\.$/, '');
+
+/** A counter as typed, in km or hours for the contract: null when empty, NaN when no number. */
+function counterIn(text: string, miles: boolean, distance: boolean): number | null {
+  if (text.trim() === '') return null;
+  return counterOut(text, miles, distance) ?? Number.NaN;
+}
+
+/**
+ * The body the form is checked with against core `serviceCreateBody`, whatever the save sends (create,
+ * update or archive correction): every field the form holds, as typed (an empty line quantity is '',
+ * so the contract names it required), the first chosen object (none: the contract names it required).
+ */
+export function checkedBody(form: ServiceForm, miles: boolean): Record<string, unknown> {
+  const object = parseObjectValue(form.objects[0] ?? '');
+  const notify = form.notifyDays.trim();
+  return {
+    t: object?.t ?? null,
+    uid: object?.id ?? null,
+    f: STATUS_FLAG.due,
+    n: form.name,
+    description: form.description,
+    notify_days: form.status === 'due' && notify !== '' ? Number(notify) : null,
+    mileage: counterIn(form.mileage, miles, true),
+    engine_hours: counterIn(form.engineHours, miles, false),
+    li: form.lines.map((l) => ({
+      n: l.n,
+      t: l.t,
+      q: decimalIn(l.q),
+      c: l.c.trim() === '' ? 0 : decimalIn(l.c),
+    })),
+    manual_cost: form.lines.length === 0 && form.manualCost.trim() !== '' ? decimalIn(form.manualCost) : null,
+    cf: form.cf,
+  };
+}
 
 const WIRE_FIELD: Record<string, string> = {
   n: 'name',
@@ -134,38 +170,26 @@ const WIRE_FIELD: Record<string, string> = {
   t: 'objects',
 };
 
+/**
+ * The editor's field of a body path, of a core issue or of a refused save (`li.0.q` → `lines.0.q`,
+ * `cf.2.v` → `cf.2`; a batch row's path `services.3.…` as the row's), or null when the form does not
+ * show it.
+ */
+export function serviceFieldOf(path: readonly string[]): string | null {
+  const [head, index, sub] = path;
+  const isIndex = index !== undefined && /^\d+$/.test(index);
+  if (head === 'services' && isIndex) return serviceFieldOf(path.slice(2));
+  if (head === 'li' && isIndex && sub !== undefined && /^[nqc]$/.test(sub)) return `lines.${index}.${sub}`;
+  // customfields: the index into the sent cf.
+  if (head === 'cf' && isIndex) return `cf.${index}`;
+  return (path.length === 1 && head !== undefined && WIRE_FIELD[head]) || null;
+}
+
 const KNOWN_MESSAGES: Record<string, Problem> = {
   'Must be today or later': 'notBeforeToday',
   'Must be today or earlier': 'notAfterToday',
   'Must not be earlier than the start date': 'endBeforeStart',
 };
 
-export interface FieldError {
-  field: string;
-  /** A known rule, shown translated. */
-  problem?: Problem;
-  /** Otherwise the server's text. */
-  text?: string;
-}
-
-/** The editor's field of a body path (`li.0.q` → `lines.0.q`, `cf.2.v` → `cf.2`); 'form' when not shown. */
-function editorField(path: readonly string[]): string {
-  const [head, index, sub] = path;
-  if (head === 'li' && index !== undefined && /^\d+$/.test(index) && sub !== undefined && /^[nqc]$/.test(sub))
-    return `lines.${index}.${sub}`;
-  // customfields: the index into the sent cf.
-  if (head === 'cf' && index !== undefined && /^\d+$/.test(index)) return `cf.${index}`;
-  return (path.length === 1 && head !== undefined && WIRE_FIELD[head]) || 'form';
-}
-
-/**
- * ApiError.details (`[{field: 'body.limit_date' | 'body.services.3.li.0.q', message}]`, parsed by
- * lib/fieldErrors.ts) onto form fields; fields the form does not show land on 'form'.
- */
-export function fieldErrors(details: unknown): FieldError[] {
-  return serverIssues(details, 'services').map((issue) => {
-    const field = issue.source === 'body' ? editorField(issue.path) : 'form';
-    const problem = KNOWN_MESSAGES[issue.message];
-    return problem ? { field, problem } : { field, text: issue.message };
-  });
-}
+/** A server message the editor words itself (the date rules), or undefined. */
+export const knownProblem = (message: string): Problem | undefined => KNOWN_MESSAGES[message];

@@ -1,6 +1,8 @@
-import { Acl } from '@fleetkeep/core';
+import { Acl, serviceCreateBody } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
+import { draftErrors } from '../../../lib/editorForm.ts';
 import { canWith } from '../../../lib/permissions.ts';
+import { checkedBody, serviceFieldOf } from './payload.ts';
 import {
   allowedStatuses,
   countersText,
@@ -8,7 +10,6 @@ import {
   editMode,
   emptyForm,
   formFromService,
-  isDirty,
   kmToDisplay,
   linesTotal,
   lineTotal,
@@ -19,7 +20,7 @@ import {
   withStatus,
 } from './rules.ts';
 import { line, service, TODAY } from './testing.ts';
-import { tabOfField, type ValidateContext, validate } from './validation.ts';
+import { ownProblems, problemOfCore, tabOfField, type ValidateContext } from './validation.ts';
 
 /** The permissions of a regular fleet user with this acl (core can()). */
 const may = (acl: number) => canWith({ su: false, admin: false }, acl);
@@ -29,9 +30,20 @@ const ctx = (patch: Partial<ValidateContext> = {}): ValidateContext => ({
   mode: 'full',
   isNew: true,
   initial: emptyForm(TODAY),
-  miles: false,
   ...patch,
 });
+
+/** The editor's problems of a form as useEditorForm finds them: the core contract's, then its own. */
+const validate = (form: ServiceForm, c: ValidateContext, miles = false) =>
+  c.mode === 'readonly'
+    ? {}
+    : draftErrors<ServiceForm, string>(form, {
+        schema: serviceCreateBody,
+        body: (f) => checkedBody(f, miles),
+        fieldOf: serviceFieldOf,
+        text: (problem, field) => problemOfCore(problem, field),
+        check: (f) => ownProblems(f, c),
+      });
 
 const named = (patch: Partial<ServiceForm> = {}): ServiceForm => ({
   ...emptyForm(TODAY, [{ t: 'u', id: 3 }]),
@@ -121,13 +133,11 @@ describe('form ↔ wire', () => {
       mileage: '100000',
       engineHours: '12.5',
     });
-    expect(isDirty(f, formFromService(service(), 180, true))).toBe(false);
-    expect(isDirty({ ...f, name: 'x' }, f)).toBe(true);
-    expect(isDirty({ ...f, lines: [line('1', '2')] }, f)).toBe(true);
+    expect(formFromService(service(), 180, true)).toEqual(f);
   });
 });
 
-describe('validation', () => {
+describe("validation: the core contract, then the form's own rules", () => {
   it('requires a name and an object for a new service', () => {
     expect(validate({ ...emptyForm(TODAY) }, ctx())).toMatchObject({ name: 'required', objects: 'required' });
     expect(validate(named(), ctx())).toEqual({});
@@ -142,6 +152,7 @@ describe('validation', () => {
       validate({ ...overdue, plannedDate: '2026-10-02' }, ctx({ isNew: false, initial: overdue })),
     ).toEqual({ plannedDate: 'notBeforeToday' });
     expect(validate(named({ notifyDays: '366' }), ctx())).toEqual({ notifyDays: 'notifyRange' });
+    expect(validate(named({ notifyDays: '365' }), ctx())).toEqual({});
   });
 
   it('wants In progress started today or earlier', () => {
@@ -174,6 +185,10 @@ describe('validation', () => {
       validate({ ...archived, endDate: '2026-11-09', name: '' }, ctx({ mode: 'archive', initial: archived })),
     ).toEqual({ endDate: 'endBeforeStart', name: 'required' });
     expect(validate({ ...archived, name: '' }, ctx({ mode: 'readonly' }))).toEqual({});
+    // Counters in km up to COUNTER_MAX: a miles fleet's limit is lower in the unit shown.
+    expect(validate(named({ mileage: '1000000000' }), ctx())).toEqual({});
+    expect(validate(named({ mileage: '1000000000' }), ctx(), true)).toEqual({ mileage: 'tooLarge' });
+    expect(validate(named({ manualCost: '12.' }), ctx())).toEqual({});
     expect(tabOfField('lines.0.q')).toBe('lines');
     expect(tabOfField('endDate')).toBe('main');
   });

@@ -12,7 +12,6 @@ import {
   statusOf,
   toThousandths,
 } from '@fleetkeep/core';
-import { sameValues } from '../../../lib/customFields.ts';
 import type { Can } from '../../../lib/permissions.ts';
 
 /**
@@ -238,17 +237,6 @@ export function withStatus(form: ServiceForm, status: ServiceStatus, today: stri
 
 export const linesSignature = (lines: readonly LineDraft[]) =>
   JSON.stringify(lines.map((l) => [l.n.trim(), l.t, wireDecimal(l.q), wireDecimal(l.c)]));
-
-/** Whether the form differs from what was loaded (drives the leave-page warning, spec §2). */
-export function isDirty(form: ServiceForm, initial: ServiceForm): boolean {
-  const { lines: a, cf: cfA, ...restA } = form;
-  const { lines: b, cf: cfB, ...restB } = initial;
-  return (
-    JSON.stringify(restA) !== JSON.stringify(restB) ||
-    linesSignature(a) !== linesSignature(b) ||
-    !sameValues(cfA, cfB) // customfields
-  );
-}
 
 /** The object's current counters (units list `cnm` km, `cneh` hours) as form text. */
 export function countersText(
