@@ -60,12 +60,19 @@ test('ticking Services › Manage switches on what it needs and saves the acl', 
     await openAsAdmin(page, fleet.id, '?tab=users');
     const row = page.getByTestId('fleet-user-viewer');
     await expect(row).toBeVisible();
+    // Intervals › View is needed by Services › View: fixed while that is ticked, free once it is not.
+    await expect(row.getByTestId('acl-viewer-intervals-view')).toBeDisabled();
+    await row.getByTestId('acl-viewer-services-view').uncheck();
     await row.getByTestId('acl-viewer-intervals-view').uncheck();
     await expect(row.getByTestId('acl-viewer-services-view')).not.toBeChecked();
     await row.getByTestId('acl-viewer-services-manage').check();
-    // Spec §6: the rights it requires come on; the Manage box hides its group's View box.
+    // Spec §6: the rights it requires come on, shown ticked and fixed in place (docs/product.md
+    // "Rights editor"): no box moves under the mouse.
     await expect(row.getByTestId('acl-viewer-intervals-view')).toBeChecked();
-    await expect(row.getByTestId('acl-viewer-services-view')).toHaveCount(0);
+    await expect(row.getByTestId('acl-viewer-intervals-view')).toBeDisabled();
+    await expect(row.getByTestId('acl-viewer-services-view')).toBeChecked();
+    await expect(row.getByTestId('acl-viewer-services-view')).toBeDisabled();
+    await expect(row.getByText('Also applies to fuel fillings.')).toBeVisible();
     await screenshot(page, 'fleet-admin-users-1280');
     await page.getByTestId('fleet-users-save').click();
     await expect(page.getByTestId('fleet-users-saved')).toBeVisible();

@@ -18,7 +18,7 @@ import { ApiError } from '../../lib/api.ts';
 import { serverIssues } from '../../lib/refusal.ts';
 import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 import { useFleetUsers, useSaveFleetUsers } from './api.ts';
-import { ACL_GROUPS, boxVisible, toggle } from './rules.ts';
+import { ACL_GROUPS, implied, toggle } from './rules.ts';
 
 /** One user's rights, the spec §6 permission editor: groups of boxes, dependencies applied by rules.ts. */
 function AclEditor({
@@ -40,19 +40,26 @@ function AclEditor({
           <Text size="sm" fw={600}>
             {t(`fleetAdmin.group_${group.key}`)}
           </Text>
-          {group.boxes
-            .filter((box) => boxVisible(group, box, acl))
-            .map((box) => (
+          {group.boxes.map((box) => {
+            const needed = implied(acl, box.bit);
+            return (
               <Checkbox
                 key={box.key}
                 size="sm"
                 label={t(`fleetAdmin.right_${box.key}`)}
                 checked={(acl & box.bit) !== 0}
-                disabled={disabled}
+                disabled={disabled || needed}
+                title={needed ? t('fleetAdmin.rightImplied') : undefined}
                 onChange={(e) => onChange(toggle(acl, box.bit, e.currentTarget.checked))}
                 data-testid={`${testId}-${group.key}-${box.key}`}
               />
-            ))}
+            );
+          })}
+          {group.key === 'services' && (
+            <Text size="xs" c="dimmed">
+              {t('fleetAdmin.servicesIncludeFuel')}
+            </Text>
+          )}
         </Stack>
       ))}
     </SimpleGrid>
@@ -114,9 +121,6 @@ export function UsersTab({ fid }: { fid: number }) {
   return (
     <Stack>
       {leaveWarning}
-      <Text size="sm" c="dimmed">
-        {t('fleetAdmin.fuelNote')}
-      </Text>
       {members.length === 0 && <Text c="dimmed">{t('fleetAdmin.noUsers')}</Text>}
       {members.map((m, index) => (
         <Paper key={m.id} withBorder p="sm" data-testid={`fleet-user-${m.login}`}>

@@ -1,9 +1,6 @@
 import { Acl, isValidAcl } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
-import { ACL_GROUPS, boxVisible, tick, toggle, untick } from './rules.ts';
-
-const group = (key: string) => ACL_GROUPS.find((g) => g.key === key)!;
-const box = (g: string, b: string) => group(g).boxes.find((x) => x.key === b)!;
+import { ACL_GROUPS, implied, tick, toggle, untick } from './rules.ts';
 
 describe('permission editor rules (spec §6)', () => {
   it('ticking a right switches on what it requires', () => {
@@ -37,11 +34,16 @@ describe('permission editor rules (spec §6)', () => {
     }
   });
 
-  it('hides the View box of a group while its Manage box is ticked', () => {
-    const services = group('services');
-    expect(boxVisible(services, box('services', 'view'), Acl.viewService | Acl.viewInterval)).toBe(true);
-    expect(boxVisible(services, box('services', 'view'), tick(0, Acl.manageService))).toBe(false);
-    expect(boxVisible(services, box('services', 'manage'), tick(0, Acl.manageService))).toBe(true);
-    expect(boxVisible(group('geolocation'), box('geolocation', 'view'), Acl.viewMap)).toBe(true);
+  it('shows a right another ticked right requires as implied; every box stays', () => {
+    const manage = tick(0, Acl.manageService);
+    expect(implied(manage, Acl.viewService)).toBe(true);
+    expect(implied(manage, Acl.viewInterval)).toBe(true);
+    expect(implied(manage, Acl.manageService)).toBe(false);
+    expect(implied(Acl.viewService | Acl.viewInterval, Acl.viewService)).toBe(false);
+    expect(implied(Acl.viewService | Acl.viewInterval, Acl.viewInterval)).toBe(true);
+    // Not ticked: never implied.
+    expect(implied(0, Acl.viewService)).toBe(false);
+    // Unticking the Manage right frees the View right again.
+    expect(implied(untick(manage, Acl.manageService), Acl.viewService)).toBe(false);
   });
 });

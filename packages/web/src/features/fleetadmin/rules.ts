@@ -3,8 +3,10 @@ import { ACL_REQUIRES, Acl, withDependencies } from '@fleetkeep/core';
 /**
  * Rules of the permission editor (spec §6 "Permission editor groups and dependencies"), pure and built on
  * core `ACL_REQUIRES`/`withDependencies`. Fuel fillings share the service bits and archiveDelete (spec §6),
- * so they get no boxes of their own: the Users tab says so once. Ticking a right switches on what it requires, unticking one
- * switches off what requires it, and granting a group's Manage right hides its View right (implied).
+ * so they get no boxes of their own: the Services group says so. Ticking a right switches on what it
+ * requires, unticking one switches off what requires it. Spec §6 "granting manage rights hides the lower
+ * ones" is shown as docs/product.md "Rights editor" decides: every box stays in place, and a right that
+ * another ticked right requires shows ticked and cannot be unticked on its own (`implied`).
  */
 
 /** One checkbox of the editor: its translation key and bit. */
@@ -74,11 +76,13 @@ export function toggle(acl: number, bit: number, on: boolean): number {
 }
 
 /**
- * Whether a group's box shows: "granting manage rights hides the lower ones" (spec §6), so a View box
- * is hidden while the Manage box of its group is ticked.
+ * Whether a ticked right is required by another ticked right (core `ACL_REQUIRES`): it shows ticked and
+ * disabled, so the row never changes shape under the mouse; unticking the right that requires it frees
+ * it again.
  */
-export function boxVisible(group: AclGroup, box: AclBox, acl: number): boolean {
-  if (box.key !== 'view') return true;
-  const manage = group.boxes.find((b) => b.key === 'manage');
-  return manage === undefined || (acl & manage.bit) === 0;
+export function implied(acl: number, bit: number): boolean {
+  if ((acl & bit) === 0) return false;
+  return Object.entries(ACL_REQUIRES).some(
+    ([other, required]) => Number(other) !== bit && (acl & Number(other)) !== 0 && (required & bit) !== 0,
+  );
 }
