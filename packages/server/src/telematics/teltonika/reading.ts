@@ -23,6 +23,8 @@ export interface IoMapping {
 
 /** As the OsmAnd parser keeps them (telematics/reading.ts). */
 const PARAMS_MAX = 64;
+/** Values of the fixed sizes are numbers; other (NX) values are bytes. */
+const NUMBER_SIZES = new Set([1, 2, 4, 8]);
 /** NX values up to this many bytes are kept as hex text (the parameter text limit is 256). */
 const PARAM_BYTES_MAX = 64;
 
@@ -64,7 +66,7 @@ export function recordToReading(deviceId: string, record: AvlRecord, mapping: Io
   let count = 1;
   for (const e of io) {
     if (meaningful.has(e.id) || count >= PARAMS_MAX) continue;
-    if (e.value.length <= 8) params[`io${e.id}`] = ioNumber(e.value);
+    if (NUMBER_SIZES.has(e.value.length)) params[`io${e.id}`] = ioNumber(e.value);
     else if (e.value.length <= PARAM_BYTES_MAX) params[`io${e.id}`] = e.value.toString('hex');
     else continue;
     count++;
