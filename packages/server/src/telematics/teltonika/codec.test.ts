@@ -32,6 +32,7 @@ const CODEC8E_NX =
 const IMEI_HANDSHAKE = '000F333536333037303432343431303133';
 
 const hex = (h: string) => Buffer.from(h, 'hex');
+const flip = (b: Buffer, at: number, bits: number) => b.writeUInt8(b.readUInt8(at) ^ bits, at);
 const avl = (frame: Frame) => {
   if (frame.kind !== 'avl') throw new Error(`expected an AVL frame, got ${JSON.stringify(frame)}`);
   return frame;
@@ -112,10 +113,10 @@ describe('Teltonika Codec 8 Extended published samples', () => {
 describe('Teltonika packet checks', () => {
   it('reports a wrong CRC as bad-crc and applies nothing', () => {
     const packet = hex(CODEC8_ONE);
-    packet[packet.length - 1] ^= 0xff;
+    flip(packet, packet.length - 1, 0xff);
     expect(decodeAvlPacket(packet)).toEqual({ kind: 'bad-crc' });
     const data = hex(CODEC8_ONE);
-    data[20] ^= 0x01; // a changed coordinate with the old CRC
+    flip(data, 20, 0x01); // a changed coordinate with the old CRC
     expect(decodeAvlPacket(data)).toEqual({ kind: 'bad-crc' });
   });
 
@@ -137,10 +138,13 @@ describe('Teltonika packet checks', () => {
 
 describe('Teltonika stream splitting', () => {
   const stream = Buffer.concat([hex(IMEI_HANDSHAKE), hex(CODEC8_ONE), hex(CODEC8E), hex(CODEC8_TWO_RECORDS)]);
-  const kinds = (frames: Frame[]) => frames.map((f) => (f.kind === 'avl' ? `avl ${f.records.length}` : f.kind));
+  const kinds = (frames: Frame[]) =>
+    frames.map((f) => (f.kind === 'avl' ? `avl ${f.records.length}` : f.kind));
 
   it('reads the IMEI handshake', () => {
-    expect(new FrameSplitter().push(hex(IMEI_HANDSHAKE))).toEqual([{ kind: 'imei', imei: '356307042441013' }]);
+    expect(new FrameSplitter().push(hex(IMEI_HANDSHAKE))).toEqual([
+      { kind: 'imei', imei: '356307042441013' },
+    ]);
     expect(encodeImei('356307042441013')).toEqual(hex(IMEI_HANDSHAKE));
   });
 
@@ -170,7 +174,7 @@ describe('Teltonika stream splitting', () => {
 
   it('keeps a bad-CRC packet to itself: the next packet still decodes', () => {
     const bad = hex(CODEC8_ONE);
-    bad[bad.length - 2] ^= 0x10;
+    flip(bad, bad.length - 2, 0x10);
     const frames = new FrameSplitter().push(Buffer.concat([hex(IMEI_HANDSHAKE), bad, hex(CODEC8_TWO)]));
     expect(kinds(frames)).toEqual(['imei', 'bad-crc', 'avl 1']);
   });

@@ -48,7 +48,10 @@ describe('Teltonika record → reading (DESIGN §3)', () => {
   });
 
   it('leaves counters and ignition unknown when the record does not carry them', () => {
-    const reading = recordToReading('x', recordOf({ timeMs: 1000, lat: 1, lon: 2, io: [{ id: 239, value: 0 }] }));
+    const reading = recordToReading(
+      'x',
+      recordOf({ timeMs: 1000, lat: 1, lon: 2, io: [{ id: 239, value: 0 }] }),
+    );
     expect(reading).toMatchObject({ odometerKm: null, hours: null, ignition: false });
     expect(recordToReading('x', recordOf({ timeMs: 1000, lat: 1, lon: 2 })).ignition).toBeNull();
   });
@@ -82,10 +85,16 @@ describe('Teltonika record → reading (DESIGN §3)', () => {
     expect(reading).toMatchObject({ odometerKm: 812.345, hours: 10 });
     expect(reading.params).not.toHaveProperty('io87');
     expect(reading.params).not.toHaveProperty('io103');
-    const km = recordToReading('x', record, { mileage: { id: 87, unit: 'km' }, hours: { id: 103, unit: 'h' } });
+    const km = recordToReading('x', record, {
+      mileage: { id: 87, unit: 'km' },
+      hours: { id: 103, unit: 'h' },
+    });
     expect(km).toMatchObject({ odometerKm: 812_345, hours: 36_000 });
     // A mapped id the record lacks: IO 16 still counts, hours stay unknown.
-    const absent = recordToReading('x', record, { mileage: { id: 999, unit: 'm' }, hours: { id: 998, unit: 's' } });
+    const absent = recordToReading('x', record, {
+      mileage: { id: 999, unit: 'm' },
+      hours: { id: 998, unit: 's' },
+    });
     expect(absent).toMatchObject({ odometerKm: 5000, hours: null });
   });
 });
