@@ -85,3 +85,13 @@ export const teltonikaIoMapping = z.object({
   hours: z.object({ id: teltonikaIoId, unit: z.enum(['s', 'h']) }).nullable(),
 });
 export type TeltonikaIoMapping = z.infer<typeof teltonikaIoMapping>;
+
+/** A unit type with its Teltonika IO mapping, as super users edit it (`GET /api/admin/unit_types`). */
+export const unitTypeAdminWire = z.object({
+  id: z.number().int(),
+  n: z.string().describe('Name (the web translates the built-in ones)'),
+  tio: teltonikaIoMapping.describe('Teltonika IO mapping; both null when unset'),
+});
+export type UnitTypeAdminWire = z.infer<typeof unitTypeAdminWire>;
+export const unitTypesAdminReply = z.object({ unit_types: z.array(unitTypeAdminWire) });
+export type UnitTypesAdminReply = z.infer<typeof unitTypesAdminReply>;

@@ -285,15 +285,31 @@ describe('Teltonika TCP port (DESIGN §3)', () => {
     second.hangUp();
   });
 
-  it('reads fault codes (IO 281) and a unit type’s mapped IO ids for mileage and engine hours', async () => {
-    const type = await db().selectFrom('unit_types').select('id').orderBy('id').executeTakeFirstOrThrow();
-    await db()
-      .updateTable('unit_types')
-      .set({
-        teltonika_io: JSON.stringify({ mileage: { id: 87, unit: 'm' }, hours: { id: 103, unit: 's' } }),
-      })
-      .where('id', '=', type.id)
-      .execute();
+  it('reads a unit type’s mapped IO ids for mileage and engine hours, set by a super user', async () => {
+    const root = await t.login('root');
+    const types = await root.get('/api/admin/unit_types');
+    expect(types.status).toBe(200);
+    const type = types.body.unit_types[0];
+    expect(type).toMatchObject({
+      id: expect.any(Number),
+      n: expect.any(String),
+      tio: { mileage: null, hours: null },
+    });
+    const url = `/api/admin/unit_types/${type.id}/teltonika`;
+    const mapping = { mileage: { id: 87, unit: 'm' }, hours: { id: 103, unit: 's' } };
+    // GET → PUT round trip: the edited value comes back, and again from the list.
+    const put = await root.put(url, { ...type.tio, ...mapping });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ ...type, tio: mapping });
+    expect((await root.get('/api/admin/unit_types')).body.unit_types[0]).toEqual(put.body);
+    const bad = await root.put(url, { mileage: { id: 70_000, unit: 'mi' }, hours: null });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'body.mileage.id',
+      'body.mileage.unit',
+    ]);
+    expect((await root.put('/api/admin/unit_types/999999/teltonika', mapping)).status).toBe(404);
+    expect((await (await t.login('admin')).put(url, mapping)).status).toBe(403);
     try {
       const unit = await newUnit(type.id);
       const tracker = await Tracker.connect(tel.port);
@@ -318,17 +334,20 @@ describe('Teltonika TCP port (DESIGN §3)', () => {
             { id: 103, value: 361_800 },
             { id: 16, value: 9_999_999 },
             { id: 281, value: Buffer.from('P0300,P0171') },
+            { id: 66, value: 12_800 },
           ],
         },
       ]);
       expect(await tracker.packet(packet)).toBe(2);
       const row = await unitRow(unit.id);
+      // 512.5 km from IO 87 (not IO 16's 9,999 km); 100.5 h from IO 103's seconds.
       expect(row.mileage).toBeCloseTo(512.5, 6);
       expect(row.engine_hours).toBeCloseTo(100.5, 6);
-      expect(JSON.parse(row.params)).toMatchObject({ sat: 8 });
+      expect(JSON.parse(row.params)).toMatchObject({ sat: 8, io66: 12_800 });
       tracker.hangUp();
     } finally {
-      await db().updateTable('unit_types').set({ teltonika_io: null }).where('id', '=', type.id).execute();
+      const cleared = await root.put(url, { mileage: null, hours: null });
+      expect(cleared.body.tio).toEqual({ mileage: null, hours: null });
     }
   });
 
