@@ -1,9 +1,18 @@
 import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgetAccountTree } from '../../auth/access.js';
 import { now } from '../../context.js';
 import type { Server } from '../../server.js';
-import { createUnit, listenAnother, startTestServer, TEST_DB, type TestServer } from '../../test/harness.js';
+import {
+  createAccount,
+  createFleet,
+  createUnit,
+  listenAnother,
+  startTestServer,
+  TEST_DB,
+  type TestServer,
+} from '../../test/harness.js';
 import { CODEC_8, CODEC_8E, crc16Ibm, encodeAvlPacket, encodeImei, type RecordInput } from './codec.js';
 import { startTeltonikaServer, type TeltonikaServer } from './server.js';
 
@@ -349,6 +358,22 @@ describe('Teltonika TCP port (DESIGN §3)', () => {
       const cleared = await root.put(url, { mileage: null, hours: null });
       expect(cleared.body.tio).toEqual({ mileage: null, hours: null });
     }
+  });
+
+  it('does not acknowledge the records of a suspended account’s unit: the tracker keeps them', async () => {
+    const account = await createAccount(t, 'Teltonika suspended', accountId);
+    const fleetId = await createFleet(t, account, 'Teltonika suspended fleet');
+    const id = await createUnit(t, { accountId: account, fleetId, name: 'suspended tracker' });
+    const imei = '356307049999991';
+    await db().updateTable('units').set({ device_id: imei }).where('id', '=', id).execute();
+    await db().updateTable('accounts').set({ active: 0 }).where('id', '=', account).execute();
+    forgetAccountTree(t.server.ctx);
+    const tracker = await Tracker.connect(tel.port);
+    expect(await tracker.hello(imei)).toBe(0x01);
+    tracker.send(encodeAvlPacket(CODEC_8E, trip()));
+    await tracker.closed;
+    expect(tracker.unread).toBe(0);
+    expect(await positionsOf(id)).toEqual([]);
   });
 
   it('ignores packets of other codecs and closes a stream that is not the protocol', async () => {
