@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { now } from '../../context.js';
 import { ingestBatch } from '../ingest.js';
 import { ACCOUNT_SUSPENDED, UNKNOWN_DEVICE } from '../store.js';
+import { WarnLimiter } from '../warn-limit.js';
 import { type AvlRecord, encodeAck, type Frame, FrameSplitter } from './codec.js';
 import { preparePacket } from './packet.js';
 import { type IoMapping, ioMappingOf } from './unit-type.js';
@@ -31,6 +32,9 @@ export interface TeltonikaServer {
   /** Resolves once no connection is open and every packet received is handled (for tests). */
   idle(): Promise<void>;
 }
+
+/** Warnings per IMEI (or peer address before a handshake): a tracker retrying cannot flood the log. */
+const warnings = new WarnLimiter();
 
 interface Unit {
   id: number;
@@ -75,6 +79,13 @@ class Connection {
     return this.queue;
   }
 
+  /** A warning for the operator, at most one a minute per device (telematics/warn-limit.ts). */
+  private warn(message: string, detail: Record<string, unknown> = {}, device = this.unit?.deviceId): void {
+    const key = device ?? `${this.socket.remoteAddress}`;
+    const skipped = warnings.take(key);
+    if (skipped !== null) this.ctx.log.warn({ device: key, skipped, ...detail }, message);
+  }
+
   close(why: string): void {
     if (this.stopped) return;
     this.stopped = true;
@@ -105,7 +116,7 @@ class Connection {
       case 'imei': {
         this.unit = await unitOf(this.ctx, frame.imei);
         if (!this.unit) {
-          this.ctx.log.warn({ deviceId: frame.imei }, 'teltonika handshake refused: unknown device');
+          this.warn('teltonika handshake refused: unknown device', {}, frame.imei);
           this.socket.end(Buffer.from([0x00]));
           this.stopped = true;
           return;
@@ -116,19 +127,13 @@ class Connection {
       case 'avl':
         return this.store(frame.records);
       case 'bad-crc':
-        this.ctx.log.warn(
-          { device: this.unit?.deviceId },
-          'teltonika packet with a wrong CRC: not acknowledged',
-        );
+        this.warn('teltonika packet with a wrong CRC: not acknowledged');
         return;
       case 'ignored':
         this.ctx.log.debug({ codec: frame.codec }, 'teltonika packet of another codec ignored');
         return;
       case 'malformed':
-        this.ctx.log.warn(
-          { reason: frame.reason, device: this.unit?.deviceId },
-          'teltonika stream not understood',
-        );
+        this.warn('teltonika stream not understood', { reason: frame.reason });
         return this.close('malformed');
     }
   }
