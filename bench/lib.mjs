@@ -92,6 +92,7 @@ export async function startServer({ env, logFile, timeoutMs = 120_000 }) {
       HOST: '127.0.0.1',
       PORT: String(port),
       OSMAND_PORT: '0',
+      TELTONIKA_PORT: '0',
       FLEETKEEP_DEMO: '1',
       FLEETKEEP_SIMULATOR_MS: '3600000',
       LOG_LEVEL: 'warn',

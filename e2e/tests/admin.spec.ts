@@ -118,3 +118,60 @@ test('a user with exactly one eligible fleet is sent from /admin to it', async (
   await expect(page).toHaveURL(`/fleet/${manager.fid}`);
   await expect(page.getByTestId('fleet-admin-title')).toHaveText('Demo Logistics fleet');
 });
+
+/**
+ * DESIGN §3, Teltonika port: a super user names the IO elements a unit type's Teltonika trackers report
+ * mileage and engine hours in, on /admin; the form refuses what is no IO id before any call. The
+ * setting is the platform's: it is cleared again at the end.
+ */
+test('a super user sets a unit type’s Teltonika IO elements', async ({ page, request }) => {
+  const root = await apiSession(request, 'root');
+  const tipper = (root.unitTypes as { id: number; n: string }[]).find((u) => u.n === 'tipper')!;
+  const clear = () =>
+    request.put(`/api/admin/unit_types/${tipper.id}/teltonika`, {
+      headers: root.headers,
+      data: { mileage: null, hours: null },
+    });
+  try {
+    await login(page, 'root');
+    await expect(page).toHaveURL('/activation');
+    await page.goto('/admin');
+    const section = page.getByRole('region', { name: 'Unit types: Teltonika IO elements' });
+    const row = section.getByRole('listitem', { name: 'Tipper' });
+    await expect(row).toContainText('Mileage: odometer (IO 16)');
+    await expect(row).toContainText('Engine hours: while the ignition is on');
+
+    await row.getByRole('button', { name: 'Edit: Tipper' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Teltonika IO elements: Tipper' });
+    const mileage = dialog.getByRole('textbox', { name: 'Mileage IO id' });
+    await mileage.fill('CAN');
+    await dialog.getByRole('textbox', { name: 'Engine hours IO id' }).fill('103');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toContainText('A whole number from 1 to 65535');
+    await mileage.fill('87');
+    await dialog.getByText('kilometres').click();
+    await shot(page, 'unit-type-io-1280');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(row).toContainText('Mileage: IO 87, kilometres');
+    await expect(row).toContainText('Engine hours: IO 103, seconds');
+
+    const stored = await (await request.get('/api/admin/unit_types', { headers: root.headers })).json();
+    expect(stored.unit_types.find((u: { id: number }) => u.id === tipper.id).tio).toEqual({
+      mileage: { id: 87, unit: 'km' },
+      hours: { id: 103, unit: 's' },
+    });
+
+    // Phone width: nothing sticks out sideways, the list nor the dialog.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(row).toBeVisible();
+    await expectNoPageScroll(page);
+    await shot(page, 'unit-types-375');
+    await row.getByRole('button', { name: 'Edit: Tipper' }).click();
+    await expect(dialog.getByRole('textbox', { name: 'Mileage IO id' })).toHaveValue('87');
+    await expectNoPageScroll(page);
+    await shot(page, 'unit-type-io-375');
+  } finally {
+    await clear();
+  }
+});

@@ -10,6 +10,8 @@ export interface Config {
   demo: boolean;
   demoPassword: string | undefined;
   osmandPort: number;
+  /** Teltonika TCP port (`TELTONIKA_PORT`, Codec 8 / 8 Extended); 0 disables it. */
+  teltonikaPort: number;
   smtpUrl: string | undefined;
   /** From address of notification mails (`SMTP_FROM`); default `Fleetkeep <fleetkeep@host of PUBLIC_URL>`. */
   smtpFrom: string | undefined;
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: boolEnv(env, 'FLEETKEEP_DEMO'),
     demoPassword: env.FLEETKEEP_DEMO_PASSWORD || undefined,
     osmandPort: intEnv(env, 'OSMAND_PORT', 5055),
+    teltonikaPort: intEnv(env, 'TELTONIKA_PORT', 5027),
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || undefined,
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,

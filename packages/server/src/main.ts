@@ -9,6 +9,7 @@ import { startEngine } from './engine/index.js';
 import { startRetention } from './jobs/retention.js';
 import { createServer } from './server.js';
 import { startOsmandServer } from './telematics/osmand-server.js';
+import { startTeltonikaServer } from './telematics/teltonika/server.js';
 
 /**
  * The demo password: FLEETKEEP_DEMO_PASSWORD, else one made at the first seed and kept in DATA_DIR so
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const osmand =
     config.osmandPort > 0 ? await startOsmandServer(ctx, config.osmandPort, config.host) : undefined;
+  const teltonika =
+    config.teltonikaPort > 0 ? await startTeltonikaServer(ctx, config.teltonikaPort, config.host) : undefined;
   const simulator = config.demo ? startSimulator(ctx, config.simulatorIntervalMs) : undefined;
   const retention = startRetention(ctx);
   const engine = startEngine(ctx);
@@ -57,6 +60,7 @@ async function main(): Promise<void> {
     `  Fleetkeep is running at ${config.publicUrl}  (started in ${ms} ms)`,
     `  Database: ${ctx.db.label}`,
     osmand ? `  Telematics (OsmAnd protocol): port ${osmand.port}` : '  Telematics port disabled',
+    teltonika ? `  Telematics (Teltonika protocol): port ${teltonika.port}` : '  Teltonika port disabled',
   ];
   if (config.demo && password) {
     lines.push(`  Demo users: root, admin, manager, mechanic, viewer, outsider — password: ${password}`);
@@ -75,6 +79,7 @@ async function main(): Promise<void> {
     engine.stop();
     outbox.stop();
     await osmand?.close();
+    await teltonika?.close();
     await server.close();
     process.exit(0);
   };

@@ -70,3 +70,28 @@ export const telematicsBatchRow = z.object({
 export type TelematicsBatchRow = z.infer<typeof telematicsBatchRow>;
 export const telematicsBatchReply = z.object({ results: z.array(telematicsBatchRow) });
 export type TelematicsBatchReply = z.infer<typeof telematicsBatchReply>;
+
+/** Teltonika IO element ids are two bytes (Codec 8 Extended). */
+export const TELTONIKA_IO_ID_MAX = 65_535;
+const teltonikaIoId = z.number().int().min(1).max(TELTONIKA_IO_ID_MAX);
+
+/**
+ * A unit type's Teltonika IO mapping (DESIGN §3, Teltonika port): the IO id that carries the total
+ * mileage (metres or km; instead of IO 16, e.g. CAN mileage) and the one that carries the total engine
+ * hours (seconds or hours; instead of hours from the ignition, e.g. engine worktime). Either may be null.
+ */
+export const teltonikaIoMapping = z.object({
+  mileage: z.object({ id: teltonikaIoId, unit: z.enum(['m', 'km']) }).nullable(),
+  hours: z.object({ id: teltonikaIoId, unit: z.enum(['s', 'h']) }).nullable(),
+});
+export type TeltonikaIoMapping = z.infer<typeof teltonikaIoMapping>;
+
+/** A unit type with its Teltonika IO mapping, as super users edit it (`GET /api/admin/unit_types`). */
+export const unitTypeAdminWire = z.object({
+  id: z.number().int(),
+  n: z.string().describe('Name (the web translates the built-in ones)'),
+  tio: teltonikaIoMapping.describe('Teltonika IO mapping; both null when unset'),
+});
+export type UnitTypeAdminWire = z.infer<typeof unitTypeAdminWire>;
+export const unitTypesAdminReply = z.object({ unit_types: z.array(unitTypeAdminWire) });
+export type UnitTypesAdminReply = z.infer<typeof unitTypesAdminReply>;

@@ -8,6 +8,7 @@ import {
   platformKeysBody,
   platformKeysReply,
 } from '../contracts/platform.js';
+import { teltonikaIoMapping, unitTypeAdminWire, unitTypesAdminReply } from '../contracts/telematics.js';
 import { route } from './route.js';
 
 /** The platform's remote calls of spec §7 served by Fleetkeep itself (DESIGN §3), and its map keys. */
@@ -38,6 +39,26 @@ export const platformRoutes = {
     need: 'platform.su',
     summary:
       'Add a map-provider key (super user); type bits: protected 1, routing 2, geocoding 4, optimization 8, tiles 16',
+    tags: ['admin'],
+  }),
+  /** Unit types are the platform's (one list for every fleet): their Teltonika IO mapping (DESIGN §3). */
+  unitTypes: route({
+    method: 'GET',
+    path: '/api/admin/unit_types',
+    reply: unitTypesAdminReply,
+    need: 'platform.su',
+    summary: 'Unit types with their Teltonika IO mapping (super user)',
+    tags: ['admin'],
+  }),
+  unitTypeTeltonika: route({
+    method: 'PUT',
+    path: '/api/admin/unit_types/:id/teltonika',
+    params: idParams,
+    body: teltonikaIoMapping,
+    reply: unitTypeAdminWire,
+    need: 'platform.su',
+    summary:
+      'Set the IO ids a unit type’s Teltonika trackers report mileage (m or km) and engine hours (s or h) in (super user)',
     tags: ['admin'],
   }),
   mapKeyRemove: route({

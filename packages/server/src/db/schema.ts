@@ -50,6 +50,8 @@ export interface FleetUserTable {
 export interface UnitTypeTable {
   id: Generated<number>;
   name: string;
+  /** Teltonika IO mapping, JSON of core `TeltonikaIoMapping`; null for none (migration 029). */
+  teltonika_io: string | null;
 }
 
 export interface UnitTable {

@@ -23,6 +23,7 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
       PORT: String(port),
       HOST: '127.0.0.1',
       OSMAND_PORT: '0',
+      TELTONIKA_PORT: '0',
       FLEETKEEP_DEMO: '1',
       FLEETKEEP_DEMO_PASSWORD: DEMO_PASSWORD,
       FLEETKEEP_SIMULATOR_MS: '3600000',

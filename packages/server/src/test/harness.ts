@@ -184,6 +184,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir,
     databaseUrl: pgDb?.url,
     osmandPort: 0,
+    teltonikaPort: 0,
     logLevel: 'silent',
     checkReplies: true,
     ...options.config,

@@ -115,6 +115,30 @@ export const USER_CASES: RouteCase[] = [
     },
   },
   {
+    route: 'GET /api/admin/unit_types',
+    build: () => ({ method: 'GET', url: '/api/admin/unit_types' }),
+    expect: outcomes(SUPER_USERS),
+  },
+  {
+    route: 'PUT /api/admin/unit_types/:id/teltonika',
+    build: async ({ t }) => {
+      const { id } = await t.server.ctx.db.kysely
+        .selectFrom('unit_types')
+        .select('id')
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      return {
+        method: 'PUT',
+        url: `/api/admin/unit_types/${id}/teltonika`,
+        body: { mileage: { id: 87, unit: 'm' }, hours: null },
+      };
+    },
+    expect: outcomes(SUPER_USERS),
+    restore: async ({ t }) => {
+      await t.server.ctx.db.kysely.updateTable('unit_types').set({ teltonika_io: null }).execute();
+    },
+  },
+  {
     route: 'GET /api/logout',
     endsSession: true,
     build: () => ({ method: 'GET', url: '/api/logout' }),

@@ -25,6 +25,7 @@ import { loginTriesMeterShifts023 } from './023_login_tries_meter_shifts.js';
 import { unitsRevision026 } from './026_units_revision.js';
 import { meterShiftPending027 } from './027_meter_shift_pending.js';
 import { fleetMemberSince028 } from './028_fleet_member_since.js';
+import { unitTypeTeltonikaIo029 } from './029_unit_type_teltonika_io.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -54,6 +55,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '026_units_revision': unitsRevision026(dialect),
     '027_meter_shift_pending': meterShiftPending027(),
     '028_fleet_member_since': fleetMemberSince028(),
+    '029_unit_type_teltonika_io': unitTypeTeltonikaIo029(),
   };
   return { getMigrations: async () => list };
 }

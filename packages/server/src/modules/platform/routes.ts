@@ -7,6 +7,7 @@ import { serve } from '../../http/serve.js';
 import { resolveSession } from '../session/service.js';
 import { createMapKey, deleteMapKey, getKeys, listMapKeys } from './map-keys.js';
 import { isTileCoordinate, tileCacheOf } from './tiles.js';
+import { listUnitTypes, setUnitTypeTeltonika } from './unit-types.js';
 
 /** The platform's remote calls of spec §7 served by Fleetkeep itself (DESIGN §3; core routes/platform.ts). */
 export const platformRoutes =
@@ -18,6 +19,10 @@ export const platformRoutes =
     serve(app, platform.mapKeys, async (req) => listMapKeys(ctx, actorOf(req)));
     serve(app, platform.mapKeyCreate, async (req) => createMapKey(ctx, actorOf(req), req.body));
     serve(app, platform.mapKeyRemove, async (req) => deleteMapKey(ctx, actorOf(req), req.params.id));
+    serve(app, platform.unitTypes, async (req) => listUnitTypes(ctx, actorOf(req)));
+    serve(app, platform.unitTypeTeltonika, async (req) =>
+      setUnitTypeTeltonika(ctx, actorOf(req), req.params.id, req.body),
+    );
     // The session comes as `sid` or the header (core routes/platform.ts `tile`).
     serve(app, platform.tile, async (req, reply) => {
       const actor = req.query.sid

@@ -61,6 +61,7 @@ export async function startInstance(where: Where, extra: Record<string, string> 
     PORT: String(port),
     HOST: '127.0.0.1',
     OSMAND_PORT: String(osmandPort),
+    TELTONIKA_PORT: '0',
     FLEETKEEP_DEMO: '1',
     FLEETKEEP_DEMO_PASSWORD: DEMO_PASSWORD,
     FLEETKEEP_SIMULATOR_MS: String(SIMULATOR_OFF_MS),

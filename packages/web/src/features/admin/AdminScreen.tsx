@@ -11,6 +11,7 @@ import { useCan } from '../../lib/useCan.ts';
 import { useAccounts, useFleets } from './api.ts';
 import { CreateFleetDialog } from './CreateFleetDialog.tsx';
 import { type AdminFleetRow, filterFleetRows, fleetRows, sortFleetRows, timeZoneLabel } from './rules.ts';
+import { UnitTypesPanel } from './UnitTypesPanel.tsx';
 
 /**
  * Spec §2 /admin: the fleets the user administers or whose notifications they view, each opening its
@@ -23,6 +24,8 @@ export default function AdminScreen() {
   const navigate = useNavigate();
   const session = useSession();
   const canCreate = useCan('account.admin');
+  // Unit types are the platform's: their Teltonika IO elements are a super user's setting.
+  const isSu = useCan('platform.su');
   const fleets = useFleets();
   const accounts = useAccounts(canCreate);
   const [params, patchParams] = useUrlParams();
@@ -101,6 +104,7 @@ export default function AdminScreen() {
           )}
         </>
       )}
+      {isSu && <UnitTypesPanel />}
       {creating && (
         <CreateFleetDialog
           accounts={accounts.data ?? []}

@@ -1,4 +1,4 @@
-import type { FleetCreateBody } from '@fleetkeep/core';
+import type { FleetCreateBody, TeltonikaIoMapping } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client as apiClient } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
@@ -45,5 +45,28 @@ export function useCreateFleet() {
         client.invalidateQueries({ queryKey: queryKeys.fleets() }),
         client.invalidateQueries({ queryKey: accountsKey() }),
       ]),
+  });
+}
+
+/** The unit types' key: their Teltonika IO mapping (super users). */
+const unitTypesKey = () => [...queryKeys.all, 'admin', 'unitTypes'] as const;
+
+/** GET /api/admin/unit_types (need platform.su). */
+export function useUnitTypes(enabled: boolean) {
+  return useQuery({
+    queryKey: unitTypesKey(),
+    queryFn: ({ signal }) => apiClient.platform.unitTypes({ signal }),
+    select: (reply) => reply.unit_types,
+    enabled,
+  });
+}
+
+/** PUT /api/admin/unit_types/{id}/teltonika. */
+export function useSetUnitTypeIo() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: TeltonikaIoMapping }) =>
+      apiClient.platform.unitTypeTeltonika(id, body),
+    onSettled: () => client.invalidateQueries({ queryKey: unitTypesKey() }),
   });
 }
