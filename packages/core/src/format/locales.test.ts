@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FuelMeasure, LANGUAGES, MeasureSystem } from '../constants.js';
 import { consumptionLabel, formatConsumption } from './consumption.js';
-import { currencyCode, formatMoney, formatNumber, formatWhole } from './number.js';
+import { currencyCode, formatMoney, formatMoneyAmount, formatNumber, formatWhole } from './number.js';
 import { formatDistance } from './units.js';
 
 /**
@@ -148,5 +148,18 @@ describe('consumption labels', () => {
       '8,4 l/100 km',
     );
     expect(formatConsumption(null, 'hours', 0, 1, 'en')).toBe('');
+  });
+});
+
+describe('money amounts under a heading that names the currency', () => {
+  it('keeps the minor units of the currency and the separators of the language', () => {
+    for (const lang of LANGUAGES) {
+      const [group, decimal, minGroup2] = SEPARATORS[lang];
+      expect(formatMoneyAmount(1467.349, 'EUR', lang)).toBe(
+        `${minGroup2 ? '1467' : `1${group}467`}${decimal}35`,
+      );
+      expect(formatMoneyAmount(21467.5, 'JPY', lang)).toBe(`21${group}468`);
+      expect(formatMoneyAmount(2.005, 'руб.', lang)).toBe(`2${decimal}01`);
+    }
   });
 });

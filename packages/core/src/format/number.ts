@@ -110,6 +110,44 @@ export function currencyCode(currency: string | null | undefined): string | null
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
+/** The minor-unit digits of a fleet's currency text: the ISO 4217 code's (EUR 2, JPY 0), else 2. */
+export function currencyDigits(currency: string | null | undefined): number {
+  const code = currencyCode(currency);
+  if (!code) return 2;
+  return (
+    new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+      .maximumFractionDigits ?? 2
+  );
+}
+
+/** Exact thousandths rounded half away from zero to `digits` fraction digits (on the thousandths). */
+function roundMoney(value: number, digits: number): number {
+  const step = 10 ** (3 - Math.min(3, digits));
+  const rounded = (Math.sign(value) * Math.round(Math.round(Math.abs(value) * 1000) / step) * step) / 1000;
+  return rounded === 0 ? 0 : rounded;
+}
+
+/**
+ * An amount without the currency, with the currency's minor units in the reader's locale: a table cell
+ * under a heading that names the currency ('1,467.35', '1.467,35', '1,468' for JPY).
+ */
+export function formatMoneyAmount(value: number, currency: string, locale: string): string {
+  if (!Number.isFinite(value)) return '';
+  const digits = currencyDigits(currency);
+  const key = `${locale}|=${digits}`;
+  let nf = moneyFormats.get(key);
+  if (!nf) {
+    const opts = { minimumFractionDigits: digits, maximumFractionDigits: digits };
+    try {
+      nf = new Intl.NumberFormat(locale, opts);
+    } catch {
+      nf = new Intl.NumberFormat('en', opts);
+    }
+    moneyFormats.set(key, nf);
+  }
+  return nf.format(roundMoney(value, digits));
+}
+
 /**
  * Money followed by the fleet's currency text (spec §3 fleet `cur`). Without a `locale`: the spec §9
  * neutral form, '1 250.5 EUR'. With the reader's `locale` (docs/product.md "Numbers, money and times"):
@@ -134,12 +172,10 @@ export function formatMoney(value: number, currency: string, options: NumberForm
       }
       moneyFormats.set(key, nf);
     }
-    // Amounts are exact thousandths (ARCHITECTURE.md "Data rules"): round them half away from zero to the
-    // currency's minor units on the thousandths, not on the binary fraction (1.005 → 1.01).
+    // Amounts are exact thousandths (ARCHITECTURE.md "Data rules"): rounded on the thousandths, not on
+    // the binary fraction (1.005 → 1.01).
     const digits = Math.min(3, nf.resolvedOptions().maximumFractionDigits ?? 2);
-    const step = 10 ** (3 - digits);
-    const rounded = (Math.sign(value) * Math.round(Math.round(Math.abs(value) * 1000) / step) * step) / 1000;
-    const text = nf.format(rounded === 0 ? 0 : rounded);
+    const text = nf.format(roundMoney(value, digits));
     const shown = currency.trim();
     return code || !shown ? text : `${text} ${shown}`;
   }

@@ -55,8 +55,17 @@ const NUMERIC: ReadonlySet<ReportColumnKind> = new Set([
   'cost_per_distance',
 ]);
 
-/** Fraction digits a kind is shown with (spec §9: at most 3; counts none). */
-export const DECIMALS: Partial<Record<ReportColumnKind, number>> = { count: 0 };
+/**
+ * Fraction digits a kind is shown with in a text export (spec §9: at most 3; counts none; counters whole
+ * and consumption to one decimal, docs/product.md "Numbers, money and times"). Money has its currency's
+ * minor units (Formatter `moneyAmount`).
+ */
+export const DECIMALS: Partial<Record<ReportColumnKind, number>> = {
+  count: 0,
+  distance: 0,
+  hours: 0,
+  consumption: 1,
+};
 
 /** The unit a column's title names (money: the currency), or none. */
 function unitOf(kind: ReportColumnKind, wire: ReportWire, f: Formatter, currency: string): string {
