@@ -1,4 +1,5 @@
 import {
+  consumptionLabel,
   KM_PER_MILE,
   kmToFleetDistance,
   MeasureSystem,
@@ -52,6 +53,7 @@ const NUMERIC: ReadonlySet<ReportColumnKind> = new Set([
   'hours',
   'volume',
   'consumption',
+  'consumption_per_hour',
   'cost_per_distance',
 ]);
 
@@ -65,6 +67,7 @@ export const DECIMALS: Partial<Record<ReportColumnKind, number>> = {
   distance: 0,
   hours: 0,
   consumption: 1,
+  consumption_per_hour: 1,
 };
 
 /** The unit a column's title names (money: the currency), or none. */
@@ -83,6 +86,8 @@ function unitOf(kind: ReportColumnKind, wire: ReportWire, f: Formatter, currency
       return wire.ms === MeasureSystem.miles
         ? `${f.distanceLabel}/${f.volumeLabel}`
         : `${f.volumeLabel}/100 ${f.distanceLabel}`;
+    case 'consumption_per_hour':
+      return consumptionLabel(f.lang, 'hours', wire.ms, wire.fm);
     case 'cost_per_distance':
       return currency ? `${currency}/${f.distanceLabel}` : `1 ${f.distanceLabel}`;
     default:
