@@ -32,7 +32,7 @@ export function LibraryTable({
   save: Save;
   onDelete: (item: LineItemWire) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const rows = useMemo(() => itemsOfTab(items, tab), [items, tab]);
   const [editing, setEditing] = useState<{ id: number; draft: ItemDraft } | null>(null);
   const [touched, setTouched] = useState(false);
@@ -72,7 +72,7 @@ export function LibraryTable({
 
   const columns = useMemo<DataColumn<LineItemWire>[]>(() => {
     const kindName = (kind: number) => (kind === KIND.labour ? t('lineitems.labour') : t('lineitems.part'));
-    const money = (cost: number) => formatMoney(cost, currency);
+    const money = (cost: number) => formatMoney(cost, currency, { locale: i18n.language });
     const isEditing = (item: LineItemWire) => editing?.id === item.id;
     const list: DataColumn<LineItemWire>[] = [
       {
@@ -181,7 +181,7 @@ export function LibraryTable({
           ),
       });
     return list;
-  }, [t, tab, currency, writable, editing, touched, pending]);
+  }, [t, i18n.language, tab, currency, writable, editing, touched, pending]);
 
   return (
     <Stack gap="sm">
