@@ -1,4 +1,4 @@
-import { formatMoney, Limits, type LineItemWire } from '@fleetkeep/core';
+import { formatNumber, Limits, type LineItemWire } from '@fleetkeep/core';
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -72,7 +72,9 @@ export function LibraryTable({
 
   const columns = useMemo<DataColumn<LineItemWire>[]>(() => {
     const kindName = (kind: number) => (kind === KIND.labour ? t('lineitems.labour') : t('lineitems.part'));
-    const money = (cost: number) => formatMoney(cost, currency, { locale: i18n.language });
+    // A unit price keeps its 3 decimals (docs/product.md), in the user's language, the currency after it.
+    const money = (cost: number) =>
+      `${formatNumber(cost, { locale: i18n.language })}${currency ? ` ${currency}` : ''}`;
     const isEditing = (item: LineItemWire) => editing?.id === item.id;
     const list: DataColumn<LineItemWire>[] = [
       {
