@@ -358,10 +358,15 @@ test('unit page: distance, costs and cost per km of the period come from the sta
     const total = costed.services_cost + costed.fuel_cost;
     // Money with the currency's minor units, a rate with 3 decimals, in the user's language (docs/product.md).
     const euro = new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR' });
-    const rate = new Intl.NumberFormat('en', { maximumFractionDigits: 3 });
+    const rate = new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency: 'EUR',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 3,
+    });
     await expect(value('service-cost')).toHaveText(euro.format(costed.services_cost));
     await expect(value('total-cost')).toHaveText(euro.format(total));
-    await expect(value('cost-per-distance')).toHaveText(`${rate.format(total / costed.mileage)} EUR`);
+    await expect(value('cost-per-distance')).toHaveText(rate.format(total / costed.mileage));
     await screenshot(page, 'objects-unit-period-1280');
     await page.setViewportSize({ width: 375, height: 800 });
     await expect(value('cost-per-distance')).toBeVisible();

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { FuelMeasure, LANGUAGES, MeasureSystem } from '../constants.js';
 import { consumptionLabel, formatConsumption } from './consumption.js';
-import { currencyCode, formatMoney, formatMoneyAmount, formatNumber, formatWhole } from './number.js';
+import {
+  currencyCode,
+  formatMoney,
+  formatMoneyAmount,
+  formatMoneyRate,
+  formatNumber,
+  formatWhole,
+} from './number.js';
 import { formatDistance } from './units.js';
 
 /**
@@ -161,5 +168,17 @@ describe('money amounts under a heading that names the currency', () => {
       expect(formatMoneyAmount(21467.5, 'JPY', lang)).toBe(`21${group}468`);
       expect(formatMoneyAmount(2.005, 'руб.', lang)).toBe(`2${decimal}01`);
     }
+  });
+});
+
+describe('unit prices and rates', () => {
+  it('keep up to three decimals, with the currency sign of an ISO code', () => {
+    expect(formatMoneyRate(0.5664, 'EUR', 'en')).toBe('€0.566');
+    expect(formatMoneyRate(0.5, 'EUR', 'en')).toBe('€0.50');
+    expect(formatMoneyRate(1234.5, 'EUR', 'de')).toBe(`1.234,50${NBSP}€`);
+    expect(formatMoneyRate(12.345, 'EUR', 'de')).toBe(`12,345${NBSP}€`);
+    expect(formatMoneyRate(0.566, 'руб.', 'ru')).toBe('0,566 руб.');
+    expect(formatMoneyRate(7.25, '', 'en')).toBe('7.25');
+    expect(formatMoneyRate(3.5, 'JPY', 'en')).toBe('¥3.5');
   });
 });

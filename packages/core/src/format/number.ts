@@ -182,3 +182,39 @@ export function formatMoney(value: number, currency: string, options: NumberForm
   const text = formatNumber(value, options);
   return currency ? `${text} ${currency}` : text;
 }
+
+const rateFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A unit price or a rate (a library item's cost, cost per km; docs/product.md) in the reader's locale,
+ * with up to `decimals` (at most 3) fraction digits: with the currency's sign when the fleet's currency
+ * text is an ISO 4217 code ('€0.566', '0,566 €'), else the text after the number ('0,566 руб.').
+ */
+export function formatMoneyRate(value: number, currency: string, locale: string, decimals = 3): string {
+  if (!Number.isFinite(value)) return '';
+  const code = currencyCode(currency);
+  const places = Math.max(0, Math.min(3, Math.trunc(decimals)));
+  if (!code) {
+    const text = formatNumber(value, { decimals: places, locale });
+    const shown = currency.trim();
+    return shown ? `${text} ${shown}` : text;
+  }
+  const key = `${locale}|${code}|${places}`;
+  let nf = rateFormats.get(key);
+  if (!nf) {
+    const opts: Intl.NumberFormatOptions = {
+      style: 'currency',
+      currency: code,
+      minimumFractionDigits: Math.min(places, currencyDigits(code)),
+      maximumFractionDigits: places,
+    };
+    try {
+      nf = new Intl.NumberFormat(locale, opts);
+    } catch {
+      nf = new Intl.NumberFormat('en', opts);
+    }
+    rateFormats.set(key, nf);
+  }
+  const rounded = roundMoney(value, places);
+  return nf.format(rounded);
+}

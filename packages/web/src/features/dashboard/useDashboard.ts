@@ -1,4 +1,11 @@
-import { formatDistance, formatMoney, formatNumber, localDate, unitLabel } from '@fleetkeep/core';
+import {
+  formatDistance,
+  formatMoney,
+  formatMoneyRate,
+  formatNumber,
+  localDate,
+  unitLabel,
+} from '@fleetkeep/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -33,7 +40,7 @@ export function useFleetFormat() {
       money: (v: number, decimals?: number) =>
         decimals === undefined
           ? formatMoney(v, cur, { locale: lang })
-          : `${formatNumber(v, { decimals, locale: lang })}${cur ? ` ${cur}` : ''}`,
+          : formatMoneyRate(v, cur, lang, decimals),
       /** Money shortened with k/M/… for chart axes. */
       shortMoney: (v: number) => formatNumber(v, { decimals: 1, suffix: true, locale: lang }),
       number: (v: number) => formatNumber(v, { decimals: 0, locale: lang }),

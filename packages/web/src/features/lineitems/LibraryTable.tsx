@@ -1,4 +1,4 @@
-import { formatNumber, Limits, type LineItemWire } from '@fleetkeep/core';
+import { formatMoneyRate, Limits, type LineItemWire } from '@fleetkeep/core';
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -73,8 +73,7 @@ export function LibraryTable({
   const columns = useMemo<DataColumn<LineItemWire>[]>(() => {
     const kindName = (kind: number) => (kind === KIND.labour ? t('lineitems.labour') : t('lineitems.part'));
     // A unit price keeps its 3 decimals (docs/product.md), in the user's language, the currency after it.
-    const money = (cost: number) =>
-      `${formatNumber(cost, { locale: i18n.language })}${currency ? ` ${currency}` : ''}`;
+    const money = (cost: number) => formatMoneyRate(cost, currency, i18n.language);
     const isEditing = (item: LineItemWire) => editing?.id === item.id;
     const list: DataColumn<LineItemWire>[] = [
       {

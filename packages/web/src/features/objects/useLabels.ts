@@ -1,4 +1,11 @@
-import { formatMoney, formatNumber, formatWhole, localDate, unitLabel } from '@fleetkeep/core';
+import {
+  formatMoney,
+  formatMoneyRate,
+  formatNumber,
+  formatWhole,
+  localDate,
+  unitLabel,
+} from '@fleetkeep/core';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,7 +55,7 @@ export function useLabels() {
     const money = (v: number, decimals?: number) =>
       decimals === undefined
         ? formatMoney(v, fleet?.cur ?? '', { locale: lang })
-        : `${formatNumber(v, { decimals, locale: lang })}${fleet?.cur ? ` ${fleet.cur}` : ''}`;
+        : formatMoneyRate(v, fleet?.cur ?? '', lang, decimals);
     const remaining = (r: Remaining) => {
       const value =
         r.kind === 'mileage'
