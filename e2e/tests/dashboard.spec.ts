@@ -1,11 +1,9 @@
 import type { Page } from '@playwright/test';
 import { apiSession, expect, expectNoPageScroll, fleetDay, login, screenshot, test } from './fixtures.ts';
 
-/** Spec §9 number display: space-grouped, dot decimal, at most `decimals` digits. */
+/** A number as the screen shows it to an English reader (docs/product.md): at most `decimals` digits. */
 function shown(value: number, decimals: number): string {
-  const [integer = '0', fraction = ''] = value.toFixed(decimals).split('.');
-  const kept = fraction.replace(/0+$/, '');
-  return `${integer.replace(/\B(?=(\d{3})+(?!\d))/g, ' ')}${kept ? `.${kept}` : ''}`;
+  return new Intl.NumberFormat('en', { maximumFractionDigits: decimals }).format(value);
 }
 
 /** The ids of the sections on screen, in order. */
@@ -29,7 +27,12 @@ test('the dashboard shows the fleet figures of a period and keeps the layout per
   const fleets: { id: number; cur: string }[] = (await (await request.get('/api/fleets', { headers })).json())
     .fleets;
   const cur = fleets.find((f) => f.id === fid)?.cur ?? '';
-  const money = (v: number) => (cur ? `${shown(v, 2)} ${cur}` : shown(v, 2));
+  // Money with the currency's minor units when the fleet's currency is an ISO code (docs/product.md).
+  const money = (v: number) =>
+    /^[A-Z]{3}$/.test(cur)
+      ? new Intl.NumberFormat('en', { style: 'currency', currency: cur }).format(v)
+      : new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v) +
+        (cur ? ` ${cur}` : '');
   const open: { f: number }[] = (await (await request.get(`/api/fleets/${fid}/services`, { headers })).json())
     .services;
   const units: { id: number; nm: string; uid: string; ins: number }[] = (

@@ -66,7 +66,7 @@ test('a manager records a fuel filling from the unit page, corrects its total an
     await page.getByTestId('fuel-volume').fill('40.5');
     await page.getByTestId('fuel-price').fill('1.799');
     // Exact: 40.5 × 1.799 = 72.8595 → 72.86 (3 decimals, half up).
-    await expect(page.getByText('Volume × price = 72.86 EUR')).toBeVisible();
+    await expect(page.getByText('Volume × price = €72.86')).toBeVisible();
     await page.getByTestId('fuel-station').fill('Shell Lyon');
     await shot(page, 'editor-new-1280');
     await page.setViewportSize({ width: 375, height: 800 });
@@ -81,7 +81,7 @@ test('a manager records a fuel filling from the unit page, corrects its total an
     await page.getByTestId('fuel-back').click();
     await expect(page).toHaveURL(`/unit/${unit.id}?tab=fuel`);
     const tab = page.getByTestId('object-fuel');
-    await expect(tab.getByRole('row').filter({ hasText: tag })).toContainText('72.86 EUR');
+    await expect(tab.getByRole('row').filter({ hasText: tag })).toContainText('€72.86');
     await shot(page, 'unit-tab-1280');
     await page.setViewportSize({ width: 375, height: 800 });
     await expect(tab).toBeVisible();
@@ -93,7 +93,7 @@ test('a manager records a fuel filling from the unit page, corrects its total an
     await page.goto(`/fuelfillings?q=${encodeURIComponent(tag)}`);
     const list = page.getByTestId('fuel-fillings');
     await expect(list.getByRole('row').filter({ hasText: tag })).toContainText('72.86');
-    await expect(page.getByTestId('fuel-total-cost')).toHaveText('72.86 EUR');
+    await expect(page.getByTestId('fuel-total-cost')).toHaveText('€72.86');
     await expect(page.getByTestId('fuel-total-volume')).toContainText('40.5');
     await shot(page, 'list-1280');
     await page.setViewportSize({ width: 375, height: 800 });
@@ -126,7 +126,7 @@ test('a manager records a fuel filling from the unit page, corrects its total an
     await page.getByTestId('fuel-back').click();
     await expect(page).toHaveURL('/fuelfillings');
     await page.goto(`/fuelfillings?q=${encodeURIComponent(tag)}`);
-    await expect(page.getByTestId('fuel-total-cost')).toHaveText('70 EUR');
+    await expect(page.getByTestId('fuel-total-cost')).toHaveText('€70.00');
 
     // Delete (deleteFuelfilling), after asking.
     await page.getByTestId(`fuel-menu-${id}`).click();

@@ -80,7 +80,7 @@ test('manager creates an interval with an assignment, a baseline and line items;
     const baseline = Math.round(unit.cnm) - 100;
     await card.getByLabel('Last mileage').fill(String(baseline));
     await card.getByLabel('Executions').fill('2');
-    await expect(card.getByTestId('remaining-mileage')).toHaveText(/^Mileage: In: 14 [89]\d\d(\.\d+)? km$/);
+    await expect(card.getByTestId('remaining-mileage')).toHaveText(/^Mileage: In: 14,[89]\d\d km$/);
 
     // Line items: one from the library, one typed (joins the library).
     await page.getByTestId('tab-lines').click();
@@ -90,7 +90,7 @@ test('manager creates an interval with an assignment, a baseline and line items;
     await page.getByRole('option', { name: libraryName, exact: true }).click();
     await expect(first.getByLabel('Cost')).toHaveValue('12.5');
     await first.getByLabel('Quantity').fill('2');
-    await expect(first.getByTestId('line-total')).toHaveText('25 EUR');
+    await expect(first.getByTestId('line-total')).toHaveText('€25.00');
     await page.getByTestId('line-add').click();
     const second = page.getByTestId('line').nth(1);
     await second.getByLabel('Name').fill(typedName);
@@ -99,8 +99,8 @@ test('manager creates an interval with an assignment, a baseline and line items;
     await page.getByRole('option', { name: 'Labour' }).click();
     await second.getByLabel('Quantity').fill('1.5');
     await second.getByLabel('Cost').fill('30.5');
-    await expect(second.getByTestId('line-total')).toHaveText('45.75 EUR');
-    await expect(page.getByTestId('lines-total')).toHaveText('Total: 70.75 EUR');
+    await expect(second.getByTestId('line-total')).toHaveText('€45.75');
+    await expect(page.getByTestId('lines-total')).toHaveText('Total: €70.75');
 
     await page.getByTestId('interval-save').click();
     await expect(page).toHaveURL(/\/interval\/\d+\?tab=lines$/);
@@ -113,7 +113,7 @@ test('manager creates an interval with an assignment, a baseline and line items;
     await expect(page.getByTestId('line').nth(0).getByLabel('Name')).toHaveValue(libraryName);
     await expect(page.getByTestId('line').nth(1).getByLabel('Name')).toHaveValue(typedName);
     await expect(page.getByTestId('line').nth(1).getByLabel('Type')).toHaveValue('Labour');
-    await expect(page.getByTestId('lines-total')).toHaveText('Total: 70.75 EUR');
+    await expect(page.getByTestId('lines-total')).toHaveText('Total: €70.75');
     await page.getByTestId('tab-units').click();
     const kept = page.getByTestId(`assignment-u-${unit.id}`);
     await expect(kept.getByLabel('Last mileage')).toHaveValue(String(baseline));

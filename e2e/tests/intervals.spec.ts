@@ -51,8 +51,8 @@ test('the intervals list: summaries, assigned count, kind filter, search in the 
     const table = page.getByTestId('intervals');
     const oilRow = table.getByRole('row').filter({ hasText: `${tag} Oil change` });
     const tyreRow = table.getByRole('row').filter({ hasText: `${tag} Tyre check` });
-    await expect(oilRow).toContainText('15 000 km · 500 e.h. · 1 y');
-    await expect(oilRow).toContainText('1 000 km · 20 e.h. · 30 d');
+    await expect(oilRow).toContainText('15,000 km · 500 e.h. · 1 y');
+    await expect(oilRow).toContainText('1,000 km · 20 e.h. · 30 d');
     await expect(oilRow.getByRole('cell').nth(3)).toHaveText('1');
     await expect(tyreRow).toContainText('6 m');
     await expect(tyreRow.getByRole('cell').nth(3)).toHaveText('0');

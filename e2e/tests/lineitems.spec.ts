@@ -100,7 +100,8 @@ test('a viewer sees the library without edit controls', async ({ page, request }
     await page.goto('/lineitems');
     await expect(page.getByRole('heading', { name: 'Line items library' })).toBeVisible();
     const row = page.getByTestId('lineitems-parts').getByRole('row').filter({ hasText: name });
-    await expect(row).toContainText('1 234.5');
+    // A unit price keeps its decimals, in the user's language (docs/product.md).
+    await expect(row).toContainText('€1,234.50');
     await expect(row).toContainText('Part');
     await expect(page.getByRole('button', { name: 'Export CSV' }).first()).toBeVisible();
     await expect(page.getByTestId('add-parts')).toHaveCount(0);

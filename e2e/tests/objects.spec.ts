@@ -119,7 +119,7 @@ test('service objects: filters, search, sort, unit page tabs with remaining valu
     await expect(page.getByTestId('ind-actual-engine-hours-value')).toContainText('e.h.');
     // The demo's fuel of the tractor counts (demo/maintenance.ts); the figures are checked against the
     // statistics call in the unit-page test below.
-    await expect(page.getByTestId('ind-fuel-cost-value')).toHaveText(/^\d/);
+    await expect(page.getByTestId('ind-fuel-cost-value')).toHaveText(/^€\d/);
     await expect(page.getByTestId('ind-cost-per-distance')).toContainText('Cost per 1 km');
     await expect(page.getByRole('button', { name: 'Create service' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Create fuel filling' })).toBeVisible();
@@ -134,9 +134,9 @@ test('service objects: filters, search, sort, unit page tabs with remaining valu
       `/interval/${intervalId}`,
     );
     // The baseline is the unit's counters at assignment: the whole frequency remains.
-    await expect(ivRow.getByTestId('remaining-mileage')).toHaveText(/^In: (10 000|9 \d{3}) km$/);
+    await expect(ivRow.getByTestId('remaining-mileage')).toHaveText(/^In: (10,000|9,\d{3}) km$/);
     await expect(ivRow.getByTestId('remaining-days')).toHaveText(/^In: 36[56] days$/);
-    await expect(ivRow).toContainText('12 400 km');
+    await expect(ivRow).toContainText('12,400 km');
 
     // Live: a baseline set back by hand makes the interval overdue without a reload, and the status
     // engine's overdue service shows on the services tab.
@@ -145,7 +145,7 @@ test('service objects: filters, search, sort, unit page tabs with remaining valu
       data: { bases: [{ ivid: intervalId, lcnm: 0 }] },
     });
     expect(bases.ok(), await bases.text()).toBe(true);
-    await expect(ivRow.getByTestId('remaining-mileage')).toHaveText(/^Overdue: 2 \d{3} km$/);
+    await expect(ivRow.getByTestId('remaining-mileage')).toHaveText(/^Overdue: 2,\d{3} km$/);
     await screenshot(page, 'objects-unit-intervals-1280');
 
     await page.getByRole('tab', { name: 'Services' }).click();
@@ -278,7 +278,8 @@ test('service objects at 375 px, the viewer without bulk actions, an unknown uni
   expect(csv.suggestedFilename()).toBe('service-objects.csv');
   const text = fs.readFileSync((await csv.path()) as string, 'utf8');
   expect(text).toContain('Name,Kind,Unit type,State,Mileage,Engine hours');
-  expect(text).toMatch(/DAF XF 480,Unit,Lorry,(Active|In service),[\d ]+ km,[\d .]+ e\.h\./);
+  // The CSV keeps plain numbers; the screen shows them in the user's language (docs/product.md).
+  expect(text).toMatch(/DAF XF 480,Unit,Lorry,(Active|In service),\d+,\d+\r?\n/);
   await expect(page.getByRole('button', { name: 'Create interval' })).toHaveCount(0);
   await page.goto(`/unit/${tractor.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'John Deere 6155R' })).toBeVisible();
@@ -290,12 +291,10 @@ test('service objects at 375 px, the viewer without bulk actions, an unknown uni
   await expect(page).toHaveURL('/items');
 });
 
-/** Spec §9 number display: space groups, at most `decimals` fraction digits, no trailing zeros. */
+/** A number as the screen shows it to an English reader: at most `decimals` fraction digits. */
 function shown(value: number, decimals: number): string {
-  let text = value.toFixed(decimals);
-  if (decimals > 0) text = text.replace(/\.?0+$/, '');
-  const [integer = '0', fraction] = text.split('.');
-  return `${integer.replace(/\B(?=(\d{3})+(?!\d))/g, ' ')}${fraction ? `.${fraction}` : ''}`;
+  // The user's language (English here) groups the digits (docs/product.md "Numbers, money and times").
+  return new Intl.NumberFormat('en', { maximumFractionDigits: decimals }).format(value);
 }
 
 test('unit page: distance, costs and cost per km of the period come from the statistics call', async ({
@@ -357,9 +356,17 @@ test('unit page: distance, costs and cost per km of the period come from the sta
     const costed = await stats();
     expect(costed.services_cost).toBeCloseTo(before.services_cost + 250.5, 3);
     const total = costed.services_cost + costed.fuel_cost;
-    await expect(value('service-cost')).toHaveText(`${shown(costed.services_cost, 2)} EUR`);
-    await expect(value('total-cost')).toHaveText(`${shown(total, 2)} EUR`);
-    await expect(value('cost-per-distance')).toHaveText(`${shown(total / costed.mileage, 3)} EUR`);
+    // Money with the currency's minor units, a rate with 3 decimals, in the user's language (docs/product.md).
+    const euro = new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR' });
+    const rate = new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency: 'EUR',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 3,
+    });
+    await expect(value('service-cost')).toHaveText(euro.format(costed.services_cost));
+    await expect(value('total-cost')).toHaveText(euro.format(total));
+    await expect(value('cost-per-distance')).toHaveText(rate.format(total / costed.mileage));
     await screenshot(page, 'objects-unit-period-1280');
     await page.setViewportSize({ width: 375, height: 800 });
     await expect(value('cost-per-distance')).toBeVisible();

@@ -304,7 +304,8 @@ test('one row closed from its menu with the leave warning; archive period, CSV e
     await expect(page).toHaveURL(/tab=archive/);
     await page.getByRole('searchbox', { name: 'Search' }).fill(tag);
     await expect(rowOf(page, `${tag} Golf`)).toContainText('Closed');
-    await expect(rowOf(page, `${tag} Golf`)).toContainText('1 234.5');
+    // Engine hours are a counter: whole, in the user's language (docs/product.md).
+    await expect(rowOf(page, `${tag} Golf`)).toContainText('1,235');
 
     // Another period: last month holds none of it; the period stays in the URL.
     const today = fleetDay();

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { MeasureSystem } from './constants.js';
+import { countingBasis } from './format/consumption.js';
 import {
   averageConsumption,
   consumptionOf,
+  consumptionPerHour,
   convertPrice,
   convertVolume,
   type FuelPoint,
@@ -124,5 +127,33 @@ describe('filling time of a request (spec §5 "YYYY-MM-DD and HH:mm:ss", fleet z
   it('refuses dates and times that do not exist', () => {
     for (const bad of ['2024-02-30', '2024-13-01', '2024-01-01 24:00', '2024-01-01 10:60', '1.1.2024'])
       expect(fillingTime(0, bad), bad).toBeUndefined();
+  });
+});
+
+describe('consumption per engine hour (docs/product.md "Consumption of machines")', () => {
+  it('is fuel units per hour, to 3 decimals', () => {
+    expect(consumptionPerHour(140_000, 10)).toBe(14);
+    expect(consumptionPerHour(100_000, 3)).toBe(33.333);
+    expect(consumptionPerHour(1, 3)).toBe(0);
+    expect(consumptionPerHour(3_500, 0.5)).toBe(7);
+  });
+  it('is null without hours or fuel', () => {
+    expect(consumptionPerHour(100_000, 0)).toBeNull();
+    expect(consumptionPerHour(0, 10)).toBeNull();
+    expect(consumptionPerHour(100_000, -2)).toBeNull();
+  });
+  it('differs from the per-distance value of the same fuel: the value changes, not only the label', () => {
+    // A forklift: 20 L over 2 engine hours and 1 km driven.
+    expect(consumptionPerHour(20_000, 2)).toBe(10);
+    expect(consumptionOf(20_000, 1, MeasureSystem.meters)).toBe(2000);
+  });
+});
+
+describe('counting basis of unit types', () => {
+  it('counts engine hours for tractors, special and stationary machines and other machines', () => {
+    for (const t of ['tractor', 'specialized_vehicle', 'nonmoving', 'other'])
+      expect(countingBasis(t)).toBe('hours');
+    for (const t of ['car', 'heavy_truck', 'bus', 'manipulator', 'motorbike', null, undefined, 'nonsense'])
+      expect(countingBasis(t)).toBe('distance');
   });
 });

@@ -94,6 +94,17 @@ export function consumptionOf(volume: number, km: number, ms: number): number | 
   return Math.round(value * 1000) / 1000;
 }
 
+/**
+ * Consumption of `volume` thousandths of fuel over `hours` engine hours, for units whose type counts
+ * engine hours (format/consumption.ts `countingBasis`; docs/product.md "Consumption of machines"): fuel
+ * units per engine hour (L/h, or gal/h) in any fleet, rounded to the 3 decimals of spec §9; null without
+ * hours or fuel.
+ */
+export function consumptionPerHour(volume: number, hours: number): number | null {
+  if (!(hours > 0) || !(volume > 0)) return null;
+  return Math.round(volume / hours) / 1000;
+}
+
 const byTime = (a: FuelPoint, b: FuelPoint) => a.time - b.time || a.id - b.id;
 
 /** A stretch between two full-tank fillings: the fuel filled after the first, and the km between them. */

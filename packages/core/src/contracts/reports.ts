@@ -82,6 +82,8 @@ export const REPORT_CHART_POINTS_MAX = 400;
  * - `money`: fleet currency, ≤ 3 decimals; `number`: a plain decimal (quantities), ≤ 3 decimals;
  * - `count`: an integer; `distance`: km (miles for `ms` 1); `hours`: engine hours;
  * - `volume`: the fleet's fuel unit `fm`; `consumption`: see decision 2 (l|gal/100 km or mpg);
+ * - `consumption_per_hour`: fuel units per engine hour (L/h, gal/h), set for units whose type counts
+ *   engine hours instead of `consumption` (docs/product.md "Consumption of machines");
  * - `cost_per_distance`: money per km (per mile for `ms` 1).
  */
 export const REPORT_COLUMN_KINDS = [
@@ -97,6 +99,7 @@ export const REPORT_COLUMN_KINDS = [
   'hours',
   'volume',
   'consumption',
+  'consumption_per_hour',
   'cost_per_distance',
 ] as const;
 export type ReportColumnKind = (typeof REPORT_COLUMN_KINDS)[number];
@@ -167,7 +170,9 @@ export const REPORT_COLUMNS: Record<ReportType, readonly ReportColumnDef[]> = {
     col('fuel_volume', 'volume'),
     col('fuel_cost', 'money'),
     col('mileage', 'distance'),
+    col('engine_hours', 'hours'),
     col('consumption', 'consumption'),
+    col('consumption_per_hour', 'consumption_per_hour'),
   ],
   'cost-per-distance': [
     col('object', 'text'),
@@ -210,7 +215,15 @@ export const REPORT_TOTALS: Record<ReportType, readonly string[]> = {
   'service-costs-by-interval': ['services_count', 'services_cost'],
   'services-performed': ['services_cost'],
   'upcoming-overdue': [],
-  fuel: ['fuel_count', 'fuel_volume', 'fuel_cost', 'mileage', 'consumption'],
+  fuel: [
+    'fuel_count',
+    'fuel_volume',
+    'fuel_cost',
+    'mileage',
+    'engine_hours',
+    'consumption',
+    'consumption_per_hour',
+  ],
   'cost-per-distance': ['mileage', 'services_cost', 'fuel_cost', 'total_cost', 'cost_per_distance'],
 };
 

@@ -4,12 +4,15 @@ import 'dayjs/locale/ru.js';
 import { describe, expect, it } from 'vitest';
 import { TZ_DST_EUROPE } from '../timezone.js';
 import {
+  fleetZoneLabel,
   formatCalendarDay,
   formatDate,
   formatDateTime,
   formatFleetDate,
   formatFleetDateTime,
+  formatFleetTime,
   requestDate,
+  viewerOffsetMinutes,
 } from './dates.js';
 
 describe('dates on the clock of this process (spec §5)', () => {
@@ -65,5 +68,31 @@ describe("dates on the fleet's clock (spec §5 time zone)", () => {
     expect(formatCalendarDay('2026-03-04', 'DD.MM.YYYY')).toBe('04.03.2026');
     expect(formatCalendarDay('2026-05-04', 'DD MMM YYYY', 'ru')).toBe('04 мая 2026');
     expect(formatCalendarDay('2026-12-31', 'MM-DD-YYYY')).toBe('12-31-2026');
+  });
+});
+
+describe('one clock: fleet times name the zone when the reader is elsewhere (docs/product.md)', () => {
+  const t = Date.UTC(2026, 2, 4, 23, 30) / 1000;
+  const moscow = 180;
+  it('names the zone by its UTC offset at that moment', () => {
+    expect(fleetZoneLabel(0, t)).toBe('UTC');
+    expect(fleetZoneLabel(moscow, t)).toBe('UTC+3');
+    expect(fleetZoneLabel(-300 & 0xffff, t)).toBe('UTC\u22125');
+    expect(fleetZoneLabel(330, t)).toBe('UTC+5:30');
+    expect(fleetZoneLabel(60 | TZ_DST_EUROPE, Date.UTC(2026, 6, 1) / 1000)).toBe('UTC+2');
+  });
+  it('shows the fleet clock alone when the reader is on it, and names the zone otherwise', () => {
+    expect(formatFleetTime(t, moscow, 'YYYY-MM-DD', 'HH:mm', 'en', 180)).toBe('2026-03-05 02:30');
+    expect(formatFleetTime(t, moscow, 'YYYY-MM-DD', 'HH:mm', 'en', 60)).toBe('2026-03-05 02:30 (UTC+3)');
+    expect(formatFleetTime(t, moscow, 'YYYY-MM-DD', 'HH:mm', 'en', null)).toBe('2026-03-05 02:30 (UTC+3)');
+  });
+  it('compares the offsets at the moment shown, daylight saving included', () => {
+    const berlin = 60 | TZ_DST_EUROPE;
+    const summer = Date.UTC(2026, 6, 1, 12) / 1000;
+    expect(formatFleetTime(summer, berlin, 'YYYY-MM-DD', 'HH:mm', 'en', 120)).toBe('2026-07-01 14:00');
+    expect(formatFleetTime(t, berlin, 'YYYY-MM-DD', 'HH:mm', 'en', 120)).toBe('2026-03-05 00:30 (UTC+1)');
+  });
+  it("reads this process's offset", () => {
+    expect(viewerOffsetMinutes(t)).toBe(-new Date(t * 1000).getTimezoneOffset() || 0);
   });
 });

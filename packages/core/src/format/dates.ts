@@ -60,3 +60,42 @@ export function formatFleetDateTime(
 export function formatCalendarDay(day: string, dateFormat: string, locale = 'en'): string {
   return dayjs.utc(day).locale(locale).format(dateFormat);
 }
+
+/**
+ * The name of the fleet's zone at a moment (docs/product.md "Numbers, money and times"): its UTC offset
+ * then, daylight saving included: 'UTC', 'UTC+3', 'UTC−5', 'UTC+5:30'.
+ */
+export function fleetZoneLabel(tz: number, unixSeconds: number): string {
+  const offset = tzOffsetMinutes(tz, unixSeconds);
+  if (offset === 0) return 'UTC';
+  const abs = Math.abs(offset);
+  const minutes = abs % 60;
+  const hours = (abs - minutes) / 60;
+  return `UTC${offset < 0 ? '\u2212' : '+'}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
+}
+
+/** The UTC offset in minutes of this process's clock (the browser's zone) at a moment. */
+export function viewerOffsetMinutes(unixSeconds: number): number {
+  const offset = -new Date(unixSeconds * 1000).getTimezoneOffset();
+  return offset === 0 ? 0 : offset;
+}
+
+/**
+ * A time of a fleet's records as every screen, mail and message shows it (docs/product.md "Numbers,
+ * money and times"): on the fleet's clock in the user's date and time formats, followed by the zone's
+ * name when the reader's clock differs from the fleet's at that moment. `viewerOffset` is the reader's UTC
+ * offset in minutes then (`viewerOffsetMinutes` in a browser); null when the reader's clock is unknown
+ * (an e-mail, a bot message), which always names the zone.
+ */
+export function formatFleetTime(
+  unixSeconds: number,
+  tz: number,
+  dateFormat: string,
+  timeFormat: string,
+  locale: string,
+  viewerOffset: number | null,
+): string {
+  const text = formatFleetDateTime(unixSeconds, tz, dateFormat, timeFormat, locale);
+  if (viewerOffset === tzOffsetMinutes(tz, unixSeconds)) return text;
+  return `${text} (${fleetZoneLabel(tz, unixSeconds)})`;
+}

@@ -1,3 +1,4 @@
+export * from './consumption.js';
 export * from './dates.js';
 export * from './languages.js';
 export * from './number.js';

@@ -75,7 +75,9 @@ export function unitLabel(
 /** A number with its localised unit label, in the plural form of the number as shown: '1 234 km'. */
 function withUnit(value: number, unit: string, lang: string, options: NumberFormat): string {
   const text = formatNumber(value, options);
-  const shown = Number(text.replaceAll(' ', ''));
+  // The plural form follows the number as shown, read back from the neutral (space and dot) form.
+  const neutral = options.locale ? formatNumber(value, { ...options, locale: undefined }) : text;
+  const shown = Number(neutral.replaceAll(' ', ''));
   return `${text} ${unitLabel(lang, unit, Number.isFinite(shown) ? shown : value)}`;
 }
 

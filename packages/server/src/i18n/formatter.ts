@@ -8,8 +8,9 @@ import {
   formatDistance,
   formatEngineHours,
   formatFleetDate,
-  formatFleetDateTime,
+  formatFleetTime,
   formatMoney,
+  formatMoneyAmount,
   formatNumber,
   formatVolume,
   kmToFleetDistance,
@@ -24,7 +25,7 @@ import { LOCALES_DIR } from './locales.js';
 import { type Translate, translator } from './translator.js';
 
 /**
- * Spec §9 display bound to one reader: the user's language, date and time formats, and the fleet's
+ * Spec §9 display bound to one reader (numbers in the reader's locale, docs/product.md): the user's language, date and time formats, and the fleet's
  * currency text, distance unit, fuel unit and time zone. What a mail or report writer uses, so that an
  * e-mail for a Russian user reads like the Russian screen:
  *
@@ -58,11 +59,11 @@ export interface Formatter {
   number(value: number, options?: NumberFormat): string;
   /** A Unix time as the fleet-zone day in the user's date format. */
   date(unixSeconds: number): string;
-  /** A Unix time on the fleet's clock in the user's date and time formats. */
+  /** A Unix time on the fleet's clock in the user's date and time formats, the zone named: '… (UTC+3)'. */
   dateTime(unixSeconds: number): string;
   /** A calendar day given as YYYY-MM-DD in the user's date format. */
   day(text: string): string;
-  /** A distance given in km, in the fleet's unit with its label: '62.137 mi', '100 км'. */
+  /** A distance given in km, whole, in the fleet's unit and the reader's locale: '12,400 mi', '100 км'. */
   distance(km: number, options?: NumberFormat): string;
   /** A distance given in km as a number in the fleet's unit (for table cells under a unit heading). */
   distanceValue(km: number): number;
@@ -72,10 +73,12 @@ export interface Formatter {
   volume(litres: number, options?: NumberFormat): string;
   volumeValue(litres: number): number;
   volumeLabel: string;
-  /** Money with the fleet's currency text: '1 250.5 EUR'. */
+  /** Money in the fleet's currency with its minor units, in the reader's locale: '€1,250.50'. */
   money(value: number, options?: NumberFormat): string;
-  /** Engine hours with the translated 'e.h.' label (spec §9). */
+  /** Whole engine hours with the translated 'e.h.' label (spec §9), in the reader's locale. */
   engineHours(hours: number, options?: NumberFormat): string;
+  /** Money without the currency, with its minor units, for cells under a heading naming it: '1,250.50'. */
+  moneyAmount(value: number): string;
 }
 
 // dayjs is core's dependency: its locales register on the very dayjs instance core formats with.
@@ -107,17 +110,20 @@ export function formatterFor(reader: FormatterReader): Formatter {
   return {
     lang,
     t,
-    number: (value, options) => formatNumber(value, options),
+    number: (value, options) => formatNumber(value, { locale: lang, ...options }),
     date: (unix) => formatFleetDate(unix, zone, dateFormat, locale),
-    dateTime: (unix) => formatFleetDateTime(unix, zone, dateFormat, timeFormat, locale),
+    // Mails and messages are read on an unknown clock: the zone is always named (docs/product.md).
+    dateTime: (unix) => formatFleetTime(unix, zone, dateFormat, timeFormat, locale, null),
     day: (text) => formatCalendarDay(text, dateFormat, locale),
-    distance: (km, options) => formatDistance(km, ms, lang, options),
+    distance: (km, options) => formatDistance(km, ms, lang, { decimals: 0, locale: lang, ...options }),
     distanceValue: (km) => kmToFleetDistance(km, ms),
     distanceLabel: unitLabel(lang, distanceUnit(ms)),
-    volume: (litres, options) => formatVolume(litres, fm, lang, options),
+    volume: (litres, options) => formatVolume(litres, fm, lang, { locale: lang, ...options }),
     volumeValue: (litres) => litresToFleetVolume(litres, fm),
     volumeLabel: unitLabel(lang, volumeUnit(fm)),
-    money: (value, options) => formatMoney(value, cur ?? '', options),
-    engineHours: (hours, options) => formatEngineHours(hours, engineHoursLabel, options),
+    moneyAmount: (value) => formatMoneyAmount(value, cur ?? '', lang),
+    money: (value, options) => formatMoney(value, cur ?? '', { locale: lang, ...options }),
+    engineHours: (hours, options) =>
+      formatEngineHours(hours, engineHoursLabel, { decimals: 0, locale: lang, ...options }),
   };
 }

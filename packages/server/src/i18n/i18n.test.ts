@@ -75,7 +75,7 @@ describe('server translator', () => {
   });
 });
 
-describe('formatterFor: spec §9 display bound to a user and a fleet', () => {
+describe("formatterFor: spec §9 display bound to a user and a fleet, in the reader's locale", () => {
   // 2026-03-04 23:30 UTC: already 5 March in Moscow (UTC+3)
   const t = Date.UTC(2026, 2, 4, 23, 30) / 1000;
   const moscow = 180;
@@ -87,30 +87,37 @@ describe('formatterFor: spec §9 display bound to a user and a fleet', () => {
   });
 
   it('writes numbers, money and engine hours as the Russian screen does', () => {
-    expect(russian.number(1234567.891)).toBe('1 234 567.891');
-    expect(russian.number(1_500_000, { suffix: true })).toBe('1.5M');
+    // Russian grouping (no-break space) and decimal comma (docs/product.md "Numbers, money and times").
+    expect(russian.number(1234567.891)).toBe('1\u00a0234\u00a0567,891');
+    expect(russian.number(1_500_000, { suffix: true })).toBe('1,5M');
     expect(russian.number(0.3, { lessThanOne: true })).toBe('<1');
-    expect(russian.money(1250.5)).toBe('1 250.5 руб.');
-    expect(russian.engineHours(12345.6)).toBe(`12 345.6 ${ru.objects!.engineHoursUnit}`);
-    expect(russian.engineHours(12345.6)).toBe('12 345.6 м.ч.');
-    // the web's services list and line items (formatMoney with the fleet currency)
-    expect(russian.money(1250.5)).toBe(formatMoney(1250.5, 'руб.'));
+    // A currency text that is no ISO code: two fraction digits, the text after.
+    expect(russian.money(1250.5)).toBe('1\u00a0250,50 руб.');
+    expect(russian.moneyAmount(1250.5)).toBe('1\u00a0250,50');
+    // Counters are whole.
+    expect(russian.engineHours(12345.6)).toBe(`12\u00a0346 ${ru.objects!.engineHoursUnit}`);
+    expect(russian.engineHours(12345.6)).toBe('12\u00a0346 м.ч.');
+    // the web's screens (formatMoney with the fleet currency and the user's language)
+    expect(russian.money(1250.5)).toBe(formatMoney(1250.5, 'руб.', { locale: 'ru' }));
+    const rub = formatterFor({ lang: 'ru', fleet: { cur: 'RUB' } });
+    expect(rub.money(1467.349)).toBe('1\u00a0467,35\u00a0₽');
   });
 
   it('writes distances and volumes in the fleet units with Russian labels', () => {
-    expect(russian.distance(1234.5, { decimals: 0 })).toBe('1 235 км');
-    // the web's object screens: formatNumber(km, { decimals: 0 }) and unitLabel(lang, 'kilometer')
-    expect(russian.distance(1234.5, { decimals: 0 })).toBe(
-      `${formatNumber(1234.5, { decimals: 0 })} ${unitLabel('ru', 'kilometer', 2)}`,
+    expect(russian.distance(1234.5)).toBe('1\u00a0235 км');
+    // the web's object screens: formatNumber(km, { decimals: 0, locale }) and unitLabel(lang, 'kilometer')
+    expect(russian.distance(1234.5)).toBe(
+      `${formatNumber(1234.5, { decimals: 0, locale: 'ru' })} ${unitLabel('ru', 'kilometer', 2)}`,
     );
     expect(russian.distanceLabel).toBe('км');
-    expect(russian.volume(40.5)).toBe('40.5 л');
+    expect(russian.volume(40.5)).toBe('40,5 л');
     expect(russian.volumeLabel).toBe('л');
   });
 
   it("writes dates as the fleet's calendar days with Russian month names", () => {
     expect(russian.date(t)).toBe('05 мар. 2026');
-    expect(russian.dateTime(t)).toBe('05 мар. 2026 02:30');
+    // Read on an unknown clock: the fleet's zone is named.
+    expect(russian.dateTime(t)).toBe('05 мар. 2026 02:30 (UTC+3)');
     expect(russian.day('2026-05-04')).toBe('04 мая 2026');
     // the web's services list (formatDay): the fleet-zone day in the user's format, Russian locale
     expect(russian.date(t)).toBe(formatDate(dayjs(localDate(moscow, t)).unix(), 'DD MMM YYYY', 'ru'));
@@ -123,25 +130,28 @@ describe('formatterFor: spec §9 display bound to a user and a fleet', () => {
       timeFormat: 'hh:mm A',
       fleet: { cur: 'USD', ms: MeasureSystem.miles, fm: FuelMeasure.gallon, tz: -300 & 0xffff },
     });
-    expect(us.distance(100)).toBe('62.137 mi');
-    expect(us.distance(KM_PER_MILE * 1000, { decimals: 0 })).toBe('1 000 mi');
+    expect(us.distance(100)).toBe('62 mi');
+    expect(us.distance(100, { decimals: 3 })).toBe('62.137 mi');
+    expect(us.distance(KM_PER_MILE * 1000)).toBe('1,000 mi');
     expect(us.distanceValue(100)).toBe(62.137);
     expect(us.volume(100)).toBe('26.417 gal');
+    expect(us.volume(1000)).toBe('264.172 gal');
     expect(us.volumeValue(3.785411784)).toBe(1);
-    expect(us.money(99.95)).toBe('99.95 USD');
-    expect(us.engineHours(7.5)).toBe('7.5 e.h.');
+    expect(us.money(99.95)).toBe('$99.95');
+    expect(us.money(1467.349)).toBe('$1,467.35');
+    expect(us.engineHours(7.5)).toBe('8 e.h.');
     expect(us.date(t)).toBe('03-04-2026');
-    expect(us.dateTime(t)).toBe('03-04-2026 06:30 PM');
+    expect(us.dateTime(t)).toBe('03-04-2026 06:30 PM (UTC\u22125)');
   });
 
   it('uses the defaults of spec §9 for a user without settings and a fleet without units', () => {
     const plain = formatterFor({});
     expect(plain.lang).toBe('en');
     expect(plain.date(t)).toBe('04.03.2026');
-    expect(plain.dateTime(t)).toBe('04.03.2026 23:30');
-    expect(plain.distance(12.5)).toBe('12.5 km');
+    expect(plain.dateTime(t)).toBe('04.03.2026 23:30 (UTC)');
+    expect(plain.distance(12.5)).toBe('13 km');
     expect(plain.volume(12.5)).toBe('12.5 L');
-    expect(plain.money(3)).toBe('3');
+    expect(plain.money(3)).toBe('3.00');
     expect(plain.t('common.save')).toBe(en.common!.save);
   });
 

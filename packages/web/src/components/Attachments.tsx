@@ -1,8 +1,7 @@
-import { formatDateTime, formatNumber, unitLabel } from '@fleetkeep/core';
+import { formatNumber, unitLabel } from '@fleetkeep/core';
 import { Alert, Anchor, Button, FileButton, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dayjsLocale } from '../i18n/index.ts';
 import { ApiError } from '../lib/api.ts';
 import {
   ATTACHMENT_BYTES_MAX,
@@ -11,6 +10,8 @@ import {
   attachmentCapProblem,
   sizeParts,
 } from '../lib/attachments.ts';
+import { fleetTime } from '../lib/fleetTime.ts';
+import { useSession } from '../lib/session.ts';
 import { downloadFile, type UploadHandle } from '../lib/transfer.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { IconButton } from './IconButton.tsx';
@@ -63,6 +64,10 @@ export function Attachments({
   testIds,
 }: AttachmentsProps) {
   const { t, i18n } = useTranslation();
+  // One clock: the fleet's, its zone named when the browser's differs (docs/product.md).
+  const session = useSession();
+  const fleetTz =
+    session.status === 'authenticated' ? session.auth.fleets.find((f) => f.id === session.auth.fid)?.tz : 0;
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<AttachmentFile | null>(null);
@@ -74,7 +79,7 @@ export function Attachments({
 
   const size = (bytes: number) => {
     const { value, unit } = sizeParts(bytes);
-    return `${formatNumber(value, { decimals: 1 })} ${unitLabel(i18n.language, unit, value, 'narrow')}`;
+    return `${formatNumber(value, { decimals: 1, locale: i18n.language })} ${unitLabel(i18n.language, unit, value, 'narrow')}`;
   };
   const failure = (err: unknown) => {
     // Error 2: beyond the caps (spec §8).
@@ -178,7 +183,7 @@ export function Attachments({
                     {size(f.size)}
                   </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {formatDateTime(f.created, dateFormat, timeFormat, dayjsLocale())}
+                    {fleetTime(f.created, fleetTz, { dateFormat, timeFormat })}
                   </Table.Td>
                   {editable && (
                     <Table.Td>

@@ -32,6 +32,33 @@ describe('notification mail', () => {
     expect(mail.text).toContain('14.11.2023');
   });
 
+  it("writes money with the currency's minor units and whole counters in the reader's locale", () => {
+    const de = renderMail(
+      { ...snapshot, service: { ...snapshot.service, cost: 1467.349, limitEngineHours: 12_345.6 } },
+      'de',
+      'https://fleet.example.com/',
+    );
+    expect(de.text).toContain('1.467,35\u00a0€');
+    expect(de.text).toContain('12.346 ');
+    expect(de.text).not.toContain('1467.349');
+    const en = renderMail(
+      { ...snapshot, service: { ...snapshot.service, cost: 1467.349 } },
+      'en',
+      'https://f.example',
+    );
+    expect(en.text).toContain('€1,467.35');
+  });
+
+  it("names the fleet's zone beside the time: a mail's reader may be anywhere", () => {
+    const mail = renderMail(
+      { ...snapshot, fleet: { ...snapshot.fleet, tz: 180 } },
+      'en',
+      'https://f.example',
+    );
+    // 1 700 000 000 is 2023-11-14 22:13:20 UTC, 01:13 on the 15th in a UTC+3 fleet.
+    expect(mail.text).toContain('15.11.2023 01:13 (UTC+3)');
+  });
+
   it('escapes every value in the HTML part', () => {
     const { html } = renderMail(snapshot, 'en', 'https://fleet.example.com');
     expect(html).toContain('Oil &lt;b&gt;change&lt;/b&gt; &amp; &quot;filter&quot;');

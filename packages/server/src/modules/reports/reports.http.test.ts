@@ -381,6 +381,82 @@ describe('reports', () => {
     });
   });
 
+  it('reports fuel per engine hour for a unit whose type counts hours (docs/product.md)', async () => {
+    const db = t.server.ctx.db.kysely;
+    const accountId = await accountOf(t, 'manager');
+    const forklift = await createUnit(t, { accountId, fleetId, name: 'Forklift' });
+    const other = await db
+      .selectFrom('unit_types')
+      .select('id')
+      .where('name', '=', 'other')
+      .executeTakeFirstOrThrow();
+    await db.updateTable('units').set({ unit_type_id: other.id }).where('id', '=', forklift).execute();
+    // 4 gallons over 2 km and 8 engine hours in the period (a forklift hardly drives).
+    const res = await user.post(`/api/fleets/${fleetId}/fuel-fillings`, {
+      uid: forklift,
+      date: '2025-03-30 10:00',
+      volume: '4',
+      manual_cost: '1',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await db
+      .insertInto('counter_days')
+      .values([
+        {
+          unit_id: forklift,
+          day: dayStart('2025-03-28'),
+          first_mileage: 0,
+          last_mileage: 10,
+          first_engine_hours: 90,
+          last_engine_hours: 100,
+        },
+        {
+          unit_id: forklift,
+          day: dayStart('2025-03-30'),
+          first_mileage: 10,
+          last_mileage: 12,
+          first_engine_hours: 100,
+          last_engine_hours: 108,
+        },
+      ])
+      .execute();
+    const fuel = await report('fuel', `&ot=u&ids=${forklift}`);
+    expect(fuel.status, JSON.stringify(fuel.body)).toBe(200);
+    expect(fuel.body.rows).toEqual([
+      {
+        object: 'Forklift',
+        fuel_count: 1,
+        fuel_volume: 4,
+        fuel_cost: 1,
+        mileage: 2,
+        engine_hours: 8,
+        // 4 gallons over 8 hours; not 2 km per 4 gallons (the value changes, not only its unit).
+        consumption: null,
+        consumption_per_hour: 0.5,
+        ot: 'u',
+        oid: forklift,
+      },
+    ]);
+    expect(fuel.body.totals).toMatchObject({ consumption: null, consumption_per_hour: 0.5, engine_hours: 8 });
+    // With the other units: each consumption over the units of its own basis.
+    const all = await report('fuel');
+    expect(all.body.totals).toMatchObject({ consumption: 9.434, consumption_per_hour: 0.5 });
+    // The PDF names the unit of the per-hour column and writes the value in the reader's language.
+    await setLang('de');
+    const pdfRes = await exported('fuel', 'pdf', `&ot=u&ids=${forklift}`);
+    const pdf = await getDocumentProxy(new Uint8Array(await pdfRes.arrayBuffer()));
+    const { text } = await extractText(pdf, { mergePages: true });
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Verbrauch je Motorstunde');
+    expect(flat).toContain('gal/h');
+    expect(flat).toContain('0,5');
+    await setLang('en');
+    await db.deleteFrom('counter_days').where('unit_id', '=', forklift).execute();
+    // Through the API, so that the day aggregates forget its cost too.
+    const gone = await user.delete(`/api/fleets/${fleetId}/fuel-fillings/${res.body.id}`);
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+  });
+
   it('reports fuel and consumption in the fleet’s units, and cost per distance', async () => {
     const fuel = await report('fuel');
     expect(fuel.body.rows).toEqual([
@@ -390,8 +466,10 @@ describe('reports', () => {
         fuel_volume: 10.6,
         fuel_cost: 0.3,
         mileage: 160.934,
+        engine_hours: 0,
         // 100 miles ÷ 10.6 gallons (mpg in a miles fleet).
         consumption: 9.434,
+        consumption_per_hour: null,
         ot: 'u',
         oid: u1,
       },
@@ -401,7 +479,9 @@ describe('reports', () => {
       fuel_volume: 10.6,
       fuel_cost: 0.3,
       mileage: 160.934,
+      engine_hours: 0,
       consumption: 9.434,
+      consumption_per_hour: null,
     });
     const byDay = await report('fuel', '&group=day');
     expect(
@@ -480,7 +560,9 @@ describe('reports', () => {
       'Fuel volume, gal',
       'Fuel cost, USD',
       'Mileage, mi',
+      'Engine hours, e.h.',
       'Consumption, mi/gal',
+      'Consumption per engine hour, gal/h',
     ]);
     const first = sheet.getRow(7);
     expect(first.getCell(1).value).toEqual(new Date('2025-03-29T00:00:00Z'));
@@ -497,7 +579,9 @@ describe('reports', () => {
     expect(totals.getCell(4).value).toBe(10.6);
     expect(totals.getCell(5).value).toBe(0.3);
     expect(totals.getCell(6).value).toBe(100);
-    expect(totals.getCell(7).value).toBe(9.434);
+    expect(totals.getCell(7).value).toBe(0);
+    expect(totals.getCell(8).value).toBe(9.434);
+    expect(totals.getCell(9).value).toBe(null);
     expect(totals.font?.bold).toBe(true);
     expect(sheet.getColumn(2).width).toBeGreaterThan(8);
   });

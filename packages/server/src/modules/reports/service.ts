@@ -1,5 +1,6 @@
 import {
   consumptionOf,
+  consumptionPerHour,
   FuelMeasure,
   fromThousandths,
   parseReportIds,
@@ -59,8 +60,25 @@ function sumsOf(type: ReportType, rows: readonly Row[], keys: readonly string[],
   const sums: Record<string, number> = {};
   for (const k of keys) sums[k] = 0;
   for (const r of rows) for (const k of keys) sums[k]! += Number(r.values[k] ?? 0);
-  if (type === 'fuel')
-    sums.consumption = consumptionOf(sums.fuel_volume ?? 0, sums.mileage ?? 0, ms) as never;
+  if (type === 'fuel') {
+    // Each consumption over the units of its basis (fuel.ts): per distance of the others, per engine
+    // hour of the units counting hours.
+    let volume = 0;
+    let km = 0;
+    let hourVolume = 0;
+    let hours = 0;
+    for (const r of rows) {
+      if (r.values.basis === 'hours') {
+        hourVolume += Number(r.values.fuel_volume ?? 0);
+        hours += Number(r.values.engine_hours ?? 0);
+      } else {
+        volume += Number(r.values.fuel_volume ?? 0);
+        km += Number(r.values.mileage ?? 0);
+      }
+    }
+    sums.consumption = consumptionOf(volume, km, ms) as never;
+    sums.consumption_per_hour = consumptionPerHour(hourVolume, hours) as never;
+  }
   if (type === 'cost-per-distance')
     sums.cost_per_distance = costPerKm(
       (sums.services_cost ?? 0) + (sums.fuel_cost ?? 0),
@@ -80,6 +98,7 @@ function wireValue(kind: ReportColumnKind, v: string | number | null): string | 
 /** The keys whose sums a series or total needs (ratios: their parts). */
 function partsOf(type: ReportType, key: string): string[] {
   if (key === 'consumption') return ['fuel_volume', 'mileage'];
+  if (key === 'consumption_per_hour') return ['fuel_volume', 'engine_hours'];
   if (key === 'cost_per_distance') return ['services_cost', 'fuel_cost', 'mileage'];
   return type === 'upcoming-overdue' || key === 'rows' ? [] : [key];
 }

@@ -6,24 +6,38 @@ import { bucketOf, type Ctx, costDays, nameOf, type Row } from './shared.js';
  * Costs, fuel and distance per unit and bucket (the fuel and cost-per-distance reports are made of them).
  */
 
+/** Distance driven (km) and engine hours run in one bucket. */
+interface Run {
+  km: number;
+  hours: number;
+}
+
 /**
- * Distance driven per unit and bucket, from the daily counter history as the statistics read it
- * (modules/statistics/service.ts `periodCounters`): each day's last mileage (the unit's live counter
- * on its latest day) less the one before it — the last day before the period, else the first value
- * of the period's first day — never negative, added to the day's bucket.
+ * Distance driven and engine hours run per unit and bucket, from the daily counter history as the
+ * statistics read it (modules/statistics/service.ts `periodCounters`): each day's last counter (the
+ * unit's live counter on its latest day) less the one before it — the last day before the period, else
+ * the first value of the period's first day — never negative, added to the day's bucket. Engine hours
+ * give the per-hour consumption of units counting hours (docs/product.md "Consumption of machines").
  */
-async function unitDistances(c: Ctx, unitIds: number[]): Promise<Map<number, Map<string | null, number>>> {
-  const out = new Map<number, Map<string | null, number>>();
+async function unitRuns(c: Ctx, unitIds: number[]): Promise<Map<number, Map<string | null, Run>>> {
+  const out = new Map<number, Map<string | null, Run>>();
   if (unitIds.length === 0) return out;
   for (let i = 0; i < unitIds.length; i += 1000) {
     const part = unitIds.slice(i, i + 1000);
     const units = await c.db
       .selectFrom('units')
-      .select(['id', 'counter_day', sql<number>`mileage - counter_off_mileage`.as('live_m')])
+      .select([
+        'id',
+        'counter_day',
+        sql<number>`mileage - counter_off_mileage`.as('live_m'),
+        sql<number>`engine_hours - counter_off_engine_hours`.as('live_h'),
+      ])
       .where('fleet_id', '=', c.fleet.id)
       .where('id', 'in', part)
       .execute();
-    const live = new Map(units.map((u) => [u.id, { day: u.counter_day, km: Number(u.live_m) }]));
+    const live = new Map(
+      units.map((u) => [u.id, { day: u.counter_day, km: Number(u.live_m), hours: Number(u.live_h) }]),
+    );
     const ids = units.map((u) => u.id);
     if (ids.length === 0) continue;
     const latestBefore = c.db
@@ -36,12 +50,14 @@ async function unitDistances(c: Ctx, unitIds: number[]): Promise<Map<number, Map
     const bases = await c.db
       .selectFrom('counter_days as x')
       .innerJoin(latestBefore, (j) => j.onRef('m.unit_id', '=', 'x.unit_id').onRef('m.day', '=', 'x.day'))
-      .select(['x.unit_id', 'x.last_mileage'])
+      .select(['x.unit_id', 'x.last_mileage', 'x.last_engine_hours'])
       .execute();
-    const base = new Map(bases.map((b) => [b.unit_id, Number(b.last_mileage)]));
+    const base = new Map(
+      bases.map((b) => [b.unit_id, { km: Number(b.last_mileage), hours: Number(b.last_engine_hours) }]),
+    );
     const days = await c.db
       .selectFrom('counter_days')
-      .select(['unit_id', 'day', 'first_mileage', 'last_mileage'])
+      .select(['unit_id', 'day', 'first_mileage', 'last_mileage', 'first_engine_hours', 'last_engine_hours'])
       .where('unit_id', 'in', ids)
       .where('day', '>=', c.period.first)
       .where('day', '<=', c.period.last)
@@ -49,24 +65,32 @@ async function unitDistances(c: Ctx, unitIds: number[]): Promise<Map<number, Map
       .orderBy('day')
       .execute();
     let unit = -1;
-    let prev = 0;
+    let prev = { km: 0, hours: 0 };
     for (const d of days) {
       if (d.unit_id !== unit) {
         unit = d.unit_id;
-        prev = base.get(unit) ?? Number(d.first_mileage);
+        prev = base.get(unit) ?? { km: Number(d.first_mileage), hours: Number(d.first_engine_hours) };
       }
       const l = live.get(unit);
-      const end = l && Number(l.day) === Number(d.day) ? l.km : Number(d.last_mileage);
-      const km = Math.max(end - prev, 0);
+      const today = l && Number(l.day) === Number(d.day);
+      const end = {
+        km: today ? l.km : Number(d.last_mileage),
+        hours: today ? l.hours : Number(d.last_engine_hours),
+      };
+      const km = Math.max(end.km - prev.km, 0);
+      const hours = Math.max(end.hours - prev.hours, 0);
       prev = end;
-      if (km === 0) continue;
+      if (km === 0 && hours === 0) continue;
       const bucket = bucketOf(c, localDate(c.fleet.tz, Number(d.day)));
       let byBucket = out.get(unit);
       if (!byBucket) {
         byBucket = new Map();
         out.set(unit, byBucket);
       }
-      byBucket.set(bucket, (byBucket.get(bucket) ?? 0) + km);
+      const run = byBucket.get(bucket) ?? { km: 0, hours: 0 };
+      run.km += km;
+      run.hours += hours;
+      byBucket.set(bucket, run);
     }
   }
   return out;
@@ -86,6 +110,8 @@ export interface UnitFigures {
   fuelCount: number;
   volume: number;
   km: number;
+  /** Engine hours run. */
+  hours: number;
 }
 
 /** Costs, fuel and distance per unit and bucket (only units with any of them). */
@@ -98,7 +124,7 @@ export async function unitFigures(c: Ctx): Promise<UnitFigures[]> {
     const key = `${period}|${uid}`;
     let f = map.get(key);
     if (!f) {
-      f = { period, uid, servicesCost: 0, fuelCost: 0, fuelCount: 0, volume: 0, km: 0 };
+      f = { period, uid, servicesCost: 0, fuelCost: 0, fuelCount: 0, volume: 0, km: 0, hours: 0 };
       map.set(key, f);
     }
     return f;
@@ -111,8 +137,12 @@ export async function unitFigures(c: Ctx): Promise<UnitFigures[]> {
     f.fuelCount += r.fuelCount;
     f.volume += r.volume;
   }
-  for (const [uid, byBucket] of await unitDistances(c, units))
-    for (const [period, km] of byBucket) at(period, uid).km += km;
+  for (const [uid, byBucket] of await unitRuns(c, units))
+    for (const [period, run] of byBucket) {
+      const f = at(period, uid);
+      f.km += run.km;
+      f.hours += run.hours;
+    }
   return [...map.values()];
 }
 

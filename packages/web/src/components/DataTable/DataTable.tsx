@@ -51,6 +51,11 @@ export interface DataColumn<T> {
   searchable?: boolean;
   /** Part of the CSV export (default true). */
   exported?: boolean;
+  /**
+   * The CSV cell when it differs from `text`: a plain number (dot decimal, no grouping) for a column
+   * whose text is formatted in the user's locale, so that the file stays machine-readable.
+   */
+  csv?: (row: T) => string | number | null;
   /** A filter select above the table, matching the value exactly. */
   filter?: { label: string; options: readonly SelectOption[] };
   /** Header-only text for screen readers (e.g. an actions column). */
@@ -222,7 +227,14 @@ export function DataTable<T>({
     const exported = columns.filter((c) => c.exported ?? true);
     const text = Papa.unparse(
       csvRows(
-        exported.map((c) => ({ header: c.header, value: (row: T) => textOf(row, c.id) })),
+        exported.map((c) => ({
+          header: c.header,
+          value: (row: T) => {
+            if (!c.csv) return textOf(row, c.id);
+            const v = c.csv(row);
+            return v === null ? '' : String(v);
+          },
+        })),
         rows,
       ),
     );

@@ -1,4 +1,11 @@
-import { formatDistance, formatMoney, formatNumber, localDate, unitLabel } from '@fleetkeep/core';
+import {
+  formatDistance,
+  formatMoney,
+  formatMoneyRate,
+  formatNumber,
+  localDate,
+  unitLabel,
+} from '@fleetkeep/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -26,11 +33,18 @@ export function useFleetFormat() {
       tz,
       /** The distance unit of "per 1 km / mile". */
       distanceUnit: unitLabel(lang, ms === 1 ? 'mile' : 'kilometer', 1),
-      money: (v: number, decimals = 2) => formatMoney(v, cur, { decimals }),
+      /**
+       * Money in the user's language: with the currency's minor units, or for a rate (cost per km) with
+       * `decimals` fraction digits at most and the currency text after it (docs/product.md).
+       */
+      money: (v: number, decimals?: number) =>
+        decimals === undefined
+          ? formatMoney(v, cur, { locale: lang })
+          : formatMoneyRate(v, cur, lang, decimals),
       /** Money shortened with k/M/… for chart axes. */
-      shortMoney: (v: number) => formatNumber(v, { decimals: 1, suffix: true }),
-      number: (v: number) => formatNumber(v, { decimals: 0 }),
-      distance: (km: number) => formatDistance(km, ms, lang, { decimals: 0 }),
+      shortMoney: (v: number) => formatNumber(v, { decimals: 1, suffix: true, locale: lang }),
+      number: (v: number) => formatNumber(v, { decimals: 0, locale: lang }),
+      distance: (km: number) => formatDistance(km, ms, lang, { decimals: 0, locale: lang }),
       day: (text: string) => dayjs(text).locale(lang).format(dateFormat),
       date: (unix: number) => dayjs(localDate(tz, unix)).locale(lang).format(dateFormat),
     }),

@@ -1,10 +1,12 @@
 import {
   COUNTER_MAX,
+  countingBasis,
   DECIMAL_MAX,
   FUEL_TEXT_MAX,
   type FuelFillingWire,
   formatMoney,
   formatNumber,
+  formatWhole,
   fromThousandths,
   fuelFillingCreateBody,
   Limits,
@@ -282,6 +284,8 @@ function Editor({
   const disabled = busy || !editable;
   const unit = form.uid === null ? undefined : unitById.get(Number(form.uid));
   const counter = unit ? mileageText(unit.cnm, miles) : '';
+  // A unit counting engine hours has no per-distance consumption (docs/product.md "Consumption of machines").
+  const perDistance = countingBasis(auth?.unit_types.find((x) => x.id === unit?.ut)?.n) === 'distance';
 
   return (
     <Stack gap="md" pb={80}>
@@ -386,7 +390,9 @@ function Editor({
           description={
             manual
               ? t('fuel.totalManual', { computed: computedText || '-' })
-              : t('fuel.totalComputed', { total: formatMoney(fromThousandths(computed ?? 0), currency) })
+              : t('fuel.totalComputed', {
+                  total: formatMoney(fromThousandths(computed ?? 0), currency, { locale: lang }),
+                })
           }
           rightSection={
             <Text size="sm" c="dimmed">
@@ -406,7 +412,7 @@ function Editor({
           error={errors.mileage}
           description={
             counter
-              ? t('fuel.counterNow', { value: `${formatNumber(Number(counter))} ${distanceUnit}` })
+              ? t('fuel.counterNow', { value: `${formatWhole(Number(counter), lang)} ${distanceUnit}` })
               : undefined
           }
           data-testid="fuel-mileage"
@@ -419,9 +425,9 @@ function Editor({
         disabled={disabled}
         data-testid="fuel-full"
       />
-      {filling && filling.consumption !== null && (
+      {filling && filling.consumption !== null && perDistance && (
         <Text size="sm" data-testid="fuel-consumption">
-          {t('fuel.consumption')}: {formatNumber(filling.consumption)}{' '}
+          {t('fuel.consumption')}: {formatNumber(filling.consumption, { decimals: 1, locale: lang })}{' '}
           {consumptionLabel(lang, fleet?.ms, fleet?.fm)}
         </Text>
       )}

@@ -1,8 +1,11 @@
 import {
+  countingBasis,
   type FuelFillingWire,
   formatFleetDateTime,
   formatMoney,
+  formatMoneyAmount,
   formatNumber,
+  formatWhole,
   routes,
   unitLabel,
 } from '@fleetkeep/core';
@@ -62,6 +65,11 @@ export default function FuelFillingsScreen() {
   const [failure, setFailure] = useState<string | null>(null);
 
   const unitName = useMemo(() => new Map((units.data ?? []).map((u) => [u.id, u.nm])), [units.data]);
+  const unitTypes = auth?.unit_types;
+  const unitType = useMemo(
+    () => new Map((units.data ?? []).map((u) => [u.id, unitTypes?.find((x) => x.id === u.ut)?.n ?? null])),
+    [units.data, unitTypes],
+  );
   const unitOptions = useMemo(
     () =>
       [...(units.data ?? [])]
@@ -82,7 +90,9 @@ export default function FuelFillingsScreen() {
 
   const columns = useMemo((): DataColumn<FuelFillingWire>[] => {
     const name = (f: FuelFillingWire) => unitName.get(f.uid) ?? `#${f.uid}`;
-    const num = (v: number | null) => (v === null ? '' : formatNumber(v));
+    // Shown in the user's locale; the CSV keeps plain numbers (docs/product.md "Numbers, money and times").
+    const num = (v: number | null) => (v === null ? '' : formatNumber(v, { locale: lang }));
+    const perHour = (f: FuelFillingWire) => countingBasis(unitType.get(f.uid)) === 'hours';
     return [
       {
         id: 'date',
@@ -111,24 +121,28 @@ export default function FuelFillingsScreen() {
         header: `${t('fuel.volume')}, ${volumeUnit}`,
         value: (f) => f.volume,
         text: (f) => num(f.volume),
+        csv: (f) => f.volume,
       },
       {
         id: 'price',
         header: `${t('fuel.price')}${currency ? `, ${currency}` : ''}`,
         value: (f) => f.price,
         text: (f) => num(f.price),
+        csv: (f) => f.price,
       },
       {
         id: 'total',
         header: `${t('fuel.total')}${currency ? `, ${currency}` : ''}`,
         value: (f) => f.total_cost,
-        text: (f) => num(f.total_cost),
+        text: (f) => (currency ? formatMoneyAmount(f.total_cost, currency, lang) : num(f.total_cost)),
+        csv: (f) => f.total_cost,
       },
       {
         id: 'mileage',
         header: `${t('fuel.mileage')}, ${distanceUnit}`,
         value: (f) => f.mileage,
-        text: (f) => (f.mileage === null ? '' : formatNumber(kmToDisplay(f.mileage, miles), { decimals: 0 })),
+        text: (f) => (f.mileage === null ? '' : formatWhole(kmToDisplay(f.mileage, miles), lang)),
+        csv: (f) => (f.mileage === null ? null : kmToDisplay(f.mileage, miles)),
       },
       {
         id: 'full',
@@ -139,8 +153,14 @@ export default function FuelFillingsScreen() {
       {
         id: 'consumption',
         header: `${t('fuel.consumption')}, ${perUnit}`,
-        value: (f) => f.consumption,
-        text: (f) => num(f.consumption),
+        // Units counting engine hours have no per-distance consumption (docs/product.md "Consumption of
+        // machines"): their fillings record no engine hours, the fuel report shows their L/h.
+        value: (f) => (perHour(f) ? null : f.consumption),
+        text: (f) =>
+          perHour(f) || f.consumption === null
+            ? ''
+            : formatNumber(f.consumption, { decimals: 1, locale: lang }),
+        csv: (f) => (perHour(f) ? null : f.consumption),
       },
       { id: 'station', header: t('fuel.station'), value: (f) => f.station },
       {
@@ -182,7 +202,9 @@ export default function FuelFillingsScreen() {
     dateFormat,
     timeFormat,
     locale,
+    lang,
     unitName,
+    unitType,
     volumeUnit,
     currency,
     distanceUnit,
@@ -230,11 +252,11 @@ export default function FuelFillingsScreen() {
       <Group gap="lg" mt={4} wrap="wrap" data-testid="fuel-totals">
         <Text size="sm" fw={600}>
           {t('fuel.totalVolume')}:{' '}
-          <span data-testid="fuel-total-volume">{`${formatNumber(totals.volume)} ${volumeUnit}`}</span>
+          <span data-testid="fuel-total-volume">{`${formatNumber(totals.volume, { locale: lang })} ${volumeUnit}`}</span>
         </Text>
         <Text size="sm" fw={600}>
           {t('objects.totalCost')}:{' '}
-          <span data-testid="fuel-total-cost">{formatMoney(totals.cost, currency)}</span>
+          <span data-testid="fuel-total-cost">{formatMoney(totals.cost, currency, { locale: lang })}</span>
         </Text>
       </Group>
     );

@@ -55,10 +55,11 @@ export default function IntervalsScreen() {
 
   const labels = useMemo<SummaryLabels>(
     () => ({
+      lang,
       distance: unitLabel(lang, miles ? 'mile' : 'kilometer', 2, 'short'),
       engineHours: t('intervals.engineHoursUnit'),
       time: (value: number, unit: IntervalTimeUnit) =>
-        `${formatNumber(value)} ${unitLabel(lang, TIME_UNIT[unit], value, 'narrow')}`,
+        `${formatNumber(value, { locale: lang })} ${unitLabel(lang, TIME_UNIT[unit], value, 'narrow')}`,
     }),
     [lang, miles, t],
   );

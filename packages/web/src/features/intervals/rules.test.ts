@@ -9,7 +9,8 @@ import {
   type SummaryLabels,
 } from './rules.ts';
 
-const labels = (distance = 'km'): SummaryLabels => ({
+const labels = (distance = 'km', lang = 'en'): SummaryLabels => ({
+  lang,
   distance,
   engineHours: 'e.h.',
   time: (value, unit) => `${value} ${unit}`,
@@ -46,20 +47,21 @@ const all = interval({
 
 describe('frequencySummary / noticeSummary', () => {
   it('joins the enabled kinds with the §9 number display', () => {
-    expect(frequencySummary(all, false, labels())).toBe('15 000 km · 500 e.h. · 1 y');
-    expect(noticeSummary(all, false, labels())).toBe('1 000 km · 20 e.h. · 30 d');
+    expect(frequencySummary(all, false, labels())).toBe('15,000 km · 500 e.h. · 1 y');
+    expect(frequencySummary(all, false, labels('km', 'de'))).toBe('15.000 km · 500 e.h. · 1 y');
+    expect(noticeSummary(all, false, labels())).toBe('1,000 km · 20 e.h. · 30 d');
   });
 
   it('leaves out disabled kinds, and is empty with none', () => {
     expect(frequencySummary({ ...all, cnme: 0, de: 0 }, false, labels())).toBe('500 e.h.');
-    expect(noticeSummary({ ...all, cnehe: 0 }, false, labels())).toBe('1 000 km · 30 d');
+    expect(noticeSummary({ ...all, cnehe: 0 }, false, labels())).toBe('1,000 km · 30 d');
     expect(frequencySummary(interval(), false, labels())).toBe('');
   });
 
   it('shows mileage in whole miles when the fleet uses miles', () => {
     const miles = interval({ ...all, cnehe: 0, de: 0, cnmd: 8047, cnmo: 1609 });
-    expect(frequencySummary(miles, true, labels('mi'))).toBe('5 000 mi');
-    expect(noticeSummary(miles, true, labels('mi'))).toBe('1 000 mi');
+    expect(frequencySummary(miles, true, labels('mi'))).toBe('5,000 mi');
+    expect(noticeSummary(miles, true, labels('mi'))).toBe('1,000 mi');
   });
 
   it('keeps the time unit of the frequency', () => {

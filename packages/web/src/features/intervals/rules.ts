@@ -1,4 +1,4 @@
-import { formatNumber, type IntervalTimeUnit, type IntervalWire } from '@fleetkeep/core';
+import { formatWhole, type IntervalTimeUnit, type IntervalWire } from '@fleetkeep/core';
 import { wholeKmToDisplay } from '../../lib/distance.ts';
 import {
   decodeUnitTypes,
@@ -17,6 +17,8 @@ export type Kind = (typeof KINDS)[number];
 
 /** Labels the caller localises: distance and engine-hours units, and a time amount with its unit. */
 export interface SummaryLabels {
+  /** The user's language: grouping and decimal separator of the numbers (docs/product.md). */
+  lang: string;
   distance: string;
   engineHours: string;
   time: (value: number, unit: IntervalTimeUnit) => string;
@@ -33,13 +35,13 @@ export const displayDistance = wholeKmToDisplay;
 
 const SEPARATOR = ' · ';
 
-/** "15 000 km · 500 e.h. · 1 y": each enabled kind's frequency; '' when none is enabled. */
+/** "15,000 km · 500 e.h. · 1 y": each enabled kind's frequency; '' when none is enabled. */
 export function frequencySummary(interval: IntervalWire, miles: boolean, labels: SummaryLabels): string {
   const parts: string[] = [];
   if (kindEnabled(interval, 'mileage'))
-    parts.push(`${formatNumber(displayDistance(interval.cnmd, miles))} ${labels.distance}`);
+    parts.push(`${formatWhole(displayDistance(interval.cnmd, miles), labels.lang)} ${labels.distance}`);
   if (kindEnabled(interval, 'engineHours'))
-    parts.push(`${formatNumber(interval.cnehd)} ${labels.engineHours}`);
+    parts.push(`${formatWhole(interval.cnehd, labels.lang)} ${labels.engineHours}`);
   if (kindEnabled(interval, 'time')) parts.push(labels.time(interval.dd, interval.du));
   return parts.join(SEPARATOR);
 }
@@ -48,9 +50,9 @@ export function frequencySummary(interval: IntervalWire, miles: boolean, labels:
 export function noticeSummary(interval: IntervalWire, miles: boolean, labels: SummaryLabels): string {
   const parts: string[] = [];
   if (kindEnabled(interval, 'mileage'))
-    parts.push(`${formatNumber(displayDistance(interval.cnmo, miles))} ${labels.distance}`);
+    parts.push(`${formatWhole(displayDistance(interval.cnmo, miles), labels.lang)} ${labels.distance}`);
   if (kindEnabled(interval, 'engineHours'))
-    parts.push(`${formatNumber(interval.cneho)} ${labels.engineHours}`);
+    parts.push(`${formatWhole(interval.cneho, labels.lang)} ${labels.engineHours}`);
   if (kindEnabled(interval, 'time')) parts.push(labels.time(interval.do, 'd'));
   return parts.join(SEPARATOR);
 }

@@ -1,4 +1,4 @@
-import { formatMoney, Limits, type LineItemWire } from '@fleetkeep/core';
+import { formatMoneyRate, Limits, type LineItemWire } from '@fleetkeep/core';
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +24,7 @@ export function LibraryTable({
   save: Save;
   onDelete: (item: LineItemWire) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const rows = useMemo(() => itemsOfTab(items, tab), [items, tab]);
   const [editingId, setEditingId] = useState<number | null>(null);
   const edited = editingId === null ? undefined : items.find((i) => i.id === editingId);
@@ -65,7 +65,8 @@ export function LibraryTable({
 
   const columns = useMemo<DataColumn<LineItemWire>[]>(() => {
     const kindName = (kind: number) => (kind === KIND.labour ? t('lineitems.labour') : t('lineitems.part'));
-    const money = (cost: number) => formatMoney(cost, currency);
+    // A unit price keeps its 3 decimals (docs/product.md), in the user's language, the currency after it.
+    const money = (cost: number) => formatMoneyRate(cost, currency, i18n.language);
     const isEditing = (item: LineItemWire) => editing?.id === item.id;
     const list: DataColumn<LineItemWire>[] = [
       {
@@ -178,7 +179,7 @@ export function LibraryTable({
           ),
       });
     return list;
-  }, [t, tab, currency, writable, editing, touched, pending, draft]);
+  }, [t, i18n.language, tab, currency, writable, editing, touched, pending, draft]);
 
   return (
     <Stack gap="sm">

@@ -1,4 +1,4 @@
-import { formatDateTime, type NotificationWire, type SessionAuthReply } from '@fleetkeep/core';
+import type { NotificationWire, SessionAuthReply } from '@fleetkeep/core';
 import {
   ActionIcon,
   Alert,
@@ -18,7 +18,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { dayjsLocale } from '../../i18n/index.ts';
+import { fleetTime } from '../../lib/fleetTime.ts';
 import { kindTitleKey, NOTIFICATION_KINDS, unreadLabel } from '../../lib/header.ts';
 import { useAlerts, useDeleteAlerts, useReadAlerts } from './api.ts';
 import classes from './Notifications.module.css';
@@ -61,6 +61,8 @@ export function NotificationBell({ auth }: { auth: SessionAuthReply }) {
   const label = unreadLabel(unread);
   const list = (alerts.data?.alerts ?? []).filter((n) => kind === null || n.t === kind);
   const { dateFormat, timeFormat } = auth.model.s;
+  // One clock: the fleet's, its zone named when the browser's differs (docs/product.md).
+  const fleetTz = auth.fleets.find((f) => f.id === fid)?.tz;
   const failed = () => setFailure(t('notifications.actionFailed'));
 
   const open = (n: NotificationWire) => {
@@ -213,7 +215,7 @@ export function NotificationBell({ auth }: { auth: SessionAuthReply }) {
                           {notificationSubject(n)}
                         </Text>
                         <Text size="xs" c="dimmed">
-                          {formatDateTime(n.tm, dateFormat, timeFormat, dayjsLocale())}
+                          {fleetTime(n.tm, fleetTz, { dateFormat, timeFormat })}
                         </Text>
                       </UnstyledButton>
                       <CloseButton

@@ -1,4 +1,4 @@
-import { formatFleetDateTime, formatMoney, formatNumber } from '@fleetkeep/core';
+import { countingBasis, formatFleetDateTime, formatMoney, formatNumber, formatWhole } from '@fleetkeep/core';
 import { Alert, Anchor, Group, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +34,12 @@ export function FuelTab({ object, period, onPeriod }: PeriodTabProps) {
   const currency = fleet?.cur ?? '';
   const dateFormat = auth?.model.s.dateFormat || 'DD.MM.YYYY';
   const timeFormat = auth?.model.s.timeFormat || 'HH:mm';
-  const num = (v: number | null) => (v === null ? '-' : formatNumber(v));
+  const num = (v: number | null) => (v === null ? '-' : formatNumber(v, { locale: lang }));
+  const money = (v: number) => formatMoney(v, currency, { locale: lang });
+  // A unit that counts engine hours has no per-distance consumption; a filling records no engine hours,
+  // so its per-hour consumption is the fuel report's (docs/product.md "Consumption of machines").
+  const typeName = auth?.unit_types.find((u) => u.id === object.unit?.ut)?.n;
+  const perDistance = countingBasis(typeName) === 'distance';
 
   return (
     <Stack>
@@ -62,7 +67,9 @@ export function FuelTab({ object, period, onPeriod }: PeriodTabProps) {
                   <Table.Th ta="right">{t('fuel.total')}</Table.Th>
                   <Table.Th ta="right">{`${t('fuel.mileage')}, ${labels.distanceUnit}`}</Table.Th>
                   <Table.Th>{t('fuel.fullTank')}</Table.Th>
-                  <Table.Th ta="right">{`${t('fuel.consumption')}, ${consumptionLabel(lang, fleet?.ms, fleet?.fm)}`}</Table.Th>
+                  {perDistance && (
+                    <Table.Th ta="right">{`${t('fuel.consumption')}, ${consumptionLabel(lang, fleet?.ms, fleet?.fm)}`}</Table.Th>
+                  )}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -77,15 +84,19 @@ export function FuelTab({ object, period, onPeriod }: PeriodTabProps) {
                     <Table.Td ta="right">{num(f.volume)}</Table.Td>
                     <Table.Td ta="right">{num(f.price)}</Table.Td>
                     <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                      {formatMoney(f.total_cost, currency)}
+                      {money(f.total_cost)}
                     </Table.Td>
                     <Table.Td ta="right">
-                      {f.mileage === null
-                        ? '-'
-                        : formatNumber(kmToDisplay(f.mileage, labels.miles), { decimals: 0 })}
+                      {f.mileage === null ? '-' : formatWhole(kmToDisplay(f.mileage, labels.miles), lang)}
                     </Table.Td>
                     <Table.Td>{f.full === 1 ? t('fuel.full') : t('fuel.partial')}</Table.Td>
-                    <Table.Td ta="right">{num(f.consumption)}</Table.Td>
+                    {perDistance && (
+                      <Table.Td ta="right">
+                        {f.consumption === null
+                          ? '-'
+                          : formatNumber(f.consumption, { decimals: 1, locale: lang })}
+                      </Table.Td>
+                    )}
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -93,11 +104,10 @@ export function FuelTab({ object, period, onPeriod }: PeriodTabProps) {
           </Table.ScrollContainer>
           <Group gap="lg" wrap="wrap" data-testid="object-fuel-totals">
             <Text size="sm" fw={600}>
-              {t('fuel.totalVolume')}: {`${formatNumber(totals.volume)} ${volumeUnit}`}
+              {t('fuel.totalVolume')}: {`${num(totals.volume)} ${volumeUnit}`}
             </Text>
             <Text size="sm" fw={600}>
-              {t('objects.totalCost')}:{' '}
-              <span data-testid="object-fuel-total-cost">{formatMoney(totals.cost, currency)}</span>
+              {t('objects.totalCost')}: <span data-testid="object-fuel-total-cost">{money(totals.cost)}</span>
             </Text>
           </Group>
         </>

@@ -113,6 +113,8 @@ export default function ItemsScreen() {
         header: t('objects.mileage'),
         value: (r) => (r.mileage === null ? null : Math.round(kmToDisplay(r.mileage, labels.miles))),
         text: (r) => (r.mileage === null ? '' : labels.distance(r.mileage)),
+        // The CSV keeps plain numbers (docs/product.md "Numbers, money and times").
+        csv: (r) => (r.mileage === null ? null : Math.round(kmToDisplay(r.mileage, labels.miles))),
         // Spec §4: objects with no live data show '-'.
         cell: (r) => (r.mileage === null ? '-' : labels.distance(r.mileage)),
         searchable: false,
@@ -122,6 +124,7 @@ export default function ItemsScreen() {
         header: t('objects.engineHours'),
         value: (r) => r.engineHours,
         text: (r) => (r.engineHours === null ? '' : labels.engineHours(r.engineHours)),
+        csv: (r) => (r.engineHours === null ? null : Math.round(r.engineHours)),
         cell: (r) => (r.engineHours === null ? '-' : labels.engineHours(r.engineHours)),
         searchable: false,
       },

@@ -1,11 +1,4 @@
-import {
-  COUNTER_MAX,
-  formatFleetDateTime,
-  formatNumber,
-  type MeterEntryWire,
-  MeterReason,
-  routes,
-} from '@fleetkeep/core';
+import { COUNTER_MAX, formatFleetDateTime, type MeterEntryWire, MeterReason, routes } from '@fleetkeep/core';
 import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -51,8 +44,8 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
   const columns = useMemo<DataColumn<MeterEntryWire>[]>(() => {
     const when = (unix: number) =>
       formatFleetDateTime(unix, labels.tz, dateFormat, timeFormat, dayjsLocale());
-    const distance = (km: number) =>
-      `${formatNumber(kmToDisplay(km, labels.miles), { decimals: 1 })} ${labels.distanceUnit}`;
+    // Counters are whole, in the user's language (docs/product.md "Numbers, money and times").
+    const distance = labels.distance;
     const counter = (value: number | null, old: number | null, text: (v: number) => string) =>
       value === null
         ? '-'

@@ -1,4 +1,11 @@
-import { formatNumber, localDate, unitLabel } from '@fleetkeep/core';
+import {
+  formatMoney,
+  formatMoneyRate,
+  formatNumber,
+  formatWhole,
+  localDate,
+  unitLabel,
+} from '@fleetkeep/core';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,21 +40,28 @@ export function useLabels() {
   return useMemo(() => {
     const distanceUnit = unitLabel(lang, miles ? 'mile' : 'kilometer', 2);
     const engineHoursUnit = t('objects.engineHoursUnit');
+    // Counters and remaining values are whole, in the user's locale (docs/product.md "Numbers, money and
+    // times").
     /** A distance given in km, shown in the fleet unit, whole units. */
-    const distance = (km: number) =>
-      `${formatNumber(kmToDisplay(km, miles), { decimals: 0 })} ${distanceUnit}`;
-    const engineHours = (h: number) => `${formatNumber(h, { decimals: 1 })} ${engineHoursUnit}`;
-    const days = (n: number) => `${formatNumber(n)} ${unitLabel(lang, 'day', n)}`;
+    const distance = (km: number) => `${formatWhole(kmToDisplay(km, miles), lang)} ${distanceUnit}`;
+    const engineHours = (h: number) => `${formatWhole(h, lang)} ${engineHoursUnit}`;
+    const days = (n: number) => `${formatNumber(n, { locale: lang })} ${unitLabel(lang, 'day', n)}`;
     const date = (unix: number | null | undefined) =>
       unix === null || unix === undefined ? '-' : dayjs(localDate(tz, unix)).locale(lang).format(dateFormat);
-    const money = (v: number, decimals = 2) =>
-      `${formatNumber(v, { decimals })}${fleet?.cur ? ` ${fleet.cur}` : ''}`;
+    /**
+     * Money in the fleet's currency with its minor units; a rate (cost per km) with `decimals` fraction
+     * digits at most, the currency text after it.
+     */
+    const money = (v: number, decimals?: number) =>
+      decimals === undefined
+        ? formatMoney(v, fleet?.cur ?? '', { locale: lang })
+        : formatMoneyRate(v, fleet?.cur ?? '', lang, decimals);
     const remaining = (r: Remaining) => {
       const value =
         r.kind === 'mileage'
-          ? `${formatNumber(r.amount, { decimals: 0 })} ${distanceUnit}`
+          ? `${formatWhole(r.amount, lang)} ${distanceUnit}`
           : r.kind === 'engineHours'
-            ? `${formatNumber(r.amount, { decimals: 1 })} ${engineHoursUnit}`
+            ? `${formatWhole(r.amount, lang)} ${engineHoursUnit}`
             : days(r.amount);
       return r.overdue ? t('objects.overdueBy', { value }) : t('objects.inValue', { value });
     };

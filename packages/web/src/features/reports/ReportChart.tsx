@@ -44,7 +44,9 @@ export function ReportChart({
       },
       yAxis: {
         type: 'value',
-        axisLabel: { formatter: (v: number) => formatNumber(v, { decimals: 1, suffix: true }) },
+        axisLabel: {
+          formatter: (v: number) => formatNumber(v, { decimals: 1, suffix: true, locale: ctx.lang }),
+        },
       },
       series: [
         byPeriod

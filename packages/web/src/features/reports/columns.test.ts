@@ -42,13 +42,19 @@ describe('report columns', () => {
   });
 
   it('format values by kind (spec §9 number display)', () => {
-    expect(formatCell('money', 1234.5, km)).toBe('1 234.5');
-    expect(formatCell('money', 0.125, km)).toBe('0.125');
-    expect(formatCell('count', 12345, km)).toBe('12 345');
+    // In the user's language, money with the currency's minor units (docs/product.md).
+    expect(formatCell('money', 1234.5, km)).toBe('1,234.50');
+    expect(formatCell('money', 1467.349, km)).toBe('1,467.35');
+    expect(formatCell('money', 1467.349, { ...km, lang: 'de' })).toBe('1.467,35');
+    expect(formatCell('money', 0.125, km)).toBe('0.13');
+    expect(formatCell('count', 12345, km)).toBe('12,345');
     expect(formatCell('number', 2.5, km)).toBe('2.5');
-    expect(formatCell('distance', 160934.4, km)).toBe('160 934');
-    expect(formatCell('distance', 160934.4, miles)).toBe('100 000');
-    expect(formatCell('hours', 1500.25, km)).toBe('1 500.3');
+    expect(formatCell('number', 2.5, { ...km, lang: 'de' })).toBe('2,5');
+    expect(formatCell('distance', 160934.4, km)).toBe('160,934');
+    expect(formatCell('distance', 160934.4, miles)).toBe('100,000');
+    expect(formatCell('distance', 624083.4, { ...km, lang: 'de' })).toBe('624.083');
+    expect(formatCell('hours', 1500.25, km)).toBe('1,500');
+    expect(formatCell('consumption', 8.449, km)).toBe('8.4');
     expect(formatCell('date', '2026-02-03', km)).toBe('03.02.2026');
     expect(formatCell('date', '2026-02-03', { ...km, dateFormat: 'YYYY/MM/DD' })).toBe('2026/02/03');
     expect(formatCell('object_type', 'u', km)).toBe('Unit');
@@ -66,8 +72,9 @@ describe('report columns', () => {
   });
 
   it('format totals with their unit', () => {
-    expect(formatTotal('money', 1250.5, km)).toBe('1 250.5 EUR');
-    expect(formatTotal('distance', 1609.344, miles)).toBe('1 000 mi');
+    expect(formatTotal('money', 1250.5, km)).toBe('€1,250.50');
+    expect(formatTotal('money', 1250.5, { ...km, lang: 'de' })).toBe('1.250,50\u00a0€');
+    expect(formatTotal('distance', 1609.344, miles)).toBe('1,000 mi');
     expect(formatTotal('count', 3, km)).toBe('3');
     expect(formatTotal('consumption', null, km)).toBe('–');
   });

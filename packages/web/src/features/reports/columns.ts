@@ -1,6 +1,8 @@
 import {
+  consumptionLabel,
   formatCalendarDay,
   formatMoney,
+  formatMoneyAmount,
   formatNumber,
   KM_PER_MILE,
   kmToFleetDistance,
@@ -18,7 +20,7 @@ import {
  */
 
 export interface ReportFormatContext {
-  /** i18next language (unit labels). */
+  /** i18next language (unit labels, grouping and decimal separator, money). */
   lang: string;
   /** The fleet's measure system (1 miles) and fuel unit (2 US gallons). */
   ms: number;
@@ -54,6 +56,8 @@ export function columnUnit(kind: ReportColumnKind, ctx: ReportFormatContext): st
       return usesMiles(ctx.ms)
         ? `${distanceText(ctx.lang, ctx.ms)}/${volumeText(ctx.lang, ctx.fm)}`
         : `${volumeText(ctx.lang, ctx.fm)}/100 ${distanceText(ctx.lang, ctx.ms)}`;
+    case 'consumption_per_hour':
+      return consumptionLabel(ctx.lang, 'hours', ctx.ms, ctx.fm);
     case 'cost_per_distance': {
       const per = unitLabel(ctx.lang, usesMiles(ctx.ms) ? 'mile' : 'kilometer', 1);
       return ctx.currency ? `${ctx.currency}/${per}` : per;
@@ -81,17 +85,26 @@ export function displayNumber(kind: ReportColumnKind, value: CellValue, ms: numb
   return value;
 }
 
-/** How many fraction digits a kind shows (spec §9: at most 3). */
+/**
+ * How many fraction digits a kind shows (spec §9: at most 3; counters whole and consumption to one
+ * decimal, docs/product.md "Numbers, money and times"). Money has its currency's minor units.
+ */
 const DECIMALS: Partial<Record<ReportColumnKind, number>> = {
   count: 0,
   distance: 0,
-  hours: 1,
+  hours: 0,
+  consumption: 1,
+  consumption_per_hour: 1,
   cost_per_distance: 3,
 };
 
-/** A number of a kind as the table shows it (the unit is in the title): '1 234.5'. */
-export function formatNumberOf(kind: ReportColumnKind, value: number): string {
-  return formatNumber(value, { decimals: DECIMALS[kind] ?? 3 });
+/**
+ * A number of a kind as the table shows it (the unit is in the title), in the user's language: '1,234.5',
+ * money '1,467.35' with the currency's minor units.
+ */
+export function formatNumberOf(kind: ReportColumnKind, value: number, ctx: ReportFormatContext): string {
+  if (kind === 'money') return formatMoneyAmount(value, ctx.currency, ctx.lang);
+  return formatNumber(value, { decimals: DECIMALS[kind] ?? 3, locale: ctx.lang });
 }
 
 /** A cell's text (empty for no value); coded kinds worded through `t`, dates in the user's format. */
@@ -110,7 +123,7 @@ export function formatCell(kind: ReportColumnKind, value: CellValue, ctx: Report
       return ctx.t(`reports.lineType.${value}`);
     default: {
       const n = displayNumber(kind, value, ctx.ms);
-      return n === null ? String(value) : formatNumberOf(kind, n);
+      return n === null ? String(value) : formatNumberOf(kind, n, ctx);
     }
   }
 }
@@ -119,9 +132,9 @@ export function formatCell(kind: ReportColumnKind, value: CellValue, ctx: Report
 export function formatTotal(kind: ReportColumnKind, value: number | null, ctx: ReportFormatContext): string {
   const n = displayNumber(kind, value, ctx.ms);
   if (n === null) return '–';
-  if (kind === 'money') return formatMoney(n, ctx.currency);
+  if (kind === 'money') return formatMoney(n, ctx.currency, { locale: ctx.lang });
   const unit = columnUnit(kind, ctx);
-  const text = formatNumberOf(kind, n);
+  const text = formatNumberOf(kind, n, ctx);
   return unit ? `${text} ${unit}` : text;
 }
 

@@ -121,7 +121,10 @@ export async function reportPdf(table: ExportTable, signal?: AbortSignal): Promi
 
   const text = (kind: string, v: ExportValue): string => {
     if (v === null) return '';
-    if (typeof v === 'number') return f.number(v, { decimals: DECIMALS[kind as keyof typeof DECIMALS] ?? 3 });
+    if (typeof v === 'number') {
+      if (kind === 'money') return f.moneyAmount(v);
+      return f.number(v, { decimals: DECIMALS[kind as keyof typeof DECIMALS] ?? 3 });
+    }
     return kind === 'date' ? f.day(v) : v;
   };
   const cells = table.rows.map((r) => r.map((v, j) => text(table.columns[j]!.kind, v)));

@@ -1,4 +1,5 @@
 import {
+  consumptionLabel,
   KM_PER_MILE,
   kmToFleetDistance,
   MeasureSystem,
@@ -52,11 +53,22 @@ const NUMERIC: ReadonlySet<ReportColumnKind> = new Set([
   'hours',
   'volume',
   'consumption',
+  'consumption_per_hour',
   'cost_per_distance',
 ]);
 
-/** Fraction digits a kind is shown with (spec §9: at most 3; counts none). */
-export const DECIMALS: Partial<Record<ReportColumnKind, number>> = { count: 0 };
+/**
+ * Fraction digits a kind is shown with in a text export (spec §9: at most 3; counts none; counters whole
+ * and consumption to one decimal, docs/product.md "Numbers, money and times"). Money has its currency's
+ * minor units (Formatter `moneyAmount`).
+ */
+export const DECIMALS: Partial<Record<ReportColumnKind, number>> = {
+  count: 0,
+  distance: 0,
+  hours: 0,
+  consumption: 1,
+  consumption_per_hour: 1,
+};
 
 /** The unit a column's title names (money: the currency), or none. */
 function unitOf(kind: ReportColumnKind, wire: ReportWire, f: Formatter, currency: string): string {
@@ -74,6 +86,8 @@ function unitOf(kind: ReportColumnKind, wire: ReportWire, f: Formatter, currency
       return wire.ms === MeasureSystem.miles
         ? `${f.distanceLabel}/${f.volumeLabel}`
         : `${f.volumeLabel}/100 ${f.distanceLabel}`;
+    case 'consumption_per_hour':
+      return consumptionLabel(f.lang, 'hours', wire.ms, wire.fm);
     case 'cost_per_distance':
       return currency ? `${currency}/${f.distanceLabel}` : `1 ${f.distanceLabel}`;
     default:

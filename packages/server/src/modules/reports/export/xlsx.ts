@@ -18,6 +18,7 @@ const NUM_FMT: Partial<Record<ReportColumnKind, string>> = {
   hours: '#,##0.###',
   volume: '#,##0.###',
   consumption: '#,##0.###',
+  consumption_per_hour: '#,##0.###',
   cost_per_distance: '#,##0.00#',
 };
 

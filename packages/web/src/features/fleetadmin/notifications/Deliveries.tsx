@@ -1,11 +1,11 @@
-import { type DeliveryWire, formatDateTime } from '@fleetkeep/core';
+import type { DeliveryWire } from '@fleetkeep/core';
 import { Alert, Badge, Button, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DataColumn, DataTable } from '../../../components/DataTable/DataTable.tsx';
 import { Loading } from '../../../components/Loading.tsx';
-import { dayjsLocale } from '../../../i18n/index.ts';
 import { ApiError } from '../../../lib/api.ts';
+import { fleetTime } from '../../../lib/fleetTime.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useDeliveries, useRetryDelivery } from './api.ts';
 import { CHANNEL_TITLE } from './rules.ts';
@@ -31,10 +31,9 @@ export function Deliveries({ fid }: { fid: number }) {
       onError: (err) => setRetryError(err instanceof ApiError && err.reason ? err.reason : String(err)),
     });
   };
-  const time = (tm: number | null) =>
-    tm === null || !settings
-      ? '-'
-      : formatDateTime(tm, settings.dateFormat, settings.timeFormat, dayjsLocale());
+  // One clock: the fleet's, its zone named when the browser's differs (docs/product.md).
+  const tz = session.status === 'authenticated' ? session.auth.fleets.find((f) => f.id === fid)?.tz : 0;
+  const time = (tm: number | null) => (tm === null || !settings ? '-' : fleetTime(tm, tz, settings));
 
   const columns: DataColumn<DeliveryWire>[] = [
     {

@@ -27,10 +27,10 @@ export function LinesTab({
   library,
   currency,
 }: TabProps & { library: readonly LineItemWire[]; currency: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const items = useMemo(() => lineLibrary(library), [library]);
   const libraryOptions = useMemo(() => items.map((i) => ({ value: `${LIB}${i.id}`, label: i.n })), [items]);
-  const money = (v: number) => formatMoney(v, currency);
+  const money = (v: number) => formatMoney(v, currency, { locale: i18n.language });
 
   const update = (index: number, fields: string[], patch: (l: LineForm) => Partial<LineForm>) =>
     change(

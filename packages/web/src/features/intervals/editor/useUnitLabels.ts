@@ -1,4 +1,4 @@
-import { formatNumber, unitLabel } from '@fleetkeep/core';
+import { formatWhole, unitLabel } from '@fleetkeep/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { remainingLabel } from './remaining.ts';
@@ -7,7 +7,7 @@ export interface UnitLabels {
   distance: string;
   engineHours: string;
   days: string;
-  /** 'In: 7 500 km' / 'Overdue: 100 e.h.' (spec §9). */
+  /** 'In: 7,500 km' / 'Overdue: 100 e.h.' (spec §9), whole and in the user's language (docs/product.md). */
   remaining: (value: number, unit: string) => string;
 }
 
@@ -22,7 +22,7 @@ export function useUnitLabels(miles: boolean): UnitLabels {
       days: unitLabel(lang, 'day', 2, 'narrow'),
       remaining: (value: number, unit: string) => {
         const { key, amount } = remainingLabel(value);
-        const text = `${formatNumber(amount)} ${unit}`;
+        const text = `${formatWhole(amount, lang)} ${unit}`;
         return key === 'in'
           ? t('intervalEditor.in', { value: text })
           : t('intervalEditor.overdue', { value: text });

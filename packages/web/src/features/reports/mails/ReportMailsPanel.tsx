@@ -1,13 +1,13 @@
-import { formatFleetDateTime, type ReportMailWire, type ReportType, routes } from '@fleetkeep/core';
+import { type ReportMailWire, type ReportType, routes } from '@fleetkeep/core';
 import { Badge, Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DataColumn } from '../../../components/DataTable/DataTable.tsx';
 import { ListPanel } from '../../../components/ListPanel.tsx';
 import { Loading } from '../../../components/Loading.tsx';
-import { dayjsLocale } from '../../../i18n/index.ts';
 import { LANGUAGE_NAMES, type Language } from '../../../i18n/languages.ts';
 import { ApiError } from '../../../lib/api.ts';
+import { fleetTime } from '../../../lib/fleetTime.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCan } from '../../../lib/useCan.ts';
 import { useDeleteReportMail, useReportMails, useSendReportMail } from './api.ts';
@@ -35,8 +35,8 @@ export function ReportMailsPanel({ fid, report }: { fid: number; report: ReportT
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const lang = i18n.language;
 
-  const when = (unix: number) =>
-    formatFleetDateTime(unix, fleet?.tz ?? 0, dateFormat, timeFormat, dayjsLocale());
+  // One clock: the fleet's, its zone named when the browser's differs (docs/product.md).
+  const when = (unix: number) => fleetTime(unix, fleet?.tz, { dateFormat, timeFormat });
   const schedule = (m: ReportMailWire) => scheduleParts(m, lang, (k, v) => t(k, v)).join(' · ');
   const lastText = (m: ReportMailWire) =>
     m.last_sent === null

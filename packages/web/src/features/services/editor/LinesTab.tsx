@@ -1,4 +1,4 @@
-import { formatNumber, type LineItemWire } from '@fleetkeep/core';
+import { formatMoney, formatMoneyAmount, formatNumber, type LineItemWire } from '@fleetkeep/core';
 import { Button, Group, Input, Paper, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,11 +27,12 @@ export interface LinesTabProps {
   currency: string;
 }
 
-const money = (th: number | undefined) => (th === undefined ? '-' : formatNumber(thousandthsToNumber(th)));
-
 /** Tab 2: line items (spec §3 "Line item"): name from the library or typed, part/labour, quantity × cost. */
 export function LinesTab({ lines, onChange, library, errors, editable, busy, currency }: LinesTabProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // Amounts with the currency's minor units in the user's language (docs/product.md).
+  const money = (th: number | undefined) =>
+    th === undefined ? '-' : formatMoneyAmount(thousandthsToNumber(th), currency, i18n.language);
   const parts = useMemo(
     () => library.filter((i) => i.t === LINE_KIND.labour || i.t === LINE_KIND.part),
     [library],
@@ -91,8 +92,10 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
                     <Table.Td>
                       {l.t === LINE_KIND.labour ? t('serviceEditor.labour') : t('serviceEditor.part')}
                     </Table.Td>
-                    <Table.Td ta="right">{formatNumber(Number(l.q))}</Table.Td>
-                    <Table.Td ta="right">{formatNumber(Number(l.c || 0))}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(Number(l.q), { locale: i18n.language })}</Table.Td>
+                    <Table.Td ta="right">
+                      {formatNumber(Number(l.c || 0), { locale: i18n.language })}
+                    </Table.Td>
                     <Table.Td ta="right">{money(lineTotal(l))}</Table.Td>
                   </Table.Tr>
                 ))}
@@ -206,10 +209,12 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
 }
 
 function TotalLine({ total, currency }: { total: number; currency: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <Text fw={600} data-testid="service-lines-total">
-      {t('serviceEditor.linesTotal', { total: `${money(total)} ${currency}`.trim() })}
+      {t('serviceEditor.linesTotal', {
+        total: formatMoney(thousandthsToNumber(total), currency, { locale: i18n.language }),
+      })}
     </Text>
   );
 }

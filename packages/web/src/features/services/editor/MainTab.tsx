@@ -1,6 +1,6 @@
 import {
   COUNTER_MAX,
-  formatNumber,
+  formatMoney,
   Limits,
   type ObjectType,
   SERVICE_NOTIFY_DAYS_MAX,
@@ -281,7 +281,9 @@ export function MainTab(props: MainTabProps) {
           label={t('serviceEditor.totalCost')}
           readOnly
           variant="filled"
-          value={`${formatNumber(form.lines.length > 0 ? lineTotal : (service?.total_cost ?? 0))} ${props.currency}`.trim()}
+          value={formatMoney(form.lines.length > 0 ? lineTotal : (service?.total_cost ?? 0), props.currency, {
+            locale: i18n.language,
+          })}
           description={form.lines.length > 0 ? t('serviceEditor.totalFromLines') : undefined}
           data-testid="service-total"
         />

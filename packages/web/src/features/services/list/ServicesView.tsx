@@ -200,12 +200,13 @@ export default function ServicesView() {
         currency,
         dateFormat,
         locale,
+        lang: i18n.language,
         distanceUnit,
         lookups: names,
         onQuick: (action: QuickAction, s: ServiceWire) => rowActions.current.act(action, [s]),
         onDelete: (s: ServiceWire) => rowActions.current.setPending({ action: 'delete', services: [s] }),
       } satisfies ColumnContext),
-    [t, tab, tz, miles, can, currency, dateFormat, locale, distanceUnit, names],
+    [t, tab, tz, miles, can, currency, dateFormat, locale, i18n.language, distanceUnit, names],
   );
   const bulk = bulkActions(tab, can);
   const busy = batch.isPending || remove.isPending;

@@ -1,6 +1,6 @@
 import {
   formatMoney,
-  formatNumber,
+  formatWhole,
   overdueKinds,
   type RuleKind,
   type ServiceWire,
@@ -47,7 +47,10 @@ export interface ColumnContext {
   can: Can;
   currency: string;
   dateFormat: string;
+  /** The dayjs locale of month names. */
   locale: string;
+  /** The user's language: grouping and decimal separator of numbers, money (docs/product.md). */
+  lang: string;
   distanceUnit: string;
   /** Names of objects and intervals (data.ts `useLookups().names`). */
   lookups: Names;
@@ -62,14 +65,14 @@ export function overdueText(t: TFunction, f: number): string {
   return t('services.overdueBy', { kinds: kinds.map((k) => t(KIND_LABEL[k])).join(', ') });
 }
 
-/** Spec §9 remaining value: "In: 500 km · 20 e.h." or "Overdue: 12 km". */
+/** Spec §9 remaining value, whole and in the user's locale: "In: 1,500 km · 20 e.h." or "Overdue: 12 km". */
 function remainingText(c: ColumnContext, s: ServiceWire): string {
   const r = remaining(s);
   const parts: string[] = [];
   const say = (value: number, unit: string) =>
     value < 0
-      ? c.t('services.remainingOverdue', { value: `${formatNumber(-value)} ${unit}` })
-      : c.t('services.remainingIn', { value: `${formatNumber(value)} ${unit}` });
+      ? c.t('services.remainingOverdue', { value: `${formatWhole(-value, c.lang)} ${unit}` })
+      : c.t('services.remainingIn', { value: `${formatWhole(value, c.lang)} ${unit}` });
   if (r.mileage !== null) parts.push(say(kmToDisplay(r.mileage, c.miles), c.distanceUnit));
   if (r.engineHours !== null) parts.push(say(r.engineHours, c.t('intervals.engineHoursUnit')));
   return parts.join(' · ');
@@ -230,13 +233,15 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
         id: 'mileage',
         header: `${t('services.mileage')}, ${c.distanceUnit}`,
         value: (s) => s.mileage,
-        text: (s) => (s.mileage === null ? '' : formatNumber(kmToDisplay(s.mileage, c.miles))),
+        text: (s) => (s.mileage === null ? '' : formatWhole(kmToDisplay(s.mileage, c.miles), c.lang)),
+        csv: (s) => (s.mileage === null ? null : kmToDisplay(s.mileage, c.miles)),
       },
       {
         id: 'engineHours',
         header: `${t('services.engineHours')}, ${t('intervals.engineHoursUnit')}`,
         value: (s) => s.engine_hours,
-        text: (s) => (s.engine_hours === null ? '' : formatNumber(s.engine_hours)),
+        text: (s) => (s.engine_hours === null ? '' : formatWhole(s.engine_hours, c.lang)),
+        csv: (s) => s.engine_hours,
       },
     );
   }
@@ -247,10 +252,11 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
       // On a phone the archive's cost is the figure that matters; open services show status instead.
       phone: tab === 'archive' ? 'detail' : undefined,
       value: (s) => s.total_cost,
-      text: (s) => formatMoney(s.total_cost, c.currency),
+      text: (s) => formatMoney(s.total_cost, c.currency, { locale: c.lang }),
+      csv: (s) => s.total_cost,
       cell: (s) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatMoney(s.total_cost, c.currency)}
+          {formatMoney(s.total_cost, c.currency, { locale: c.lang })}
         </Text>
       ),
     },
