@@ -62,6 +62,10 @@ export const UNCATALOGUED_ROUTES: { route: string; why: string }[] = [
   { route: '* /api/docs', why: 'public: browsable API description (swagger-ui and its assets)' },
   { route: 'GET /api/ingest/osmand', why: 'telematics: public, authenticated by the device id' },
   { route: 'POST /api/ingest/osmand', why: 'telematics: public, authenticated by the device id' },
+  {
+    route: 'POST /api/ingest/traccar',
+    why: 'telematics: public, authenticated by the device id and TRACCAR_FORWARD_TOKEN (traccar suite)',
+  },
   { route: 'POST /api/ingest/batch', why: 'telematics gateway batch: fleet admin, telematics suite' },
   {
     route: 'GET /api/gis/tiles/:z/:x/:y',
