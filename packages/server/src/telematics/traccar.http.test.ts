@@ -35,7 +35,15 @@ function forwardBody(
       geofenceIds: null,
       ...rest,
     },
-    device: { id: 12, attributes: {}, groupId: 0, name: uniqueId, uniqueId, status: 'online', disabled: false },
+    device: {
+      id: 12,
+      attributes: {},
+      groupId: 0,
+      name: uniqueId,
+      uniqueId,
+      status: 'online',
+      disabled: false,
+    },
   };
 }
 
@@ -69,7 +77,11 @@ describe('Traccar position forwarding, POST /api/ingest/traccar (DESIGN §3)', (
       forwardBody(
         'demo-003',
         { time, latitude: 53.95, longitude: 27.6, speed: 20, course: 45, altitude: 231 },
-        { odometer: Math.round((before.cnm + 25.5) * 1000), hours: (before.cneh + 1.25) * MS_PER_HOUR, fuel: 40 },
+        {
+          odometer: Math.round((before.cnm + 25.5) * 1000),
+          hours: (before.cneh + 1.25) * MS_PER_HOUR,
+          fuel: 40,
+        },
       ),
     );
     expect(res.status).toBe(200);
@@ -120,7 +132,11 @@ describe('Traccar position forwarding, POST /api/ingest/traccar (DESIGN §3)', (
     const res = await forward(forwardBody('ghost-traccar', { time: tick() }));
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 5, reason: 'Unknown device' });
-    const log = await db.selectFrom('ingest_log').selectAll().where('device_id', '=', 'ghost-traccar').execute();
+    const log = await db
+      .selectFrom('ingest_log')
+      .selectAll()
+      .where('device_id', '=', 'ghost-traccar')
+      .execute();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ unit_id: null, reason: 'Unknown device' });
   });
@@ -132,7 +148,9 @@ describe('Traccar position forwarding, POST /api/ingest/traccar (DESIGN §3)', (
   });
 
   it('asks no token while TRACCAR_FORWARD_TOKEN is unset', async () => {
-    const res = await forward(forwardBody('demo-005', { time: tick() }), { authorization: 'Bearer anything' });
+    const res = await forward(forwardBody('demo-005', { time: tick() }), {
+      authorization: 'Bearer anything',
+    });
     expect(res.status).toBe(200);
   });
 
@@ -160,7 +178,9 @@ describe('Traccar position forwarding, POST /api/ingest/traccar (DESIGN §3)', (
 
     it('refuses a wrong token with 401', async () => {
       for (const wrong of ['wrong', `${token}x`, token.slice(0, -1), token.toUpperCase()]) {
-        const res = await forward(forwardBody('demo-005', { time: tick() }), { authorization: `Bearer ${wrong}` });
+        const res = await forward(forwardBody('demo-005', { time: tick() }), {
+          authorization: `Bearer ${wrong}`,
+        });
         expect(res.status).toBe(401);
         expect(res.body).toEqual({ error: 8, reason: 'Wrong forward token' });
       }
