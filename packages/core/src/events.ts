@@ -12,6 +12,7 @@ export type Collection =
   | 'notification'
   | 'customfield'
   | 'fuelfilling'
+  | 'faultcode'
   | 'user';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';
@@ -32,6 +33,14 @@ export interface LiveEvent<D = unknown> {
   by?: number | null;
   /** On the wire: the receiving session made this change itself. */
   own?: 1;
+}
+
+/**
+ * Payload of a fault-code change (`t: "u"`, `s: "faultcode"`): a code of the unit appeared, reopened, was
+ * seen again or was cleared; the unit page reads the list again.
+ */
+export interface FaultCodeChangeEvent {
+  unitId: number;
 }
 
 /** Payload of a unit message event (`t: "e"`, `s: "avl_unit"`). */

@@ -183,6 +183,21 @@ export interface MeterReadingTable {
   shift_pending: Generated<number>;
 }
 
+/** A unit's diagnostic trouble code (migration 028, telematics/fault-codes.ts). */
+export interface FaultCodeTable {
+  id: Generated<number>;
+  fleet_id: number | null;
+  unit_id: number;
+  code: string;
+  /** Unix seconds: the times of the first and the last reading that reported it. */
+  first_seen: number;
+  last_seen: number;
+  count: number;
+  /** Unix seconds of the clear; null while the code is active. */
+  cleared_at: number | null;
+  cleared_by: number | null;
+}
+
 export interface CounterCorrectionTable {
   id: Generated<number>;
   unit_id: number;
@@ -571,6 +586,7 @@ export interface Database {
   notification_deliveries: NotificationDeliveryTable;
   login_failures: LoginFailureTable;
   client_faults: ClientFaultTable;
+  fault_codes: FaultCodeTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -24,6 +24,7 @@ import { authRevision022 } from './022_auth_revision.js';
 import { loginTriesMeterShifts023 } from './023_login_tries_meter_shifts.js';
 import { unitsRevision026 } from './026_units_revision.js';
 import { meterShiftPending027 } from './027_meter_shift_pending.js';
+import { faultCodes028 } from './028_fault_codes.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -52,6 +53,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '023_login_tries_meter_shifts': loginTriesMeterShifts023(),
     '026_units_revision': unitsRevision026(dialect),
     '027_meter_shift_pending': meterShiftPending027(),
+    '028_fault_codes': faultCodes028(dialect),
   };
   return { getMigrations: async () => list };
 }
