@@ -37,10 +37,11 @@ export interface LiveEvent<D = unknown> {
 
 /**
  * Payload of a fault-code change (`t: "u"`, `s: "faultcode"`): a code of the unit appeared, reopened, was
- * seen again or was cleared; the unit page reads the list again.
+ * seen again or was cleared, or the fleet's critical codes changed; the unit page reads the list again.
  */
 export interface FaultCodeChangeEvent {
-  unitId: number;
+  /** The unit; null when the fleet's list of critical codes changed. */
+  unitId: number | null;
 }
 
 /** Payload of a unit message event (`t: "e"`, `s: "avl_unit"`). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CRITICAL_FAULT_CODES_MAX, FAULT_CODE_MAX_LENGTH } from '../fault-codes.js';
 import { id, pathId } from './common.js';
 
 /**
@@ -21,6 +22,7 @@ export const faultCodeWire = z.object({
   n: z.number().int().min(1).describe('Readings that reported it'),
   ca: z.number().int().nullable().describe('Cleared at, Unix seconds; null while the code is active'),
   cb: faultCodePerson.nullable().describe('Who cleared it (null while active, or when the user is gone)'),
+  crit: z.boolean().describe('The fleet counts the code as critical (its list holds the code or a prefix)'),
 });
 export type FaultCodeWire = z.infer<typeof faultCodeWire>;
 
@@ -34,3 +36,27 @@ export const faultCodeParams = z.object({ fid: pathId, id: pathId, codeId: pathI
 export const faultCodeClearBody = z.object({}).optional();
 export const faultCodeClearReply = z.object({ code: faultCodeWire });
 export type FaultCodeClearReply = z.infer<typeof faultCodeClearReply>;
+
+/** A code or prefix of a fleet's critical list: letters, digits, `-`, `_`; upper-cased. */
+export const criticalFaultCodeEntry = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .min(1)
+  .max(FAULT_CODE_MAX_LENGTH)
+  .regex(/^[A-Z0-9][A-Z0-9_-]*$/, 'letters, digits, - and _ only');
+
+/**
+ * The fleet setting "critical fault codes" (`GET`/`PUT /api/fleets/{fid}/critical-fault-codes`): codes
+ * or prefixes (`P03` covers P0300…P0399, core fault-codes.ts `isCriticalFaultCode`); a code that is
+ * critical notifies when it opens. Duplicates are kept once.
+ */
+export const criticalFaultCodesBody = z.object({
+  codes: z
+    .array(criticalFaultCodeEntry)
+    .max(CRITICAL_FAULT_CODES_MAX)
+    .transform((codes) => [...new Set(codes)]),
+});
+export type CriticalFaultCodesBody = z.output<typeof criticalFaultCodesBody>;
+export const criticalFaultCodesReply = z.object({ codes: z.array(z.string()) });
+export type CriticalFaultCodesReply = z.infer<typeof criticalFaultCodesReply>;

@@ -1,5 +1,7 @@
-import { fleetItemParams } from '../contracts/common.js';
+import { fleetItemParams, fleetParams } from '../contracts/common.js';
 import {
+  criticalFaultCodesBody,
+  criticalFaultCodesReply,
   faultCodeClearBody,
   faultCodeClearReply,
   faultCodeListReply,
@@ -30,6 +32,26 @@ export const faultCodeRoutes = {
     reply: faultCodeClearReply,
     need: 'faultcode.manage',
     summary: 'Clears a fault code; seen again after that, it is active again',
+    tags,
+  }),
+  critical: route({
+    method: 'GET',
+    path: '/api/fleets/:fid/critical-fault-codes',
+    params: fleetParams,
+    reply: criticalFaultCodesReply,
+    need: 'faultcode.view',
+    summary: 'The fleet’s critical fault codes (codes or prefixes)',
+    tags,
+  }),
+  setCritical: route({
+    method: 'PUT',
+    path: '/api/fleets/:fid/critical-fault-codes',
+    params: fleetParams,
+    body: criticalFaultCodesBody,
+    reply: criticalFaultCodesReply,
+    need: 'fleet.admin',
+    summary:
+      'Sets the fleet’s critical fault codes (codes or prefixes); a critical code notifies when it opens',
     tags,
   }),
 };

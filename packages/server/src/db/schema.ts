@@ -37,6 +37,8 @@ export interface FleetTable {
   ms: number;
   fm: number;
   created_at: number;
+  /** JSON list of codes or prefixes (migration 028, modules/fault-codes). */
+  critical_fault_codes: Generated<string>;
 }
 
 export interface FleetUserTable {

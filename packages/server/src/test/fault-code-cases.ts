@@ -1,5 +1,6 @@
 import {
   type CaseEnv,
+  FLEET_ADMINS,
   FLEET_MEMBERS,
   type MatrixUser,
   type Outcome,
@@ -93,5 +94,26 @@ export const FAULT_CODE_CASES: RouteCase[] = [
     },
     expect: { ...outcomes(MANAGERS), ...Object.fromEntries(MANAGERS.map((u) => [u, unknown])) },
     restore,
+  },
+  {
+    route: 'GET /api/fleets/:fid/critical-fault-codes',
+    build: ({ fx }) => ({ method: 'GET', url: `/api/fleets/${fx.fleetId}/critical-fault-codes` }),
+    expect: outcomes(FLEET_MEMBERS),
+  },
+  {
+    route: 'PUT /api/fleets/:fid/critical-fault-codes',
+    build: ({ fx }) => ({
+      method: 'PUT',
+      url: `/api/fleets/${fx.fleetId}/critical-fault-codes`,
+      body: { codes: ['P03'] },
+    }),
+    expect: outcomes(FLEET_ADMINS),
+    async restore({ t, fx }) {
+      await t.server.ctx.db.kysely
+        .updateTable('fleets')
+        .set({ critical_fault_codes: '[]' })
+        .where('id', '=', fx.fleetId)
+        .execute();
+    },
   },
 ];

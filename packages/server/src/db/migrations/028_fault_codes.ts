@@ -8,6 +8,9 @@ import { idColumn, notNull } from './types.js';
  * seconds, the readings' times), how many accepted readings reported it, and when and by whom it was
  * cleared (null while it is active). A code seen again after the clear reopens the same row. `fleet_id`
  * is the unit's fleet when the code was last seen, so that a fleet lists its own rows only.
+ *
+ * `fleets.critical_fault_codes`: the fleet setting "critical fault codes", a JSON list of codes or
+ * prefixes (core contracts/fault-codes.ts); empty by default.
  */
 export function faultCodes028(dialect: DialectName): Migration {
   return {
@@ -27,6 +30,10 @@ export function faultCodes028(dialect: DialectName): Migration {
         .unique()
         .on('fault_codes')
         .columns(['unit_id', 'code'])
+        .execute();
+      await db.schema
+        .alterTable('fleets')
+        .addColumn('critical_fault_codes', 'text', (c) => c.notNull().defaultTo('[]'))
         .execute();
     },
   };

@@ -143,4 +143,27 @@ describe('fault codes (DTC) of a unit', () => {
     );
     expect(res.status).toBe(404);
   });
+
+  it('keeps the fleet’s critical codes (codes or prefixes) and marks the unit’s codes by them', async () => {
+    const critical = `/api/fleets/${t.demo.fleetId}/critical-fault-codes`;
+    expect((await viewer.get(critical)).body).toEqual({ codes: [] });
+    expect((await codes()).every((c) => c.crit === false)).toBe(true);
+
+    const bad = await manager.put(critical, { codes: ['P03', 'not a code'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([{ field: 'body.codes.1', message: 'letters, digits, - and _ only' }]);
+    expect((await viewer.put(critical, { codes: ['P03'] })).status).toBe(403);
+
+    const res = await manager.put(critical, { codes: [' p03 ', 'P03', 'c1234'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ codes: ['P03', 'C1234'] });
+    expect((await viewer.get(critical)).body).toEqual({ codes: ['P03', 'C1234'] });
+    const marked = Object.fromEntries((await codes()).map((c) => [c.code, c.crit]));
+    expect(marked).toEqual({ P0300: true, P0171: false });
+    // Another fleet's list is its own.
+    expect((await outsider.get(`/api/fleets/${t.demo.otherFleetId}/critical-fault-codes`)).body).toEqual({
+      codes: [],
+    });
+    expect((await outsider.get(critical)).status).toBe(403);
+  });
 });

@@ -1,8 +1,11 @@
 import {
+  type CriticalFaultCodesBody,
+  type CriticalFaultCodesReply,
   FAULT_CODES_LIST_MAX,
   type FaultCodeClearReply,
   type FaultCodeListReply,
   type FaultCodeWire,
+  isCriticalFaultCode,
 } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
@@ -42,7 +45,27 @@ interface Row {
   by_full_name: string | null;
 }
 
-export function faultCodeToWire(row: Row): FaultCodeWire {
+/** A fleet's critical codes as stored (a JSON list; anything else reads as none). */
+export function parseCritical(text: string): string[] {
+  try {
+    const list: unknown = JSON.parse(text);
+    return Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The fleet's critical codes. */
+export async function criticalCodesOf(db: Kysely<Database>, fleetId: number): Promise<string[]> {
+  const row = await db
+    .selectFrom('fleets')
+    .select('critical_fault_codes')
+    .where('id', '=', fleetId)
+    .executeTakeFirst();
+  return row ? parseCritical(row.critical_fault_codes) : [];
+}
+
+export function faultCodeToWire(row: Row, critical: readonly string[]): FaultCodeWire {
   return {
     id: row.id,
     code: row.code,
@@ -54,6 +77,7 @@ export function faultCodeToWire(row: Row): FaultCodeWire {
       row.cleared_at !== null && row.cleared_by !== null
         ? { id: row.cleared_by, nm: row.by_full_name || row.by_name || '' }
         : null,
+    crit: isCriticalFaultCode(row.code, critical),
   };
 }
 
@@ -79,7 +103,8 @@ export async function listFaultCodes(
     .orderBy('fault_codes.id', 'desc')
     .limit(FAULT_CODES_LIST_MAX)
     .execute();
-  return { codes: rows.map(faultCodeToWire) };
+  const critical = await criticalCodesOf(ctx.db.kysely, fleetId);
+  return { codes: rows.map((r) => faultCodeToWire(r, critical)) };
 }
 
 /**
@@ -97,7 +122,8 @@ export async function clearFaultCode(
   return unitOfWork(ctx, async (trx, uow) => {
     const row = await query(trx, fleetId, unitId).where('fault_codes.id', '=', codeId).executeTakeFirst();
     if (!row) throw notFound('Fault code not found');
-    if (row.cleared_at !== null) return { code: faultCodeToWire(row) };
+    const critical = await criticalCodesOf(trx, fleetId);
+    if (row.cleared_at !== null) return { code: faultCodeToWire(row, critical) };
     await trx
       .updateTable('fault_codes')
       .set({ cleared_at: now(), cleared_by: actor.userId })
@@ -107,6 +133,35 @@ export async function clearFaultCode(
     const after = await query(trx, fleetId, unitId)
       .where('fault_codes.id', '=', codeId)
       .executeTakeFirstOrThrow();
-    return { code: faultCodeToWire(after) };
+    return { code: faultCodeToWire(after, critical) };
   });
+}
+
+/** GET /api/fleets/{fid}/critical-fault-codes. */
+export async function getCriticalCodes(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+): Promise<CriticalFaultCodesReply> {
+  await requireFleet(ctx, actor, fleetId, 'faultcode.view');
+  return { codes: await criticalCodesOf(ctx.db.kysely, fleetId) };
+}
+
+/** PUT /api/fleets/{fid}/critical-fault-codes (fleet admin): the whole list; the unit pages hear it. */
+export async function setCriticalCodes(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  body: CriticalFaultCodesBody,
+): Promise<CriticalFaultCodesReply> {
+  await requireFleet(ctx, actor, fleetId, 'fleet.admin');
+  await unitOfWork(ctx, async (trx, uow) => {
+    await trx
+      .updateTable('fleets')
+      .set({ critical_fault_codes: JSON.stringify(body.codes) })
+      .where('id', '=', fleetId)
+      .execute();
+    uow.emit({ t: 'u', s: 'faultcode', fid: fleetId, d: { unitId: null }, by: actor.sessionId });
+  });
+  return { codes: body.codes };
 }
