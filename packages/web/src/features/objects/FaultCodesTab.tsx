@@ -1,5 +1,5 @@
 import { type FaultCodeWire, formatFleetDateTime, routes } from '@fleetkeep/core';
-import { Alert, Badge, Button, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -35,7 +35,25 @@ export function FaultCodesTab({ object }: { object: ObjectRecord }) {
       formatFleetDateTime(unix, labels.tz, dateFormat, timeFormat, dayjsLocale());
     const state = (c: FaultCodeWire) => (c.ca === null ? t('faultCodes.active') : t('faultCodes.cleared'));
     return [
-      { id: 'code', header: t('faultCodes.code'), value: (c) => c.code, phone: 'title' },
+      {
+        id: 'code',
+        header: t('faultCodes.code'),
+        value: (c) => c.code,
+        text: (c) => (c.crit ? `${c.code} (${t('faultCodes.isCritical')})` : c.code),
+        cell: (c) => (
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm" ff="monospace">
+              {c.code}
+            </Text>
+            {c.crit && (
+              <Badge color="red" variant="filled" radius="sm" size="sm" data-testid="fault-critical">
+                {t('faultCodes.isCritical')}
+              </Badge>
+            )}
+          </Group>
+        ),
+        phone: 'title',
+      },
       {
         id: 'fs',
         header: t('faultCodes.firstSeen'),
