@@ -22,8 +22,15 @@ export const NotificationKind = {
   overdue: 4,
   closed: 8,
   rejected: 16,
+  /**
+   * A unit reported a fault code its fleet counts as critical (contracts/fault-codes.ts). Sent by the
+   * notification channels (e-mail, bot, webhook) only: the in-app kinds and a user's mask stay 1…16.
+   */
+  criticalFault: 32,
 } as const;
 export const ALL_NOTIFICATION_KINDS = 31;
+/** The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds and a critical fault code. */
+export const ALL_CHANNEL_KINDS = ALL_NOTIFICATION_KINDS | NotificationKind.criticalFault;
 
 /** Fleet permission bit mask (spec §6). Fuel fillings share the service bits. */
 export const Acl = {

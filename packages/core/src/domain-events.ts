@@ -27,6 +27,11 @@ export const DomainEventType = {
   serviceReminder: 'service.reminder',
   /** A unit's counters moved (a device reading or a hand correction). */
   countersChanged: 'unit.counters',
+  /**
+   * A unit's device reported a fault code (DTC) that was not active: seen for the first time, or again
+   * after a manager cleared it (`reopened`). Telematics ingestion records it with the reading.
+   */
+  faultCodeOpened: 'unit.faultCode',
   /** Fleet settings changed (PUT /api/fleets/{id}). */
   fleetSettingsChanged: 'fleet.settings',
   /** The fleet lost visibility because its account, or one above it, was suspended. */
@@ -87,6 +92,15 @@ export type CountersChangedEvent = DomainEventBase<'unit.counters'> & {
   mileage: number;
   engineHours: number;
 };
+export type FaultCodeOpenedEvent = DomainEventBase<'unit.faultCode'> & {
+  unitId: number;
+  /** The fault code row (contracts/fault-codes.ts `id`). */
+  faultCodeId: number;
+  code: string;
+  reopened: boolean;
+  /** Readings that reported it so far, this one included. */
+  count: number;
+};
 export type FleetSettingsChangedEvent = DomainEventBase<'fleet.settings'> & {
   /** The wire names of the settings whose value changed (n, tz, cur, ms, fm). */
   changed: string[];
@@ -132,6 +146,7 @@ export type ServiceDomainEvent =
 export type DomainEvent =
   | ServiceDomainEvent
   | CountersChangedEvent
+  | FaultCodeOpenedEvent
   | FleetSettingsChangedEvent
   | FleetSuspendedEvent
   | FuelDomainEvent;

@@ -12,6 +12,7 @@ export type Collection =
   | 'notification'
   | 'customfield'
   | 'fuelfilling'
+  | 'faultcode'
   | 'user';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';
@@ -32,6 +33,15 @@ export interface LiveEvent<D = unknown> {
   by?: number | null;
   /** On the wire: the receiving session made this change itself. */
   own?: 1;
+}
+
+/**
+ * Payload of a fault-code change (`t: "u"`, `s: "faultcode"`): a code of the unit appeared, reopened, was
+ * seen again or was cleared, or the fleet's critical codes changed; the unit page reads the list again.
+ */
+export interface FaultCodeChangeEvent {
+  /** The unit; null when the fleet's list of critical codes changed. */
+  unitId: number | null;
 }
 
 /** Payload of a unit message event (`t: "e"`, `s: "avl_unit"`). */

@@ -5,6 +5,7 @@ export * from './decimal.js';
 export * from './domain-events.js';
 export * from './errors.js';
 export * from './events.js';
+export * from './fault-codes.js';
 export * from './format/index.js';
 export * from './fuel.js';
 export * from './geo.js';

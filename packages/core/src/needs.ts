@@ -62,6 +62,10 @@ export const NEEDS = {
   'meter.view': fleet({}),
   /** Accepting a refused reading, entering a correction: manageService. */
   'meter.manage': fleet({ all: Acl.manageService }),
+  /** A unit's fault codes (contracts/fault-codes.ts): any member reads them, as the unit itself. */
+  'faultcode.view': fleet({}),
+  /** Clearing a fault code: manageService, as the meter's changes (the workshop's call). */
+  'faultcode.manage': fleet({ all: Acl.manageService }),
   'notification.view': fleet({ all: Acl.viewNotification }),
   /** Line items and the library: viewService or viewInterval to read (spec §6). */
   'lineitem.view': fleet({ any: Acl.viewService | Acl.viewInterval, operational: true }),

@@ -1,6 +1,11 @@
 import { NotificationKind } from './constants.js';
 import { isNotificationKind, setupExistedAt } from './notifications.js';
 
+/** True for a kind a channel set-up sends: a service kind, or a critical fault code. */
+export function isChannelKind(kind: number): boolean {
+  return isNotificationKind(kind) || kind === NotificationKind.criticalFault;
+}
+
 /**
  * Notification channels (e-mail, messaging bot, external server): the pure rules —
  * which set-ups an event goes to, the external server's JSON payload (PRODUCT.md "Notifications"), the
@@ -39,7 +44,7 @@ export interface ChannelSetupRule {
  * not receive history.
  */
 export function setupsFor<T extends ChannelSetupRule>(setups: readonly T[], kind: number, at?: number): T[] {
-  if (!isNotificationKind(kind)) return [];
+  if (!isChannelKind(kind)) return [];
   return setups.filter((s) => s.on && (s.k & kind) !== 0 && setupExistedAt(s.since, at));
 }
 
@@ -50,6 +55,7 @@ export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
   [NotificationKind.overdue]: 'overdue',
   [NotificationKind.closed]: 'closed',
   [NotificationKind.rejected]: 'rejected',
+  [NotificationKind.criticalFault]: 'criticalFault',
 };
 
 /** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
@@ -76,6 +82,8 @@ export interface ChannelEventSnapshot {
     cost: number | null;
   };
   object: { type: 'u' | 'd' | 't'; id: number; name: string };
+  /** A critical fault code (kind 32): the code of the unit (`object`); `service` is then empty (id 0). */
+  fault?: { code: string; count: number; reopened: boolean };
 }
 
 /** The external server's JSON body (PRODUCT.md "Notifications"; docs/operations.md "Webhooks"). */
@@ -90,12 +98,19 @@ export interface WebhookPayload {
     limit_mileage_km: number | null;
     limit_engine_hours: number | null;
     cost: number | null;
-  };
+  } | null;
   object: { type: 'unit' | 'driver' | 'trailer'; id: number; name: string };
+  /** Kind 32 only: the critical fault code the unit reported (`service` is then null). */
+  fault?: { code: string; count: number; reopened: boolean };
   link: string;
 }
 
 const OBJECT_TYPE_NAMES = { u: 'unit', d: 'driver', t: 'trailer' } as const;
+
+/** The link to a unit's fault codes on the public site (the unit page's tab). */
+export function unitFaultsUrl(publicUrl: string, unitId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/unit/${unitId}?tab=faults`;
+}
 
 /** The link to a service on the public site (spec §2 "/service/{id}"). */
 export function serviceUrl(publicUrl: string, serviceId: number): string {
@@ -113,21 +128,24 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
       time: snapshot.at,
     },
     fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
-    service: {
-      id: s.id,
-      name: s.name,
-      f: s.f,
-      planned_date: s.plannedDate,
-      limit_mileage_km: s.limitMileage,
-      limit_engine_hours: s.limitEngineHours,
-      cost: s.cost,
-    },
+    service: snapshot.fault
+      ? null
+      : {
+          id: s.id,
+          name: s.name,
+          f: s.f,
+          planned_date: s.plannedDate,
+          limit_mileage_km: s.limitMileage,
+          limit_engine_hours: s.limitEngineHours,
+          cost: s.cost,
+        },
     object: {
       type: OBJECT_TYPE_NAMES[snapshot.object.type],
       id: snapshot.object.id,
       name: snapshot.object.name,
     },
-    link: serviceUrl(publicUrl, s.id),
+    ...(snapshot.fault && { fault: snapshot.fault }),
+    link: snapshot.fault ? unitFaultsUrl(publicUrl, snapshot.object.id) : serviceUrl(publicUrl, s.id),
   };
 }
 

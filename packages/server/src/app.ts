@@ -25,6 +25,7 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { adminUserRoutes } from './modules/admin/user-routes.js';
 import { clientErrorRoutes } from './modules/client-errors/routes.js';
 import { customFieldRoutes } from './modules/customfields/routes.js';
+import { faultCodeRoutes } from './modules/fault-codes/routes.js';
 import { fleetTransferRoutes } from './modules/fleet-transfer/routes.js';
 import { fleetAdminRoutes } from './modules/fleets/admin-routes.js';
 import { objectRoutes } from './modules/fleets/object-routes.js';
@@ -124,6 +125,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(fuelRoutes(ctx));
   await app.register(importRoutes(ctx));
   await app.register(meterRoutes(ctx));
+  await app.register(faultCodeRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(reportMailRoutes(ctx));

@@ -38,6 +38,11 @@ export interface Config {
   checkReplies: boolean;
   /** Where webhooks and bot APIs may be reached (`FLEETKEEP_OUTBOUND_ALLOW`, default `external`; outbound/policy.ts). */
   outboundAllow: OutboundPolicy;
+  /**
+   * Bearer token a Traccar server's forwarding must send to `/api/ingest/traccar`
+   * (`TRACCAR_FORWARD_TOKEN`; Traccar's `forward.header`); unset: none is asked.
+   */
+  traccarForwardToken: string | undefined;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -139,5 +144,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     forumUrl: urlEnv(env, 'FORUM_URL'),
     checkReplies: boolEnv(env, 'FLEETKEEP_CHECK_REPLIES'),
     outboundAllow: parseOutboundAllow(env.FLEETKEEP_OUTBOUND_ALLOW),
+    traccarForwardToken: env.TRACCAR_FORWARD_TOKEN?.trim() || undefined,
   };
 }

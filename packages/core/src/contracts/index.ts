@@ -3,6 +3,7 @@
 export * from './admin.js';
 export * from './common.js';
 export * from './customfields.js';
+export * from './fault-codes.js';
 export * from './fleet-transfer.js';
 export * from './fleets.js';
 export * from './fuel.js';

@@ -1,6 +1,6 @@
 // CONTRACT READY
 import { z } from 'zod';
-import { ALL_NOTIFICATION_KINDS, LANGUAGES, Limits } from '../constants.js';
+import { ALL_CHANNEL_KINDS, LANGUAGES, Limits } from '../constants.js';
 import { acceptingReadOnly, flag, id, unixTime } from './common.js';
 
 /**
@@ -60,8 +60,10 @@ const kindMask = z
   .number()
   .int()
   .min(1)
-  .max(ALL_NOTIFICATION_KINDS)
-  .describe('Kinds (bit mask): 1 due, 2 in progress, 4 overdue, 8 closed, 16 rejected');
+  .max(ALL_CHANNEL_KINDS)
+  .describe(
+    'Kinds (bit mask): 1 due, 2 in progress, 4 overdue, 8 closed, 16 rejected, 32 critical fault code',
+  );
 const setupName = z.string().trim().min(1).max(Limits.stringMax).describe('Name');
 const language = z.enum(LANGUAGES).describe('Language of the texts sent');
 const email = z

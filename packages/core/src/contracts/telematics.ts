@@ -58,6 +58,36 @@ export const osmandReply = z.object({
 });
 export type OsmandReply = z.infer<typeof osmandReply>;
 
+/**
+ * `POST /api/ingest/traccar`: a Traccar server's position forwarding (`forward.type=json`), one position
+ * per request. Only the fields read are described; Traccar sends more, and the parser checks them.
+ */
+export const traccarForwardBody = z.looseObject({
+  position: z
+    .looseObject({
+      fixTime: z.unknown().optional().describe('ISO 8601; the time of the reading'),
+      deviceTime: z.unknown().optional().describe('ISO 8601; the time when there is no fixTime'),
+      latitude: z.unknown().optional().describe('Latitude, -90…90'),
+      longitude: z.unknown().optional().describe('Longitude, -180…180'),
+      speed: z.unknown().optional().describe('Speed in knots'),
+      course: z.unknown().optional().describe('Course in degrees'),
+      altitude: z.unknown().optional().describe('Altitude in metres'),
+      attributes: z
+        .looseObject({})
+        .optional()
+        .describe(
+          'odometer (m; else totalDistance, m), hours (engine hours in ms), ignition, dtcs (fault codes separated by spaces or commas); the others are kept as unit parameters',
+        ),
+    })
+    .describe('Traccar position'),
+  device: z
+    .looseObject({ uniqueId: z.unknown().optional().describe('Device identifier of the unit') })
+    .describe('Traccar device'),
+});
+
+/** What Traccar gets back for a stored and for a refused-but-logged position alike. */
+export const traccarForwardReply = osmandReply;
+
 /** `POST /api/ingest/batch`: readings of many units, in order. */
 export const telematicsBatchBody = z.object({
   positions: z.array(z.union([traccarReading, flatReading])).max(TELEMATICS_BATCH_MAX_ROWS),

@@ -1,6 +1,7 @@
 import { adminRoutes } from './admin.js';
 import { clientErrorsRoutes } from './client-errors.js';
 import { customfieldsRoutes } from './customfields.js';
+import { faultCodeRoutes } from './fault-codes.js';
 import { fleetTransferRoutes } from './fleet-transfer.js';
 import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
@@ -24,6 +25,7 @@ import { userRoutes } from './user.js';
 export * from './admin.js';
 export * from './client-errors.js';
 export * from './customfields.js';
+export * from './fault-codes.js';
 export * from './fleet-transfer.js';
 export * from './fleets.js';
 export * from './fuel.js';
@@ -54,6 +56,7 @@ export const routes = {
   admin: adminRoutes,
   clientErrors: clientErrorsRoutes,
   customfields: customfieldsRoutes,
+  faultCodes: faultCodeRoutes,
   fleetTransfer: fleetTransferRoutes,
   fleets: fleetsRoutes,
   fuel: fuelRoutes,

@@ -37,6 +37,8 @@ export interface FleetTable {
   ms: number;
   fm: number;
   created_at: number;
+  /** JSON list of codes or prefixes (migration 030, modules/fault-codes). */
+  critical_fault_codes: Generated<string>;
 }
 
 export interface FleetUserTable {
@@ -185,6 +187,21 @@ export interface MeterReadingTable {
   shift_engine_hours: number | null;
   /** 1 while the recorded shift is not yet applied to the unit's intervals (027, telematics/baseline-shift.ts). */
   shift_pending: Generated<number>;
+}
+
+/** A unit's diagnostic trouble code (migration 030, telematics/fault-codes.ts). */
+export interface FaultCodeTable {
+  id: Generated<number>;
+  fleet_id: number | null;
+  unit_id: number;
+  code: string;
+  /** Unix seconds: the times of the first and the last reading that reported it. */
+  first_seen: number;
+  last_seen: number;
+  count: number;
+  /** Unix seconds of the clear; null while the code is active. */
+  cleared_at: number | null;
+  cleared_by: number | null;
 }
 
 export interface CounterCorrectionTable {
@@ -575,6 +592,7 @@ export interface Database {
   notification_deliveries: NotificationDeliveryTable;
   login_failures: LoginFailureTable;
   client_faults: ClientFaultTable;
+  fault_codes: FaultCodeTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -12,6 +12,7 @@ export const COLLECTION_NEEDS: Record<Collection, FleetNeedName> = {
   notification: 'service.view',
   lineitem: 'lineitem.view',
   fuelfilling: 'fuel.view',
+  faultcode: 'faultcode.view',
   user: 'fleet.member',
 };
 

@@ -50,6 +50,8 @@ export const notFound = (what = 'Not found') => new AppError(ErrorCode.notFound,
 export const unexpected = (reason?: string) => new AppError(ErrorCode.unexpected, reason);
 export const accessDenied = (reason?: string) => new AppError(ErrorCode.accessDenied, reason);
 export const wrongCredentials = () => new AppError(ErrorCode.wrongCredentials);
+/** 401 `{error: 8}` with a reason: a shared secret other than a password (a forwarding token) missing or wrong. */
+export const wrongToken = (reason: string) => new AppError(ErrorCode.wrongCredentials, reason);
 /** 429 `{error: 9}`: `retryAfter` seconds go out in the details and as `Retry-After`. */
 export const tooManyRequests = (reason: string, retryAfter: number) =>
   new AppError(ErrorCode.tooManyRequests, reason, { retry_after: retryAfter });

@@ -5,6 +5,7 @@ import type {
   FastifyReply,
   FastifyRequest,
   FastifySchema,
+  onRequestHookHandler,
   RouteHandlerMethod,
 } from 'fastify';
 import { z } from 'zod';
@@ -56,6 +57,11 @@ export interface ServeOptions {
   bodyLimit?: number;
   /** A reply sent whole with its Content-Length, not compressed on the way (a generated file). */
   compress?: false;
+  /**
+   * A check of a sessionless route that runs before the body is read, as the need check does for the
+   * others (the Traccar forwarding's token).
+   */
+  onRequest?: onRequestHookHandler;
 }
 
 /** The documented body of an upload; the handler reads the parts (any other body: error 4). */
@@ -96,6 +102,7 @@ export function serve<const D extends RouteDef>(
     schema: schemaOf(def),
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     ...(options.compress === false ? { compress: false } : {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     // The validator compiler (app.ts) gives the handler what the descriptor's schemas parsed.
     handler: handler as unknown as RouteHandlerMethod,
   });

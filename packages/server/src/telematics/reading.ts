@@ -49,7 +49,7 @@ export type ParseResult =
   | { ok: true; reading: Reading }
   | { ok: false; reason: string; details: FieldProblem[] };
 
-const KNOTS_TO_KMH = 1.852;
+export const KNOTS_TO_KMH = 1.852;
 const MPS_TO_KMH = 3.6;
 /** Traccar's rule: a timestamp above 2^31 is in milliseconds. */
 const MILLIS_THRESHOLD = 2 ** 31;
@@ -82,7 +82,7 @@ function scalar(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function text(value: unknown): string | undefined {
+export function text(value: unknown): string | undefined {
   const v = scalar(value);
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') {
@@ -102,7 +102,8 @@ const plainWhole = (v: unknown): v is number =>
   Number.isInteger(v) && (v as number) >= 0 && (v as number) < 1e21 && !Object.is(v, -0);
 
 /** `text(value) !== undefined` without making the text of a number (a number always has one). */
-const present = (value: unknown): boolean => typeof scalar(value) === 'number' || text(value) !== undefined;
+export const present = (value: unknown): boolean =>
+  typeof scalar(value) === 'number' || text(value) !== undefined;
 
 /** Unix milliseconds from seconds, milliseconds or ISO 8601 (no offset means UTC); undefined when unparsable. */
 export function parseTimestampMs(value: unknown): number | undefined {
@@ -143,7 +144,7 @@ function paramValue(value: unknown): ParamValue | undefined {
 }
 
 /** Collects problems while fields are read, so that one reply lists every bad field. */
-class FieldReader {
+export class FieldReader {
   readonly problems: FieldProblem[] = [];
   constructor(private readonly input: Record<string, unknown>) {}
 
@@ -192,9 +193,9 @@ class FieldReader {
 }
 
 /** Unknown speed and course come as negative numbers from some devices (and Traccar Client's JSON). */
-const known = (n: number | null) => (n === null || n < 0 ? null : n);
+export const known = (n: number | null) => (n === null || n < 0 ? null : n);
 
-function collectParams(input: Record<string, unknown>, skip: Set<string>): Record<string, ParamValue> {
+export function collectParams(input: Record<string, unknown>, skip: Set<string>): Record<string, ParamValue> {
   const params: Record<string, ParamValue> = {};
   let count = 0;
   // Keys, not entries: no pair made per field of every row of a batch.
@@ -208,7 +209,7 @@ function collectParams(input: Record<string, unknown>, skip: Set<string>): Recor
   return params;
 }
 
-function finish(
+export function finish(
   reader: FieldReader,
   idField: string,
   deviceId: string | undefined,
@@ -226,7 +227,7 @@ function finish(
   return { ok: true, reading: { deviceId, time: Math.floor(fields.timeMs / 1000), ...fields, raw } };
 }
 
-function coordinate(reader: FieldReader, field: string, value: unknown, limit: number): number {
+export function coordinate(reader: FieldReader, field: string, value: unknown, limit: number): number {
   if (!present(value)) {
     reader.problems.push({ field, message: 'is required' });
     return 0;

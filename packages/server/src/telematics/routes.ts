@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { actorOf } from '../http/auth-hook.js';
 import { serve } from '../http/serve.js';
 import { recoverShifts } from './baseline-shift.js';
-import { ingestBatchAs, ingestOsmand, osmandInput } from './service.js';
+import { checkForwardToken, ingestBatchAs, ingestOsmand, ingestTraccar, osmandInput } from './service.js';
 
 /** A full batch (core `TELEMATICS_BATCH_MAX_ROWS` rows) is larger than the default body limit. */
 const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
@@ -22,6 +22,9 @@ export const ingestRoutes =
 
     serve(app, telematics.osmandGet, async (req) => ingestOsmand(ctx, osmandInput(req.query, undefined)));
     serve(app, telematics.osmandPost, async (req) => ingestOsmand(ctx, osmandInput(req.query, req.body)));
+    serve(app, telematics.traccar, async (req) => ingestTraccar(ctx, req.body), {
+      onRequest: async (req) => checkForwardToken(ctx, req),
+    });
     serve(app, telematics.batch, async (req) => ingestBatchAs(ctx, actorOf(req), req.body.positions), {
       fleetFrom: { body: true },
       bodyLimit: BATCH_BODY_LIMIT,

@@ -1,11 +1,14 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { OsmandReply, TelematicsBatchReply } from '@fleetkeep/core';
+import type { FastifyRequest } from 'fastify';
 import { requireFleet } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
 import { type AppContext, now } from '../context.js';
-import { AppError, accessDenied, invalidInput } from '../http/errors.js';
+import { AppError, accessDenied, invalidInput, notFound, wrongToken } from '../http/errors.js';
 import { type BatchRowResult, ingestBatch, ingestReading } from './ingest.js';
 import { parseOsmand, type Reading } from './reading.js';
 import { ACCESS_DENIED, UNKNOWN_DEVICE } from './store.js';
+import { parseTraccarForward } from './traccar.js';
 
 /**
  * What a device is told when its reading is not stored, whatever the cause: a refusal of the counter
@@ -50,6 +53,44 @@ export async function ingestOsmand(ctx: AppContext, input: Record<string, unknow
   if (outcome.status === 'accepted') return { ok: true };
   // Refused and not stored while the unit's account is suspended: like an unknown
   // device the device is told with an error status, here 403 `{error: 7, reason}`.
+  if (outcome.status === 'suspended') throw accessDenied(outcome.reason);
+  return { ok: false, reason: READING_REFUSED };
+}
+
+/** What a Traccar server is told when the device it forwards is no unit here. */
+export const TRACCAR_UNKNOWN_DEVICE = 'Unknown device';
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * The forwarding token check of `/api/ingest/traccar` (`TRACCAR_FORWARD_TOKEN`, sent by Traccar's
+ * `forward.header` as `Authorization: Bearer <token>`), before the body is read: missing or wrong is
+ * 401 `{error: 8}`. The comparison takes the same time wherever the tokens differ (digests of equal
+ * length compared in constant time).
+ */
+export function checkForwardToken(ctx: AppContext, req: FastifyRequest): void {
+  const expected = ctx.config.traccarForwardToken;
+  if (expected === undefined) return;
+  const header = req.headers.authorization;
+  const match = header === undefined ? null : /^Bearer[ \t]+(.+)$/i.exec(header.trim());
+  if (!match) throw wrongToken('Forward token required');
+  if (!timingSafeEqual(digest(match[1]!.trim()), digest(expected))) throw wrongToken('Wrong forward token');
+}
+
+/**
+ * One position of a Traccar server's forwarding (DESIGN §3; telematics/traccar.ts), into the same
+ * group commit as OsmAnd. Unlike a device, Traccar is told that a device is no unit here (404 `{error:
+ * 5}`): it is the operator's own server, its log shows the identifier to add, and with its retries on it
+ * gives up after `forward.retry.count`. A reading the counter rules refuse is answered as for OsmAnd
+ * (200 `{ok: false}`): sent again, it would be refused again. A unit of a suspended account is a 403.
+ */
+export async function ingestTraccar(ctx: AppContext, body: unknown): Promise<OsmandReply> {
+  const t = now();
+  const parsed = parseTraccarForward(body);
+  if (!parsed.ok) throw invalidInput(parsed.details, parsed.reason);
+  const outcome = await ingestReading(ctx, parsed.reading, t);
+  if (outcome.status === 'accepted') return { ok: true };
+  if (outcome.status === 'unknown') throw notFound(TRACCAR_UNKNOWN_DEVICE);
   if (outcome.status === 'suspended') throw accessDenied(outcome.reason);
   return { ok: false, reason: READING_REFUSED };
 }

@@ -13,6 +13,7 @@ import { domainEventRows } from '../events/outbox.js';
 import { announce as publishLive, unitOfWork } from '../events/unit-of-work.js';
 import { CounterDays } from '../modules/statistics/counter-days.js';
 import { applyPendingShifts, planBaselineShift, shiftedIntervalEvents } from './baseline-shift.js';
+import { type FaultSighting, writeFaultCodes } from './fault-codes.js';
 import {
   LIVE_COLUMNS,
   LIVE_TYPES,
@@ -115,6 +116,9 @@ export async function writeReadings(
   const changed = new Set<number>();
   // Units with a recorded move of their interval baselines (telematics/baseline-shift.ts).
   const shifted = new Set<number>();
+  // Fault codes: the accepted readings' codes, and what tells the unit pages (telematics/fault-codes.ts).
+  const faults: FaultSighting[] = [];
+  let faultEvents: LiveEvent[] = [];
 
   // Cached per instance and dropped on every instance by an activation change (auth/access.ts).
   let tree = await loadAccountTree(ctx);
@@ -302,6 +306,13 @@ export async function writeReadings(
         mileage: next.mileage,
         engine_hours: next.engineHours,
       });
+      if (reading.faultCodes?.length)
+        faults.push({
+          unitId: unit.id,
+          fleetId: unit.fleetId,
+          time: reading.time,
+          codes: reading.faultCodes,
+        });
       outcomes.push({ status: 'accepted', unitId: unit.id, countersChanged });
     }
 
@@ -327,6 +338,9 @@ export async function writeReadings(
     // Only consumers that want "counters changed" are woken for them (events/outbox.ts `publish`); the
     // status engine's own events, if a reading crossed a notice, are published by the engine.
     if (counterEvents.length > 0) uow.recorded([DomainEventType.countersChanged]);
+    const fault = await writeFaultCodes(trx, faults, t);
+    if (fault.recorded) uow.recorded([DomainEventType.faultCodeOpened]);
+    faultEvents = fault.live;
     // The positions, the other units' live columns and the events: one statement on PostgreSQL.
     await writeLive(trx, ctx.db.ops, {
       positions,
@@ -345,6 +359,7 @@ export async function writeReadings(
   for (const unit of units.values())
     if (unit.accepted && unit.fleetId !== null)
       events.push({ t: 'e', s: 'avl_unit', fid: unit.fleetId, d: messageEvent(unit) });
+  events.push(...faultEvents);
   // After the commit: a failure to move or read the moved intervals must not fail the stored readings.
   // (A crash here leaves the recorded shifts pending: the next start applies them, routes.ts.)
   if (shifted.size > 0)

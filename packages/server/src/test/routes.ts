@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_CASES } from './admin-cases.js';
 import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
+import { FAULT_CODE_CASES } from './fault-code-cases.js';
 import { FLEET_TRANSFER_CASES } from './fleet-transfer-cases.js';
 import { FUEL_CASES } from './fuel-cases.js';
 import type { TestServer } from './harness.js';
@@ -62,6 +63,10 @@ export const UNCATALOGUED_ROUTES: { route: string; why: string }[] = [
   { route: '* /api/docs', why: 'public: browsable API description (swagger-ui and its assets)' },
   { route: 'GET /api/ingest/osmand', why: 'telematics: public, authenticated by the device id' },
   { route: 'POST /api/ingest/osmand', why: 'telematics: public, authenticated by the device id' },
+  {
+    route: 'POST /api/ingest/traccar',
+    why: 'telematics: public, authenticated by the device id and TRACCAR_FORWARD_TOKEN (traccar suite)',
+  },
   { route: 'POST /api/ingest/batch', why: 'telematics gateway batch: fleet admin, telematics suite' },
   {
     route: 'GET /api/gis/tiles/:z/:x/:y',
@@ -83,6 +88,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...FUEL_CASES, // fuel fillings (spec §7 "Fuel fillings"; fuel-cases.ts)
   ...IMPORT_CASES, // the import flow (imports-cases.ts)
   ...METER_CASES, // a unit's meter history (meter-cases.ts)
+  ...FAULT_CODE_CASES, // a unit's fault codes (fault-code-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

@@ -26,6 +26,7 @@ import { unitsRevision026 } from './026_units_revision.js';
 import { meterShiftPending027 } from './027_meter_shift_pending.js';
 import { fleetMemberSince028 } from './028_fleet_member_since.js';
 import { unitTypeTeltonikaIo029 } from './029_unit_type_teltonika_io.js';
+import { faultCodes030 } from './030_fault_codes.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -56,6 +57,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '027_meter_shift_pending': meterShiftPending027(),
     '028_fleet_member_since': fleetMemberSince028(),
     '029_unit_type_teltonika_io': unitTypeTeltonikaIo029(),
+    '030_fault_codes': faultCodes030(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -377,6 +377,73 @@ describe('notification channels', () => {
     });
   });
 
+  describe('critical fault codes (kind 32)', () => {
+    it('a unit’s critical code goes to the set-ups that take kind 32: e-mail, signed webhook, bot', async () => {
+      const unit = await db()
+        .selectFrom('units')
+        .select(['id', 'name'])
+        .where('device_id', '=', 'demo-008')
+        .executeTakeFirstOrThrow();
+      const critical = await manager.put(`${api}/critical-fault-codes`, { codes: ['P03'] });
+      expect(critical.status).toBe(200);
+      try {
+        await create('mails', { n: 'Workshop', k: 32, lang: 'en', recipients: ['workshop@example.com'] });
+        const secret = 'hook-secret-dtc';
+        const wh = await create('webhooks', { n: 'ERP', k: 32, lang: 'de', url: `${hook.url}/dtc`, secret });
+        await create('webhooks', { n: 'Services only', k: 31, url: `${hook.url}/services` });
+        await create('bots', {
+          n: 'Chat',
+          k: 32 | 1,
+          lang: 'en',
+          url: bot.url,
+          token: '9:tok',
+          chats: ['42'],
+        });
+        const m = await outboxMark(db());
+        const iso = new Date(now() * 1000).toISOString();
+        const res = await t.anon.post('/api/ingest/traccar', {
+          position: { fixTime: iso, latitude: 53.9, longitude: 27.5, attributes: { dtcs: 'P0301 P0171' } },
+          device: { uniqueId: 'demo-008' },
+        });
+        expect(res.body).toEqual({ ok: true });
+        await settled();
+
+        // P0171 is not critical: only P0301 is sent, once per set-up that takes kind 32.
+        const opened = (await eventsSince(db(), m, ['unit.faultCode'])).find((e: any) => e.code === 'P0301')!;
+        const link = `${PUBLIC_URL}/unit/${unit.id}?tab=faults`;
+        expect(hook.received.map((r) => r.path)).toEqual(['/dtc']);
+        const r = hook.received[0]!;
+        expect(verify(secret, r)).toBe(true);
+        expect(r.headers['x-fleetkeep-event']).toBe('unit.faultCode');
+        const body = JSON.parse(r.body);
+        expect(body).toMatchObject({
+          event: { id: opened.id, kind: 32, kind_name: 'criticalFault' },
+          fleet: { id: fx.fleetId },
+          service: null,
+          object: { type: 'unit', id: unit.id, name: unit.name },
+          fault: { code: 'P0301', count: 1, reopened: false },
+          link,
+        });
+        expect(body.text.subject).toBe(`Kritischer Fehlercode P0301: ${unit.name}`);
+
+        expect(smtp.mails).toHaveLength(1);
+        expect(smtp.mails[0]!.subject).toBe(`Critical fault code P0301: ${unit.name}`);
+        expect(smtp.mails[0]!.text).toContain(`${unit.name} reported the critical fault code P0301`);
+        expect(smtp.mails[0]!.text).toContain(link);
+
+        expect(bot.received).toHaveLength(1);
+        expect(JSON.parse(bot.received[0]!.body).text).toContain('P0301');
+
+        const log = await deliveries();
+        expect(log).toHaveLength(3);
+        expect(log.every((d) => d.kind === 32 && d.status === 'sent' && d.event_id === opened.id)).toBe(true);
+        expect(log.find((d) => d.channel === 'webhook')).toMatchObject({ setup_id: wh.id, sid: null });
+      } finally {
+        await manager.put(`${api}/critical-fault-codes`, { codes: [] });
+      }
+    });
+  });
+
   describe('deliveries of service events', () => {
     it('a Due and a Closed service: e-mail in German with the link, signed webhook, bot message', async () => {
       const mail = await create('mails', {

@@ -1,7 +1,11 @@
 import {
   type ChannelEventSnapshot,
+  DomainEventType,
+  type FaultCodeOpenedEvent,
   fromThousandths,
+  isCriticalFaultCode,
   type NotificationChannel,
+  NotificationKind,
   notificationKindOf,
   type ServiceDomainEvent,
   setupsFor,
@@ -10,6 +14,7 @@ import { type Insertable, type Kysely, sql } from 'kysely';
 import { type AppContext, now } from '../../context.js';
 import type { Database, NotificationDeliveryTable } from '../../db/schema.js';
 import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
+import { parseCritical } from '../fault-codes/service.js';
 import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
 import { recipientsOf } from './mappers.js';
 import { deliveryWorker } from './worker.js';
@@ -189,6 +194,106 @@ export async function deliveriesOf(
   return out;
 }
 
+/**
+ * The deliveries of "fault code opened" events (kind 32, critical fault code): only for a code the
+ * fleet counts as critical now (its list of codes or prefixes, core fault-codes.ts), to each switched-on
+ * set-up whose kinds include 32 and that existed when the code opened. The unit is the object; there is
+ * no service.
+ */
+export async function faultDeliveriesOf(
+  db: Kysely<Database>,
+  events: readonly FaultCodeOpenedEvent[],
+): Promise<NewDelivery[]> {
+  if (events.length === 0) return [];
+  const kind = NotificationKind.criticalFault;
+  const fleetIds = [...new Set(events.map((e) => e.fid))];
+  const fleets = new Map(
+    (
+      await db
+        .selectFrom('fleets')
+        .select(['id', 'name', 'tz', 'cur', 'ms', 'critical_fault_codes'])
+        .where('id', 'in', fleetIds)
+        .execute()
+    ).map((f) => [f.id, { ...f, critical: parseCritical(f.critical_fault_codes) }]),
+  );
+  const critical = events.filter((e) => {
+    const fleet = fleets.get(e.fid);
+    return fleet !== undefined && isCriticalFaultCode(e.code, fleet.critical);
+  });
+  if (critical.length === 0) return [];
+  const setups = await db
+    .selectFrom('channel_setups')
+    .select(['id', 'fleet_id', 'channel', 'name', 'enabled', 'kinds', 'config', 'created_at'])
+    .where('fleet_id', 'in', [...new Set(critical.map((e) => e.fid))])
+    .where('enabled', '=', 1)
+    .orderBy('id')
+    .execute();
+  if (setups.length === 0) return [];
+  const rules = setups.map((s) => ({ ...s, on: s.enabled === 1, k: s.kinds, since: Number(s.created_at) }));
+  const unitIds = [...new Set(critical.map((e) => e.unitId))];
+  const units = new Map<number, { name: string; fleet_id: number | null }>();
+  for (const part of chunks(unitIds, IN_LIST))
+    for (const u of await db
+      .selectFrom('units')
+      .select(['id', 'name', 'fleet_id'])
+      .where('id', 'in', part)
+      .execute())
+      units.set(u.id, u);
+
+  const created = now();
+  const out: NewDelivery[] = [];
+  for (const event of critical) {
+    const fleet = fleets.get(event.fid)!;
+    const unit = units.get(event.unitId);
+    // A unit deleted, or gone to another fleet, before its event was handled: nothing to say here.
+    if (!unit || unit.fleet_id !== event.fid) continue;
+    const snapshot: ChannelEventSnapshot = {
+      eventId: event.id,
+      type: event.type,
+      kind,
+      at: event.at,
+      fleet: { id: fleet.id, name: fleet.name, tz: fleet.tz, cur: fleet.cur, ms: fleet.ms },
+      service: {
+        id: 0,
+        name: '',
+        f: 0,
+        plannedDate: null,
+        limitMileage: null,
+        limitEngineHours: null,
+        cost: null,
+      },
+      object: { type: 'u', id: event.unitId, name: unit.name },
+      fault: { code: event.code, count: event.count, reopened: event.reopened },
+    };
+    const text = JSON.stringify(snapshot);
+    for (const setup of setupsFor(
+      rules.filter((s) => s.fleet_id === event.fid),
+      kind,
+      event.at,
+    ))
+      for (const recipient of recipientsOf(setup))
+        out.push({
+          recipient,
+          test: 0,
+          fleet_id: event.fid,
+          channel: setup.channel as NotificationChannel,
+          setup_id: setup.id,
+          setup_name: setup.name,
+          event_id: event.id,
+          kind,
+          service_id: null,
+          snapshot: text,
+          status: 'pending',
+          attempts: 0,
+          next_at: created,
+          last_at: null,
+          error: null,
+          created_at: created,
+        });
+  }
+  return out;
+}
+
 /** Writes deliveries, skipping any (channel, set-up, event, recipient) already there; returns how many. */
 export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]): Promise<number> {
   let written = 0;
@@ -208,9 +313,17 @@ export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]
 export function channelConsumer(ctx: AppContext): DomainEventConsumer {
   return {
     name: CHANNELS_CONSUMER,
-    types: NOTIFYING_EVENT_TYPES,
+    types: [...NOTIFYING_EVENT_TYPES, DomainEventType.faultCodeOpened],
     async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
-      const written = await insertDeliveries(trx, await deliveriesOf(trx, events as ServiceDomainEvent[]));
+      const faults = events.filter(
+        (e) => e.type === DomainEventType.faultCodeOpened,
+      ) as FaultCodeOpenedEvent[];
+      const services = events.filter(
+        (e) => e.type !== DomainEventType.faultCodeOpened,
+      ) as ServiceDomainEvent[];
+      const written =
+        (await insertDeliveries(trx, await deliveriesOf(trx, services))) +
+        (await insertDeliveries(trx, await faultDeliveriesOf(trx, faults)));
       return () => {
         if (written > 0) deliveryWorker(ctx).wake();
       };

@@ -4,6 +4,7 @@ import {
   NotificationKind,
   serviceUrl,
   signatureBase,
+  unitFaultsUrl,
   WebhookHeader,
   webhookPayload,
 } from '@fleetkeep/core';
@@ -82,16 +83,33 @@ const KIND_KEYS: Record<number, string> = {
   [NotificationKind.overdue]: 'status.overdue',
   [NotificationKind.closed]: 'status.closed',
   [NotificationKind.rejected]: 'status.rejected',
+  [NotificationKind.criticalFault]: 'notify.fault.kind',
 };
 
 /** A link to the service, or to the site for a test (which names no service). */
 export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
+  if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
   return snapshot.service.id > 0 ? serviceUrl(publicUrl, snapshot.service.id) : publicUrl;
 }
 
 /** The text of a mail or bot message in `lang`, as lines, spec §9 formats in the fleet's units. */
 export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
   const f = formatterFor({ lang, fleet: snapshot.fleet });
+  if (snapshot.fault) {
+    // A critical fault code of a unit (kind 32): no service to describe.
+    const values = { code: snapshot.fault.code, object: snapshot.object.name, fleet: snapshot.fleet.name };
+    return {
+      subject: f.t('notify.fault.subject', values),
+      headline: f.t(snapshot.fault.reopened ? 'notify.fault.reopened' : 'notify.fault.headline', values),
+      details: [
+        f.t('notify.message.fleet', values),
+        f.t('notify.fault.count', { value: snapshot.fault.count }),
+      ],
+      linkText: f.t('notify.fault.open'),
+      link: linkOf(snapshot, publicUrl),
+      when: f.dateTime(snapshot.at),
+    };
+  }
   const s = snapshot.service;
   const values = {
     kind: f.t(KIND_KEYS[snapshot.kind] ?? 'status.upcoming'),

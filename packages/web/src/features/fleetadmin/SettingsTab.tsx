@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/api.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
 import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 import { useUpdateFleet } from './api.ts';
+import { CriticalFaultCodes } from './CriticalFaultCodes.tsx';
 import { PullCounters } from './PullCounters.tsx';
 
 /** The editable settings of a fleet (PRODUCT.md "Administration"). */
@@ -162,6 +163,7 @@ export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: b
           )}
         </Group>
       )}
+      <CriticalFaultCodes fid={fleet.id} readOnly={readOnly} />
       {!readOnly && <PullCounters fid={fleet.id} />}
     </Stack>
   );

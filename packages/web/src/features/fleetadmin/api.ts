@@ -42,3 +42,22 @@ export function useSaveFleetUsers(fid: number) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: usersKey(fid) }),
   });
 }
+
+/** The fleet's critical fault codes (core routes/fault-codes.ts), refreshed by `faultcode` live events. */
+const criticalKey = (fid: number) => [...queryKeys.collection(fid, 'faultcode'), 'critical'] as const;
+
+export function useCriticalFaultCodes(fid: number) {
+  return useQuery({
+    queryKey: criticalKey(fid),
+    queryFn: async ({ signal }) => (await client.faultCodes.critical(fid, { signal })).codes,
+  });
+}
+
+/** PUT /api/fleets/{fid}/critical-fault-codes (fleet admin). */
+export function useSetCriticalFaultCodes(fid: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (codes: string[]) => client.faultCodes.setCritical(fid, { codes }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.collection(fid, 'faultcode') }),
+  });
+}

@@ -9,6 +9,7 @@ import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePeople, useUnits } from './api.ts';
+import { FaultCodesTab } from './FaultCodesTab.tsx';
 import { FuelTab } from './FuelTab.tsx';
 import { GeneralTab } from './GeneralTab.tsx';
 import { IntervalsTab } from './IntervalsTab.tsx';
@@ -28,7 +29,7 @@ export interface ObjectRecord {
   person: PersonWire | null;
 }
 
-const TABS = ['general', 'profile', 'intervals', 'services', 'fuel', 'meter'] as const;
+const TABS = ['general', 'profile', 'intervals', 'services', 'fuel', 'meter', 'faults'] as const;
 type Tab = (typeof TABS)[number];
 
 /** The fleet's objects of one kind, as the records of this page. */
@@ -80,10 +81,13 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const tabParam = search.get('tab');
   // A unit's meter history (meter.view: any member).
   const seesMeter = useCan(routes.meter.list) && kind === 'unit';
+  // A unit's fault codes (faultcode.view: any member).
+  const seesFaults = useCan(routes.faultCodes.list) && kind === 'unit';
   const known =
     (TABS as readonly string[]).includes(tabParam ?? '') &&
     (seesFuel || tabParam !== 'fuel') &&
-    (seesMeter || tabParam !== 'meter');
+    (seesMeter || tabParam !== 'meter') &&
+    (seesFaults || tabParam !== 'faults');
   const tab: Tab = known ? (tabParam as Tab) : 'general';
   const period = decodePeriod(search.get('period'));
 
@@ -152,6 +156,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
           <Tabs.Tab value="services">{t('objects.tabServices')}</Tabs.Tab>
           {seesFuel && <Tabs.Tab value="fuel">{t('objects.tabFuel')}</Tabs.Tab>}
           {seesMeter && <Tabs.Tab value="meter">{t('objects.tabMeter')}</Tabs.Tab>}
+          {seesFaults && <Tabs.Tab value="faults">{t('objects.tabFaultCodes')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <GeneralTab
@@ -178,6 +183,11 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
         {seesMeter && (
           <Tabs.Panel value="meter" pt="md">
             <MeterTab object={object} />
+          </Tabs.Panel>
+        )}
+        {seesFaults && (
+          <Tabs.Panel value="faults" pt="md">
+            <FaultCodesTab object={object} />
           </Tabs.Panel>
         )}
       </ScrollTabs>

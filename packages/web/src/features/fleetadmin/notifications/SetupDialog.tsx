@@ -1,4 +1,4 @@
-import { type BotSetupWire, Limits, type WebhookSetupWire } from '@fleetkeep/core';
+import { type BotSetupWire, Limits, NotificationKind, type WebhookSetupWire } from '@fleetkeep/core';
 import {
   Alert,
   Button,
@@ -101,6 +101,9 @@ export function SetupDialog({
     });
   };
 
+  // The channels (not the in-app bell) also send a unit's critical fault code (core ALL_CHANNEL_KINDS).
+  const kinds =
+    channel === 'inapp' ? NOTIFICATION_KINDS : [...NOTIFICATION_KINDS, NotificationKind.criticalFault];
   const bot = setup as BotSetupWire | null;
   const hook = setup as WebhookSetupWire | null;
   const langOptions = LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }));
@@ -138,13 +141,20 @@ export function SetupDialog({
             label={t('fleetAdmin.notify.kinds')}
             required
             error={errors.k}
-            value={NOTIFICATION_KINDS.filter((k) => (draft.k & k) !== 0).map(String)}
+            value={kinds.filter((k) => (draft.k & k) !== 0).map(String)}
             onChange={(values) => edit({ k: values.reduce((mask, v) => mask | Number(v), 0) }, 'k')}
             data-testid="notify-kinds"
           >
             <Stack gap={6} mt={4}>
-              {NOTIFICATION_KINDS.map((k) => (
-                <Checkbox key={k} value={String(k)} label={t(kindTitleKey(k))} disabled={busy} />
+              {kinds.map((k) => (
+                <Checkbox
+                  key={k}
+                  value={String(k)}
+                  label={
+                    k === NotificationKind.criticalFault ? t('faultCodes.notifyKind') : t(kindTitleKey(k))
+                  }
+                  disabled={busy}
+                />
               ))}
             </Stack>
           </Checkbox.Group>
