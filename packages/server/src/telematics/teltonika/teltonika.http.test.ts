@@ -199,6 +199,38 @@ describe('Teltonika TCP port (DESIGN §3)', () => {
     tracker.hangUp();
   });
 
+  it('keeps the fault codes of IO 281 per unit: first and last seen, count', async () => {
+    const unit = await newUnit();
+    const tracker = await Tracker.connect(tel.port);
+    await tracker.hello(unit.imei);
+    const t0 = now() - 1800;
+    const withCodes = (at: number, codes: string): RecordInput => ({
+      timeMs: at * 1000,
+      lat: 53.9,
+      lon: 27.55,
+      io: [
+        { id: 16, value: 200_000 },
+        { id: 281, value: Buffer.from(codes) },
+      ],
+    });
+    expect(
+      await tracker.packet(
+        encodeAvlPacket(CODEC_8E, [withCodes(t0, 'P0300,P0171'), withCodes(t0 + 60, 'P0300')]),
+      ),
+    ).toBe(2);
+    const rows = await db()
+      .selectFrom('fault_codes')
+      .select(['code', 'count', 'first_seen', 'last_seen'])
+      .where('unit_id', '=', unit.id)
+      .orderBy('code')
+      .execute();
+    expect(rows.map((r) => [r.code, Number(r.count), Number(r.first_seen), Number(r.last_seen)])).toEqual([
+      ['P0171', 1, t0, t0],
+      ['P0300', 2, t0, t0 + 60],
+    ]);
+    tracker.hangUp();
+  });
+
   it('does not acknowledge a packet with a wrong CRC and applies nothing of it', async () => {
     const unit = await newUnit();
     const tracker = await Tracker.connect(tel.port);
