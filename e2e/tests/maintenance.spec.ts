@@ -155,7 +155,7 @@ for (const { width, units: devices } of WIDTHS) {
     await second.getByText('Labour').click();
     await second.getByRole('textbox', { name: 'Quantity' }).fill('1.5');
     await second.getByRole('textbox', { name: 'Cost' }).fill('40');
-    await expect(page.getByTestId('service-lines-total')).toHaveText('Total: 89 EUR');
+    await expect(page.getByTestId('service-lines-total')).toHaveText('Total: €89.00');
     await page.getByTestId('service-save').click();
     await expect(page.getByTestId('service-saved')).toBeVisible();
     await page.getByRole('tab', { name: /Attachments/ }).click();

@@ -3,7 +3,8 @@ import { useSyncExternalStore } from 'react';
 
 /**
  * Short confirmations of what was just done ("Unit “Truck 7” created"), shown for a few seconds at the
- * bottom of the screen and read out by screen readers (a polite live region). One list for the page:
+ * bottom of the screen and read out by screen readers (a polite live region, not a `status` role: that is the loading
+ * indicator's). One list for the page:
  * `toast()` adds, `Toasts` (in the shell) shows.
  */
 
@@ -44,7 +45,6 @@ export function Toasts() {
   const shown = useSyncExternalStore(subscribe, () => toasts);
   return (
     <Stack
-      role="status"
       aria-live="polite"
       gap="xs"
       pos="fixed"
