@@ -3,6 +3,7 @@
 // position per request, GET query or POST form), or, with `traccar`, a Traccar server forwarding
 // `{position, device}` bodies. Each device drives a truck of motion.mjs. `runSimulation` is used by the
 // command line (simulate.mjs), the benchmark (bench/teltonika.mjs) and the server's tests.
+import { setMaxListeners } from 'node:events';
 import net from 'node:net';
 import { advance, createTruck, DEFAULT_CENTRE, seededRandom } from './motion.mjs';
 
@@ -390,6 +391,8 @@ export function runSimulation(input) {
   const stats = newStats();
   const controller = new AbortController();
   const signal = controller.signal;
+  // Every device waits on this one signal.
+  setMaxListeners(0, signal);
   const runs = [];
   const all = [...ids.teltonika.map((id) => ['tel', id]), ...ids.osmand.map((id) => ['osm', id])];
   all.forEach(([kind, id], index) => {
