@@ -31,6 +31,7 @@ export const QUICK_SIZES = {
   BENCH_IMPORT_ROWS: 1_000,
   BENCH_IMPORT_ROUNDS: 1,
   BENCH_WS_CHANGES: 20,
+  BENCH_TELTONIKA_DEVICES: 100,
 };
 
 /** Seconds of load and of warm-up per HTTP benchmark, full and quick. */

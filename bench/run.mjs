@@ -9,7 +9,7 @@
 // quick. The server's resident memory is recorded at start and after every benchmark (DESIGN §9).
 //
 // Adding a benchmark: export `{id, title, prepare?, run, describe?}` from a module and list it below.
-// - Server benchmarks get `ctx = {url, password, connections, dialect, pid, cpuMs}`; `prepare(db)` runs
+// - Server benchmarks get `ctx = {url, password, connections, dialect, pid, cpuMs, teltonikaPort}`; `prepare(db)` runs
 //   while the server is stopped, with `db.exec(sql)` on the server's database (for generated data sets).
 //   `describe(figures)` (optional) gives the line printed after the run instead of req/s and latency.
 //   A data-set size should come from an environment knob with a quick size in lib.mjs QUICK_SIZES.
@@ -53,6 +53,8 @@ async function loadModules() {
       // imports: a 10,000-row services import, preview and save, after the reads (it adds services).
       ...(await import('./imports.mjs')).benchmarks,
       ...(await import('./ingest.mjs')).benchmarks,
+      // Teltonika over TCP: 1,000 trackers of the device simulator, last (it adds 1,000 units).
+      ...(await import('./teltonika.mjs')).benchmarks,
     ],
     statics: [...web.benchmarks, ...(await import('./engine.mjs')).benchmarks],
   };
@@ -113,6 +115,8 @@ async function runOn(target, benchmarks, lib) {
     DATA_DIR: target.dataDir,
     FLEETKEEP_DEMO_PASSWORD: PASSWORD,
     DATABASE_URL: target.databaseUrl ?? '',
+    // The Teltonika benchmark's trackers connect here (lib.mjs starts the server with the port off).
+    TELTONIKA_PORT: String(await lib.freePort()),
   };
   console.log(bold(`\n▶ ${target.dialect}`));
   let server;
@@ -163,6 +167,7 @@ async function runOn(target, benchmarks, lib) {
     dialect: target.dialect,
     pid: server.pid,
     cpuMs: server.cpuMs,
+    teltonikaPort: Number(env.TELTONIKA_PORT),
   };
   for (const b of benchmarks) {
     process.stdout.write(`  ${b.title} … `);
