@@ -97,7 +97,8 @@ describe('fleet export and import', () => {
       services: 2,
       archive: 2,
       fuel_fillings: 2,
-      attachments: 2,
+      // A service's, a fuel filling's, and the photo of truck 1.
+      attachments: 3,
       meter_readings: 2,
       counter_corrections: 2,
       notification_setups: 5,
