@@ -23,3 +23,4 @@ export * from './service-status.js';
 export * from './status.js';
 export * from './timezone.js';
 export * from './validators.js';
+export * from './vehicle.js';

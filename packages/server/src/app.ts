@@ -29,6 +29,7 @@ import { faultCodeRoutes } from './modules/fault-codes/routes.js';
 import { fleetTransferRoutes } from './modules/fleet-transfer/routes.js';
 import { fleetAdminRoutes } from './modules/fleets/admin-routes.js';
 import { objectRoutes } from './modules/fleets/object-routes.js';
+import { unitPhotoRoutes } from './modules/fleets/photo-routes.js';
 import { fleetRoutes } from './modules/fleets/routes.js';
 import { fuelRoutes } from './modules/fuel/routes.js';
 import { importRoutes } from './modules/imports/routes.js';
@@ -118,6 +119,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(adminUserRoutes(ctx));
   await app.register(fleetRoutes(ctx));
   await app.register(objectRoutes(ctx));
+  await app.register(unitPhotoRoutes(ctx));
   await app.register(fleetAdminRoutes(ctx));
   await app.register(lineItemRoutes(ctx));
   await app.register(intervalRoutes(ctx));

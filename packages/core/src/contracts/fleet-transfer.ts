@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALL_NOTIFICATION_KINDS, LANGUAGES, Limits } from '../constants.js';
 import { flag, id, objectType } from './common.js';
 import { CUSTOM_VALUE_MAX, CUSTOM_VALUES_MAX } from './customfields.js';
-import { deviceId, UNIT_DEVICE_ID_MAX } from './fleets.js';
+import { deviceId, UNIT_DEVICE_ID_MAX, vehicleProfileBody } from './fleets.js';
 import {
   BOT_CHAT_MAX,
   BOT_CHATS_MAX,
@@ -27,12 +27,13 @@ import { SERVICE_ATTACHMENT_BYTES_MAX, SERVICE_ATTACHMENTS_MAX } from './service
 export const FLEET_TRANSFER_FORMAT = 'fleetkeep-fleet';
 /**
  * Version 2 added the meter history (`meter_readings`, `counter_corrections`) and the notification
- * set-ups; version 3 the units' total counters and device identifiers. The importer reads versions 1
- * and 2 too (those collections empty; a unit's total taken as its actual counter, no identifier).
+ * set-ups; version 3 the units' total counters and device identifiers; version 4 the units' vehicle
+ * profile and photo (docs/product.md "The vehicle profile"). The importer reads versions 1 to 3 too
+ * (those collections empty; a unit's total taken as its actual counter, no identifier, no profile).
  */
-export const FLEET_TRANSFER_VERSION = 3;
+export const FLEET_TRANSFER_VERSION = 4;
 /** Versions the importer reads. */
-export const FLEET_TRANSFER_VERSIONS = [1, 2, 3] as const;
+export const FLEET_TRANSFER_VERSIONS = [1, 2, 3, 4] as const;
 /** Body limit of `POST .../transfer` (the document with its attachments in base64). */
 export const FLEET_TRANSFER_BODY_MAX = 256 * 1024 * 1024;
 /** Records per collection of one document. */
@@ -107,6 +108,8 @@ export const transferUnit = z.object({
   total_engine_hours: num.optional(),
   device_id: z.string().max(UNIT_DEVICE_ID_MAX).optional(),
   cf,
+  vp: vehicleProfileBody.optional().describe('Vehicle profile (version 4)'),
+  attachments: z.array(transferAttachment).max(1).default([]).describe('The unit photo (version 4)'),
 });
 
 export const transferPerson = z.object({
@@ -306,7 +309,12 @@ const rows = <T extends z.ZodTypeAny>(s: T) => z.array(s).max(FLEET_TRANSFER_ROW
 export const fleetTransferDocument = z.object({
   format: z.literal(FLEET_TRANSFER_FORMAT),
   version: z.union(
-    FLEET_TRANSFER_VERSIONS.map((v) => z.literal(v)) as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<3>],
+    FLEET_TRANSFER_VERSIONS.map((v) => z.literal(v)) as [
+      z.ZodLiteral<1>,
+      z.ZodLiteral<2>,
+      z.ZodLiteral<3>,
+      z.ZodLiteral<4>,
+    ],
   ),
   exported_at: time,
   fleet: transferFleet,

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { Limits } from '../constants.js';
+import { toThousandths } from '../decimal.js';
+import {
+  normalizeTags,
+  normalizeVin,
+  UNIT_TAG_MAX,
+  UNIT_TAGS_MAX,
+  vinIssue,
+  vinRefused,
+} from '../vehicle.js';
 import { acceptingReadOnly, counter, flag, id, okReply } from './common.js';
 import { customFieldValues, customFieldValuesWire } from './customfields.js';
 
@@ -126,6 +135,90 @@ export const fleetPullBody = z.object({ units: objectIds.optional() }).optional(
 
 // --- units, drivers, trailers ---
 
+/** Fuel types of a vehicle profile; '' when not given (docs/product.md "The vehicle profile"). */
+export const VEHICLE_FUEL_TYPES = [
+  'petrol',
+  'diesel',
+  'lpg',
+  'cng',
+  'electric',
+  'hybrid',
+  'hydrogen',
+  'other',
+] as const;
+export type VehicleFuelType = (typeof VEHICLE_FUEL_TYPES)[number];
+/** Longest make and model, plate; earliest and latest model year; largest tank. */
+export const VEHICLE_TEXT_MAX = 64;
+export const VEHICLE_PLATE_MAX = 32;
+export const VEHICLE_YEAR_MIN = 1886;
+export const VEHICLE_YEAR_MAX = 2100;
+export const VEHICLE_TANK_MAX = 100_000;
+
+/**
+ * A unit's vehicle profile as read (docs/product.md "The vehicle profile"): VIN, make, model, model
+ * year, plate, fuel type, tank capacity with its fuel unit, tags and notes. Texts are '' when not given.
+ */
+export const vehicleProfileWire = z.object({
+  vin: z.string().describe('VIN, 17 characters, or empty'),
+  mk: z.string().describe('Make'),
+  md: z.string().describe('Model'),
+  yr: z.number().int().nullable().describe('Model year'),
+  pl: z.string().describe('Licence plate'),
+  ft: z.union([z.literal(''), z.enum(VEHICLE_FUEL_TYPES)]).describe('Fuel type; empty when not given'),
+  tc: z.number().nullable().describe('Tank capacity in the fuel unit tu'),
+  tu: z
+    .union([z.literal(1), z.literal(2)])
+    .nullable()
+    .describe('Fuel unit of tc: 1 litres, 2 US gallons'),
+  tg: z.array(z.string()).describe('Tags'),
+  nt: z.string().describe('Notes'),
+});
+export type VehicleProfileWire = z.infer<typeof vehicleProfileWire>;
+
+/**
+ * The vehicle profile of a unit's create or update: every field optional, only those given change.
+ * A VIN of wrong length or characters is refused; a wrong check digit is accepted (a warning in the
+ * browser: European VINs often carry none). The tank capacity is in `tu`, else the fleet's fuel unit.
+ */
+export const vehicleProfileBody = z
+  .object({
+    vin: z
+      .string()
+      .max(64)
+      .transform(normalizeVin)
+      .superRefine((v, ctx) => {
+        const issue = vinIssue(v);
+        if (vinRefused(issue))
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              issue === 'chars'
+                ? 'VIN characters are digits and capitals but I, O, Q'
+                : 'A VIN has 17 characters',
+          });
+      }),
+    mk: z.string().trim().max(VEHICLE_TEXT_MAX),
+    md: z.string().trim().max(VEHICLE_TEXT_MAX),
+    yr: z.number().int().min(VEHICLE_YEAR_MIN).max(VEHICLE_YEAR_MAX).nullable(),
+    pl: z.string().trim().max(VEHICLE_PLATE_MAX),
+    ft: z.union([z.literal(''), z.enum(VEHICLE_FUEL_TYPES)]),
+    tc: z
+      .number()
+      .positive()
+      .max(VEHICLE_TANK_MAX)
+      .refine((v) => toThousandths(v) !== undefined, 'At most 3 decimals')
+      .nullable(),
+    tu: z.union([z.literal(1), z.literal(2)]).nullable(),
+    tg: z.array(z.string().trim().max(UNIT_TAG_MAX)).max(UNIT_TAGS_MAX).transform(normalizeTags),
+    nt: z.string().max(Limits.descriptionMax),
+  })
+  .partial();
+export type VehicleProfileBody = z.output<typeof vehicleProfileBody>;
+
+/** The unit photo: one image (docs/product.md "The vehicle profile"), within these caps. */
+export const UNIT_PHOTO_BYTES_MAX = 5 * 1024 * 1024;
+export const UNIT_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
+
 const unitParams = z.record(z.string(), z.unknown());
 
 /** A unit (spec §3 "Unit"; DESIGN §3): counters go out in km and engine hours, whatever the fleet measures. */
@@ -158,6 +251,8 @@ export const unitWire = z.object({
     .describe('Last position; null before the first'),
   cf: customFieldValuesWire,
   ins: z.number().int().describe('1 while a service of the unit is in progress (spec §4)'),
+  vp: vehicleProfileWire.describe('Vehicle profile'),
+  ph: id.nullable().describe('Attachment id of the unit photo; null when none'),
 });
 export type UnitWire = z.infer<typeof unitWire>;
 
@@ -168,7 +263,7 @@ export type UnitListReply = z.infer<typeof unitListReply>;
  * Fields of a unit as read that a unit update ignores: the id, actual counters, telematics state and
  * the in-progress marker are the server's.
  */
-export const UNIT_READ_ONLY = ['id', 'acnm', 'aceh', 'prp', 'prms', 'lmsg', 'pos', 'ins'] as const;
+export const UNIT_READ_ONLY = ['id', 'acnm', 'aceh', 'prp', 'prms', 'lmsg', 'pos', 'ins', 'ph'] as const;
 /**
  * The unit's fleet (changed by the fleet's binding) and device identifier: stored, never changed by a
  * unit update, so refused unless equal to the stored values.
@@ -191,6 +286,7 @@ export const unitUpdateBody = acceptingReadOnly(
       cnm: counter.describe('Mileage, km'),
       cneh: counter.describe('Engine hours'),
       cf: customFieldValues,
+      vp: vehicleProfileBody,
     })
     .partial(),
   UNIT_READ_ONLY,
@@ -209,6 +305,7 @@ export const unitCreateBody = z.object({
   ut: id.nullable().default(null),
   cnm: counter.optional().describe('Starting mileage, km'),
   cneh: counter.optional().describe('Starting engine hours'),
+  vp: vehicleProfileBody.optional().describe('Vehicle profile'),
 });
 export type UnitCreateBody = z.output<typeof unitCreateBody>;
 

@@ -1,4 +1,5 @@
-import { fleetItemParams, idParams } from '../contracts/common.js';
+import { z } from 'zod';
+import { fleetItemParams, idParams, okReply, pathId } from '../contracts/common.js';
 import {
   driverListReply,
   fleetCreateBody,
@@ -22,6 +23,7 @@ import {
   unitUpdateBody,
   unitWire,
 } from '../contracts/fleets.js';
+import { serviceAttachmentWire } from '../contracts/services.js';
 import { route } from './route.js';
 
 /**
@@ -30,6 +32,8 @@ import { route } from './route.js';
  */
 
 const fleetTags = ['fleet'];
+const unitPhotoParams = fleetItemParams.extend({ aid: pathId });
+const unitPhotoListReply = z.object({ attachments: z.array(serviceAttachmentWire) });
 const tags = ['service objects'];
 
 export const fleetsRoutes = {
@@ -207,6 +211,45 @@ export const fleetsRoutes = {
     need: 'fleet.admin',
     summary:
       'Delete a unit (admin): its assignments and open services go, its archived services stay unless archive=delete',
+    tags: tags,
+  }),
+  // The unit photo (docs/product.md "The vehicle profile"): the unit's one attachment, an image.
+  unitPhotos: route({
+    method: 'GET',
+    path: '/api/fleets/:fid/units/:id/attachments',
+    params: fleetItemParams,
+    reply: unitPhotoListReply,
+    need: 'fleet.member',
+    summary: "The unit's photo as its one attachment (an empty list when none)",
+    tags: tags,
+  }),
+  unitPhotoUpload: route({
+    method: 'POST',
+    path: '/api/fleets/:fid/units/:id/attachments',
+    params: fleetItemParams,
+    body: 'multipart',
+    reply: unitPhotoListReply,
+    need: 'object.edit',
+    summary:
+      'Upload the unit photo (multipart/form-data): one JPEG, PNG, WebP or GIF image of at most 5 MB (error 2)',
+    tags: tags,
+  }),
+  unitPhotoDownload: route({
+    method: 'GET',
+    path: '/api/fleets/:fid/units/:id/attachments/:aid',
+    params: unitPhotoParams,
+    reply: 'file',
+    need: 'fleet.member',
+    summary: 'Download the unit photo',
+    tags: tags,
+  }),
+  unitPhotoRemove: route({
+    method: 'DELETE',
+    path: '/api/fleets/:fid/units/:id/attachments/:aid',
+    params: unitPhotoParams,
+    reply: okReply,
+    need: 'object.edit',
+    summary: 'Delete the unit photo',
     tags: tags,
   }),
   bindableUnits: route({

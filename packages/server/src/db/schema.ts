@@ -99,6 +99,19 @@ export interface UnitTable {
   /** meter (016): device whose odometer / engine hours set the counter's baseline (null: none yet). */
   meter_odo_device: string | null;
   meter_hours_device: string | null;
+  /** vehicle profile (031): texts '' when not given; tags JSON; tank capacity in thousandths of tank_unit. */
+  vin: Generated<string>;
+  make: Generated<string>;
+  model: Generated<string>;
+  plate: Generated<string>;
+  fuel_type: Generated<string>;
+  notes: Generated<string>;
+  tags: Generated<string>;
+  model_year: Generated<number | null>;
+  tank_capacity: Generated<number | null>;
+  tank_unit: Generated<number | null>;
+  /** vehicle profile (031): the unit photo's row in `attachments` (owner_type 'unit'). */
+  photo_id: Generated<number | null>;
 }
 
 export interface PersonTable {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_CASES } from './admin-cases.js';
+import { attachmentCases } from './attachment-cases.js';
 import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
 import { FAULT_CODE_CASES } from './fault-code-cases.js';
 import { FLEET_TRANSFER_CASES } from './fleet-transfer-cases.js';
@@ -167,6 +168,20 @@ export const ROUTE_CASES: RouteCase[] = [
         .execute();
     },
   },
+  // The unit photo (docs/product.md "The vehicle profile"): members see it, object editors change it.
+  ...attachmentCases({
+    route: '/api/fleets/:fid/units',
+    base: ({ fx }) => `/api/fleets/${fx.fleetId}/units`,
+    ownerType: 'unit',
+    seed: async ({ fx }) => fx.unit.id,
+    async restore({ t, fx }) {
+      const db = t.server.ctx.db.kysely;
+      await db.deleteFrom('attachments').where('owner_type', '=', 'unit').execute();
+      await db.updateTable('units').set({ photo_id: null }).where('id', '=', fx.unit.id).execute();
+    },
+    readers: [...FLEET_MEMBERS],
+    managers: [...OBJECT_EDITORS],
+  }),
   {
     route: 'PUT /api/drivers/:id',
     build: ({ fx }) => ({ method: 'PUT', url: `/api/drivers/${fx.driver.id}`, body: { c: fx.driver.c } }),

@@ -29,6 +29,8 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'reports.col.service',
     'reports.col.services_count',
     'reports.col.status',
+    'vehicle.fuelDiesel',
+    'vehicle.fuelHybrid',
   ],
   fr: [
     'header.navigation',
@@ -48,6 +50,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'setup.litres',
     'reports.col.date',
     'reports.col.line_type',
+    'vehicle.photo',
   ],
   es: ['tokens.count_one', 'tokens.count_other'],
   it: ['login.password', 'tokens.count_one'],
@@ -78,7 +81,8 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   pl: ['tokens.count_one', 'reports.col.status'],
   hu: ['tokens.count_one'],
   cs: ['tokens.count_one', 'objects.interval', 'reports.col.interval'],
-  az: ['tokens.count_one', 'services.status', 'reports.col.status'],
+  az: ['tokens.count_one', 'services.status', 'reports.col.status', 'vehicle.model'],
+  tr: ['vehicle.model'],
 };
 
 function flatten(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {

@@ -185,3 +185,14 @@ function saveBlob(blob: Blob, name: string): void {
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }
 }
+
+/**
+ * Fetches a stored file with the session header as an object URL, for showing an image (the unit photo,
+ * docs/product.md "The vehicle profile"); the caller revokes it.
+ */
+export async function fetchObjectUrl(path: string, signal?: AbortSignal): Promise<string> {
+  const session = getSession();
+  const res = await fetch(path, { headers: session ? { Authorization: `SSID ${session}` } : {}, signal });
+  if (!res.ok) throw await downloadFailure(res);
+  return URL.createObjectURL(await res.blob());
+}

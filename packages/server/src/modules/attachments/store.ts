@@ -30,6 +30,8 @@ export interface AttachmentOwner {
   /** The per-owner caps (spec §5; the limits of the core contract). */
   maxFiles: number;
   maxBytes: number;
+  /** Content types accepted (e.g. images only for a unit photo); any type when absent. */
+  types?: readonly string[];
   /** The need to list and download (spec §6). */
   view: FleetNeedName;
   /** Throws 404 when the owner is not in the fleet. */
@@ -108,6 +110,7 @@ export function attachmentStore(owner: AttachmentOwner) {
     let { count, bytes } = held;
     let tooLarge = false;
     let nonFile = false;
+    let wrongType = false;
     const files: Received[] = [];
     for await (const part of parts) {
       if (part.type !== 'file') {
@@ -122,7 +125,9 @@ export function attachmentStore(owner: AttachmentOwner) {
         if (!tooLarge) chunks.push(chunk);
       }
       if (part.file.truncated) tooLarge = true;
-      if (!tooLarge)
+      const accepted = !owner.types || owner.types.includes(safeContentType(part.mimetype || ''));
+      if (!accepted) wrongType = true;
+      else if (!tooLarge)
         files.push({
           name: fileName(part.filename ?? ''),
           type: part.mimetype || 'application/octet-stream',
@@ -130,6 +135,8 @@ export function attachmentStore(owner: AttachmentOwner) {
         });
     }
     if (tooLarge) throw overCaps();
+    if (wrongType)
+      throw invalidInput([{ field: 'body', message: `Accepted file types: ${owner.types?.join(', ')}` }]);
     // spec §5: a non-list input gives error 4 'Invalid input'.
     if (nonFile || files.length === 0)
       throw invalidInput([

@@ -80,7 +80,25 @@ function tableOf(src: Source, collection: FleetTransferCsvCollection): Table {
   switch (collection) {
     case 'units':
       return {
-        head: ['id', 'name', 'unit_type_id', 'mileage_km', 'engine_hours', 'cf'],
+        head: [
+          'id',
+          'name',
+          'unit_type_id',
+          'mileage_km',
+          'engine_hours',
+          'cf',
+          // The vehicle profile (docs/product.md "The vehicle profile").
+          'vin',
+          'make',
+          'model',
+          'year',
+          'plate',
+          'fuel_type',
+          'tank_capacity',
+          'tank_unit',
+          'tags',
+          'notes',
+        ],
         rows: rowsOf(unitPages(src), (u) => [
           u.id,
           u.name,
@@ -88,6 +106,16 @@ function tableOf(src: Source, collection: FleetTransferCsvCollection): Table {
           u.mileage,
           u.engine_hours,
           cfText(u.cf),
+          u.vp?.vin ?? '',
+          u.vp?.mk ?? '',
+          u.vp?.md ?? '',
+          u.vp?.yr ?? null,
+          u.vp?.pl ?? '',
+          u.vp?.ft ?? '',
+          u.vp?.tc ?? null,
+          u.vp?.tu === 2 ? 'gal' : u.vp?.tu === 1 ? 'l' : '',
+          (u.vp?.tg ?? []).join('; '),
+          u.vp?.nt ?? '',
         ]),
       };
     case 'drivers':

@@ -16,7 +16,7 @@ import {
   type Source,
   servicePages,
   setupPages,
-  unitPages,
+  unitPagesWithFiles,
   type WithFiles,
 } from './readers.js';
 
@@ -85,7 +85,7 @@ export async function* documentText(db: Db, fid: number): AsyncGenerator<string>
     fleet: { name: fleet.name, tz: fleet.tz, cur: fleet.cur, ms: fleet.ms, fm: fleet.fm },
   };
   yield json(head).slice(0, -1);
-  yield* plain('units', unitPages(src));
+  yield* withAttachments(db, 'units', unitPagesWithFiles(src));
   yield* plain('drivers', personPages(src, 'drivers'));
   yield* plain('trailers', personPages(src, 'trailers'));
   yield* plain('custom_fields', fieldPages(src));

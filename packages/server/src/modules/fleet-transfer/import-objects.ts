@@ -1,4 +1,6 @@
 import { invalidInput } from '../../http/errors.js';
+import { UNIT_ATTACHMENT_OWNER } from '../fleets/photo.js';
+import { profileColumns } from '../fleets/profile.js';
 import { ensureLibraryItems } from '../lineitems/library.js';
 import { type DeviceChoice, devicesOf } from './import-devices.js';
 import { round3 } from './records.js';
@@ -134,10 +136,13 @@ export async function importUnits(
           cf: cfOut(run, u.cf),
           ins: 0,
           created_at: t,
+          // The vehicle profile (version 4; docs/product.md "The vehicle profile").
+          ...profileColumns(u.vp, fleet.fm),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       unitId = row.id;
+      await importUnitPhoto(run, unitId, u.attachments);
       run.created.units++;
       run.published.units.push(unitId);
     }
@@ -294,4 +299,28 @@ export async function importAssignments(run: Run, doc: Doc): Promise<Set<number>
     run.maps.assignments.set(a.id, target);
   }
   return matched;
+}
+
+/** A created unit's photo from the document (version 4): stored as its one attachment and named on the unit. */
+async function importUnitPhoto(run: Run, unitId: number, files: Doc['units'][number]['attachments']) {
+  const photo = files[0];
+  if (!photo) return;
+  const data = Buffer.from(photo.data, 'base64');
+  const row = await run.trx
+    .insertInto('attachments')
+    .values({
+      fleet_id: run.fleet.id,
+      owner_type: UNIT_ATTACHMENT_OWNER,
+      owner_id: unitId,
+      name: photo.name,
+      content_type: photo.content_type,
+      size: data.length,
+      data,
+      created_at: photo.created_at,
+      creator_id: run.actor.userId,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await run.trx.updateTable('units').set({ photo_id: row.id }).where('id', '=', unitId).execute();
+  run.created.attachments++;
 }

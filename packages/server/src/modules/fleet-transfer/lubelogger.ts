@@ -209,6 +209,7 @@ export function toDocument(
       mileage: highest.get(v) ?? 0,
       engine_hours: 0,
       cf: [],
+      attachments: [],
     })),
     drivers: [],
     trailers: [],

@@ -46,6 +46,7 @@ export type WithFiles<T> = { record: T; files: FileMeta[] };
 
 const SERVICE_OWNER = 'service';
 const FUEL_OWNER = 'fuel';
+const UNIT_OWNER = 'unit';
 
 async function* mapped<R, T>(src: AsyncGenerator<R[]>, map: (rows: R[]) => Promise<T[]> | T[]) {
   for await (const rows of src) yield await map(rows);
@@ -89,6 +90,23 @@ function fleetPages<T extends FleetTable>(
 
 export function unitPages(src: Source): AsyncGenerator<Doc['units']> {
   return mapped(fleetPages(src, 'units'), (rows) => rows.map(unitOut));
+}
+
+/** Units with their photo (docs/product.md "The vehicle profile"), for the JSON document. */
+export function unitPagesWithFiles(
+  src: Source,
+): AsyncGenerator<WithFiles<Omit<Doc['units'][number], 'attachments'>>[]> {
+  return mapped(fleetPages(src, 'units'), async (rows) => {
+    const files = await filesOf(
+      src,
+      UNIT_OWNER,
+      rows.map((r) => r.id),
+    );
+    return rows.map((u) => {
+      const { attachments: _none, ...record } = unitOut(u);
+      return { record, files: files.get(u.id) ?? [] };
+    });
+  });
 }
 
 export function personPages(src: Source, table: 'drivers' | 'trailers'): AsyncGenerator<Doc['drivers']> {

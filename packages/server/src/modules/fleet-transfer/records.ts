@@ -15,6 +15,7 @@ import type {
   ServiceRow,
   UnitTable,
 } from '../../db/schema.js';
+import { vehicleProfileOf } from '../fleets/mappers.js';
 import { configOf } from '../notification-channels/mappers.js';
 
 /**
@@ -66,6 +67,8 @@ export function unitOut(u: Selectable<UnitTable>): Doc['units'][number] {
     total_engine_hours: round3(u.engine_hours),
     device_id: u.device_id,
     cf: cfOf(u.cf),
+    vp: vehicleProfileOf(u),
+    attachments: [],
   };
 }
 

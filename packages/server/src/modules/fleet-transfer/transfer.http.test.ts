@@ -97,7 +97,8 @@ describe('fleet export and import', () => {
       services: 2,
       archive: 2,
       fuel_fillings: 2,
-      attachments: 2,
+      // A service's, a fuel filling's, and the photo of truck 1.
+      attachments: 3,
       meter_readings: 2,
       counter_corrections: 2,
       notification_setups: 5,
@@ -292,7 +293,13 @@ describe('fleet export and import', () => {
     expect(units.status).toBe(200);
     expect(units.headers.get('content-type')).toMatch(/^text\/csv/);
     const text = String(units.body);
-    expect(text.startsWith('id,name,unit_type_id,mileage_km,engine_hours,cf\r\n')).toBe(true);
+    expect(
+      text.startsWith(
+        'id,name,unit_type_id,mileage_km,engine_hours,cf,vin,make,model,year,plate,fuel_type,tank_capacity,tank_unit,tags,notes\r\n',
+      ),
+    ).toBe(true);
+    // The vehicle profile of truck 1 (docs/product.md "The vehicle profile").
+    expect(text).toContain('1M8GDM9AXKP042788,MAN,TGE,2021,B-FK 101,diesel,75.5,l,Vans; North,Roof rack');
     const raw = await fetch(`${t.url}/api/fleets/${f.fid}/export/units.csv`, {
       headers: { authorization: `SSID ${f.client.ssid}` },
     });

@@ -1,4 +1,10 @@
-import type { FleetWire, PersonWire, UnitWire } from '@fleetkeep/core';
+import {
+  type FleetWire,
+  type PersonWire,
+  type UnitWire,
+  VEHICLE_FUEL_TYPES,
+  type VehicleProfileWire,
+} from '@fleetkeep/core';
 import type { FleetRow, PersonRow, UnitRow } from '../../db/schema.js';
 
 /**
@@ -50,6 +56,27 @@ export function unitToWire(u: UnitRow): UnitWire {
         : { t: u.last_time, y: u.lat, x: u.lon, s: u.speed, c: u.course, z: u.altitude },
     cf: json<{ id: number; v: string }[]>(u.cf, []),
     ins: u.ins,
+    vp: vehicleProfileOf(u),
+    ph: u.photo_id,
+  };
+}
+
+const fuelTypes = new Set<string>(VEHICLE_FUEL_TYPES);
+
+/** The vehicle profile of a unit row (migration 031); tank capacity from thousandths. */
+export function vehicleProfileOf(u: UnitRow): VehicleProfileWire {
+  const tags = json<unknown>(u.tags, []);
+  return {
+    vin: u.vin,
+    mk: u.make,
+    md: u.model,
+    yr: u.model_year,
+    pl: u.plate,
+    ft: fuelTypes.has(u.fuel_type) ? (u.fuel_type as VehicleProfileWire['ft']) : '',
+    tc: u.tank_capacity === null ? null : u.tank_capacity / 1000,
+    tu: u.tank_capacity === null ? null : u.tank_unit === 2 ? 2 : 1,
+    tg: Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [],
+    nt: u.notes,
   };
 }
 

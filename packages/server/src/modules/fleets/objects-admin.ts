@@ -23,6 +23,8 @@ import { trackServices } from '../statistics/cost-days.js';
 import { recordCorrection } from '../statistics/counter-days.js';
 import { personToWire, unitToWire } from './mappers.js';
 import type { PersonKind } from './objects.js';
+import { UNIT_ATTACHMENT_OWNER } from './photo.js';
+import { profileColumns } from './profile.js';
 
 /**
  * Creating and removing service objects (PRODUCT.md "Service objects and
@@ -146,6 +148,7 @@ export async function createUnit(
           cf: '[]',
           ins: 0,
           created_at: t,
+          ...profileColumns(body.vp, fleet.fm),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -287,7 +290,14 @@ export async function deleteUnit(
       .executeTakeFirst();
     if (!unit) throw notFound('Unit not found');
     const result = await removeObjectServices(trx, fleetId, 'u', unitId, withArchive);
-    // Positions, the ingest log, corrections and counter days go with the unit (foreign keys cascade).
+    // Positions, the ingest log, corrections and counter days go with the unit (foreign keys cascade);
+    // its photo is a row of the generic attachments table (no foreign key), removed here.
+    await trx
+      .deleteFrom('attachments')
+      .where('fleet_id', '=', fleetId)
+      .where('owner_type', '=', UNIT_ATTACHMENT_OWNER)
+      .where('owner_id', '=', unitId)
+      .execute();
     await trx.deleteFrom('units').where('id', '=', unitId).execute();
     announceRemoval(uow, ctx, fleetId, { t: 'd', s: 'avl_unit', fid: fleetId, d: { id: unitId } }, result);
     return result;

@@ -23,6 +23,7 @@ import { validateCustomValues } from '../customfields/service.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
 import { recordCorrection } from '../statistics/counter-days.js';
 import { personToWire, round3, unitToWire } from './mappers.js';
+import { profileColumns } from './profile.js';
 
 /** Who may edit a service object's profile: the fleet admin and those who manage its maintenance. */
 
@@ -218,7 +219,7 @@ export async function updateUnit(
   unitId: number,
   patch: UnitUpdateBody,
 ): Promise<UnitWire> {
-  const { acl } = await requireFleet(ctx, actor, fleetId, 'object.edit');
+  const { acl, fleet } = await requireFleet(ctx, actor, fleetId, 'object.edit');
   const unit = await ctx.db.kysely
     .selectFrom('units')
     .selectAll()
@@ -236,7 +237,17 @@ export async function updateUnit(
   const mileage = patch.cnm !== undefined && patch.cnm !== round3(unit.mileage) ? patch.cnm : undefined;
   const hours = patch.cneh !== undefined && patch.cneh !== round3(unit.engine_hours) ? patch.cneh : undefined;
   const cf = patch.cf !== undefined && !sameCustomValues(unit.cf, patch.cf) ? patch.cf : undefined;
-  if (name === undefined && !type && mileage === undefined && hours === undefined && cf === undefined) {
+  // The vehicle profile (docs/product.md "The vehicle profile"): only the fields that differ.
+  const profile = profileColumns(patch.vp, fleet.fm, unit);
+  const profileChanged = Object.keys(profile).length > 0;
+  if (
+    name === undefined &&
+    !type &&
+    mileage === undefined &&
+    hours === undefined &&
+    cf === undefined &&
+    !profileChanged
+  ) {
     return unitToWire(unit);
   }
   if (type && type.id !== null) {
@@ -262,6 +273,7 @@ export async function updateUnit(
         ...(mileage !== undefined && { mileage }),
         ...(hours !== undefined && { engine_hours: hours }),
         ...(cf !== undefined && { cf: JSON.stringify(cf) }),
+        ...profile,
       })
       .where('id', '=', unitId)
       .execute();

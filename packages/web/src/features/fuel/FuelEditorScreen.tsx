@@ -64,6 +64,7 @@ import {
   ownProblems,
   type Problem,
   problemOfCore,
+  tankExceeded,
   updateBody,
   withFuelType,
   withUnit,
@@ -284,6 +285,8 @@ function Editor({
   const disabled = busy || !editable;
   const unit = form.uid === null ? undefined : unitById.get(Number(form.uid));
   const counter = unit ? mileageText(unit.cnm, miles) : '';
+  // A filling larger than the unit's tank is flagged as it is typed (docs/product.md "The vehicle profile").
+  const overTank = unit ? tankExceeded(form.volume, filling?.fm ?? fleet?.fm ?? 1, unit.vp) : null;
   // A unit counting engine hours has no per-distance consumption (docs/product.md "Consumption of machines").
   const perDistance = countingBasis(auth?.unit_types.find((x) => x.id === unit?.ut)?.n) === 'distance';
 
@@ -368,6 +371,14 @@ function Editor({
           error={errors.volume}
           data-testid="fuel-volume"
         />
+        {overTank && (
+          <Text size="sm" c="orange" role="status" data-testid="fuel-over-tank">
+            {t('vehicle.overTank', {
+              capacity: formatNumber(overTank.capacity),
+              unit: volumeLabel(lang, overTank.unit),
+            })}
+          </Text>
+        )}
         <NumericInput
           label={t('fuel.priceIn', { unit: `${currency ? `${currency}/` : ''}${volumeUnit}` })}
           value={form.price}

@@ -27,6 +27,7 @@ import {
   mileageText,
   ownProblems,
   problemOfCore,
+  tankExceeded,
   updateBody,
   withFuelType,
   withUnit,
@@ -275,5 +276,20 @@ describe('the unit filter', () => {
     const rows = [{ uid: 1 }, { uid: 2 }, { uid: 1 }];
     expect(filterByUnit(rows, 1)).toHaveLength(2);
     expect(filterByUnit(rows, null)).toHaveLength(3);
+  });
+});
+
+describe('tank capacity (docs/product.md "The vehicle profile")', () => {
+  const vp = { tc: 60, tu: 1 as const };
+  it('flags a typed volume larger than the tank, converting gallons to the tank unit', () => {
+    expect(tankExceeded('60.001', 1, vp)).toEqual({ capacity: 60, unit: 1 });
+    expect(tankExceeded('60', 1, vp)).toBeNull();
+    expect(tankExceeded('16', 2, vp)).toEqual({ capacity: 60, unit: 1 });
+    expect(tankExceeded('15', 2, vp)).toBeNull();
+  });
+  it('says nothing without a number or a capacity', () => {
+    expect(tankExceeded('', 1, vp)).toBeNull();
+    expect(tankExceeded('80', 1, { tc: null, tu: null })).toBeNull();
+    expect(tankExceeded('80', 1, undefined)).toBeNull();
   });
 });

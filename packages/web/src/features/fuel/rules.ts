@@ -4,12 +4,15 @@ import {
   type FuelFillingCreateInput,
   type FuelFillingUpdateInput,
   type FuelFillingWire,
+  fillingOverTank,
   fromThousandths,
   localDate,
   multiplyThousandths,
   toThousandths,
   tzOffsetMinutes,
+  type VehicleProfileWire,
 } from '@fleetkeep/core';
+import { numericValue } from '../../components/numeric.ts';
 import type { Problem as CoreProblem } from '../../lib/coreResolver.ts';
 import { sameValues } from '../../lib/customFields.ts';
 import { fillDefaults } from '../../lib/defaults.ts';
@@ -325,3 +328,22 @@ export function fieldOfPath(path: readonly string[]): string | null {
 
 /** Today in the fleet zone as YYYY-MM-DD. */
 export const fleetToday = (tz: number, nowSeconds: number) => localDate(tz, nowSeconds);
+
+/**
+ * The tank capacity a typed volume exceeds (docs/product.md "The vehicle profile": a filling larger
+ * than the unit's tank is flagged as it is entered, not refused): the capacity and its fuel unit, or null
+ * when the volume fits, is not a number yet, or the unit has no capacity. `fm` is the filling's unit.
+ */
+export function tankExceeded(
+  volumeText: string,
+  fm: number,
+  vp: Pick<VehicleProfileWire, 'tc' | 'tu'> | undefined,
+): { capacity: number; unit: 1 | 2 } | null {
+  const volume = numericValue(volumeText);
+  if (volume === null || !vp || vp.tc === null) return null;
+  const thousandths = toThousandths(volume);
+  const capacity = toThousandths(vp.tc);
+  if (thousandths === undefined || capacity === undefined) return null;
+  const unit = vp.tu ?? (fm === 2 ? 2 : 1);
+  return fillingOverTank(thousandths, fm, capacity, unit) ? { capacity: vp.tc, unit } : null;
+}

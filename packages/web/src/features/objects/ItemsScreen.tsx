@@ -1,4 +1,4 @@
-import { formatNumber, type ObjectType, routes } from '@fleetkeep/core';
+import { formatNumber, type ObjectType, routes, tagChoices } from '@fleetkeep/core';
 import { Anchor, Badge, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,7 @@ import {
   type ObjectFilters,
   type ObjectRow,
   personRow,
+  plateSearchText,
   selectionEntries,
   sortByName,
   stateOf,
@@ -53,10 +54,16 @@ export default function ItemsScreen() {
   const [params, patchParams] = useUrlParams();
   const kindParam = params.get('kind');
   const typesParam = params.get('ut');
+  const tagParam = params.get('tag');
   const filters = useMemo(
-    () => decodeFilters(new URLSearchParams({ kind: kindParam ?? '', ut: typesParam ?? '' })),
-    [kindParam, typesParam],
+    () =>
+      decodeFilters(
+        new URLSearchParams({ kind: kindParam ?? '', ut: typesParam ?? '', tag: tagParam ?? '' }),
+      ),
+    [kindParam, typesParam, tagParam],
   );
+  // The tags of the fleet's units, for the tag filter (docs/product.md "The vehicle profile").
+  const tags = useMemo(() => tagChoices((units.data ?? []).map((u) => u.vp?.tg)), [units.data]);
   const [bulk, setBulk] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
 
@@ -97,6 +104,29 @@ export default function ItemsScreen() {
         id: 'type',
         header: t('objects.unitType'),
         value: (r) => (r.t === 'u' ? labels.typeName(r.ut) : ''),
+      },
+      {
+        id: 'plate',
+        header: t('vehicle.plate'),
+        value: (r) => r.plate,
+        // Search covers plate and VIN (docs/product.md "The vehicle profile"); the CSV has the plate.
+        text: plateSearchText,
+        csv: (r) => r.plate,
+        cell: (r) => r.plate || '',
+      },
+      {
+        id: 'tags',
+        header: t('vehicle.tags'),
+        value: (r) => r.tags.join(', '),
+        cell: (r) => (
+          <Group gap={4}>
+            {r.tags.map((tag) => (
+              <Badge key={tag} variant="outline" radius="sm" size="sm" tt="none">
+                {tag}
+              </Badge>
+            ))}
+          </Group>
+        ),
       },
       {
         id: 'state',
@@ -179,7 +209,7 @@ export default function ItemsScreen() {
           rowLabel={(r) => r.name}
           onSelectionChange={bulk ? setSelected : undefined}
           emptyText={t('objects.empty')}
-          minWidth={720}
+          minWidth={900}
           data-testid="objects"
           toolbar={
             <>
@@ -202,6 +232,17 @@ export default function ItemsScreen() {
                 style={{ flex: '1 1 14rem', maxWidth: '24rem' }}
                 data-testid="objects-unit-types"
               />
+              {tags.length > 0 && (
+                <Select
+                  label={t('vehicle.tagFilter')}
+                  options={tags.map((tag) => ({ value: tag, label: tag }))}
+                  value={filters.tag}
+                  clearable
+                  onChange={(v) => setFilters({ tag: v ?? null })}
+                  style={{ flex: '0 1 11rem' }}
+                  data-testid="objects-tag"
+                />
+              )}
               {(canInterval || canService) && (
                 <Switch
                   label={t('objects.bulkMode')}

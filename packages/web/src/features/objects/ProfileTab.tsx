@@ -14,6 +14,7 @@ import { ObjectCustomFields } from './ObjectCustomFields.tsx';
 import type { ObjectRecord } from './ObjectScreen.tsx';
 import { KIND_INFO } from './rules.ts';
 import { useLabels } from './useLabels.ts';
+import { VehicleSection } from './VehicleSection.tsx';
 
 function Field({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -86,6 +87,19 @@ export function ProfileTab({ object }: { object: ObjectRecord }) {
             value={t(object.inService ? 'objects.state_inService' : 'objects.state_active')}
           />
         </SimpleGrid>
+        {/* The vehicle profile (docs/product.md "The vehicle profile"). */}
+        {unit && fid !== null && (
+          <>
+            <Divider />
+            <VehicleSection
+              key={`vehicle:${object.id}`}
+              fid={fid}
+              fleetFm={auth?.fleets.find((f) => f.id === fid)?.fm ?? 1}
+              unit={unit}
+              editable={editable}
+            />
+          </>
+        )}
         {/* customfields: the object's custom field values, editable with the unit-type rule. */}
         {fid !== null && (
           <>

@@ -15,6 +15,7 @@ import {
   type ObjectService,
   periodRange,
   personRow,
+  plateSearchText,
   remainingValues,
   selectionEntries,
   sortByName,
@@ -35,7 +36,26 @@ const rule = (over: Partial<ObjectInterval> = {}): ObjectInterval => ({
 });
 
 const rows: ObjectRow[] = [
-  unitRow({ id: 1, nm: 'Truck 10', ut: 3, cnm: 100, cneh: 5, ins: 1 }),
+  unitRow({
+    id: 1,
+    nm: 'Truck 10',
+    ut: 3,
+    cnm: 100,
+    cneh: 5,
+    ins: 1,
+    vp: {
+      vin: '1M8GDM9AXKP042788',
+      mk: '',
+      md: '',
+      yr: null,
+      pl: 'B-XY 123',
+      ft: '',
+      tc: null,
+      tu: null,
+      tg: ['North', 'Vans'],
+      nt: '',
+    },
+  }),
   unitRow({ id: 2, nm: 'truck 2', ut: null, cnm: 0, cneh: 0, ins: 0 }),
   unitRow({ id: 3, nm: 'Van', ut: 7, cnm: 0, cneh: 0, ins: 0 }),
   personRow({ id: 1, n: 'Anna', ins: 0 }, 'd'),
@@ -64,12 +84,12 @@ describe('names and states', () => {
 describe('filters', () => {
   it('round-trips through the URL and keeps other parameters', () => {
     const base = new URLSearchParams('q=truck&sort=name.asc');
-    const next = encodeFilters(base, { kind: 'u', unitTypes: [3, UNKNOWN_TYPE] });
+    const next = encodeFilters(base, { kind: 'u', unitTypes: [3, UNKNOWN_TYPE], tag: null });
     expect(next.get('q')).toBe('truck');
     expect(next.get('kind')).toBe('u');
     expect(next.get('ut')).toBe('3,none');
-    expect(decodeFilters(next)).toEqual({ kind: 'u', unitTypes: [3, UNKNOWN_TYPE] });
-    const cleared = encodeFilters(next, { kind: null, unitTypes: [] });
+    expect(decodeFilters(next)).toEqual({ kind: 'u', unitTypes: [3, UNKNOWN_TYPE], tag: null });
+    const cleared = encodeFilters(next, { kind: null, unitTypes: [], tag: null });
     expect(cleared.has('kind')).toBe(false);
     expect(cleared.has('ut')).toBe(false);
   });
@@ -78,22 +98,39 @@ describe('filters', () => {
     expect(decodeFilters(new URLSearchParams('kind=x&ut=1,a,2,2,-3,none,4,5,6,7'))).toEqual({
       kind: null,
       unitTypes: [1, 2, UNKNOWN_TYPE, 4, 5],
+      tag: null,
     });
     expect(
-      encodeFilters(new URLSearchParams(), { kind: null, unitTypes: [1, 2, 3, 4, 5, 6] }).get('ut'),
+      encodeFilters(new URLSearchParams(), { kind: null, unitTypes: [1, 2, 3, 4, 5, 6], tag: null }).get(
+        'ut',
+      ),
     ).toBe('1,2,3,4,5');
     expect(MAX_UNIT_TYPES).toBe(5);
   });
 
   it('filters by kind and by unit type (types list units only; none means no type)', () => {
-    expect(filterObjects(rows, { kind: 'd', unitTypes: [] }).map((r) => r.key)).toEqual(['d1']);
-    expect(filterObjects(rows, { kind: null, unitTypes: [3] }).map((r) => r.key)).toEqual(['u1']);
-    expect(filterObjects(rows, { kind: null, unitTypes: [UNKNOWN_TYPE, 7] }).map((r) => r.key)).toEqual([
-      'u2',
-      'u3',
-    ]);
-    expect(filterObjects(rows, { kind: 't', unitTypes: [3] })).toEqual([]);
-    expect(filterObjects(rows, { kind: null, unitTypes: [] })).toHaveLength(5);
+    expect(filterObjects(rows, { kind: 'd', unitTypes: [], tag: null }).map((r) => r.key)).toEqual(['d1']);
+    expect(filterObjects(rows, { kind: null, unitTypes: [3], tag: null }).map((r) => r.key)).toEqual(['u1']);
+    expect(
+      filterObjects(rows, { kind: null, unitTypes: [UNKNOWN_TYPE, 7], tag: null }).map((r) => r.key),
+    ).toEqual(['u2', 'u3']);
+    expect(filterObjects(rows, { kind: 't', unitTypes: [3], tag: null })).toEqual([]);
+    expect(filterObjects(rows, { kind: null, unitTypes: [], tag: null })).toHaveLength(5);
+  });
+
+  it('filters by tag, ignoring case; drivers and trailers carry none (docs/product.md "The vehicle profile")', () => {
+    expect(filterObjects(rows, { kind: null, unitTypes: [], tag: 'vans' }).map((r) => r.key)).toEqual(['u1']);
+    expect(filterObjects(rows, { kind: null, unitTypes: [], tag: 'South' })).toEqual([]);
+    const next = encodeFilters(new URLSearchParams(), { kind: null, unitTypes: [], tag: 'North' });
+    expect(next.get('tag')).toBe('North');
+    expect(decodeFilters(next).tag).toBe('North');
+  });
+
+  it('searches plate and VIN, with and without spaces and dashes', () => {
+    const text = plateSearchText(rows.find((r) => r.key === 'u1')!);
+    expect(text).toContain('B-XY 123');
+    expect(text).toContain('BXY123');
+    expect(text).toContain('1M8GDM9AXKP042788');
   });
 
   it('turns selected row keys into navigation state entries', () => {

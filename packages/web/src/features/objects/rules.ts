@@ -1,5 +1,6 @@
 import {
   evaluate,
+  hasTag,
   type IntervalBaseWire,
   type IntervalRule,
   type IntervalWire,
@@ -41,7 +42,8 @@ export const KIND_INFO = {
 export const KIND_OF_TYPE: Record<ObjectType, ObjectKind> = { u: 'unit', d: 'driver', t: 'trailer' };
 
 /** The part of a unit (`GET /api/fleets/:fid/units`: km and hours) a row of the list reads. */
-export type UnitRowSource = Pick<UnitWire, 'id' | 'nm' | 'ut' | 'cnm' | 'cneh' | 'ins'>;
+export type UnitRowSource = Pick<UnitWire, 'id' | 'nm' | 'ut' | 'cnm' | 'cneh' | 'ins'> &
+  Partial<Pick<UnitWire, 'vp'>>;
 /** The part of a driver or trailer a row of the list reads. */
 export type PersonRowSource = Pick<PersonWire, 'id' | 'n' | 'ins'>;
 
@@ -57,6 +59,10 @@ export interface ObjectRow {
   mileage: number | null;
   engineHours: number | null;
   inService: boolean;
+  /** A unit's plate, VIN and tags (docs/product.md "The vehicle profile"); empty for drivers and trailers. */
+  plate: string;
+  vin: string;
+  tags: string[];
 }
 
 export function unitRow(u: UnitRowSource): ObjectRow {
@@ -69,8 +75,20 @@ export function unitRow(u: UnitRowSource): ObjectRow {
     mileage: u.cnm,
     engineHours: u.cneh,
     inService: u.ins !== 0,
+    plate: u.vp?.pl ?? '',
+    vin: u.vp?.vin ?? '',
+    tags: u.vp?.tg ?? [],
   };
 }
+
+/**
+ * The search text of a row's plate column: plate and VIN as written and without spaces and dashes, so
+ * that "bxy123" finds "B-XY 123" (docs/product.md "The vehicle profile": search covers plate and VIN).
+ */
+export const plateSearchText = (r: Pick<ObjectRow, 'plate' | 'vin'>): string => {
+  const squeeze = (s: string) => s.replace(/[\s-]/g, '');
+  return [r.plate, squeeze(r.plate), r.vin].filter(Boolean).join(' ');
+};
 
 export function personRow(p: PersonRowSource, t: Exclude<ObjectType, 'u'>): ObjectRow {
   return {
@@ -82,6 +100,9 @@ export function personRow(p: PersonRowSource, t: Exclude<ObjectType, 'u'>): Obje
     mileage: null,
     engineHours: null,
     inService: p.ins !== 0,
+    plate: '',
+    vin: '',
+    tags: [],
   };
 }
 
@@ -106,15 +127,19 @@ export interface ObjectFilters {
   kind: ObjectType | null;
   /** Unit types; empty means any. With types chosen only units are listed. */
   unitTypes: UnitTypeFilter[];
+  /** A unit tag (docs/product.md "The vehicle profile"); with a tag only units carrying it are listed. */
+  tag: string | null;
 }
 
-/** Reads the filters from the query string (`kind=u|d|t`, `ut=3,7,none`); bad values are dropped. */
+/** Reads the filters from the query string (`kind=u|d|t`, `ut=3,7,none`, `tag=…`); bad values are dropped. */
 export function decodeFilters(params: URLSearchParams): ObjectFilters {
   const kind = params.get('kind');
   const unitTypes = decodeUnitTypes(params.get('ut'), true);
+  const tag = params.get('tag')?.trim();
   return {
     kind: (OBJECT_TYPES as readonly string[]).includes(kind ?? '') ? (kind as ObjectType) : null,
     unitTypes,
+    tag: tag ? tag : null,
   };
 }
 
@@ -126,13 +151,16 @@ export function encodeFilters(params: URLSearchParams, filters: ObjectFilters): 
   const types = encodeUnitTypes(filters.unitTypes);
   if (types) next.set('ut', types);
   else next.delete('ut');
+  if (filters.tag) next.set('tag', filters.tag);
+  else next.delete('tag');
   return next;
 }
 
-/** The rows passing the kind and unit-type filters. */
+/** The rows passing the kind, tag and unit-type filters. */
 export function filterObjects(rows: readonly ObjectRow[], filters: ObjectFilters): ObjectRow[] {
   return rows.filter((r) => {
     if (filters.kind && r.t !== filters.kind) return false;
+    if (filters.tag && !hasTag(r.tags, filters.tag)) return false;
     if (filters.unitTypes.length === 0) return true;
     return r.t === 'u' && matchesUnitTypes(filters.unitTypes, r.ut);
   });
