@@ -87,16 +87,28 @@ export default function ItemsScreen() {
             {r.name}
           </Anchor>
         ),
+        // At phone width each object is a card (as the services list): name, then kind, type, state and
+        // counters, instead of a table scrolling sideways (spec §2 /items; docs/product.md "Phone").
+        phone: 'title',
       },
       {
         id: 'kind',
         header: t('objects.kind'),
         value: (r) => t(KIND_LABEL[KIND_OF_TYPE[r.t]]),
+        phone: 'detail',
+        phoneCell: (r) => (
+          <Text span size="sm" c="dimmed">
+            {[t(KIND_LABEL[KIND_OF_TYPE[r.t]]), r.t === 'u' ? labels.typeName(r.ut) : '']
+              .filter((v) => v !== '')
+              .join(' · ')}
+          </Text>
+        ),
       },
       {
         id: 'type',
         header: t('objects.unitType'),
         value: (r) => (r.t === 'u' ? labels.typeName(r.ut) : ''),
+        // On the card the type follows the kind (above).
       },
       {
         id: 'state',
@@ -107,6 +119,7 @@ export default function ItemsScreen() {
             {t(`objects.state_${stateOf(r)}`)}
           </Badge>
         ),
+        phone: 'detail',
       },
       {
         id: 'mileage',
@@ -117,6 +130,9 @@ export default function ItemsScreen() {
         csv: (r) => (r.mileage === null ? null : Math.round(kmToDisplay(r.mileage, labels.miles))),
         // Spec §4: objects with no live data show '-'.
         cell: (r) => (r.mileage === null ? '-' : labels.distance(r.mileage)),
+        // A card leaves out what the object has no data for.
+        phone: 'detail',
+        phoneCell: (r) => (r.mileage === null ? null : labels.distance(r.mileage)),
         searchable: false,
       },
       {
@@ -126,6 +142,8 @@ export default function ItemsScreen() {
         text: (r) => (r.engineHours === null ? '' : labels.engineHours(r.engineHours)),
         csv: (r) => (r.engineHours === null ? null : Math.round(r.engineHours)),
         cell: (r) => (r.engineHours === null ? '-' : labels.engineHours(r.engineHours)),
+        phone: 'detail',
+        phoneCell: (r) => (r.engineHours === null ? null : labels.engineHours(r.engineHours)),
         searchable: false,
       },
     ],
