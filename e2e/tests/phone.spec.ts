@@ -137,6 +137,11 @@ test('service objects are cards at 375 px and a table at 1280 px, in English and
 
       await page.setViewportSize({ width: 375, height: 812 });
       await expect(table).toHaveAttribute('data-layout', 'phone');
+      // The kind and type filters fold behind the Filters button.
+      await expect(page.getByTestId('objects-kind')).toBeHidden();
+      await page.getByTestId('objects-filters').click();
+      await expect(page.getByTestId('objects-kind')).toBeVisible();
+      await page.getByTestId('objects-filters').click();
       // A card per object: its name, and below it state, mileage and hours of a unit that has them.
       const card = table
         .getByRole('row')

@@ -199,7 +199,8 @@ export default function ItemsScreen() {
           emptyText={t('objects.empty')}
           minWidth={720}
           data-testid="objects"
-          toolbar={
+          // On a phone the kind and type filters fold behind the Filters button (as on the services list).
+          filters={
             <>
               <Select
                 label={t('objects.kind')}
@@ -220,19 +221,22 @@ export default function ItemsScreen() {
                 style={{ flex: '1 1 14rem', maxWidth: '24rem' }}
                 data-testid="objects-unit-types"
               />
-              {(canInterval || canService) && (
-                <Switch
-                  label={t('objects.bulkMode')}
-                  checked={bulk}
-                  onChange={(e) => {
-                    setBulk(e.currentTarget.checked);
-                    setSelected([]);
-                  }}
-                  mb={8}
-                  data-testid="objects-bulk"
-                />
-              )}
             </>
+          }
+          activeFilters={(filters.kind !== null ? 1 : 0) + (filters.unitTypes.length > 0 ? 1 : 0)}
+          toolbar={
+            (canInterval || canService) && (
+              <Switch
+                label={t('objects.bulkMode')}
+                checked={bulk}
+                onChange={(e) => {
+                  setBulk(e.currentTarget.checked);
+                  setSelected([]);
+                }}
+                mb={8}
+                data-testid="objects-bulk"
+              />
+            )
           }
         />
       )}
