@@ -120,7 +120,7 @@ test('tab rows show that they scroll at 375 px and bring the active tab into vie
   }
 });
 
-test('help leaves the header its width at 1280 px and never covers the interval editor Save', async ({
+test('help leaves the header its width at 1280 px, is a sheet at 375 px, and never covers the interval editor Save', async ({
   page,
 }) => {
   test.setTimeout(90_000 * cpuThrottle());
@@ -135,6 +135,17 @@ test('help leaves the header its width at 1280 px and never covers the interval 
     const header = await page.locator('header').first().boundingBox();
     await page.getByTestId('help-button').click();
     await expect(help).toBeVisible();
+    if (width === 375) {
+      // A phone gets a full-screen sheet (docs/product.md "Phone"); closed, the screen is whole again.
+      await expect(help).toHaveAttribute('data-mode', 'sheet');
+      await shot(page, `help-${width}`);
+      await help.getByRole('button', { name: 'Close help' }).click();
+      await expect(help).toBeHidden();
+      await save.click({ timeout: 5000 });
+      await expect(page.getByText('Correct the marked fields.')).toBeVisible();
+      await expectNoPageScroll(page, width);
+      continue;
+    }
     // The header keeps its whole width: only the screen's content moves out of the dialog's way.
     await expect
       .poll(async () => (await page.locator('header').first().boundingBox())?.width)

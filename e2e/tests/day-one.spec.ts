@@ -198,7 +198,7 @@ test('a new line-item name typed and left with Tab is kept and saved', async ({ 
 
 const helpDialog = (page: Page) => page.getByRole('dialog', { name: 'Help' });
 
-test('help: Escape closes it, it keeps its place across screens and never covers the interval editor Save', async ({
+test('help: Escape closes it, it keeps its place across screens and never covers the interval editor Save (a sheet at 375 px)', async ({
   page,
 }) => {
   test.setTimeout(120_000 * cpuThrottle());
@@ -210,6 +210,18 @@ test('help: Escape closes it, it keeps its place across screens and never covers
     await expect(page.getByTestId('interval-save')).toBeVisible({ timeout: 30_000 });
     await page.getByTestId('help-button').click();
     await expect(helpDialog(page)).toBeVisible();
+    if (width === 375) {
+      // A phone gets a full-screen sheet (docs/product.md "Phone"): Escape closes it, and Save, whole
+      // again, takes the click.
+      await expect(helpDialog(page)).toHaveAttribute('data-mode', 'sheet');
+      await shot(page, `help-interval-editor-${width}`);
+      await page.keyboard.press('Escape');
+      await expect(helpDialog(page)).toBeHidden();
+      await page.getByTestId('interval-save').click({ timeout: 5000 });
+      await expect(page.getByText('Correct the marked fields.')).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      continue;
+    }
     // Docked: the page leaves the dialog its strip and Save is in view and takes the click.
     await expect(page.getByTestId('interval-save')).toBeInViewport();
     await page.getByTestId('interval-save').click({ timeout: 5000 });

@@ -84,6 +84,23 @@ export const sessionAuthReply = z.object({
       })
       .nullable(),
     forum: localizedLink.nullable(),
+    trackers: z
+      .object({
+        url: z
+          .string()
+          .describe('Public address of the server (PUBLIC_URL); OsmAnd readings go to /api/ingest/osmand'),
+        osmand: z
+          .number()
+          .int()
+          .nullable()
+          .describe('OsmAnd / Traccar Client port (OSMAND_PORT); null when off'),
+        teltonika: z
+          .number()
+          .int()
+          .nullable()
+          .describe('Teltonika TCP port, Codec 8 / 8 Extended (TELTONIKA_PORT); null when off'),
+      })
+      .describe('Where trackers send their readings (DESIGN §3), for the getting-started checklist'),
   }),
 });
 export type SessionAuthReply = z.infer<typeof sessionAuthReply>;

@@ -7,6 +7,8 @@ export const queryKeys = {
   fleets: () => [...queryKeys.all, 'fleets'] as const,
   fleet: (fid: number) => [...queryKeys.all, 'fleet', fid] as const,
   collection: (fid: number, collection: Collection) => [...queryKeys.fleet(fid), collection] as const,
+  /** The fleet's access list (fleet admins): fleet administration and the getting-started checklist. */
+  fleetUsers: (fid: number) => [...queryKeys.fleet(fid), 'fleetUsers'] as const,
   fuelPresets: (fid: number) => [...queryKeys.fleet(fid), 'fuelPresets'] as const,
   /** Period statistics (distance, costs): under the units, whose counters move them. */
   statistics: (fid: number) => [...queryKeys.collection(fid, 'avl_unit'), 'statistics'] as const,

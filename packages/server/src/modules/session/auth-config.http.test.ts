@@ -20,6 +20,9 @@ describe('application configuration of the auth reply (spec §3)', () => {
           notice: { en: 'Maintenance tonight', ru: 'Работы сегодня ночью' },
           shutdown: { sdf: 1_767_225_600, sdt: 1_769_904_000 },
           forumUrl: 'https://forum.example/{lang}/',
+          publicUrl: 'https://fleet.example.com',
+          osmandPort: 5055,
+          teltonikaPort: 5027,
         },
       }),
     ]);
@@ -30,7 +33,9 @@ describe('application configuration of the auth reply (spec §3)', () => {
 
   it('answers null fields when nothing is configured', async () => {
     const auth = await authOf(plain, 'manager');
-    expect(auth.config).toEqual({ notification: null, shutdownNotification: null, forum: null });
+    expect(auth.config).toMatchObject({ notification: null, shutdownNotification: null, forum: null });
+    // The test servers listen on no tracker port: the checklist offers the HTTP address only.
+    expect(auth.config.trackers).toEqual({ url: plain.config.publicUrl, osmand: null, teltonika: null });
   });
 
   it('carries the notice, the shutdown dates and the forum to every user kind', async () => {
@@ -40,6 +45,7 @@ describe('application configuration of the auth reply (spec §3)', () => {
         notification: { en: 'Maintenance tonight', ru: 'Работы сегодня ночью' },
         shutdownNotification: { sdf: 1_767_225_600, sdt: 1_769_904_000 },
         forum: { url: 'https://forum.example/{lang}/', langs: ['en', 'ru'] },
+        trackers: { url: 'https://fleet.example.com', osmand: 5055, teltonika: 5027 },
       });
     }
   });

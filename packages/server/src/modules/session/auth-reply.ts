@@ -64,6 +64,12 @@ export async function authReply(ctx: AppContext, actor: Actor, ssid: string): Pr
       notification: ctx.config.notice,
       shutdownNotification: ctx.config.shutdown,
       forum: ctx.config.forumUrl ? { url: ctx.config.forumUrl, langs: ['en', 'ru'] } : null,
+      // The addresses a tracker is set up with (DESIGN §3); a port of 0 is not listened on.
+      trackers: {
+        url: ctx.config.publicUrl,
+        osmand: ctx.config.osmandPort > 0 ? ctx.config.osmandPort : null,
+        teltonika: ctx.config.teltonikaPort > 0 ? ctx.config.teltonikaPort : null,
+      },
     },
   };
 }

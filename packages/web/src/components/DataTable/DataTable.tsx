@@ -66,6 +66,8 @@ export interface DataColumn<T> {
    * without a place are left out there. Without any, the table keeps its columns and scrolls sideways.
    */
   phone?: PhonePlace;
+  /** What the card shows in the phone layout when it differs from `cell` (null leaves it out). */
+  phoneCell?: (row: T) => ReactNode;
 }
 
 export type PhonePlace = 'title' | 'detail' | 'end';
@@ -481,6 +483,7 @@ function DataRowOf<T>({
   measure,
 }: DataRowProps<T>) {
   const cellOf = (c: DataColumn<T>) => (c.cell ? c.cell(row) : textOf(row, c.id));
+  const cardOf = (c: DataColumn<T>) => (c.phoneCell ? c.phoneCell(row) : cellOf(c));
   const phoneColumns = (place: PhonePlace) => columns.filter((c) => c.phone === place);
   const box =
     selected === undefined ? null : (
@@ -499,15 +502,18 @@ function DataRowOf<T>({
             <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
               {phoneColumns('title').map((c) => (
                 <Box key={c.id} style={{ overflowWrap: 'anywhere' }}>
-                  {cellOf(c)}
+                  {cardOf(c)}
                 </Box>
               ))}
               <Group gap="xs" wrap="wrap" align="center">
-                {phoneColumns('detail').map((c) => (
-                  <Box key={c.id} fz="sm" data-column={c.id} style={{ minWidth: 0 }}>
-                    {cellOf(c)}
-                  </Box>
-                ))}
+                {phoneColumns('detail').map((c) => {
+                  const content = cardOf(c);
+                  return content === null || content === '' ? null : (
+                    <Box key={c.id} fz="sm" data-column={c.id} style={{ minWidth: 0 }}>
+                      {content}
+                    </Box>
+                  );
+                })}
               </Group>
             </Stack>
             {phoneColumns('end').map((c) => (

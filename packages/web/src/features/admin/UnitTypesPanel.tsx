@@ -58,7 +58,7 @@ function UnitTypeRow({ type, onEdit }: { type: UnitTypeAdminWire; onEdit: () => 
   return (
     <Paper component="li" withBorder px="md" py="sm" aria-label={name}>
       <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-        <Stack gap={2} style={{ minWidth: 0 }}>
+        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
           <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
             {name}
           </Text>
@@ -84,6 +84,8 @@ function UnitTypeRow({ type, onEdit }: { type: UnitTypeAdminWire; onEdit: () => 
           size="xs"
           onClick={onEdit}
           aria-label={`${t('admin.teltonika.edit')}: ${name}`}
+          // The button keeps its word whole at 375 px; the text beside it wraps instead.
+          style={{ flex: 'none' }}
         >
           {t('admin.teltonika.edit')}
         </Button>

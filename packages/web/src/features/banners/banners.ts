@@ -6,8 +6,8 @@ import type { SessionAuthReply } from '@fleetkeep/core';
  * `sdt` when given.
  */
 
-/** The application configuration of the auth reply (spec §3; core `sessionAuthReply`). */
-export type AppConfig = SessionAuthReply['config'];
+/** The banners' part of the application configuration of the auth reply (spec §3; core `sessionAuthReply`). */
+export type AppConfig = Pick<SessionAuthReply['config'], 'notification' | 'shutdownNotification' | 'forum'>;
 
 /** The application configuration of the auth reply; absent fields are null. */
 export function appConfig(auth: { config?: Partial<AppConfig> }): AppConfig {

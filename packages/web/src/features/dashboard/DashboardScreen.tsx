@@ -12,6 +12,7 @@ import { useUrlParams } from '../../lib/urlParams.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { CustomizeDialog } from './Customize.tsx';
 import classes from './Dashboard.module.css';
+import { GettingStarted } from './GettingStarted.tsx';
 import { type SectionId, statusCounts, visibleSections } from './rules.ts';
 import {
   AttentionSection,
@@ -30,7 +31,7 @@ const WIDE: ReadonlySet<SectionId> = new Set(['costChart', 'attention', 'map']);
 /** Sections that read the period's statistics. */
 const PERIOD_SECTIONS: ReadonlySet<SectionId> = new Set(['costs', 'perDistance', 'costChart', 'topUnits']);
 
-type UnitPart = Pick<UnitWire, 'id' | 'nm' | 'ins' | 'lmsg'>;
+type UnitPart = Pick<UnitWire, 'id' | 'nm' | 'ins' | 'lmsg' | 'pos'>;
 type PersonPart = Pick<PersonWire, 'id' | 'n' | 'ins'>;
 
 /**
@@ -39,7 +40,8 @@ type PersonPart = Pick<PersonWire, 'id' | 'n' | 'ins'>;
  * services and fuel, cost per 1 km/mile, costs over time, top units, needs attention and the fleet map
  * (given by the route: features do not import each other). Waits for the unit, driver, trailer, service
  * and interval lists with the loading indicator (spec §2); the fleet is in the auth reply. The sections'
- * order and the hidden ones are kept per user.
+ * order and the hidden ones are kept per user. Above them, for a fleet admin, the getting-started checklist
+ * until its four steps are done (docs/product.md "Getting started").
  */
 export default function DashboardScreen({ map }: { map?: ReactNode }) {
   const { t } = useTranslation();
@@ -140,6 +142,7 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
           {t('dashboard.customize')}
         </Button>
       </Group>
+      <GettingStarted auth={auth} fid={fid} units={unitList} intervals={intervals.data?.length ?? 0} />
       <Group gap="sm" align="flex-start" className={classes.toolbar}>
         <PeriodFields
           period={period}

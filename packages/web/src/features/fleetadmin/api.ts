@@ -5,7 +5,7 @@ import { queryKeys } from '../../lib/queryKeys.ts';
 
 /** Calls of fleet administration (spec §7 "Fleet"); types from core contracts/fleets.ts. */
 
-const usersKey = (fid: number) => [...queryKeys.fleet(fid), 'fleetUsers'] as const;
+const usersKey = queryKeys.fleetUsers;
 
 /** GET /api/fleets, narrowed to one fleet (undefined when the user does not see it). */
 export function useFleet(fid: number) {

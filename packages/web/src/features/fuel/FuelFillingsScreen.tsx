@@ -104,6 +104,8 @@ export default function FuelFillingsScreen() {
             {formatFleetDateTime(f.date, tz, dateFormat, timeFormat, locale)}
           </Anchor>
         ),
+        // At phone width each filling is a card (docs/product.md "Phone"): when, which unit, how much.
+        phone: 'title',
       },
       {
         id: 'unit',
@@ -114,14 +116,17 @@ export default function FuelFillingsScreen() {
             {name(f)}
           </Anchor>
         ),
+        phone: 'detail',
       },
-      { id: 'fuelType', header: t('fuel.fuelType'), value: (f) => f.fuel_type },
+      { id: 'fuelType', header: t('fuel.fuelType'), value: (f) => f.fuel_type, phone: 'detail' },
       {
         id: 'volume',
         header: `${t('fuel.volume')}, ${volumeUnit}`,
         value: (f) => f.volume,
         text: (f) => num(f.volume),
         csv: (f) => f.volume,
+        phone: 'detail',
+        phoneCell: (f) => `${num(f.volume)} ${volumeUnit}`,
       },
       {
         id: 'price',
@@ -136,6 +141,12 @@ export default function FuelFillingsScreen() {
         value: (f) => f.total_cost,
         text: (f) => (currency ? formatMoneyAmount(f.total_cost, currency, lang) : num(f.total_cost)),
         csv: (f) => f.total_cost,
+        phone: 'detail',
+        phoneCell: (f) => (
+          <Text span size="sm" fw={500}>
+            {currency ? formatMoney(f.total_cost, currency, { locale: lang }) : num(f.total_cost)}
+          </Text>
+        ),
       },
       {
         id: 'mileage',
@@ -143,6 +154,9 @@ export default function FuelFillingsScreen() {
         value: (f) => f.mileage,
         text: (f) => (f.mileage === null ? '' : formatWhole(kmToDisplay(f.mileage, miles), lang)),
         csv: (f) => (f.mileage === null ? null : kmToDisplay(f.mileage, miles)),
+        phone: 'detail',
+        phoneCell: (f) =>
+          f.mileage === null ? null : `${formatWhole(kmToDisplay(f.mileage, miles), lang)} ${distanceUnit}`,
       },
       {
         id: 'full',
@@ -167,6 +181,7 @@ export default function FuelFillingsScreen() {
         id: 'actions',
         header: t('services.actions'),
         hiddenHeader: true,
+        phone: 'end',
         value: () => null,
         sortable: false,
         searchable: false,

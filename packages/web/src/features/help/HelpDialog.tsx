@@ -1,5 +1,5 @@
 import type { SessionAuthReply } from '@fleetkeep/core';
-import { Accordion, ActionIcon, Group, Loader, Box as MBox, Paper, Text, Title } from '@mantine/core';
+import { Accordion, ActionIcon, Button, Group, Loader, Box as MBox, Paper, Text, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import {
   type PointerEvent as ReactPointerEvent,
@@ -15,6 +15,7 @@ import {
   type Box,
   displayedBox,
   HELP_RESIZE_DEBOUNCE_MS,
+  isSheet,
   mainOverlap,
   moveBox,
   placedBox,
@@ -90,10 +91,10 @@ export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
   }, [requestNo]);
 
   useEffect(() => {
-    if (!ready || !target || help.mode === 'minimized') return;
+    if (!ready || !target || (help.mode === 'minimized' && !isSheet(vp))) return;
     const el = body.current?.querySelector(`[data-help-id="${target}"]`);
     if (el instanceof HTMLElement) el.scrollIntoView({ block: 'start' });
-  }, [ready, target, requestNo, help.mode]);
+  }, [ready, target, requestNo, help.mode, vp]);
 
   // The viewport is re-measured, debounced, when the window resizes; the box stays on screen.
   const onWindowResize = useDebouncedCallback(() => setVp(viewport()), HELP_RESIZE_DEBOUNCE_MS);
@@ -105,7 +106,14 @@ export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
   const placed = placedBox(help, vp);
   const box = live ?? placed;
   const shown = displayedBox(box, help.mode, vp);
-  const normal = help.mode === 'normal';
+  // At phone width a full-screen sheet: no moving, resizing, minimizing or maximizing, one close button.
+  const sheet = isSheet(vp);
+  const normal = help.mode === 'normal' && !sheet;
+  const closeButton = useRef<HTMLButtonElement>(null);
+  // The sheet covers the screen: the focus goes to its close button, so the way back is one step away.
+  useEffect(() => {
+    if (sheet) closeButton.current?.focus();
+  }, [sheet]);
 
   // Docked, the dialog gets its own strip of the window instead of lying over the screen, so
   // the screen's Save stays in view and clickable. At the right it starts below the top margin (spec §9),
@@ -197,44 +205,56 @@ export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
       onPointerUp={end}
       onPointerCancel={end}
       onDoubleClick={(e) => {
-        if (!(e.target as HTMLElement).closest('button'))
+        if (!sheet && !(e.target as HTMLElement).closest('button'))
           setHelpMode(help.mode === 'maximized' ? 'normal' : 'maximized');
       }}
     >
       <Title order={2} size="h5" className={classes.title} id="help-dialog-title">
         {t('menu.help')}
       </Title>
-      <Group gap={2} wrap="nowrap">
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          aria-label={help.mode === 'minimized' ? t('help.restore') : t('help.minimize')}
-          onClick={() => setHelpMode(help.mode === 'minimized' ? 'normal' : 'minimized')}
-          data-testid="help-minimize"
+      {sheet ? (
+        <Button
+          ref={closeButton}
+          variant="light"
+          onClick={closeHelp}
+          leftSection={<Icon d="M6 6l12 12M18 6L6 18" />}
+          data-testid="help-close"
         >
-          <Icon d={help.mode === 'minimized' ? 'M5 12h14M12 5v14' : 'M5 12h14'} />
-        </ActionIcon>
-        {help.mode !== 'minimized' && (
+          {t('help.close')}
+        </Button>
+      ) : (
+        <Group gap={2} wrap="nowrap">
           <ActionIcon
             variant="subtle"
             color="gray"
-            aria-label={help.mode === 'maximized' ? t('help.restore') : t('help.maximize')}
-            onClick={() => setHelpMode(help.mode === 'maximized' ? 'normal' : 'maximized')}
-            data-testid="help-maximize"
+            aria-label={help.mode === 'minimized' ? t('help.restore') : t('help.minimize')}
+            onClick={() => setHelpMode(help.mode === 'minimized' ? 'normal' : 'minimized')}
+            data-testid="help-minimize"
           >
-            <Icon d={help.mode === 'maximized' ? 'M8 8h11v11H8zM5 16V5h11' : 'M5 5h14v14H5z'} />
+            <Icon d={help.mode === 'minimized' ? 'M5 12h14M12 5v14' : 'M5 12h14'} />
           </ActionIcon>
-        )}
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          aria-label={t('help.close')}
-          onClick={closeHelp}
-          data-testid="help-close"
-        >
-          <Icon d="M6 6l12 12M18 6L6 18" />
-        </ActionIcon>
-      </Group>
+          {help.mode !== 'minimized' && (
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label={help.mode === 'maximized' ? t('help.restore') : t('help.maximize')}
+              onClick={() => setHelpMode(help.mode === 'maximized' ? 'normal' : 'maximized')}
+              data-testid="help-maximize"
+            >
+              <Icon d={help.mode === 'maximized' ? 'M8 8h11v11H8zM5 16V5h11' : 'M5 5h14v14H5z'} />
+            </ActionIcon>
+          )}
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={t('help.close')}
+            onClick={closeHelp}
+            data-testid="help-close"
+          >
+            <Icon d="M6 6l12 12M18 6L6 18" />
+          </ActionIcon>
+        </Group>
+      )}
     </Group>
   );
 
@@ -250,15 +270,15 @@ export default function HelpDialog({ auth }: { auth: SessionAuthReply }) {
       role="dialog"
       aria-labelledby="help-dialog-title"
       data-testid="help-dialog"
-      data-mode={help.mode}
+      data-mode={sheet ? 'sheet' : help.mode}
       className={classes.dialog}
       shadow="xl"
       withBorder
-      radius={help.mode === 'maximized' ? 0 : 'md'}
+      radius={help.mode === 'maximized' || sheet ? 0 : 'md'}
       style={{ left: shown.x, top: shown.y, width: shown.w, height: shown.h }}
     >
       {title}
-      {help.mode !== 'minimized' && (
+      {(help.mode !== 'minimized' || sheet) && (
         <div className={classes.body} ref={body}>
           {!ready ? (
             <Group justify="center" p="md">

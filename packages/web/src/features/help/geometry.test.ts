@@ -3,7 +3,9 @@ import {
   clampBox,
   defaultBox,
   displayedBox,
+  HELP_SHEET_MAX_WIDTH,
   isDefaultPlace,
+  isSheet,
   mainOverlap,
   moveBox,
   parseStoredHelp,
@@ -45,8 +47,9 @@ describe('help dialog geometry (spec §9)', () => {
 
   it('makes the page leave room for the docked dialog, nothing for a placed one', () => {
     expect(reservedSpace(defaultBox(vp), 'normal', vp)).toEqual({ right: 350, bottom: 0 });
-    const phone = { w: 375, h: 812 };
-    expect(reservedSpace(defaultBox(phone), 'normal', phone)).toEqual({ right: 0, bottom: 406 });
+    // a tablet too narrow to keep a page beside it: docked at the bottom
+    const tablet = { w: 700, h: 900 };
+    expect(reservedSpace(defaultBox(tablet), 'normal', tablet)).toEqual({ right: 0, bottom: 450 });
     expect(reservedSpace(defaultBox(vp), 'minimized', vp)).toEqual({ right: 0, bottom: 0 });
     expect(reservedSpace(defaultBox(vp), 'maximized', vp)).toEqual({ right: 0, bottom: 0 });
     // moved away from the edges by the user: it floats, the page keeps its width
@@ -112,7 +115,20 @@ describe('help dialog geometry (spec §9)', () => {
     expect(min.w).toBeGreaterThanOrEqual(90);
     expect(min.h).toBe(60);
     expect(min.x + min.w).toBe(1280);
-    expect(displayedBox(box, 'minimized', { w: 80, h: 50 })).toMatchObject({ w: 90, h: 60 });
+    expect(displayedBox(box, 'minimized', { w: 700, h: 50 })).toMatchObject({ w: 220, h: 60 });
+  });
+
+  it('is a full-screen sheet at phone width, reserving nothing, whatever the mode and the box', () => {
+    const phone = { w: 375, h: 812 };
+    expect(isSheet(phone)).toBe(true);
+    expect(isSheet({ w: HELP_SHEET_MAX_WIDTH, h: 800 })).toBe(true);
+    expect(isSheet({ w: HELP_SHEET_MAX_WIDTH + 1, h: 800 })).toBe(false);
+    expect(isSheet(vp)).toBe(false);
+    const box = { x: 10, y: 300, w: 300, h: 400 };
+    for (const mode of ['normal', 'minimized', 'maximized'] as const) {
+      expect(displayedBox(box, mode, phone)).toEqual({ x: 0, y: 0, w: 375, h: 812 });
+      expect(reservedSpace(defaultBox(phone), mode, phone)).toEqual({ right: 0, bottom: 0 });
+    }
   });
 
   it('restores a stored state and ignores malformed ones', () => {

@@ -58,6 +58,19 @@ export function defaultBox(vp: Viewport): Box {
   return { x: vp.w - w, y: vp.h - h, w, h };
 }
 
+/**
+ * The widest viewport on which help opens as a full-screen sheet (the phone layout's width, as
+ * `PHONE_MAX_WIDTH` of the data table): a phone has no room beside or below a floating box that would
+ * not cover the screen's Save, so help takes the whole screen with its own close button, and closing it
+ * gives the screen back whole (docs/product.md "Phone").
+ */
+export const HELP_SHEET_MAX_WIDTH = 600;
+
+/** Whether help is a full-screen sheet in this viewport instead of a floating box. */
+export function isSheet(vp: Viewport): boolean {
+  return vp.w <= HELP_SHEET_MAX_WIDTH;
+}
+
 /** Room the page leaves for the dialog: a strip at the right or at the bottom. */
 export interface Reserved {
   right: number;
@@ -72,7 +85,7 @@ export interface Reserved {
  */
 export function reservedSpace(box: Box, mode: HelpMode, vp: Viewport): Reserved {
   const none = { right: 0, bottom: 0 };
-  if (mode !== 'normal') return none;
+  if (mode !== 'normal' || isSheet(vp)) return none;
   const b = clampBox(box, vp);
   const atRight = b.x + b.w >= vp.w;
   const atBottom = b.y + b.h >= vp.h;
@@ -126,9 +139,9 @@ export function resizeBox(start: Box, edge: ResizeEdge, dx: number, dy: number, 
   return clampBox({ x, y, w, h }, vp);
 }
 
-/** The rectangle actually drawn for a mode. */
+/** The rectangle actually drawn for a mode: the whole viewport when maximized or a sheet. */
 export function displayedBox(box: Box, mode: HelpMode, vp: Viewport): Box {
-  if (mode === 'maximized') return { x: 0, y: 0, w: vp.w, h: vp.h };
+  if (mode === 'maximized' || isSheet(vp)) return { x: 0, y: 0, w: vp.w, h: vp.h };
   if (mode === 'minimized') {
     const w = Math.max(HELP_MIN_BOX.w, Math.min(HELP_MINIMIZED_WIDTH, box.w, vp.w));
     const h = HELP_MIN_BOX.h;

@@ -1,5 +1,5 @@
 import { formatNumber, type IntervalTimeUnit, type IntervalWire, routes, unitLabel } from '@fleetkeep/core';
-import { Anchor, Button, FileButton, Group, Stack, Title } from '@mantine/core';
+import { Anchor, Button, FileButton, Group, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -74,6 +74,16 @@ export default function IntervalsScreen() {
     [intervals.data, filters, typeOf],
   );
 
+  /** A figure on a phone card, after its column's name; nothing when it is empty. */
+  const named = (label: string, value: string) =>
+    value === '' ? null : (
+      <Text span size="sm">
+        <Text span size="sm" c="dimmed">
+          {label}:
+        </Text>{' '}
+        {value}
+      </Text>
+    );
   const columns = useMemo<DataColumn<IntervalWire>[]>(
     () => [
       {
@@ -85,18 +95,24 @@ export default function IntervalsScreen() {
             {iv.n}
           </Anchor>
         ),
+        // At phone width each interval is a card (docs/product.md "Phone"), its figures named.
+        phone: 'title',
       },
       {
         id: 'frequency',
         header: t('intervals.frequency'),
         value: (iv) => frequencySummary(iv, miles, labels),
         sortable: false,
+        phone: 'detail',
+        phoneCell: (iv) => named(t('intervals.frequency'), frequencySummary(iv, miles, labels)),
       },
       {
         id: 'notice',
         header: t('intervals.notice'),
         value: (iv) => noticeSummary(iv, miles, labels),
         sortable: false,
+        phone: 'detail',
+        phoneCell: (iv) => named(t('intervals.notice'), noticeSummary(iv, miles, labels)),
       },
       {
         id: 'assigned',
@@ -104,6 +120,8 @@ export default function IntervalsScreen() {
         value: (iv) => iv.u.length,
         text: (iv) => formatNumber(iv.u.length),
         searchable: false,
+        phone: 'detail',
+        phoneCell: (iv) => named(t('intervals.assigned'), formatNumber(iv.u.length)),
       },
     ],
     [t, miles, labels],

@@ -88,6 +88,8 @@ export function LibraryTable({
           ) : (
             i.n
           ),
+        // At phone width each item is a card (docs/product.md "Phone"); its buttons wrap below the figures.
+        phone: 'title',
       },
     ];
     if (tab === 'parts')
@@ -106,6 +108,7 @@ export function LibraryTable({
           ) : (
             kindName(i.t)
           ),
+        phone: 'detail',
         filter: {
           label: t('lineitems.type'),
           options: [
@@ -119,6 +122,7 @@ export function LibraryTable({
       header: tab === 'fuel' ? t('lineitems.costPerUnit') : t('lineitems.cost'),
       value: (i) => i.c,
       text: (i) => money(i.c),
+      phone: 'detail',
       cell: (i) =>
         isEditing(i) && editing ? (
           <NumericInput
@@ -140,6 +144,7 @@ export function LibraryTable({
         id: 'actions',
         header: t('lineitems.actions'),
         hiddenHeader: true,
+        phone: 'detail',
         value: () => null,
         sortable: false,
         searchable: false,

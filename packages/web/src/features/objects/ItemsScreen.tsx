@@ -94,16 +94,28 @@ export default function ItemsScreen() {
             {r.name}
           </Anchor>
         ),
+        // At phone width each object is a card (as the services list): name, then kind, type, state and
+        // counters, instead of a table scrolling sideways (spec §2 /items; docs/product.md "Phone").
+        phone: 'title',
       },
       {
         id: 'kind',
         header: t('objects.kind'),
         value: (r) => t(KIND_LABEL[KIND_OF_TYPE[r.t]]),
+        phone: 'detail',
+        phoneCell: (r) => (
+          <Text span size="sm" c="dimmed">
+            {[t(KIND_LABEL[KIND_OF_TYPE[r.t]]), r.t === 'u' ? labels.typeName(r.ut) : '']
+              .filter((v) => v !== '')
+              .join(' · ')}
+          </Text>
+        ),
       },
       {
         id: 'type',
         header: t('objects.unitType'),
         value: (r) => (r.t === 'u' ? labels.typeName(r.ut) : ''),
+        // On the card the type follows the kind (above).
       },
       {
         id: 'plate',
@@ -137,6 +149,7 @@ export default function ItemsScreen() {
             {t(`objects.state_${stateOf(r)}`)}
           </Badge>
         ),
+        phone: 'detail',
       },
       {
         id: 'mileage',
@@ -147,6 +160,9 @@ export default function ItemsScreen() {
         csv: (r) => (r.mileage === null ? null : Math.round(kmToDisplay(r.mileage, labels.miles))),
         // Spec §4: objects with no live data show '-'.
         cell: (r) => (r.mileage === null ? '-' : labels.distance(r.mileage)),
+        // A card leaves out what the object has no data for.
+        phone: 'detail',
+        phoneCell: (r) => (r.mileage === null ? null : labels.distance(r.mileage)),
         searchable: false,
       },
       {
@@ -156,6 +172,8 @@ export default function ItemsScreen() {
         text: (r) => (r.engineHours === null ? '' : labels.engineHours(r.engineHours)),
         csv: (r) => (r.engineHours === null ? null : Math.round(r.engineHours)),
         cell: (r) => (r.engineHours === null ? '-' : labels.engineHours(r.engineHours)),
+        phone: 'detail',
+        phoneCell: (r) => (r.engineHours === null ? null : labels.engineHours(r.engineHours)),
         searchable: false,
       },
     ],
@@ -211,7 +229,8 @@ export default function ItemsScreen() {
           emptyText={t('objects.empty')}
           minWidth={900}
           data-testid="objects"
-          toolbar={
+          // On a phone the kind and type filters fold behind the Filters button (as on the services list).
+          filters={
             <>
               <Select
                 label={t('objects.kind')}
@@ -243,19 +262,24 @@ export default function ItemsScreen() {
                   data-testid="objects-tag"
                 />
               )}
-              {(canInterval || canService) && (
-                <Switch
-                  label={t('objects.bulkMode')}
-                  checked={bulk}
-                  onChange={(e) => {
-                    setBulk(e.currentTarget.checked);
-                    setSelected([]);
-                  }}
-                  mb={8}
-                  data-testid="objects-bulk"
-                />
-              )}
             </>
+          }
+          activeFilters={
+            (filters.kind !== null ? 1 : 0) + (filters.unitTypes.length > 0 ? 1 : 0) + (filters.tag ? 1 : 0)
+          }
+          toolbar={
+            (canInterval || canService) && (
+              <Switch
+                label={t('objects.bulkMode')}
+                checked={bulk}
+                onChange={(e) => {
+                  setBulk(e.currentTarget.checked);
+                  setSelected([]);
+                }}
+                mb={8}
+                data-testid="objects-bulk"
+              />
+            )
           }
         />
       )}
