@@ -175,3 +175,56 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
 export function acceptBecomesCounter(unitLastMs: number | null, readingTimeMs: number): boolean {
   return unitLastMs === null || readingTimeMs >= unitLastMs;
 }
+
+/** What a recorded reading (manual, fuel filling) is measured against: the unit before it. */
+export interface RecordedPrev {
+  /** The newest time the unit's counters stand for, Unix ms: its last message or newest valid reading. */
+  lastMs: number | null;
+  mileage: number;
+  engineHours: number;
+}
+
+/** A reading recorded by a person: a time and one or both counters. */
+export interface RecordedReading {
+  ms: number;
+  mileage: number | null;
+  engineHours: number | null;
+}
+
+export type RecordedDecision =
+  | { ok: false; reason: string }
+  /** Kept in the history; `voided` names the automatic void, else its counters become the unit's. */
+  | { ok: true; voided: string | null };
+
+/**
+ * Decides a reading recorded by hand (PRODUCT.md "Service objects and counters", docs/product.md "Meter
+ * integrity") at `now` (Unix seconds), with the fleet's daily distance limit (km). A reading in the
+ * future is refused. Otherwise it is kept, and voided automatically with its reason when it is out of
+ * sequence (older than what the counters stand for, or a counter below the unit's), when it adds more
+ * than the daily limit per day since the last reading (a day at least), or when the engine hours grew by
+ * more than the wall time since then. The unit's first reading sets the counters (nothing to measure
+ * it against).
+ */
+export function decideRecorded(
+  prev: RecordedPrev,
+  reading: RecordedReading,
+  now: number,
+  dailyMaxKm: number,
+): RecordedDecision {
+  if (reading.ms > (now + FUTURE_TOLERANCE_S) * 1000) return { ok: false, reason: Reason.future };
+  const valid: RecordedDecision = { ok: true, voided: null };
+  if (prev.lastMs === null) return valid;
+  const voided = (reason: string): RecordedDecision => ({ ok: true, voided: reason });
+  if (reading.ms < prev.lastMs) return voided(Reason.outOfSequence);
+  if (reading.mileage !== null && reading.mileage < prev.mileage - EPSILON)
+    return voided(Reason.outOfSequence);
+  if (reading.engineHours !== null && reading.engineHours < prev.engineHours - EPSILON)
+    return voided(Reason.outOfSequence);
+  const elapsed = (reading.ms - prev.lastMs) / 1000;
+  const days = Math.max(1, Math.ceil(elapsed / DAY_S));
+  if (reading.mileage !== null && reading.mileage - prev.mileage > dailyMaxKm * days + EPSILON)
+    return voided(Reason.dailyDistance);
+  if (reading.engineHours !== null && reading.engineHours - prev.engineHours > elapsed / 3600 + EPSILON)
+    return voided(Reason.hoursFasterThanTime);
+  return valid;
+}

@@ -27,6 +27,7 @@ import { meterShiftPending027 } from './027_meter_shift_pending.js';
 import { fleetMemberSince028 } from './028_fleet_member_since.js';
 import { unitTypeTeltonikaIo029 } from './029_unit_type_teltonika_io.js';
 import { faultCodes030 } from './030_fault_codes.js';
+import { meterIntegrity032 } from './032_meter_integrity.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -58,6 +59,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '028_fleet_member_since': fleetMemberSince028(),
     '029_unit_type_teltonika_io': unitTypeTeltonikaIo029(),
     '030_fault_codes': faultCodes030(dialect),
+    '032_meter_integrity': meterIntegrity032(),
   };
   return { getMigrations: async () => list };
 }
