@@ -37,6 +37,9 @@ export const MeterReason = {
 
 /** A fleet's daily distance limit by default, km (Fleetio's 3,000 miles); fleet setting `meterDailyDistanceMax`. */
 export const METER_DAILY_DISTANCE_DEFAULT_KM = 4800;
+/** The range of the fleet setting, km a day. */
+export const METER_DAILY_DISTANCE_MIN_KM = 1;
+export const METER_DAILY_DISTANCE_MAX_KM = 100_000;
 /** Longest void reason. */
 export const METER_VOID_REASON_MAX = 500;
 

@@ -179,21 +179,15 @@ describe('meter integrity', () => {
       auto: true,
     });
     expect(await unitWire(uid)).toMatchObject({ cnm: 20_100, cneh: 1002 });
-    // The fleet's own limit: 10,000 km a day lets the same step through.
-    await fx.db
-      .updateTable('fleets')
-      .set({ meter_daily_distance_max: 10_000 })
-      .where('id', '=', fx.fleetId)
-      .execute();
+    // The fleet's own limit (the fleet setting meterDailyDistanceMax): 10,000 km a day lets it through.
+    const admin = await t.login('admin');
+    const fleetUrl = `/api/fleets/${fx.fleetId}`;
+    expect((await admin.put(fleetUrl, { mdd: 10_000 })).body.mdd).toBe(10_000);
     try {
       const ok = await record(uid, { cnm: 25_000, tm: now() - 30 });
       expect(ok.body).toMatchObject({ applied: true, cnm: 25_000 });
     } finally {
-      await fx.db
-        .updateTable('fleets')
-        .set({ meter_daily_distance_max: 4800 })
-        .where('id', '=', fx.fleetId)
-        .execute();
+      await admin.put(fleetUrl, { mdd: 4800 });
     }
     // A manager restores an automatic void: the newest counts again.
     const restored = await manager.post(`${meterUrl(uid)}/${hours.body.entries[0].id}/restore`, {});
