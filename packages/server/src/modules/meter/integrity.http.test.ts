@@ -74,6 +74,27 @@ describe('meter integrity', () => {
     expect(entry!.by.nm).toBeTruthy();
   });
 
+  it('takes the mileage entered with a fuel filling as a reading of source fuel', async () => {
+    const uid = await fx.unit(30_000, 0);
+    const fuel = (body: Record<string, unknown>) =>
+      manager.post(`/api/fleets/${fx.fleetId}/fuel-fillings`, { uid, volume: 40, price: 1.5, ...body });
+    const filled = await fuel({ mileage: 30_250 });
+    expect(filled.status, JSON.stringify(filled.body)).toBe(200);
+    expect((await unitWire(uid)).cnm).toBe(30_250);
+    expect((await history(uid))[0]).toMatchObject({ src: 'fuel', cnm: 30_250, voided: null });
+    // Without a mileage the filling takes the unit's counter: no reading of its own.
+    expect((await fuel({})).status).toBe(200);
+    expect((await history(uid)).filter((e) => e.src === 'fuel')).toHaveLength(1);
+    // A lower mileage is kept, voided automatically; the counter stays.
+    expect((await fuel({ mileage: 29_000 })).status).toBe(200);
+    expect((await history(uid))[0]).toMatchObject({
+      src: 'fuel',
+      cnm: 29_000,
+      voided: { reason: MeterReason.outOfSequence, auto: true },
+    });
+    expect((await unitWire(uid)).cnm).toBe(30_250);
+  });
+
   it('records a manual reading through the counter rules; the status engine sees the counters', async () => {
     const uid = await fx.unit(5000, 300);
     const { aid } = await fx.assignment(uid, { lcnm: 0, lceh: 0, ltm: now() - 30 * DAY, cnt: 1 });

@@ -520,107 +520,136 @@ export async function recordReading(
   fleetId: number,
   unitId: number,
   body: MeterReadingBody,
-  source: 'manual' | 'fuel' = 'manual',
 ): Promise<MeterChangeReply> {
   await requireFleet(ctx, actor, fleetId, 'meter.manage');
-  const t = now();
-  let id = 0;
-  let applied = false;
+  let recorded: Recorded = { id: 0, applied: false };
   await unitOfWork(ctx, async (trx, uow) => {
-    const unit = await lockUnit(ctx, trx, fleetId, unitId);
-    const fleet = await trx
-      .selectFrom('fleets')
-      .select('meter_daily_distance_max')
-      .where('id', '=', fleetId)
-      .executeTakeFirstOrThrow();
-    const ms = (body.tm ?? t) * 1000;
-    const reading = { ms, mileage: body.cnm ?? null, engineHours: body.cneh ?? null };
-    const prev = {
-      lastMs: await counterTime(trx, unit),
-      mileage: unit.mileage,
-      engineHours: unit.engine_hours,
-    };
-    // The meter was replaced since the last reading: this one starts the new scale (a baseline).
-    const replaced = await trx
-      .selectFrom('meter_readings')
-      .select(['status', 'tm_ms'])
-      .where('unit_id', '=', unitId)
-      .where('fleet_id', '=', fleetId)
-      .where('status', 'in', ['accepted', 'baseline', 'replaced'])
-      .where('voided_at', 'is', null)
-      .orderBy('tm_ms', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    const baseline = replaced?.status === 'replaced' && ms >= Number(replaced.tm_ms);
-    const decision = baseline
-      ? decideRecorded({ ...prev, lastMs: null }, reading, t, fleet.meter_daily_distance_max)
-      : decideRecorded(prev, reading, t, fleet.meter_daily_distance_max);
-    if (!decision.ok) throw invalidInput([{ field: 'tm', message: decision.reason }]);
-    const next = {
-      mileage: reading.mileage ?? unit.mileage,
-      engineHours: reading.engineHours ?? unit.engine_hours,
-    };
-    // A new scale: the unit's interval baselines move by the step (telematics/baseline-shift.ts), applied
-    // right after the commit as a device's new baseline is.
-    const shift = baseline
-      ? await planBaselineShift(
-          trx,
-          { id: unitId, fleetId },
-          { mileage: next.mileage - unit.mileage, engineHours: next.engineHours - unit.engine_hours },
-          { mileage: reading.mileage !== null, engineHours: reading.engineHours !== null },
-        )
-      : null;
-    const row = await trx
-      .insertInto('meter_readings')
-      .values({
-        fleet_id: fleetId,
-        unit_id: unitId,
-        tm_ms: ms,
-        received_at: t,
-        source,
-        status: baseline ? 'baseline' : 'accepted',
-        mileage: reading.mileage,
-        engine_hours: reading.engineHours,
-        old_mileage: baseline && reading.mileage !== null ? unit.mileage : null,
-        old_engine_hours: baseline && reading.engineHours !== null ? unit.engine_hours : null,
-        shift_mileage: shift?.mileage ?? null,
-        shift_engine_hours: shift?.engineHours ?? null,
-        shift_pending: shift ? 1 : 0,
-        device_id: '',
-        accepted_by: actor.userId,
-        accepted_at: t,
-        voided_at: decision.voided === null ? null : t,
-        void_reason: decision.voided,
-        void_auto: decision.voided === null ? 0 : 1,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    id = row.id;
-    if (decision.voided !== null) return;
-    applied = true;
-    if (shift)
-      uow.afterCommit(async () => {
-        const moved = await applyPendingShifts(ctx, [unitId]);
-        return shiftedIntervalEvents(ctx.db.kysely, moved);
-      });
-    if (next.mileage === unit.mileage && next.engineHours === unit.engine_hours) return;
-    await trx
-      .updateTable('units')
-      .set({ mileage: next.mileage, engine_hours: next.engineHours })
-      .where('id', '=', unitId)
-      .execute();
-    // A new scale's step is no distance driven: booked as a correction (statistics).
-    if (baseline)
-      await recordCorrection(trx, unitId, {
-        mileage: next.mileage - unit.mileage,
-        engineHours: next.engineHours - unit.engine_hours,
-      });
-    await uow.record([countersChanged({ id: unitId, fleetId, ...next }, t, actor.userId)]);
-    announceMove(uow, ctx, fleetId, unitId);
+    const result = await recordInWork(ctx, uow, actor.userId, fleetId, unitId, body, 'manual');
+    if (!result.ok) throw invalidInput([{ field: 'tm', message: result.reason }]);
+    recorded = result;
   });
   const counters = await countersOf(ctx, unitId);
-  return { ...counters, applied, entries: [await readingEntry(ctx.db.kysely, id)] };
+  return {
+    ...counters,
+    applied: recorded.applied,
+    entries: [await readingEntry(ctx.db.kysely, recorded.id)],
+  };
+}
+
+interface Recorded {
+  id: number;
+  applied: boolean;
+}
+
+/**
+ * Records a reading (manual, or the mileage of a fuel filling) in the caller's unit of work: the counter
+ * rules decide it, the history keeps it (voided automatically when the rules say so), and a valid one
+ * moves the counters with a "counters changed" event. A reading the rules refuse (in the future) is not
+ * stored: `{ok: false, reason}`.
+ */
+export async function recordInWork(
+  ctx: AppContext,
+  uow: UnitOfWork,
+  userId: number,
+  fleetId: number,
+  unitId: number,
+  body: MeterReadingBody,
+  source: 'manual' | 'fuel',
+): Promise<({ ok: true } & Recorded) | { ok: false; reason: string }> {
+  const { trx } = uow;
+  const t = now();
+  const unit = await lockUnit(ctx, trx, fleetId, unitId);
+  const fleet = await trx
+    .selectFrom('fleets')
+    .select('meter_daily_distance_max')
+    .where('id', '=', fleetId)
+    .executeTakeFirstOrThrow();
+  const ms = (body.tm ?? t) * 1000;
+  const reading = { ms, mileage: body.cnm ?? null, engineHours: body.cneh ?? null };
+  const prev = {
+    lastMs: await counterTime(trx, unit),
+    mileage: unit.mileage,
+    engineHours: unit.engine_hours,
+  };
+  // The meter was replaced since the last reading: this one starts the new scale (a baseline).
+  const replaced = await trx
+    .selectFrom('meter_readings')
+    .select(['status', 'tm_ms'])
+    .where('unit_id', '=', unitId)
+    .where('fleet_id', '=', fleetId)
+    .where('status', 'in', ['accepted', 'baseline', 'replaced'])
+    .where('voided_at', 'is', null)
+    .orderBy('tm_ms', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const baseline = replaced?.status === 'replaced' && ms >= Number(replaced.tm_ms);
+  const decision = baseline
+    ? decideRecorded({ ...prev, lastMs: null }, reading, t, fleet.meter_daily_distance_max)
+    : decideRecorded(prev, reading, t, fleet.meter_daily_distance_max);
+  if (!decision.ok) return { ok: false, reason: decision.reason };
+  const next = {
+    mileage: reading.mileage ?? unit.mileage,
+    engineHours: reading.engineHours ?? unit.engine_hours,
+  };
+  // A new scale: the unit's interval baselines move by the step (telematics/baseline-shift.ts), applied
+  // right after the commit as a device's new baseline is.
+  const shift = baseline
+    ? await planBaselineShift(
+        trx,
+        { id: unitId, fleetId },
+        { mileage: next.mileage - unit.mileage, engineHours: next.engineHours - unit.engine_hours },
+        { mileage: reading.mileage !== null, engineHours: reading.engineHours !== null },
+      )
+    : null;
+  const row = await trx
+    .insertInto('meter_readings')
+    .values({
+      fleet_id: fleetId,
+      unit_id: unitId,
+      tm_ms: ms,
+      received_at: t,
+      source,
+      status: baseline ? 'baseline' : 'accepted',
+      mileage: reading.mileage,
+      engine_hours: reading.engineHours,
+      old_mileage: baseline && reading.mileage !== null ? unit.mileage : null,
+      old_engine_hours: baseline && reading.engineHours !== null ? unit.engine_hours : null,
+      shift_mileage: shift?.mileage ?? null,
+      shift_engine_hours: shift?.engineHours ?? null,
+      shift_pending: shift ? 1 : 0,
+      device_id: '',
+      accepted_by: userId,
+      accepted_at: t,
+      voided_at: decision.voided === null ? null : t,
+      void_reason: decision.voided,
+      void_auto: decision.voided === null ? 0 : 1,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const id = row.id;
+  if (decision.voided !== null) return { ok: true, id, applied: false };
+  if (shift)
+    uow.afterCommit(async () => {
+      const moved = await applyPendingShifts(ctx, [unitId]);
+      return shiftedIntervalEvents(ctx.db.kysely, moved);
+    });
+  if (next.mileage === unit.mileage && next.engineHours === unit.engine_hours)
+    return { ok: true, id, applied: true };
+  await trx
+    .updateTable('units')
+    .set({ mileage: next.mileage, engine_hours: next.engineHours })
+    .where('id', '=', unitId)
+    .execute();
+  // A new scale's step is no distance driven: booked as a correction (statistics).
+  if (baseline)
+    await recordCorrection(trx, unitId, {
+      mileage: next.mileage - unit.mileage,
+      engineHours: next.engineHours - unit.engine_hours,
+    });
+  await uow.record([countersChanged({ id: unitId, fleetId, ...next }, t, userId)]);
+  announceMove(uow, ctx, fleetId, unitId);
+  return { ok: true, id, applied: true };
 }
 
 /**
