@@ -523,7 +523,7 @@ export async function recordReading(
 ): Promise<MeterChangeReply> {
   await requireFleet(ctx, actor, fleetId, 'meter.manage');
   let recorded: Recorded = { id: 0, applied: false };
-  await unitOfWork(ctx, async (trx, uow) => {
+  await unitOfWork(ctx, async (_trx, uow) => {
     const result = await recordInWork(ctx, uow, actor.userId, fleetId, unitId, body, 'manual');
     if (!result.ok) throw invalidInput([{ field: 'tm', message: result.reason }]);
     recorded = result;
