@@ -134,6 +134,7 @@ export async function writeReadings(
         baselined: false,
         sampled: false,
         fleetAccountId: row.fleet_account_id ?? null,
+        dailyMaxKm: row.fleet_daily_max === null ? null : Number(row.fleet_daily_max),
         state: {
           lastTime: row.last_time,
           lastMs: row.last_ms ?? (row.last_time === null ? null : row.last_time * 1000),
@@ -207,7 +208,7 @@ export async function writeReadings(
         outcomes.push({ status: 'denied', unitId: unit.id, reason: ACCESS_DENIED });
         continue;
       }
-      const decision = decide(unit.state, reading, t);
+      const decision = decide(unit.state, reading, t, { dailyMaxKm: unit.dailyMaxKm });
       if (!decision.ok) {
         warn(ctx, reading.deviceId, decision.reason, unit.id);
         meterRow(reading, unit, {

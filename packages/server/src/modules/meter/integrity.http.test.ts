@@ -215,6 +215,33 @@ describe('meter integrity', () => {
     expect(restored.body).toMatchObject({ applied: true, cneh: 1032 });
   });
 
+  it('refuses a tracker’s engine hours faster than time and its distance over a lower fleet limit', async () => {
+    const uid = await fx.unit(10_000, 500);
+    const device = await deviceOf(uid);
+    const send = (timestamp: number, extra: string) =>
+      t.anon.get(`/api/ingest/osmand?id=${device}&lat=53.9&lon=27.5&timestamp=${timestamp}&${extra}`);
+    const t0 = now() - 3 * 3600;
+    await send(t0, 'odometer=10000000&hours=500');
+    // Five engine hours in ten minutes.
+    expect((await send(t0 + 600, 'hours=505')).body).toEqual({ ok: false, reason: 'Reading refused' });
+    expect((await history(uid))[0]).toMatchObject({ st: 'refused', reason: MeterReason.hoursFasterThanTime });
+    // A fleet limit of 100 km a day: 150 km in an hour is refused with that reason.
+    const admin = await t.login('admin');
+    const fleetUrl = `/api/fleets/${fx.fleetId}`;
+    expect((await admin.put(fleetUrl, { mdd: 100 })).status).toBe(200);
+    try {
+      expect((await send(t0 + 3600, 'odometer=10150000')).body).toEqual({
+        ok: false,
+        reason: 'Reading refused',
+      });
+      expect((await history(uid))[0]).toMatchObject({ st: 'refused', reason: MeterReason.dailyDistance });
+    } finally {
+      await admin.put(fleetUrl, { mdd: 4800 });
+    }
+    expect((await send(t0 + 7200, 'odometer=10150000&hours=501')).body).toEqual({ ok: true });
+    expect(await unitWire(uid)).toMatchObject({ cnm: 10_150, cneh: 501 });
+  });
+
   it('meter replaced: the next reading starts a new scale, the interval keeps its distance', async () => {
     const uid = await fx.unit(90_000, 0);
     const { aid } = await fx.assignment(uid, { lcnm: 85_000, lceh: 0, ltm: now() - 30 * DAY, cnt: 1 });
