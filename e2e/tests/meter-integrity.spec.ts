@@ -93,6 +93,22 @@ test('record a reading, void it and restore it: the counter and the interval fol
     await expect(confirm).toBeHidden();
     await remaining(/^In: 14,000 km$/);
 
+    // The dashboard is swapped: "Meter replaced", then its first reading starts the new scale and the
+    // interval keeps the 14,000 km it had left.
+    await page.getByTestId('meter-validity').click();
+    await page.getByRole('option', { name: 'Valid' }).click();
+    await expect(page.getByTestId('meter-validity')).toHaveValue('Valid');
+    await page.getByTestId('meter-replaced').click();
+    const replace = page.getByRole('dialog', { name: 'Meter replaced' });
+    await replace.getByRole('button', { name: 'OK' }).click();
+    await expect(replace).toBeHidden();
+    await expect(table.getByTestId('meter-state-replaced')).toHaveText('Meter replaced');
+    await record('20');
+    await expect(table.getByRole('row').filter({ hasText: /20 km \(was 1,500 km\)/ })).toContainText(
+      'Baseline',
+    );
+    await remaining(/^In: 14,000 km$/);
+
     await page.setViewportSize({ width: 375, height: 800 });
     await screenshot(page, 'meter-integrity-375');
   } finally {

@@ -67,7 +67,10 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
     const distance = labels.distance;
     const counter = (value: number | null, old: number | null, text: (v: number) => string) =>
       value === null
-        ? '-'
+        ? // "Meter replaced" names the counters the old meter ended at.
+          old === null
+          ? '-'
+          : t('meter.was', { value: text(old) })
         : old === null
           ? text(value)
           : `${text(value)} (${t('meter.was', { value: text(old) })})`;
@@ -101,7 +104,17 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
         e.shift_cneh === null ? null : signed(e.shift_cneh, labels.engineHours),
       ]
         .filter((v) => v !== null)
-        .map((value) => t('meter.intervalsShifted', { value }));
+        // A recorded reading after "meter replaced" (manual, fuel) set the new scale, not a device.
+        .map((value) =>
+          t(
+            e.src === 'manual' || e.src === 'fuel'
+              ? 'meter.intervalsShiftedReplaced'
+              : 'meter.intervalsShifted',
+            {
+              value,
+            },
+          ),
+        );
     return [
       {
         id: 'tm',
