@@ -51,6 +51,30 @@ test('a fleet admin changes the currency and it stays after a reload', async ({ 
   }
 });
 
+test('a fleet admin sets the daily distance limit of meter readings', async ({ page, request }) => {
+  const { headers, fleet } = await demoFleet(request);
+  try {
+    await openAsAdmin(page, fleet.id);
+    const limit = page.getByTestId('fleet-mdd');
+    await expect(limit).toHaveValue('4800');
+    await limit.fill('0');
+    await page.getByTestId('fleet-settings-save').click();
+    await expect(page.getByText('Enter a whole number between 1 and 100,000 km.')).toBeVisible();
+    await limit.fill('3000');
+    await page.getByTestId('fleet-settings-save').click();
+    await expect(page.getByTestId('fleet-settings-saved')).toBeVisible();
+    const fleets: { id: number; mdd: number }[] = (
+      await (await request.get('/api/fleets', { headers })).json()
+    ).fleets;
+    expect(fleets.find((f) => f.id === fleet.id)?.mdd).toBe(3000);
+    await page.reload();
+    await expect(page.getByTestId('fleet-mdd')).toHaveValue('3000');
+  } finally {
+    const res = await request.put(`/api/fleets/${fleet.id}`, { headers, data: { mdd: 4800 } });
+    expect(res.status()).toBe(200);
+  }
+});
+
 test('ticking Services › Manage switches on what it needs and saves the acl', async ({ page, request }) => {
   const { headers, fleet } = await demoFleet(request);
   const seeded = await members(request, fleet.id, headers);

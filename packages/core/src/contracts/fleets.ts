@@ -11,6 +11,7 @@ import {
 } from '../vehicle.js';
 import { acceptingReadOnly, counter, flag, id, okReply } from './common.js';
 import { customFieldValues, customFieldValuesWire } from './customfields.js';
+import { METER_DAILY_DISTANCE_MAX_KM, METER_DAILY_DISTANCE_MIN_KM } from './meter.js';
 
 /**
  * Wire contracts of the fleets API (spec §3 "Fleet", "Unit", "Driver and trailer"; spec §7 "Fleet";
@@ -42,6 +43,11 @@ export const fleetWire = z.object({
   ms: z.number().int().describe('Measure system: 1 miles, otherwise km'),
   fm: z.number().int().describe('Fuel measure: 1 litres, 2 US gallons'),
   aid: id.describe('Owner account id'),
+  mdd: z
+    .number()
+    .describe(
+      'meterDailyDistanceMax: a reading recorded by hand that adds more km than this per day is voided automatically (docs/product.md "Meter integrity")',
+    ),
   s: flag.describe('1 while the owner account (and every account above it) is active, 0 when suspended'),
 });
 export type FleetWire = z.infer<typeof fleetWire>;
@@ -56,6 +62,7 @@ const fleetSettingsFields = z.object({
   cur: z.string().max(FLEET_CURRENCY_MAX),
   ms: flag,
   fm: z.union([z.literal(1), z.literal(2)]),
+  mdd: z.number().min(METER_DAILY_DISTANCE_MIN_KM).max(METER_DAILY_DISTANCE_MAX_KM),
 });
 /** What a fleet admin may change (PRODUCT.md "Administration"). */
 const fleetSettings = fleetSettingsFields.partial();

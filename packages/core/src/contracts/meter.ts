@@ -29,7 +29,19 @@ export const MeterReason = {
   hoursBackwards: 'Engine hours went backwards',
   mileageJump: 'Implausible mileage jump',
   hoursJump: 'Implausible engine hours jump',
+  /** Automatic voids (PRODUCT.md "Meter integrity"): a recorded reading the rules keep but do not count. */
+  outOfSequence: 'Reading is out of sequence',
+  dailyDistance: 'Daily distance over the fleet limit',
+  hoursFasterThanTime: 'Engine hours grew faster than time',
 } as const;
+
+/** A fleet's daily distance limit by default, km (Fleetio's 3,000 miles); fleet setting `meterDailyDistanceMax`. */
+export const METER_DAILY_DISTANCE_DEFAULT_KM = 4800;
+/** The range of the fleet setting, km a day. */
+export const METER_DAILY_DISTANCE_MIN_KM = 1;
+export const METER_DAILY_DISTANCE_MAX_KM = 100_000;
+/** Longest void reason. */
+export const METER_VOID_REASON_MAX = 500;
 
 /** Refused readings kept per unit at most; older ones go first. */
 export const METER_REFUSED_PER_UNIT_MAX = 1000;
@@ -40,14 +52,23 @@ export const METER_LIST_MAX = 2000;
 /** Default period of the history when `from` is not given. */
 export const METER_DEFAULT_DAYS = 90;
 
+/**
+ * Where a reading came from (PRODUCT.md "Meter integrity"): each entry point names its own. `device` is
+ * legacy: readings stored before the sources were told apart (an OsmAnd, Teltonika or Traccar tracker);
+ * `hand` is a correction.
+ */
 export const meterSource = z
-  .enum(['device', 'import', 'hand'])
-  .describe('device: a tracker (OsmAnd, simulator); import: the gateway batch; hand: a correction');
+  .enum(['osmand', 'teltonika', 'traccar', 'manual', 'fuel', 'import', 'device', 'hand'])
+  .describe(
+    'osmand, teltonika, traccar: the tracker protocol; manual: recorded on the unit page; fuel: a fuel filling; import: the gateway batch; device: legacy (a tracker, before the sources were told apart); hand: a correction',
+  );
 export type MeterSource = z.infer<typeof meterSource>;
 
 export const meterState = z
-  .enum(['accepted', 'baseline', 'refused'])
-  .describe('accepted; baseline (a first reading that set the counter); refused by the counter rules');
+  .enum(['accepted', 'baseline', 'refused', 'replaced'])
+  .describe(
+    'accepted; baseline (a first reading that set the counter); refused by the counter rules; replaced (the meter was replaced: the next reading starts a new scale)',
+  );
 export type MeterState = z.infer<typeof meterState>;
 
 export const meterPerson = z.object({ id: z.number().int(), nm: z.string() }).describe('User');
@@ -75,6 +96,15 @@ export const meterEntryWire = z.object({
   reason: z.string().nullable().describe('Why the rules refused the reading (kept once accepted)'),
   by: meterPerson.nullable().describe('Who corrected, or accepted the refused reading'),
   at: unixTime.nullable().describe('When it was corrected or accepted, Unix seconds'),
+  voided: z
+    .object({
+      at: unixTime.describe('When it was voided, Unix seconds'),
+      by: meterPerson.nullable().describe('Who voided it (null for an automatic void)'),
+      reason: z.string().describe('Why'),
+      auto: z.boolean().describe('true when the counter rules voided it'),
+    })
+    .nullable()
+    .describe('A voided reading is kept but counts for nothing; null when valid'),
 });
 export type MeterEntryWire = z.infer<typeof meterEntryWire>;
 
@@ -106,6 +136,34 @@ export const meterCorrectionBody = z
     path: ['cnm'],
   });
 export type MeterCorrectionBody = z.infer<typeof meterCorrectionBody>;
+
+/** `POST .../meter/{readingId}/void`: why (PRODUCT.md "Meter integrity"). */
+export const meterVoidBody = z.strictObject({
+  reason: z.string().trim().min(1).max(METER_VOID_REASON_MAX).describe('Why the reading is voided'),
+});
+export type MeterVoidBody = z.infer<typeof meterVoidBody>;
+
+/** `POST .../meter/{readingId}/restore`: no fields. */
+export const meterRestoreBody = z.strictObject({}).optional();
+
+/**
+ * `POST /api/fleets/{fid}/units/{id}/meter/readings`: a reading recorded by hand (source manual), e.g.
+ * of an untracked vehicle; it goes through the same counter rules as a device's.
+ */
+export const meterReadingBody = z
+  .strictObject({
+    tm: unixTime.optional().describe('When it was read, Unix seconds (default now)'),
+    cnm: counter.optional().describe(`Odometer, km (0..${COUNTER_MAX})`),
+    cneh: counter.optional().describe('Engine hours'),
+  })
+  .refine((b) => b.cnm !== undefined || b.cneh !== undefined, {
+    message: 'cnm or cneh is required',
+    path: ['cnm'],
+  });
+export type MeterReadingBody = z.infer<typeof meterReadingBody>;
+
+/** `POST /api/fleets/{fid}/units/{id}/meter/replaced`: the meter was replaced; the next reading starts a new scale. */
+export const meterReplacedBody = z.strictObject({}).optional();
 
 /** Reply of an accept or a correction: the unit's counters after it, and the entry as now listed. */
 export const meterChangeReply = z.object({

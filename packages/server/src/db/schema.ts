@@ -39,6 +39,8 @@ export interface FleetTable {
   created_at: number;
   /** JSON list of codes or prefixes (migration 030, modules/fault-codes). */
   critical_fault_codes: Generated<string>;
+  /** The daily distance limit of the meter's automatic voids, km (migration 032; default 4,800). */
+  meter_daily_distance_max: Generated<number>;
 }
 
 export interface FleetUserTable {
@@ -182,9 +184,9 @@ export interface MeterReadingTable {
   /** The time the reading carries, Unix milliseconds. */
   tm_ms: number;
   received_at: number;
-  /** device | import */
+  /** osmand | teltonika | traccar | manual | fuel | import; device: legacy (migration 032) */
   source: string;
-  /** accepted | baseline | refused */
+  /** accepted | baseline | refused | replaced */
   status: string;
   mileage: number | null;
   engine_hours: number | null;
@@ -200,6 +202,11 @@ export interface MeterReadingTable {
   shift_engine_hours: number | null;
   /** 1 while the recorded shift is not yet applied to the unit's intervals (027, telematics/baseline-shift.ts). */
   shift_pending: Generated<number>;
+  /** Voided (migration 032): kept, counted for nothing; `void_auto` 1 when the counter rules voided it. */
+  voided_at: number | null;
+  voided_by: number | null;
+  void_reason: string | null;
+  void_auto: Generated<number>;
 }
 
 /** A unit's diagnostic trouble code (migration 030, telematics/fault-codes.ts). */

@@ -90,7 +90,14 @@ export function countersChanged(
 }
 
 /** The fleet settings of PUT /api/fleets/{id}: column → wire name (spec §3). */
-const FLEET_SETTINGS = { name: 'n', tz: 'tz', cur: 'cur', ms: 'ms', fm: 'fm' } as const;
+const FLEET_SETTINGS = {
+  name: 'n',
+  tz: 'tz',
+  cur: 'cur',
+  ms: 'ms',
+  fm: 'fm',
+  meter_daily_distance_max: 'mdd',
+} as const;
 type FleetSettings = Pick<FleetRow, keyof typeof FLEET_SETTINGS>;
 
 /** "Fleet settings changed" for the settings `set` gives a new value; none when nothing changes. */

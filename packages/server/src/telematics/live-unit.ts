@@ -26,6 +26,8 @@ export interface LiveUnit {
   sampled: boolean;
   /** Account of the unit's fleet; null outside any fleet. */
   fleetAccountId: number | null;
+  /** The fleet's daily distance limit, km (rules.ts `decide`); null outside any fleet. */
+  dailyMaxKm: number | null;
   state: CounterState;
   speed: number | null;
   course: number | null;

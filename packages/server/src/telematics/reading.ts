@@ -7,6 +7,9 @@
 export type ParamValue = string | number | boolean;
 
 /** One position message in the units the database keeps: Unix seconds, km/h, km, hours. */
+/** The device entry points of the meter history (core contracts/meter.ts `meterSource`). */
+export type ReadingSource = 'osmand' | 'teltonika' | 'traccar' | 'import';
+
 export interface Reading {
   deviceId: string;
   /** Unix seconds (whole). */
@@ -36,6 +39,11 @@ export interface Reading {
    * e.g. "P0300"; absent when the protocol said nothing about them.
    */
   faultCodes?: string[];
+  /**
+   * The entry point, as the meter history names it (core contracts/meter.ts `meterSource`); set where the
+   * reading enters (the OsmAnd and Traccar routes, the Teltonika server); absent: OsmAnd.
+   */
+  source?: ReadingSource;
   /** The input as received, kept in the ingest log when the reading is refused. */
   raw?: unknown;
 }

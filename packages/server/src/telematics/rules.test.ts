@@ -124,7 +124,26 @@ describe('rejection rules (PRODUCT.md "Service objects and counters")', () => {
 
   it('refuses engine hours that grow faster than the clock allows', () => {
     expect(reasonOf(decide(prev(), reading({ hours: 125 }), T0 + 60))).toBe(Reason.hoursJump);
-    expect(accepted(decide(prev(), reading({ hours: 124 }), T0 + 60)).next.engineHours).toBe(124);
+    // Faster than the wall time (docs/product.md "Meter integrity"), beyond one hour of rounding.
+    expect(reasonOf(decide(prev(), reading({ hours: 124 }), T0 + 60))).toBe(Reason.hoursFasterThanTime);
+    expect(reasonOf(decide(prev(), reading({ hours: 101.5 }), T0 + 60))).toBe(Reason.hoursFasterThanTime);
+    expect(accepted(decide(prev(), reading({ hours: 101 }), T0 + 60)).next.engineHours).toBe(101);
+    const later = reading({ time: T0 + 10 * HOUR, hours: 111 });
+    expect(accepted(decide(prev(), later, T0 + 10 * HOUR)).next.engineHours).toBe(111);
+    const faster = reading({ time: T0 + 10 * HOUR, hours: 111.5 });
+    expect(reasonOf(decide(prev(), faster, T0 + 10 * HOUR))).toBe(Reason.hoursFasterThanTime);
+  });
+
+  it('applies the fleet’s daily distance limit where it is below 3,000 km', () => {
+    const odo = reading({ time: T0 + HOUR, odometerKm: 1000 + 2500 });
+    expect(accepted(decide(prev(), odo, T0 + HOUR, { dailyMaxKm: 4800 })).next.mileage).toBe(3500);
+    expect(reasonOf(decide(prev(), odo, T0 + HOUR, { dailyMaxKm: 2000 }))).toBe(Reason.dailyDistance);
+    // The product's 3,000 km stays the ceiling (PRODUCT.md), with its own reason.
+    const far = reading({ time: T0 + HOUR, odometerKm: 1000 + 3500 });
+    expect(reasonOf(decide(prev(), far, T0 + HOUR, { dailyMaxKm: 4800 }))).toBe(Reason.mileageJump);
+    // Two days since the last message: twice the limit.
+    const twoDays = reading({ time: T0 + DAY + HOUR, odometerKm: 1000 + 3900 });
+    expect(accepted(decide(prev(), twoDays, T0 + DAY + HOUR, { dailyMaxKm: 2000 })).next.mileage).toBe(4900);
   });
 
   it('takes any first odometer and hours when there is no earlier message', () => {

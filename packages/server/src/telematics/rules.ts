@@ -14,6 +14,11 @@ export const MAX_KM_PER_DAY = 3000;
 export const MAX_HOURS_PER_DAY = 24;
 /** A longer silence with the ignition on is not counted as engine time beyond this. */
 export const MAX_IGNITION_GAP_S = 6 * 3600;
+/**
+ * Engine hours may not grow faster than the wall time (docs/product.md "Meter integrity"), beyond this:
+ * a tracker that counts whole hours steps by one at any moment.
+ */
+export const HOURS_ROUNDING = 1;
 /** Tolerance for counters that arrive rounded (1 m, 3.6 s). */
 const EPSILON = 0.001;
 const DAY_S = 86_400;
@@ -78,12 +83,23 @@ export type Decision =
  * position; engine hours from `hours` when sent, else the previous hours plus the time the ignition was
  * on at both readings (DESIGN §3). A reading without `ignition` keeps the unit's last known state.
  * A device's first odometer (hours) reading is a baseline: no backwards or jump rule applies to it.
+ * `limits.dailyMaxKm`, the fleet's daily distance limit, refuses more distance a day where it is below
+ * 3,000 km; engine hours may not grow faster than the time since the last message (`HOURS_ROUNDING`).
  * Order is decided on milliseconds: a second reading within one second is in order when it is later.
  * One at the very time of the last message is applied too (trackers such as Teltonika send several
  * records per second), unless its counters go back (then it is out of order).
  */
-export function decide(prev: CounterState, reading: Reading, now: number): Decision {
+export function decide(
+  prev: CounterState,
+  reading: Reading,
+  now: number,
+  limits: { dailyMaxKm?: number | null } = {},
+): Decision {
   const ms = readingMs(reading);
+  // The fleet's daily distance limit applies where it is below the product's 3,000 km (PRODUCT.md).
+  const fleetLimit = limits.dailyMaxKm ?? MAX_KM_PER_DAY;
+  const maxKmPerDay = Math.min(MAX_KM_PER_DAY, fleetLimit);
+  const jump = fleetLimit < MAX_KM_PER_DAY ? Reason.dailyDistance : Reason.mileageJump;
   // Candidate counters, for the refusal's record.
   const candidate = (): { mileage: number | null; engineHours: number | null } => ({
     mileage:
@@ -116,11 +132,11 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
     odometerSet = true;
   } else if (reading.odometerKm !== null) {
     if (reading.odometerKm < prev.mileage - EPSILON) return backwards(Reason.odometerBackwards);
-    if (reading.odometerKm - prev.mileage > MAX_KM_PER_DAY * days) return reject(Reason.mileageJump);
+    if (reading.odometerKm - prev.mileage > maxKmPerDay * days) return reject(jump);
     mileage = Math.max(prev.mileage, reading.odometerKm);
   } else if (prev.lat !== null && prev.lon !== null) {
     const km = haversineKm(prev.lat, prev.lon, reading.lat, reading.lon);
-    if (km > MAX_KM_PER_DAY * days) return reject(Reason.mileageJump);
+    if (km > maxKmPerDay * days) return reject(jump);
     mileage = prev.mileage + km;
   }
 
@@ -136,6 +152,8 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
   } else if (reading.hours !== null) {
     if (reading.hours < prev.engineHours - EPSILON) return backwards(Reason.hoursBackwards);
     if (reading.hours - prev.engineHours > MAX_HOURS_PER_DAY * days) return reject(Reason.hoursJump);
+    if (elapsed !== null && reading.hours - prev.engineHours > elapsed / 3600 + HOURS_ROUNDING)
+      return reject(Reason.hoursFasterThanTime);
     engineHours = Math.max(prev.engineHours, reading.hours);
   } else if (elapsed !== null && prev.ignition === true && ignition === true) {
     engineHours = prev.engineHours + Math.min(elapsed, MAX_IGNITION_GAP_S) / 3600;
@@ -174,4 +192,57 @@ export function decide(prev: CounterState, reading: Reading, now: number): Decis
  */
 export function acceptBecomesCounter(unitLastMs: number | null, readingTimeMs: number): boolean {
   return unitLastMs === null || readingTimeMs >= unitLastMs;
+}
+
+/** What a recorded reading (manual, fuel filling) is measured against: the unit before it. */
+export interface RecordedPrev {
+  /** The newest time the unit's counters stand for, Unix ms: its last message or newest valid reading. */
+  lastMs: number | null;
+  mileage: number;
+  engineHours: number;
+}
+
+/** A reading recorded by a person: a time and one or both counters. */
+export interface RecordedReading {
+  ms: number;
+  mileage: number | null;
+  engineHours: number | null;
+}
+
+export type RecordedDecision =
+  | { ok: false; reason: string }
+  /** Kept in the history; `voided` names the automatic void, else its counters become the unit's. */
+  | { ok: true; voided: string | null };
+
+/**
+ * Decides a reading recorded by hand (PRODUCT.md "Service objects and counters", docs/product.md "Meter
+ * integrity") at `now` (Unix seconds), with the fleet's daily distance limit (km). A reading in the
+ * future is refused. Otherwise it is kept, and voided automatically with its reason when it is out of
+ * sequence (older than what the counters stand for, or a counter below the unit's), when it adds more
+ * than the daily limit per day since the last reading (a day at least), or when the engine hours grew by
+ * more than the wall time since then. The unit's first reading sets the counters (nothing to measure
+ * it against).
+ */
+export function decideRecorded(
+  prev: RecordedPrev,
+  reading: RecordedReading,
+  now: number,
+  dailyMaxKm: number,
+): RecordedDecision {
+  if (reading.ms > (now + FUTURE_TOLERANCE_S) * 1000) return { ok: false, reason: Reason.future };
+  const valid: RecordedDecision = { ok: true, voided: null };
+  if (prev.lastMs === null) return valid;
+  const voided = (reason: string): RecordedDecision => ({ ok: true, voided: reason });
+  if (reading.ms < prev.lastMs) return voided(Reason.outOfSequence);
+  if (reading.mileage !== null && reading.mileage < prev.mileage - EPSILON)
+    return voided(Reason.outOfSequence);
+  if (reading.engineHours !== null && reading.engineHours < prev.engineHours - EPSILON)
+    return voided(Reason.outOfSequence);
+  const elapsed = (reading.ms - prev.lastMs) / 1000;
+  const days = Math.max(1, Math.ceil(elapsed / DAY_S));
+  if (reading.mileage !== null && reading.mileage - prev.mileage > dailyMaxKm * days + EPSILON)
+    return voided(Reason.dailyDistance);
+  if (reading.engineHours !== null && reading.engineHours - prev.engineHours > elapsed / 3600 + EPSILON)
+    return voided(Reason.hoursFasterThanTime);
+  return valid;
 }

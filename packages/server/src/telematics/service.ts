@@ -49,7 +49,7 @@ export async function ingestOsmand(ctx: AppContext, input: Record<string, unknow
   const t = now();
   const parsed = parseOsmand(input, t);
   if (!parsed.ok) throw invalidInput(parsed.details, parsed.reason);
-  const outcome = await ingestReading(ctx, parsed.reading, t);
+  const outcome = await ingestReading(ctx, { ...parsed.reading, source: 'osmand' }, t);
   if (outcome.status === 'accepted') return { ok: true };
   // Refused and not stored while the unit's account is suspended: like an unknown
   // device the device is told with an error status, here 403 `{error: 7, reason}`.
@@ -88,7 +88,7 @@ export async function ingestTraccar(ctx: AppContext, body: unknown): Promise<Osm
   const t = now();
   const parsed = parseTraccarForward(body);
   if (!parsed.ok) throw invalidInput(parsed.details, parsed.reason);
-  const outcome = await ingestReading(ctx, parsed.reading, t);
+  const outcome = await ingestReading(ctx, { ...parsed.reading, source: 'traccar' }, t);
   if (outcome.status === 'accepted') return { ok: true };
   if (outcome.status === 'unknown') throw notFound(TRACCAR_UNKNOWN_DEVICE);
   if (outcome.status === 'suspended') throw accessDenied(outcome.reason);

@@ -41,6 +41,8 @@ export const UNIT_COLUMNS = [
 
 export type UnitRow = Pick<Selectable<UnitTable>, (typeof UNIT_COLUMNS)[number]> & {
   fleet_account_id: number | null;
+  /** The fleet's daily distance limit, km (migration 032); null outside any fleet. */
+  fleet_daily_max: number | null;
 };
 
 const POSITION_COLUMNS = [
@@ -95,7 +97,7 @@ export async function selectUnits(
   const sqlText = text(ops, 'units', deviceIds.length, () => {
     const columns = UNIT_COLUMNS.map((c) => `"units"."${c}"`).join(', ');
     const list = deviceIds.map((_, k) => ops.placeholder(k + 1)).join(', ');
-    return `select ${columns}, (select "fleets"."account_id" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_account_id" from "units" where "units"."device_id" in (${list}) order by "units"."id"${ops.forUpdateText}`;
+    return `select ${columns}, (select "fleets"."account_id" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_account_id", (select "fleets"."meter_daily_distance_max" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_daily_max" from "units" where "units"."device_id" in (${list}) order by "units"."id"${ops.forUpdateText}`;
   });
   const { rows } = await trx.executeQuery<UnitRow>(CompiledQuery.raw(sqlText, deviceIds));
   return rows;

@@ -25,7 +25,7 @@ import {
   payloadOf,
   updateBaselined,
 } from './live-unit.js';
-import { type Reading, readingMs } from './reading.js';
+import { type Reading, type ReadingSource, readingMs } from './reading.js';
 import { decide } from './rules.js';
 import { selectUnits, writeLive } from './statements.js';
 import { WarnLimiter } from './warn-limit.js';
@@ -50,8 +50,8 @@ export type IngestOutcome =
 export interface IngestOptions {
   /** Readings of units whose fleet fails this test are refused as 'Access denied' and not stored. */
   allowFleet?: (fleetId: number | null) => boolean;
-  /** Where the readings come from, as the meter history names it (default: a device). */
-  source?: 'device' | 'import';
+  /** Where the readings come from, as the meter history names it (default: each reading's own, else OsmAnd). */
+  source?: ReadingSource;
 }
 
 /** Warnings of unknown devices and refused readings, per device identifier (telematics/warn-limit.ts). */
@@ -134,6 +134,7 @@ export async function writeReadings(
         baselined: false,
         sampled: false,
         fleetAccountId: row.fleet_account_id ?? null,
+        dailyMaxKm: row.fleet_daily_max === null ? null : Number(row.fleet_daily_max),
         state: {
           lastTime: row.last_time,
           lastMs: row.last_ms ?? (row.last_time === null ? null : row.last_time * 1000),
@@ -165,18 +166,18 @@ export async function writeReadings(
     let days = new CounterDays();
     // meter: refusals, baselines and each day's first reading (core contracts/meter.ts).
     const meter: MeterRow[] = [];
-    const source = options.source ?? 'device';
     const meterRow = (r: Reading, unit: LiveUnit, row: Partial<MeterRow>) =>
       meter.push({
         fleet_id: unit.fleetId,
         unit_id: unit.id,
         tm_ms: readingMs(r),
         received_at: t,
-        source,
+        source: options.source ?? r.source ?? 'osmand',
         status: 'accepted',
         device_id: r.deviceId,
         // Every row names it: SQLite's multi-row insert fills a missing column with null, not its default.
         shift_pending: 0,
+        void_auto: 0,
         ...row,
       });
     const log: Insertable<IngestLogTable>[] = [];
@@ -207,7 +208,7 @@ export async function writeReadings(
         outcomes.push({ status: 'denied', unitId: unit.id, reason: ACCESS_DENIED });
         continue;
       }
-      const decision = decide(unit.state, reading, t);
+      const decision = decide(unit.state, reading, t, { dailyMaxKm: unit.dailyMaxKm });
       if (!decision.ok) {
         warn(ctx, reading.deviceId, decision.reason, unit.id);
         meterRow(reading, unit, {

@@ -125,3 +125,106 @@ export const METER_CASES: RouteCase[] = [
     restore,
   },
 ];
+
+// --- meter integrity (docs/product.md "Meter integrity"): void, restore, record, replaced ---
+
+const VOID_REASON = 'matrix void';
+
+/** An accepted reading of a unit, older than any message (voiding or restoring it moves no counter). */
+async function seedAccepted({ t }: CaseEnv, fleetId: number, unit: { id: number }, voided: boolean) {
+  const row = await t.server.ctx.db.kysely
+    .insertInto('meter_readings')
+    .values({
+      fleet_id: fleetId,
+      unit_id: unit.id,
+      tm_ms: 1_000_000,
+      received_at: 1000,
+      source: 'manual',
+      status: 'accepted',
+      mileage: 1,
+      engine_hours: null,
+      reason: REASON,
+      device_id: '',
+      voided_at: voided ? 1000 : null,
+      void_reason: voided ? VOID_REASON : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The demo unit's meter devices before a "meter replaced", put back after the case. */
+let meterDevices: { meter_odo_device: string | null; meter_hours_device: string | null } | null = null;
+
+async function restoreIntegrity({ t, fx }: CaseEnv) {
+  const db = t.server.ctx.db.kysely;
+  await db.deleteFrom('meter_readings').where('reason', '=', REASON).execute();
+  await db
+    .deleteFrom('meter_readings')
+    .where('unit_id', '=', fx.unit.id)
+    .where('source', '=', 'manual')
+    .execute();
+  if (meterDevices) await db.updateTable('units').set(meterDevices).where('id', '=', fx.unit.id).execute();
+  meterDevices = null;
+}
+
+METER_CASES.push(
+  {
+    route: 'POST /api/fleets/:fid/units/:id/meter/:readingId/void',
+    async build(env) {
+      const unit = await demoUnit(env);
+      const id = await seedAccepted(env, env.fx.fleetId, unit, false);
+      const body = { reason: VOID_REASON };
+      return { method: 'POST', url: `${meterUrl(env.fx.fleetId, unit.id)}/${id}/void`, body };
+    },
+    expect: outcomes(MANAGERS),
+    restore: restoreIntegrity,
+  },
+  {
+    route: 'POST /api/fleets/:fid/units/:id/meter/:readingId/void',
+    label: 'a reading of another fleet’s unit',
+    async build(env) {
+      const unit = await foreignUnit(env);
+      const id = await seedAccepted(env, env.fx.otherFleetId, unit, false);
+      const body = { reason: VOID_REASON };
+      return { method: 'POST', url: `${meterUrl(env.fx.fleetId, unit.id)}/${id}/void`, body };
+    },
+    expect: { ...outcomes(MANAGERS), ...Object.fromEntries(MANAGERS.map((u) => [u, unknown])) },
+    restore: restoreIntegrity,
+  },
+  {
+    route: 'POST /api/fleets/:fid/units/:id/meter/:readingId/restore',
+    async build(env) {
+      const unit = await demoUnit(env);
+      const id = await seedAccepted(env, env.fx.fleetId, unit, true);
+      return { method: 'POST', url: `${meterUrl(env.fx.fleetId, unit.id)}/${id}/restore`, body: {} };
+    },
+    expect: outcomes(MANAGERS),
+    restore: restoreIntegrity,
+  },
+  {
+    route: 'POST /api/fleets/:fid/units/:id/meter/readings',
+    label: 'the current engine hours, dated long ago (moves no counter)',
+    async build(env) {
+      const unit = await demoUnit(env);
+      const body = { tm: 1000, cneh: unit.engine_hours };
+      return { method: 'POST', url: `${meterUrl(env.fx.fleetId, unit.id)}/readings`, body };
+    },
+    expect: outcomes(MANAGERS),
+    restore: restoreIntegrity,
+  },
+  {
+    route: 'POST /api/fleets/:fid/units/:id/meter/replaced',
+    async build(env) {
+      const unit = await demoUnit(env);
+      meterDevices ??= await env.t.server.ctx.db.kysely
+        .selectFrom('units')
+        .select(['meter_odo_device', 'meter_hours_device'])
+        .where('id', '=', unit.id)
+        .executeTakeFirstOrThrow();
+      return { method: 'POST', url: `${meterUrl(env.fx.fleetId, unit.id)}/replaced`, body: {} };
+    },
+    expect: outcomes(MANAGERS),
+    restore: restoreIntegrity,
+  },
+);

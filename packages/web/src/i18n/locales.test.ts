@@ -19,7 +19,14 @@ const PLURAL = /_(zero|one|two|few|many|other)$/;
  * Kept short on purpose; anything else identical to English is an untranslated string.
  */
 const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
-  '*': ['app.name', 'common.ok', 'settings.layerOsm'],
+  '*': [
+    'app.name',
+    'common.ok',
+    'settings.layerOsm',
+    'meter.src_osmand',
+    'meter.src_teltonika',
+    'meter.src_traccar',
+  ],
   de: [
     'header.navigation',
     'screen.migration',

@@ -28,6 +28,7 @@ import { fleetMemberSince028 } from './028_fleet_member_since.js';
 import { unitTypeTeltonikaIo029 } from './029_unit_type_teltonika_io.js';
 import { faultCodes030 } from './030_fault_codes.js';
 import { vehicleProfile031 } from './031_vehicle_profile.js';
+import { meterIntegrity032 } from './032_meter_integrity.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -60,6 +61,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '029_unit_type_teltonika_io': unitTypeTeltonikaIo029(),
     '030_fault_codes': faultCodes030(dialect),
     '031_vehicle_profile': vehicleProfile031(),
+    '032_meter_integrity': meterIntegrity032(),
   };
   return { getMigrations: async () => list };
 }

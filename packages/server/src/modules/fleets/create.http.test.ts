@@ -42,7 +42,7 @@ describe('creating fleets', () => {
       .execute();
 
   it('an account admin creates one in its own account, joins it with every right and sees it listed', async () => {
-    const body = { n: 'Admin fleet', tz: 120, cur: 'USD', ms: 1, fm: 2 };
+    const body = { n: 'Admin fleet', tz: 120, cur: 'USD', ms: 1, fm: 2, mdd: 3000 };
     const res = await admin.post('/api/fleets', body);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: expect.any(Number), ...body, acl: ACL_ALL, aid: demoAccount, s: 1 });

@@ -51,6 +51,7 @@ export async function createFleet(ctx: AppContext, actor: Actor, body: FleetCrea
         cur: body.cur ?? FLEET_DEFAULTS.cur,
         ms: body.ms ?? FLEET_DEFAULTS.ms,
         fm: body.fm ?? FLEET_DEFAULTS.fm,
+        ...(body.mdd !== undefined && { meter_daily_distance_max: body.mdd }),
         created_at: now(),
       })
       .returning('id')

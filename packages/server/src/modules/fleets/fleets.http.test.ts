@@ -55,6 +55,7 @@ describe('fleets', () => {
         cur: 'EUR',
         ms: 0,
         fm: 1,
+        mdd: 4800,
         aid: expect.any(Number),
         s: 1,
       });
@@ -76,6 +77,19 @@ describe('fleets', () => {
         tz: 180,
       });
       expect(back.body).toMatchObject({ n: 'Demo Logistics fleet', cur: 'EUR', ms: 0, fm: 1, tz: 180 });
+    });
+
+    it('sets the daily distance limit of meter readings (meterDailyDistanceMax), within its range', async () => {
+      const res = await admin.put(fleetUrl, { mdd: 3000 });
+      expect(res.status).toBe(200);
+      expect(res.body.mdd).toBe(3000);
+      expect((await manager.get('/api/fleets')).body.fleets[0].mdd).toBe(3000);
+      for (const mdd of [0, 100_001, '10']) {
+        const bad = await admin.put(fleetUrl, { mdd });
+        expect(bad.status, String(mdd)).toBe(400);
+        expect(fieldsOf(bad.body)).toEqual(['body.mdd']);
+      }
+      expect((await admin.put(fleetUrl, { mdd: 4800 })).body.mdd).toBe(4800);
     });
 
     it('accepts a name of 128 characters and refuses 129', async () => {

@@ -21,6 +21,7 @@ export function fleetToWire(fleet: FleetRow, acl: number, active: boolean): Flee
     cur: fleet.cur,
     ms: fleet.ms,
     fm: fleet.fm,
+    mdd: fleet.meter_daily_distance_max,
     aid: fleet.account_id,
     s: active ? 1 : 0,
   };

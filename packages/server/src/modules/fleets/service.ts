@@ -41,12 +41,20 @@ export async function updateFleet(
   const { acl, fleet: stored } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   // The owner account stays: a different `aid` is refused, not dropped.
   refuseChangedFixed(patch, { aid: stored.account_id });
-  const set: Partial<{ name: string; tz: number; cur: string; ms: number; fm: number }> = {};
+  const set: Partial<{
+    name: string;
+    tz: number;
+    cur: string;
+    ms: number;
+    fm: number;
+    meter_daily_distance_max: number;
+  }> = {};
   if (patch.n !== undefined) set.name = patch.n;
   if (patch.tz !== undefined) set.tz = patch.tz;
   if (patch.cur !== undefined) set.cur = patch.cur;
   if (patch.ms !== undefined) set.ms = patch.ms;
   if (patch.fm !== undefined) set.fm = patch.fm;
+  if (patch.mdd !== undefined) set.meter_daily_distance_max = patch.mdd;
   /** The fleet as it now reads; a suspended fleet stays editable by those above it and says so. */
   const currentWire = async () => {
     const fleet = await ctx.db.kysely

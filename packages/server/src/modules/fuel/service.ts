@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.js';
 import { invalidInput } from '../../http/errors.js';
 import { changedFixedFields } from '../../http/fixed-fields.js';
 import { validateCustomValues } from '../customfields/service.js';
+import { recordInWork } from '../meter/service.js';
 import { parsePeriod } from '../statistics/rules.js';
 import { toWires } from './load.js';
 import { planCreate, planUpdate } from './rules.js';
@@ -73,7 +74,7 @@ export async function createFilling(
 ): Promise<FuelFillingWire> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fuel.manage');
   const fc = fuelContext(fleet, actor);
-  const { wires } = await runFuelChange(ctx, fleet, async (trx, ch) => {
+  const { wires } = await runFuelChange(ctx, fleet, async (trx, ch, uow) => {
     // customfields: values must be fuel-filling fields of this fleet (read before any write).
     const custom = await validateCustomValues(trx, ctx.db.ops, fleetId, 'f', input.cf);
     const units = await unitsOf(trx, fleetId, [input.uid]);
@@ -81,6 +82,19 @@ export async function createFilling(
     throwIssues([...custom, ...plan.issues]);
     await insertFilling(trx, fc, plan.row, ch);
     await addFuelTypes(trx, fleetId, [plan.row], ch);
+    // A mileage entered with the filling is a reading of the unit's meter (source fuel, docs/product.md
+    // "Meter integrity"), decided by the same rules as one recorded by hand; the default (the unit's
+    // counter) reads nothing new. One the rules refuse (in the future) is not recorded.
+    if (input.mileage !== undefined && input.mileage !== null)
+      await recordInWork(
+        ctx,
+        uow,
+        actor.userId,
+        fleetId,
+        input.uid,
+        { tm: plan.row.filled_at, cnm: input.mileage },
+        'fuel',
+      );
   });
   return wires[0]!;
 }

@@ -5,7 +5,7 @@ import { type AppContext, DAY, now } from '../../context.js';
 import type { Database, FleetRow, FuelFillingRow, FuelFillingTable, LineItemRow } from '../../db/schema.js';
 import { committed } from '../../db/yield.js';
 import { recordDomainEvents } from '../../events/outbox.js';
-import { unitOfWork } from '../../events/unit-of-work.js';
+import { type UnitOfWork, unitOfWork } from '../../events/unit-of-work.js';
 import { invalidInput, notFound } from '../../http/errors.js';
 import { ensureLibraryItems, type Issue } from '../lineitems/library.js';
 import { libraryItemToWire } from '../maintenance-wire.js';
@@ -153,13 +153,13 @@ export async function deleteFillingRow(
 export async function runFuelChange<T>(
   ctx: AppContext,
   fleet: FleetUnits,
-  write: (trx: Kysely<Database>, ch: FuelChanges) => Promise<T>,
+  write: (trx: Kysely<Database>, ch: FuelChanges, uow: UnitOfWork) => Promise<T>,
 ): Promise<{ result: T; wires: FuelFillingWire[] }> {
   const ch = new FuelChanges();
   let wires: FuelFillingWire[] = [];
   const fid = fleet.id;
   const result = await unitOfWork(ctx, async (trx, uow) => {
-    const r = await write(trx, ch);
+    const r = await write(trx, ch, uow);
     uow.recorded();
     uow.afterCommit(async () => {
       committed(ch.created.size + ch.updated.size); // an import's progress bar (db/yield.ts)

@@ -83,7 +83,7 @@ describe('meter history and baselines', () => {
     expect(entries[0]).toMatchObject({
       kind: 'reading',
       tm: at(-1, 13) * 1000,
-      src: 'device',
+      src: 'osmand',
       cnm: 110_100,
       st: 'refused',
       reason: 'Implausible mileage jump',
@@ -93,7 +93,7 @@ describe('meter history and baselines', () => {
       tm: at(-1, 8) * 1000,
       cnm: 98_000,
       old_cnm: 412_300,
-      src: 'device',
+      src: 'osmand',
     });
     // The day's first reading of day -2 is kept as that day's sample.
     expect(entries.at(-1)).toMatchObject({ tm: at(-2, 10) * 1000, st: 'accepted', cnm: 412_300 });

@@ -3,7 +3,15 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { serve } from '../../http/serve.js';
-import { acceptReading, correctCounters, listMeter } from './service.js';
+import {
+  acceptReading,
+  correctCounters,
+  listMeter,
+  meterReplaced,
+  recordReading,
+  restoreReading,
+  voidReading,
+} from './service.js';
 
 /** A unit's meter history (PRODUCT.md "Service objects and counters"; core routes/meter.ts). */
 export const meterRoutes =
@@ -17,5 +25,17 @@ export const meterRoutes =
     );
     serve(app, meter.accept, async (req) =>
       acceptReading(ctx, actorOf(req), req.params.fid, req.params.id, req.params.readingId),
+    );
+    serve(app, meter.void, async (req) =>
+      voidReading(ctx, actorOf(req), req.params.fid, req.params.id, req.params.readingId, req.body),
+    );
+    serve(app, meter.restore, async (req) =>
+      restoreReading(ctx, actorOf(req), req.params.fid, req.params.id, req.params.readingId),
+    );
+    serve(app, meter.record, async (req) =>
+      recordReading(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
+    );
+    serve(app, meter.replaced, async (req) =>
+      meterReplaced(ctx, actorOf(req), req.params.fid, req.params.id),
     );
   };

@@ -143,7 +143,7 @@ class Connection {
     const unit = this.unit;
     if (!unit) return this.close('no handshake');
     const { readings } = await preparePacket(this.ctx, unit.id, unit.deviceId, records, unit.mapping);
-    const results = await ingestBatch(this.ctx, readings, now());
+    const results = await ingestBatch(this.ctx, readings, now(), { source: 'teltonika' });
     // A unit renamed away since the handshake, or of a suspended account: nothing is acknowledged, the
     // tracker keeps its records and sends them again later.
     const refused = results.find((r) => r.reason === UNKNOWN_DEVICE || r.reason === ACCOUNT_SUSPENDED);

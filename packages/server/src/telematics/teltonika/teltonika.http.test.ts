@@ -196,6 +196,14 @@ describe('Teltonika TCP port (DESIGN §3)', () => {
     expect(row).toMatchObject({ lat: 53.92, lon: 27.57, ignition: 0, last_ms: records[2]!.timeMs });
     expect(await positionsOf(unit.id)).toEqual(records.map((r) => r.timeMs / 1000));
     expect(await refusalsOf(unit.id)).toEqual([]);
+    // The meter history names the entry point (docs/product.md "Meter integrity").
+    const sources = await db()
+      .selectFrom('meter_readings')
+      .select('source')
+      .where('unit_id', '=', unit.id)
+      .execute();
+    expect(sources.length).toBeGreaterThan(0);
+    expect(new Set(sources.map((r) => r.source))).toEqual(new Set(['teltonika']));
     tracker.hangUp();
   });
 

@@ -19,6 +19,7 @@ const fleet = (id: number, n: string, acl: number, extra: Partial<FleetWire> = {
   cur: 'EUR',
   ms: 0,
   fm: 1,
+  mdd: 4800,
   aid: 1,
   s: 1,
   ...extra,

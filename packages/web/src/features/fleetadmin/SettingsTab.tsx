@@ -1,9 +1,19 @@
-import { FLEET_CURRENCY_MAX, type FleetWire, Limits } from '@fleetkeep/core';
+import {
+  FLEET_CURRENCY_MAX,
+  type FleetWire,
+  Limits,
+  METER_DAILY_DISTANCE_MAX_KM,
+  METER_DAILY_DISTANCE_MIN_KM,
+  unitLabel,
+} from '@fleetkeep/core';
 import { Alert, Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NumericInput } from '../../components/NumericInput.tsx';
+import { integerDigits, numericValue } from '../../components/numeric.ts';
 import { TimeZoneSelect } from '../../components/TimeZoneSelect.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { displayToKm, kmToDisplay } from '../../lib/distance.ts';
 import { detailsToFields } from '../../lib/fieldErrors.ts';
 import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 import { useUpdateFleet } from './api.ts';
@@ -17,16 +27,34 @@ interface Form {
   cur: string;
   ms: 0 | 1;
   fm: 1 | 2;
+  /**
+   * meterDailyDistanceMax (docs/product.md "Meter integrity"), in the unit the form shows (km or miles,
+   * as the fleet's `ms` stood when it was loaded), as typed.
+   */
+  mdd: string;
 }
-const FIELDS = ['n', 'tz', 'cur', 'ms', 'fm'] as const;
+const FIELDS = ['n', 'tz', 'cur', 'ms', 'fm', 'mdd'] as const;
+
+/** Whole km or miles: the limit is a rough bound, not a counter. */
+const shownLimit = (km: number, miles: boolean) => String(Math.round(kmToDisplay(km, miles)));
 
 function formOf(fleet: FleetWire): Form {
-  return { n: fleet.n, tz: fleet.tz, cur: fleet.cur, ms: fleet.ms === 1 ? 1 : 0, fm: fleet.fm === 2 ? 2 : 1 };
+  return {
+    n: fleet.n,
+    tz: fleet.tz,
+    cur: fleet.cur,
+    ms: fleet.ms === 1 ? 1 : 0,
+    fm: fleet.fm === 2 ? 2 : 1,
+    mdd: shownLimit(fleet.mdd, fleet.ms === 1),
+  };
 }
 
-/** Settings tab: name, time zone, currency, distance and fuel units; read-only without admin. */
+/**
+ * Settings tab: name, time zone, currency, distance and fuel units, the daily distance limit of meter
+ * readings; read-only without admin.
+ */
 export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form, setForm] = useState<Form>(() => formOf(fleet));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -44,6 +72,17 @@ export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: b
     setSaved(false);
   };
 
+  // The limit is typed in the unit the fleet had when loaded; a change of `ms` converts what is shown.
+  const miles = fleet.ms === 1;
+  const limitKm = (() => {
+    const v = numericValue(form.mdd.trim());
+    return v === null ? null : Math.round(displayToKm(v, miles) * 1000) / 1000;
+  })();
+  const limitError =
+    limitKm === null || limitKm < METER_DAILY_DISTANCE_MIN_KM || limitKm > METER_DAILY_DISTANCE_MAX_KM
+      ? t('fleetAdmin.meterDailyMaxInvalid')
+      : null;
+
   const nameError =
     form.n.trim() === ''
       ? t('fleetAdmin.nameRequired')
@@ -52,13 +91,19 @@ export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: b
         : null;
 
   const save = async () => {
-    if (nameError) {
-      setErrors({ n: nameError });
+    if (nameError || limitError) {
+      setErrors({ ...(nameError && { n: nameError }), ...(limitError && { mdd: limitError }) });
       return;
     }
     setFailure(null);
     try {
-      await update.mutateAsync({ ...form, n: form.n.trim() });
+      const { mdd: _typed, ...settings } = form;
+      const changedLimit = form.mdd !== original.mdd;
+      await update.mutateAsync({
+        ...settings,
+        n: form.n.trim(),
+        ...(changedLimit && limitKm !== null && { mdd: limitKm }),
+      });
       setSaved(true);
     } catch (err) {
       if (err instanceof ApiError && err.code === 10) {
@@ -141,6 +186,17 @@ export function SettingsTab({ fleet, readOnly }: { fleet: FleetWire; readOnly: b
           data-testid="fleet-fm"
         />
       </Stack>
+      <NumericInput
+        label={`${t('fleetAdmin.meterDailyMax')}, ${unitLabel(i18n.language, miles ? 'mile' : 'kilometer', 2)}`}
+        description={t('fleetAdmin.meterDailyMaxHint')}
+        value={form.mdd}
+        precision={0}
+        maxIntegerLength={integerDigits(METER_DAILY_DISTANCE_MAX_KM)}
+        onChange={(v) => change('mdd', v)}
+        error={errors.mdd || undefined}
+        disabled={disabled}
+        data-testid="fleet-mdd"
+      />
       {failure && (
         <Alert color="red" role="alert">
           {failure}

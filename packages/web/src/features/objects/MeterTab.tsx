@@ -1,22 +1,32 @@
-import { COUNTER_MAX, formatFleetDateTime, type MeterEntryWire, MeterReason, routes } from '@fleetkeep/core';
+import {
+  COUNTER_MAX,
+  formatFleetDateTime,
+  type MeterEntryWire,
+  MeterReason,
+  meterSource,
+  routes,
+} from '@fleetkeep/core';
 import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { NumericInput } from '../../components/NumericInput.tsx';
 import { integerDigits, numericValue } from '../../components/numeric.ts';
+import { Select } from '../../components/Select.tsx';
 import { dayjsLocale } from '../../i18n/index.ts';
 import { ApiError } from '../../lib/api.ts';
 import { displayToKm, kmToDisplay, round3 } from '../../lib/distance.ts';
 import { useSession } from '../../lib/session.ts';
 import { useCan } from '../../lib/useCan.ts';
+import { RecordReadingDialog, VoidReadingDialog } from './MeterDialogs.tsx';
 import { useMeter, useMeterChanges } from './meterApi.ts';
+import { type MeterValidity, passesValidity } from './meterForms.ts';
 import type { ObjectRecord } from './ObjectScreen.tsx';
 import { useLabels } from './useLabels.ts';
 
-const STATE_COLOR = { accepted: 'green', baseline: 'blue', refused: 'red' } as const;
+const STATE_COLOR = { accepted: 'green', baseline: 'blue', refused: 'red', replaced: 'gray' } as const;
 const REASON_KEY = new Map<string, string>(Object.entries(MeterReason).map(([key, text]) => [text, key]));
 
 /**
@@ -24,7 +34,9 @@ const REASON_KEY = new Map<string, string>(Object.entries(MeterReason).map(([key
  * readings of its devices and the hand corrections, newest first: time (to the second), source, the
  * counters in the fleet's units (km or miles, e.h.), accepted / baseline / refused with the reason, and
  * who accepted or corrected when. A manager (manageService) accepts a refused reading (confirmed) or
- * enters a correction; everyone else reads.
+ * enters a correction; everyone else reads. Meter integrity (docs/product.md): the list filters by source
+ * and by validity; a manager voids a reading with a reason (struck through, the reason shown) and
+ * restores it, records a reading by hand and marks the meter replaced.
  */
 export function MeterTab({ object }: { object: ObjectRecord }) {
   const { t } = useTranslation();
@@ -34,9 +46,16 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
   const labels = useLabels();
   const canManage = useCan(routes.meter.accept);
   const history = useMeter(fid, object.id);
-  const { accept, correct } = useMeterChanges(fid, object.id);
+  const changes = useMeterChanges(fid, object.id);
+  const { accept, correct, restore, replaced } = changes;
   const [accepting, setAccepting] = useState<MeterEntryWire | null>(null);
   const [correcting, setCorrecting] = useState(false);
+  // Meter integrity (docs/product.md): void / restore, record a reading, meter replaced.
+  const [voiding, setVoiding] = useState<MeterEntryWire | null>(null);
+  const [restoring, setRestoring] = useState<MeterEntryWire | null>(null);
+  const [recording, setRecording] = useState(false);
+  const [replacing, setReplacing] = useState(false);
+  const [validity, setValidity] = useState<MeterValidity | null>(null);
   const dateFormat = auth?.model.s.dateFormat || 'DD.MM.YYYY';
   // Two readings may lie seconds apart: the time shows its seconds.
   const timeFormat = (auth?.model.s.timeFormat || 'HH:mm').replace('mm', 'mm:ss');
@@ -48,15 +67,35 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
     const distance = labels.distance;
     const counter = (value: number | null, old: number | null, text: (v: number) => string) =>
       value === null
-        ? '-'
+        ? // "Meter replaced" names the counters the old meter ended at.
+          old === null
+          ? '-'
+          : t('meter.was', { value: text(old) })
         : old === null
           ? text(value)
           : `${text(value)} (${t('meter.was', { value: text(old) })})`;
-    const reason = (e: MeterEntryWire) => {
-      if (e.reason === null) return '';
-      const key = REASON_KEY.get(e.reason);
-      return key ? t(`meter.reason_${key}`) : e.reason;
+    const reasonText = (text: string) => {
+      const key = REASON_KEY.get(text);
+      return key ? t(`meter.reason_${key}`) : text;
     };
+    const reason = (e: MeterEntryWire) => (e.reason === null ? '' : reasonText(e.reason));
+    // A voided reading stays listed, struck through, with why and who (or "automatically").
+    const voidedLine = (e: MeterEntryWire) =>
+      e.voided === null
+        ? null
+        : t(e.voided.auto ? 'meter.voidedAuto' : 'meter.voidedBy', {
+            reason: reasonText(e.voided.reason),
+            name: e.voided.by?.nm ?? '',
+            time: when(e.voided.at),
+          });
+    const struck = (e: MeterEntryWire, node: ReactNode) =>
+      e.voided === null ? (
+        node
+      ) : (
+        <Text span inherit td="line-through" c="dimmed">
+          {node}
+        </Text>
+      );
     // A device's new baseline moved the unit's interval baselines by the same step.
     const signed = (v: number, text: (v: number) => string) => (v > 0 ? `+${text(v)}` : text(v));
     const shifted = (e: MeterEntryWire) =>
@@ -65,20 +104,36 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
         e.shift_cneh === null ? null : signed(e.shift_cneh, labels.engineHours),
       ]
         .filter((v) => v !== null)
-        .map((value) => t('meter.intervalsShifted', { value }));
+        // A recorded reading after "meter replaced" (manual, fuel) set the new scale, not a device.
+        .map((value) =>
+          t(
+            e.src === 'manual' || e.src === 'fuel'
+              ? 'meter.intervalsShiftedReplaced'
+              : 'meter.intervalsShifted',
+            {
+              value,
+            },
+          ),
+        );
     return [
       {
         id: 'tm',
         header: t('meter.time'),
         value: (e) => e.tm,
         text: (e) => when(Math.floor(e.tm / 1000)),
-        cell: (e) => <span style={{ whiteSpace: 'nowrap' }}>{when(Math.floor(e.tm / 1000))}</span>,
+        cell: (e) => struck(e, <span style={{ whiteSpace: 'nowrap' }}>{when(Math.floor(e.tm / 1000))}</span>),
         phone: 'title',
       },
       {
         id: 'src',
         header: t('meter.source'),
-        value: (e) => t(`meter.src_${e.src}`),
+        value: (e) => e.src,
+        text: (e) => t(`meter.src_${e.src}`),
+        cell: (e) => t(`meter.src_${e.src}`),
+        filter: {
+          label: t('meter.source'),
+          options: meterSource.options.map((src) => ({ value: src, label: t(`meter.src_${src}`) })),
+        },
         phone: 'detail',
       },
       {
@@ -86,7 +141,7 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
         header: t('objects.mileage'),
         value: (e) => e.cnm,
         text: (e) => counter(e.cnm, e.old_cnm, distance),
-        cell: (e) => counter(e.cnm, e.old_cnm, distance),
+        cell: (e) => struck(e, counter(e.cnm, e.old_cnm, distance)),
         phone: 'detail',
       },
       {
@@ -94,7 +149,7 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
         header: t('objects.engineHours'),
         value: (e) => e.cneh,
         text: (e) => counter(e.cneh, e.old_cneh, labels.engineHours),
-        cell: (e) => counter(e.cneh, e.old_cneh, labels.engineHours),
+        cell: (e) => struck(e, counter(e.cneh, e.old_cneh, labels.engineHours)),
         phone: 'detail',
       },
       {
@@ -102,7 +157,9 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
         header: t('objects.state'),
         value: (e) => t(`meter.st_${e.st}`),
         text: (e) =>
-          [[t(`meter.st_${e.st}`), reason(e)].filter(Boolean).join(': '), ...shifted(e)].join('; '),
+          [[t(`meter.st_${e.st}`), reason(e)].filter(Boolean).join(': '), ...shifted(e), voidedLine(e) ?? '']
+            .filter(Boolean)
+            .join('; '),
         cell: (e) => (
           <Stack gap={2}>
             <Badge variant="light" color={STATE_COLOR[e.st]} radius="sm" data-testid={`meter-state-${e.st}`}>
@@ -118,6 +175,16 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
                 {line}
               </Text>
             ))}
+            {e.voided !== null && (
+              <>
+                <Badge variant="outline" color="gray" radius="sm" data-testid="meter-voided">
+                  {t('meter.state_voided')}
+                </Badge>
+                <Text size="xs" c="dimmed" data-testid="meter-void-reason-text">
+                  {voidedLine(e)}
+                </Text>
+              </>
+            )}
           </Stack>
         ),
         phone: 'detail',
@@ -161,6 +228,27 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
                   >
                     {t('meter.accept')}
                   </Button>
+                ) : e.kind === 'reading' && e.st === 'accepted' ? (
+                  e.voided === null ? (
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      onClick={() => setVoiding(e)}
+                      data-testid="meter-void"
+                    >
+                      {t('meter.void')}
+                    </Button>
+                  ) : (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => setRestoring(e)}
+                      data-testid="meter-restore"
+                    >
+                      {t('meter.restore')}
+                    </Button>
+                  )
                 ) : null,
               phone: 'end' as const,
             },
@@ -177,10 +265,11 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
       </Alert>
     );
 
+  const rows = history.data.filter((e) => passesValidity(e, validity));
   return (
     <>
       <DataTable
-        data={history.data}
+        data={rows}
         columns={columns}
         getRowId={(e) => `${e.kind}-${e.id}`}
         urlPrefix="meter"
@@ -189,13 +278,75 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
         maxHeight="60vh"
         minWidth={860}
         data-testid="meter-history"
+        filters={
+          <Select
+            label={t('meter.filterState')}
+            options={[
+              { value: 'valid', label: t('meter.state_valid') },
+              { value: 'voided', label: t('meter.state_voided') },
+            ]}
+            value={validity}
+            clearable
+            onChange={(v) => setValidity(v === 'valid' || v === 'voided' ? v : null)}
+            style={{ flex: '0 1 12rem' }}
+            data-testid="meter-validity"
+          />
+        }
+        activeFilters={validity === null ? 0 : 1}
         toolbar={
           canManage && object.unit ? (
-            <Button variant="light" onClick={() => setCorrecting(true)} data-testid="meter-correct">
-              {t('meter.correct')}
-            </Button>
+            <Group gap="sm" wrap="wrap">
+              <Button onClick={() => setRecording(true)} data-testid="meter-record">
+                {t('meter.record')}
+              </Button>
+              <Button variant="light" onClick={() => setCorrecting(true)} data-testid="meter-correct">
+                {t('meter.correct')}
+              </Button>
+              <Button variant="default" onClick={() => setReplacing(true)} data-testid="meter-replaced">
+                {t('meter.replaced')}
+              </Button>
+            </Group>
           ) : undefined
         }
+      />
+      {recording && (
+        <RecordReadingDialog
+          miles={labels.miles}
+          distanceUnit={labels.distanceUnit}
+          record={changes.record}
+          onClose={() => {
+            changes.record.reset();
+            setRecording(false);
+          }}
+        />
+      )}
+      {voiding && (
+        <VoidReadingDialog
+          entry={voiding}
+          voidReading={changes.voidReading}
+          onClose={() => {
+            changes.voidReading.reset();
+            setVoiding(null);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        opened={restoring !== null}
+        title={t('meter.restoreTitle')}
+        text={t('meter.restoreText')}
+        busy={restore.isPending}
+        onCancel={() => setRestoring(null)}
+        onConfirm={() => {
+          if (restoring) restore.mutate(restoring.id, { onSettled: () => setRestoring(null) });
+        }}
+      />
+      <ConfirmDialog
+        opened={replacing}
+        title={t('meter.replaced')}
+        text={t('meter.replacedText')}
+        busy={replaced.isPending}
+        onCancel={() => setReplacing(false)}
+        onConfirm={() => replaced.mutate(undefined, { onSettled: () => setReplacing(false) })}
       />
       <ConfirmDialog
         opened={accepting !== null}

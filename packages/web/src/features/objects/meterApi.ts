@@ -1,4 +1,4 @@
-import type { MeterCorrectionBody } from '@fleetkeep/core';
+import type { MeterCorrectionBody, MeterReadingBody, MeterVoidBody } from '@fleetkeep/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../lib/client.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
@@ -18,7 +18,7 @@ export function useMeter(fid: number | null, unitId: number) {
   });
 }
 
-/** Accepting a refused reading and entering a correction; both refresh the units and the history. */
+/** The manager's changes of the history; each refreshes the units and the history. */
 export function useMeterChanges(fid: number | null, unitId: number) {
   const queryClient = useQueryClient();
   const settle = () =>
@@ -31,5 +31,23 @@ export function useMeterChanges(fid: number | null, unitId: number) {
     mutationFn: (body: MeterCorrectionBody) => client.meter.correct(fid ?? 0, unitId, body),
     onSettled: settle,
   });
-  return { accept, correct };
+  // Meter integrity (docs/product.md): void and restore a reading, record one by hand, meter replaced.
+  const voidReading = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: MeterVoidBody }) =>
+      client.meter.void(fid ?? 0, unitId, id, body),
+    onSettled: settle,
+  });
+  const restore = useMutation({
+    mutationFn: (readingId: number) => client.meter.restore(fid ?? 0, unitId, readingId, {}),
+    onSettled: settle,
+  });
+  const record = useMutation({
+    mutationFn: (body: MeterReadingBody) => client.meter.record(fid ?? 0, unitId, body),
+    onSettled: settle,
+  });
+  const replaced = useMutation({
+    mutationFn: () => client.meter.replaced(fid ?? 0, unitId, {}),
+    onSettled: settle,
+  });
+  return { accept, correct, voidReading, restore, record, replaced };
 }
