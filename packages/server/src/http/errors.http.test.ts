@@ -189,7 +189,7 @@ describe('error contract', () => {
         Object.keys(fleetBody.properties)
           .filter((k) => !readOnly(k))
           .sort(),
-      ).toEqual(['cur', 'fm', 'ms', 'n', 'tz']);
+      ).toEqual(['cur', 'fm', 'mdd', 'ms', 'n', 'tz']);
       expect(Object.keys(fleetBody.properties).filter(readOnly).sort()).toEqual(['acl', 'aid', 'id', 's']);
       expect(fleetBody.properties.n.maxLength).toBe(128);
       const settings = doc.paths['/api/user/settings'].patch.requestBody.content['application/json'].schema;
