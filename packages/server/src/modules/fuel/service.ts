@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.js';
 import { invalidInput } from '../../http/errors.js';
 import { changedFixedFields } from '../../http/fixed-fields.js';
 import { validateCustomValues } from '../customfields/service.js';
-import { recordInWork } from '../meter/service.js';
+import { recordInWork } from '../meter/integrity.js';
 import { parsePeriod } from '../statistics/rules.js';
 import { toWires } from './load.js';
 import { planCreate, planUpdate } from './rules.js';

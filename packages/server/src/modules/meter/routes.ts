@@ -3,15 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { serve } from '../../http/serve.js';
-import {
-  acceptReading,
-  correctCounters,
-  listMeter,
-  meterReplaced,
-  recordReading,
-  restoreReading,
-  voidReading,
-} from './service.js';
+import { meterReplaced, recordReading, restoreReading, voidReading } from './integrity.js';
+import { acceptReading, correctCounters, listMeter } from './service.js';
 
 /** A unit's meter history (PRODUCT.md "Service objects and counters"; core routes/meter.ts). */
 export const meterRoutes =
