@@ -1,7 +1,8 @@
 import { teltonikaIoMapping, type UnitTypeAdminWire } from '@fleetkeep/core';
-import { Alert, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/FormActions.tsx';
 import { useUnitTypeName } from '../../components/UnitTypeFilter.tsx';
 import { useEditorForm } from '../../lib/useEditorForm.tsx';
 import { useSetUnitTypeIo } from './api.ts';
@@ -88,19 +89,7 @@ export function UnitTypeIoDialog({ type, onClose }: { type: UnitTypeAdminWire; o
             ]}
           />
         </Stack>
-        {failure && (
-          <Alert color="red" role="alert">
-            {failure}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('common.save')}
-          </Button>
-        </Group>
+        <FormActions failure={failure} onCancel={onClose} busy={save.isPending} />
       </Stack>
     </Modal>
   );

@@ -1,7 +1,8 @@
 import { COUNTER_MAX, type MeterEntryWire, meterReadingBody, meterVoidBody } from '@fleetkeep/core';
-import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Modal, Stack, Text, Textarea } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/FormActions.tsx';
 import { NumericInput } from '../../components/NumericInput.tsx';
 import { integerDigits } from '../../components/numeric.ts';
 import { useEditorForm } from '../../lib/useEditorForm.tsx';
@@ -70,19 +71,12 @@ export function RecordReadingDialog(props: {
           error={errors.hours || undefined}
           data-testid="meter-record-hours"
         />
-        {failure && (
-          <Alert color="red" role="alert">
-            {failure}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={props.record.isPending} data-testid="meter-record-save">
-            {t('common.save')}
-          </Button>
-        </Group>
+        <FormActions
+          failure={failure}
+          onCancel={props.onClose}
+          busy={props.record.isPending}
+          testId="meter-record-save"
+        />
       </Stack>
     </Modal>
   );
@@ -128,24 +122,14 @@ export function VoidReadingDialog(props: {
           data-autofocus
           data-testid="meter-void-reason"
         />
-        {failure && (
-          <Alert color="red" role="alert">
-            {failure}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            color="red"
-            loading={props.voidReading.isPending}
-            data-testid="meter-void-save"
-          >
-            {t('meter.void')}
-          </Button>
-        </Group>
+        <FormActions
+          failure={failure}
+          onCancel={props.onClose}
+          busy={props.voidReading.isPending}
+          submitLabel={t('meter.void')}
+          color="red"
+          testId="meter-void-save"
+        />
       </Stack>
     </Modal>
   );
