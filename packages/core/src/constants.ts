@@ -27,12 +27,25 @@ export const NotificationKind = {
    * notification channels (e-mail, bot, webhook) only: the in-app kinds and a user's mask stay 1…16.
    */
   criticalFault: 32,
+  /**
+   * The workshop loop (docs/product.md "Workshop"): an issue reported (high and critical at once), a work
+   * order assigned or completed, an inspection with a failed item. Channel kinds, as `criticalFault`;
+   * each joins `ALL_CHANNEL_KINDS` with the module that sends it.
+   */
+  issueReported: 64,
+  workOrderAssigned: 128,
+  workOrderCompleted: 256,
+  inspectionFailed: 512,
 } as const;
 export const ALL_NOTIFICATION_KINDS = 31;
 /** The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds and a critical fault code. */
 export const ALL_CHANNEL_KINDS = ALL_NOTIFICATION_KINDS | NotificationKind.criticalFault;
 
-/** Fleet permission bit mask (spec §6). Fuel fillings share the service bits. */
+/**
+ * Fleet permission bit mask (spec §6). Fuel fillings share the service bits. The bits from 1024 on are
+ * beyond the spec, for the workshop loop (docs/product.md "Workshop rights"): issues, work orders,
+ * inspections, vehicle assignments, and adding fuel fillings without managing them (a driver's right).
+ */
 export const Acl = {
   admin: 1,
   viewInterval: 2,
@@ -46,11 +59,28 @@ export const Acl = {
   archiveEdit: 256,
   archiveDelete: 512,
   deleteFuelfilling: 512,
+  reportIssue: 1024,
+  manageIssue: 2048,
+  viewWorkOrder: 4096,
+  manageWorkOrder: 8192,
+  submitInspection: 16384,
+  manageInspection: 32768,
+  manageAssignment: 65536,
+  addFuelFilling: 131072,
 } as const;
 export type AclName = keyof typeof Acl;
 
 /** Every bit a fleet membership can carry. */
-export const ACL_ALL = 1 | 2 | 4 | 16 | 32 | 64 | 128 | 256 | 512;
+export const ACL_ALL = 1 | 2 | 4 | 16 | 32 | 64 | 128 | 256 | 512 | 0x3fc00;
+
+/** The bits of spec §6 alone, before the workshop ones. */
+export const ACL_SPEC = 1 | 2 | 4 | 16 | 32 | 64 | 128 | 256 | 512;
+
+/**
+ * The driver preset of the access list (docs/product.md "Workshop rights"): report issues, submit
+ * inspections, add fuel fillings; the membership is then limited to the units assigned to the driver.
+ */
+export const ACL_DRIVER = 1024 | 16384 | 131072;
 
 /** Vehicle types of spec §3, in order; the client appends `unknown` with id null. */
 export const UNIT_TYPES = [

@@ -66,6 +66,24 @@ export const NEEDS = {
   'faultcode.view': fleet({}),
   /** Clearing a fault code: manageService, as the meter's changes (the workshop's call). */
   'faultcode.manage': fleet({ all: Acl.manageService }),
+  /**
+   * Adding a fuel filling: managing fillings, or the driver's add-only right (constants.ts
+   * `addFuelFilling`), which a driver membership limits to the assigned units.
+   */
+  'fuel.add': fleet({ any: Acl.manageFuelFilling | Acl.addFuelFilling }),
+  /** The workshop loop (docs/product.md "Workshop rights"): reading and reporting issues. */
+  'issue.report': fleet({ all: Acl.reportIssue }),
+  /** Editing, resolving, closing and deleting issues. */
+  'issue.manage': fleet({ all: Acl.manageIssue }),
+  'workorder.view': fleet({ all: Acl.viewWorkOrder }),
+  'workorder.manage': fleet({ all: Acl.manageWorkOrder }),
+  /** Reading the forms and submitting inspections, acknowledging the last report. */
+  'inspection.submit': fleet({ all: Acl.submitInspection }),
+  /** Inspection forms, certification of defects. */
+  'inspection.manage': fleet({ all: Acl.manageInspection }),
+  /** Vehicle assignments: any member reads them (the current driver shows in the lists); managing them. */
+  'assignment.view': fleet({}),
+  'assignment.manage': fleet({ all: Acl.manageAssignment }),
   'notification.view': fleet({ all: Acl.viewNotification }),
   /** Line items and the library: viewService or viewInterval to read (spec §6). */
   'lineitem.view': fleet({ any: Acl.viewService | Acl.viewInterval, operational: true }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACL_ALL, Acl } from './constants.js';
+import { ACL_ALL, ACL_DRIVER, ACL_SPEC, Acl } from './constants.js';
 import {
   aclBit,
   aclNames,
@@ -10,6 +10,7 @@ import {
   isValidAcl,
   tokenAclMask,
   withDependencies,
+  withWorkshopRights,
 } from './permissions.js';
 
 describe('acl (spec §6)', () => {
@@ -63,7 +64,9 @@ describe('acl (spec §6)', () => {
 
   it('refuses unknown bits', () => {
     expect(isValidAcl(8)).toBe(false);
-    expect(isValidAcl(1024)).toBe(false);
+    expect(isValidAcl(1 << 18)).toBe(false);
+    expect(isValidAcl(Acl.reportIssue | Acl.manageIssue)).toBe(true);
+    expect(isValidAcl(Acl.manageIssue)).toBe(false);
     expect(isValidAcl(-1)).toBe(false);
   });
 
@@ -94,5 +97,37 @@ describe('aclNames', () => {
     expect(aclNames(Acl.viewService | Acl.viewInterval)).toBe('viewInterval, viewService');
     expect(aclNames(Acl.archiveDelete | Acl.admin)).toBe('admin, archiveDelete');
     expect(aclNames(0)).toBe('');
+  });
+});
+
+describe('workshop rights (docs/product.md "Workshop rights")', () => {
+  it('follow the service rights', () => {
+    expect(withWorkshopRights(Acl.viewInterval)).toBe(Acl.viewInterval);
+    expect(withWorkshopRights(Acl.admin)).toBe(Acl.admin);
+    const viewer = withWorkshopRights(Acl.viewInterval | Acl.viewService);
+    expect(hasAll(viewer, Acl.reportIssue | Acl.viewWorkOrder | Acl.submitInspection)).toBe(true);
+    expect(hasAny(viewer, Acl.manageIssue | Acl.manageWorkOrder | Acl.manageInspection)).toBe(false);
+    const mechanic = withWorkshopRights(Acl.viewInterval | Acl.viewService | Acl.manageService);
+    expect(isValidAcl(mechanic)).toBe(true);
+    expect(hasAll(mechanic, Acl.manageWorkOrder | Acl.manageAssignment | Acl.addFuelFilling)).toBe(true);
+    expect(withWorkshopRights(ACL_SPEC)).toBe(ACL_ALL);
+  });
+
+  it('need their lower rights, as the spec §6 ones do', () => {
+    expect(withDependencies(Acl.manageWorkOrder)).toBe(
+      Acl.manageWorkOrder | Acl.viewWorkOrder | Acl.reportIssue | Acl.viewService | Acl.viewInterval,
+    );
+    expect(aclViolations(Acl.manageInspection)).toEqual([
+      { bit: Acl.manageInspection, missing: Acl.submitInspection },
+    ]);
+    expect(isValidAcl(ACL_DRIVER)).toBe(true);
+  });
+
+  it('come with a managing API token', () => {
+    const manage = tokenAclMask({ intervals: 'manage', services: 'manage', archive: 'manage' });
+    expect(hasAll(manage, Acl.manageIssue | Acl.manageWorkOrder | Acl.manageInspection)).toBe(true);
+    expect(
+      hasAny(tokenAclMask({ intervals: 'view', services: 'none', archive: 'none' }), Acl.reportIssue),
+    ).toBe(false);
   });
 });

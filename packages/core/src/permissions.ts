@@ -11,7 +11,27 @@ export const ACL_REQUIRES: Readonly<Record<number, number>> = {
   [Acl.archiveEdit]: Acl.viewInterval | Acl.viewService | Acl.manageService,
   [Acl.archiveDelete]: Acl.archiveEdit | Acl.viewInterval | Acl.viewService | Acl.manageService,
   [Acl.viewNotification]: Acl.viewInterval | Acl.viewService,
+  // The workshop bits (constants.ts): managing needs the lower right; a work order links issues and
+  // due services, so managing one reads them.
+  [Acl.manageIssue]: Acl.reportIssue,
+  [Acl.manageWorkOrder]: Acl.viewWorkOrder | Acl.reportIssue | Acl.viewService | Acl.viewInterval,
+  [Acl.manageInspection]: Acl.submitInspection,
 };
+
+/**
+ * The workshop rights that follow the spec §6 service rights (docs/product.md "Workshop rights"): who
+ * views services reports issues, views work orders and submits inspections; who manages services
+ * manages all of the workshop and adds fuel fillings. Migration 033 gave existing members these, and
+ * API tokens derive theirs the same way.
+ */
+export function withWorkshopRights(acl: number): number {
+  let out = acl;
+  if (out & Acl.viewService) out |= Acl.reportIssue | Acl.viewWorkOrder | Acl.submitInspection;
+  if (out & Acl.manageService)
+    out |=
+      Acl.manageIssue | Acl.manageWorkOrder | Acl.manageInspection | Acl.manageAssignment | Acl.addFuelFilling;
+  return out;
+}
 
 /** True when `acl` holds every bit of `bits`. */
 export function hasAll(acl: number, bits: number): boolean {
@@ -83,7 +103,7 @@ export function tokenAclMask(rights: TokenRights): number {
   if (rights.services !== 'none') mask |= Acl.viewService;
   if (rights.services === 'manage') mask |= Acl.manageService;
   if (rights.archive === 'manage') mask |= Acl.archiveEdit | Acl.archiveDelete;
-  mask = withDependencies(mask);
+  mask = withWorkshopRights(withDependencies(mask));
   if (hasAll(mask, Acl.viewInterval | Acl.viewService)) mask |= Acl.viewNotification;
   return mask;
 }

@@ -1,4 +1,4 @@
-import { ACL_ALL, Acl, type UnitTypeName } from '@fleetkeep/core';
+import { ACL_ALL, Acl, type UnitTypeName, withWorkshopRights } from '@fleetkeep/core';
 
 /** The demo users of DESIGN §8, with their exact names and rights. */
 export const DEMO_USERS = [
@@ -11,7 +11,7 @@ export const DEMO_USERS = [
     account: 'demo',
     su: 0,
     admin: 0,
-    acl: Acl.viewInterval | Acl.viewService | Acl.manageService,
+    acl: withWorkshopRights(Acl.viewInterval | Acl.viewService | Acl.manageService),
   },
   {
     name: 'viewer',
@@ -19,7 +19,7 @@ export const DEMO_USERS = [
     account: 'demo',
     su: 0,
     admin: 0,
-    acl: Acl.viewInterval | Acl.viewService,
+    acl: withWorkshopRights(Acl.viewInterval | Acl.viewService),
   },
   { name: 'outsider', fullName: 'Oscar Outsider', account: 'other', su: 0, admin: 0, acl: ACL_ALL },
 ] as const;

@@ -29,6 +29,7 @@ import { unitTypeTeltonikaIo029 } from './029_unit_type_teltonika_io.js';
 import { faultCodes030 } from './030_fault_codes.js';
 import { vehicleProfile031 } from './031_vehicle_profile.js';
 import { meterIntegrity032 } from './032_meter_integrity.js';
+import { workshopRights033 } from './033_workshop_rights.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -62,6 +63,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '030_fault_codes': faultCodes030(dialect),
     '031_vehicle_profile': vehicleProfile031(),
     '032_meter_integrity': meterIntegrity032(),
+    '033_workshop_rights': workshopRights033(),
   };
   return { getMigrations: async () => list };
 }

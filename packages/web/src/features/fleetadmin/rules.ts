@@ -43,6 +43,29 @@ export const ACL_GROUPS: readonly AclGroup[] = [
       { key: 'delete', bit: Acl.archiveDelete },
     ],
   },
+  {
+    key: 'issues',
+    boxes: [
+      { key: 'report', bit: Acl.reportIssue },
+      { key: 'manage', bit: Acl.manageIssue },
+    ],
+  },
+  {
+    key: 'workOrders',
+    boxes: [
+      { key: 'view', bit: Acl.viewWorkOrder },
+      { key: 'manage', bit: Acl.manageWorkOrder },
+    ],
+  },
+  {
+    key: 'inspections',
+    boxes: [
+      { key: 'submit', bit: Acl.submitInspection },
+      { key: 'manage', bit: Acl.manageInspection },
+    ],
+  },
+  { key: 'assignments', boxes: [{ key: 'manage', bit: Acl.manageAssignment }] },
+  { key: 'fuel', boxes: [{ key: 'add', bit: Acl.addFuelFilling }] },
   { key: 'geolocation', boxes: [{ key: 'view', bit: Acl.viewMap }] },
   { key: 'notifications', boxes: [{ key: 'view', bit: Acl.viewNotification }] },
   { key: 'admin', boxes: [{ key: 'admin', bit: Acl.admin }] },
