@@ -26,8 +26,8 @@ export const FLEET_TZ_MIN = -2147483648;
 export const FLEET_TZ_MAX = Limits.intSigned;
 /** Most entries one access list (`PUT /api/fleets/{id}/users`) may carry. */
 export const FLEET_USERS_MAX = 10_000;
-/** Largest acl a request may send; bits spec §6 does not define are refused by the server by name. */
-export const FLEET_ACL_MAX = 1023;
+/** Largest acl a request may send (the spec §6 bits and the workshop ones, constants.ts); unknown bits below it are refused by the server by name. */
+export const FLEET_ACL_MAX = (1 << 18) - 1;
 /** Most ids one binding or pull (`entities`, `pullcounters`) may list per kind. */
 export const FLEET_OBJECT_IDS_MAX = 100_000;
 

@@ -1,4 +1,4 @@
-import { ACL_ALL, Acl, aclNames } from '@fleetkeep/core';
+import { ACL_ALL, Acl, aclNames, withWorkshopRights } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventsClient } from '../../test/events-client.js';
 import {
@@ -39,9 +39,11 @@ describe('fleets', () => {
       expect(await acl('admin')).toEqual([[fleetId, Acl.admin]]);
       expect(await acl('manager')).toEqual([[fleetId, ACL_ALL]]);
       expect(await acl('mechanic')).toEqual([
-        [fleetId, Acl.viewInterval | Acl.viewService | Acl.manageService],
+        [fleetId, withWorkshopRights(Acl.viewInterval | Acl.viewService | Acl.manageService)],
       ]);
-      expect(await acl('viewer')).toEqual([[fleetId, Acl.viewInterval | Acl.viewService]]);
+      expect(await acl('viewer')).toEqual([
+        [fleetId, withWorkshopRights(Acl.viewInterval | Acl.viewService)],
+      ]);
       expect(await acl('outsider')).toEqual([[otherFleetId, ACL_ALL]]);
     });
 
@@ -156,7 +158,7 @@ describe('fleets', () => {
         id: ids().mechanic,
         nm: 'Mike Mechanic',
         login: 'mechanic',
-        acl: Acl.viewInterval | Acl.viewService | Acl.manageService,
+        acl: withWorkshopRights(Acl.viewInterval | Acl.viewService | Acl.manageService),
       });
       // Super users and users of other accounts are never candidates.
       expect(res.body.candidates).toEqual([{ id: extra, nm: 'new-hire', login: 'new-hire' }]);
@@ -169,7 +171,9 @@ describe('fleets', () => {
       expect(res.body.users.find((u: any) => u.login === 'viewer').acl).toBe(viewerAcl);
       expect((await viewer.get('/api/fleets')).body.fleets[0].acl).toBe(viewerAcl);
       expect((await put(seeded)).status).toBe(200);
-      expect((await viewer.get('/api/fleets')).body.fleets[0].acl).toBe(Acl.viewInterval | Acl.viewService);
+      expect((await viewer.get('/api/fleets')).body.fleets[0].acl).toBe(
+        withWorkshopRights(Acl.viewInterval | Acl.viewService),
+      );
     });
 
     it('removing a member takes the fleet away from that user', async () => {
@@ -205,7 +209,7 @@ describe('fleets', () => {
       const res = await put(withAcl('viewer', Acl.viewInterval | 8));
       expect(res.status).toBe(400);
       expect(res.body.details[0]).toMatchObject({ message: 'Unknown permission bits: 8' });
-      const tooHigh = await put(withAcl('viewer', 1024));
+      const tooHigh = await put(withAcl('viewer', 1 << 18));
       expect(tooHigh.status).toBe(400);
       const index = seeded.findIndex((u) => u.id === ids().viewer);
       expect(fieldsOf(tooHigh.body)).toEqual([`body.users.${index}.acl`]);
