@@ -1,4 +1,5 @@
-import { apiSession, expect, login, test } from './fixtures.ts';
+import { DEMO_PASSWORD } from '../server.ts';
+import { apiSession, expect, expectNoPageScroll, login, screenshot, test } from './fixtures.ts';
 
 // Spec §2 /activation: root creates an account below the demo account and a user in it, suspends the
 // account and activates it again. The user is deleted at the end; the empty, active account stays
@@ -95,4 +96,57 @@ test('root creates an account and a user, suspends and activates the account', a
   await page.getByRole('dialog', { name: 'Delete user' }).getByRole('button', { name: 'OK' }).click();
   await expect(user).toHaveCount(0);
   await expect(page.getByText('This account has no users.')).toBeVisible();
+});
+
+test('at 375 px in German the heading, the filter and the users heading are whole', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const root = await apiSession(request, 'root');
+  const setLang = (lang: string) =>
+    request.patch('/api/user/settings', { headers: root.headers, data: { lang } });
+  expect((await setLang('de')).ok()).toBe(true);
+  const context = await browser.newContext({
+    baseURL,
+    locale: 'de-DE',
+    viewport: { width: 375, height: 800 },
+  });
+  const page = await context.newPage();
+  try {
+    await page.goto('/login');
+    await page.getByLabel('Benutzername').fill('root');
+    await page.getByLabel('Passwort').and(page.locator('input')).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await expect(page).not.toHaveURL(/\/login/);
+    await page.goto('/activation');
+    await expect(page.getByRole('heading', { name: 'Aktivierung' })).toBeVisible();
+    const tree = page.getByRole('tree', { name: 'Konten' });
+    await tree
+      .getByRole('treeitem')
+      .filter({ hasText: 'Demo Logistics' })
+      .getByText('Demo Logistics')
+      .click();
+    const users = page.getByRole('heading', { name: 'Benutzer von Demo Logistics' });
+    await expect(users).toBeVisible();
+    // Nothing cut: each text fits its box (no ellipsis, no hidden overflow).
+    const whole = (el: HTMLElement) => el.scrollWidth <= el.clientWidth;
+    expect(await users.evaluate(whole)).toBe(true);
+    const filter = page.getByRole('textbox', { name: 'Konten nach Namen filtern' });
+    // The placeholder fits the field (measured with the field's own font).
+    const fits = await filter.evaluate((el: HTMLInputElement) => {
+      const canvas = document.createElement('canvas').getContext('2d')!;
+      const style = getComputedStyle(el);
+      canvas.font = `${style.fontSize} ${style.fontFamily}`;
+      const room =
+        el.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      return canvas.measureText(el.placeholder).width <= room;
+    });
+    expect(fits).toBe(true);
+    await expectNoPageScroll(page);
+    await screenshot(page, 'activation-de-375');
+  } finally {
+    await context.close();
+    await setLang('en');
+  }
 });

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { apiSession, cpuThrottle, expect, screenshotsAtBothWidths, test } from './fixtures.ts';
 
 /**
@@ -169,6 +169,37 @@ async function journey(page: Page, request: APIRequestContext, s: Setup, lang: L
   await expect(page.getByTestId('vehicle-photo-remove')).toBeVisible();
   await page.waitForLoadState('networkidle');
   await screenshotsAtBothWidths(page, `vehicle-profile-${lang}`);
+
+  // Replace is one request (no delete first); an upload that fails on the way keeps the photo.
+  const photoOf = async () =>
+    (
+      (await (await request.get(`/api/fleets/${s.fid}/units`, { headers: s.headers })).json()).units as {
+        id: number;
+        ph: number | null;
+      }[]
+    ).find((u) => u.id === s.unitId)!.ph;
+  const first = await photoOf();
+  expect(first).not.toBeNull();
+  const photoCalls: string[] = [];
+  const watch = (req: Request) => {
+    if (req.url().includes(`/units/${s.unitId}/attachments`)) photoCalls.push(req.method());
+  };
+  page.on('request', watch);
+  await page.route(`**/units/${s.unitId}/attachments`, (route) => route.abort('connectionreset'));
+  await section
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'lost.png', mimeType: 'image/png', buffer: PNG });
+  await expect(page.getByTestId('vehicle-photo').getByRole('alert')).toBeVisible();
+  await page.unroute(`**/units/${s.unitId}/attachments`);
+  expect(await photoOf()).toBe(first);
+  await expect(page.getByTestId('vehicle-photo-image')).toBeVisible();
+  await section
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'van-new.png', mimeType: 'image/png', buffer: PNG });
+  await expect.poll(photoOf).not.toBe(first);
+  await expect(page.getByTestId('vehicle-photo-image')).toBeVisible();
+  page.off('request', watch);
+  expect(photoCalls.filter((m) => m !== 'GET')).toEqual(['POST', 'POST']);
 
   // /items: the tag filter lists this unit alone; the search finds it by plate without dash and space.
   await page.goto(`/items?tag=${encodeURIComponent(tag)}`);

@@ -231,7 +231,7 @@ export const fleetsRoutes = {
     reply: unitPhotoListReply,
     need: 'object.edit',
     summary:
-      'Upload the unit photo (multipart/form-data): one JPEG, PNG, WebP or GIF image of at most 5 MB (error 2)',
+      'Upload the unit photo (multipart/form-data): one JPEG, PNG, WebP or GIF image of at most 5 MB (error 2); it replaces the photo there is in the same transaction (a refused upload keeps it)',
     tags: tags,
   }),
   unitPhotoDownload: route({

@@ -30,6 +30,12 @@ export interface AttachmentOwner {
   /** The per-owner caps (spec §5; the limits of the core contract). */
   maxFiles: number;
   maxBytes: number;
+  /**
+   * An upload replaces the owner's files (a one-file owner: the unit photo): the new file is received in
+   * full first, then the old ones are deleted and the new one stored in the same transaction, so a failed
+   * upload leaves the old file in place. Without it, an upload adds files within the caps.
+   */
+  replaces?: boolean;
   /** Content types accepted (e.g. images only for a unit photo); any type when absent. */
   types?: readonly string[];
   /** The need to list and download (spec §6). */
@@ -192,12 +198,20 @@ export function attachmentStore(owner: AttachmentOwner) {
     ): Promise<{ attachments: AttachmentWire[] }> {
       const write = await owner.editable(ctx, actor, fleetId, ownerId);
       if (!parts) throw invalidInput([{ field: 'body', message: 'Expected multipart/form-data with files' }]);
-      const files = await receive(parts, await heldTotals(ctx.db.kysely, ownerId));
+      const none = { count: 0, bytes: 0 };
+      const files = await receive(parts, owner.replaces ? none : await heldTotals(ctx.db.kysely, ownerId));
       const t = now();
       const attachments = await write(async (trx) => {
         // The caps again, inside the write: two uploads read the same totals before either stored its files.
         await owner.lock(ctx, trx, fleetId, ownerId);
-        const stored = await heldTotals(trx, ownerId);
+        if (owner.replaces)
+          await trx
+            .deleteFrom('attachments')
+            .where('fleet_id', '=', fleetId)
+            .where('owner_type', '=', type)
+            .where('owner_id', '=', ownerId)
+            .execute();
+        const stored = owner.replaces ? none : await heldTotals(trx, ownerId);
         const adding = files.reduce((sum, f) => sum + f.data.length, 0);
         if (stored.count + files.length > maxFiles || stored.bytes + adding > maxBytes) throw overCaps();
         return trx

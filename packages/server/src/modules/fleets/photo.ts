@@ -11,7 +11,7 @@ import { unitToWire } from './mappers.js';
  * The unit photo (docs/product.md "The vehicle profile"): the shared attachment store
  * (modules/attachments/store.ts) with owner_type 'unit', one image of at most 5 MB. After each upload or
  * removal `units.photo_id` names the photo (migration 031), so the units list shows it without another
- * read, and the unit's live event goes out.
+ * read, and the unit's live event goes out. An upload replaces the photo there is (store `replaces`).
  */
 export const UNIT_ATTACHMENT_OWNER = 'unit';
 
@@ -31,6 +31,8 @@ export const unitPhotos = attachmentStore({
   noun: 'unit',
   maxFiles: 1,
   maxBytes: UNIT_PHOTO_BYTES_MAX,
+  // A new photo replaces the old one in one transaction: a failed upload keeps the old photo.
+  replaces: true,
   types: UNIT_PHOTO_TYPES,
   view: 'fleet.member',
   load: loadUnit,

@@ -1,4 +1,4 @@
-import { ACL_ALL, type FleetTransferDocument } from '@fleetkeep/core';
+import { ACL_ALL, type FleetTransferDocument, UNIT_PHOTO_BYTES_MAX } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentsTester } from '../../test/attachments.js';
 import { accountOf, type Client, createFleet, createUser, type TestServer } from '../../test/harness.js';
@@ -139,7 +139,7 @@ describe('vehicle profile', () => {
     }
   });
 
-  it('the photo: one image per unit, shown on the unit, removed with it', async () => {
+  it('the photo: one image per unit, replaced in one request (a failed upload keeps it), removed with it', async () => {
     const unit = await makeUnit();
     const photos = attachmentsTester(t, `${base}/units`, 'unit');
     const refused = await photos.upload(mechanic, unit.id, [
@@ -151,18 +151,53 @@ describe('vehicle profile', () => {
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const aid = up.body.attachments[0].id;
     expect((await unitIn(viewer, unit.id)).ph).toBe(aid);
-    // A second photo is over the cap (error 2): the old one is removed first.
-    const second = await photos.upload(mechanic, unit.id, [{ name: 'b.png', type: 'image/png', data: png }]);
-    expect(second.body.error).toBe(2);
-    const file = await fetch(`${t.url}${base}/units/${unit.id}/attachments/${aid}`, {
-      headers: { authorization: `SSID ${viewer.ssid}` },
-    });
-    expect(file.status).toBe(200);
-    expect(file.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await file.arrayBuffer())).toEqual(png);
-    // The viewer may see it but not change it.
-    expect((await viewer.delete(`${base}/units/${unit.id}/attachments/${aid}`)).status).toBe(403);
-    expect((await mechanic.delete(`${base}/units/${unit.id}/attachments/${aid}`)).status).toBe(200);
+    const bytesOf = async (id: number) => {
+      const file = await fetch(`${t.url}${base}/units/${unit.id}/attachments/${id}`, {
+        headers: { authorization: `SSID ${viewer.ssid}` },
+      });
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe(id === aid ? 'image/png' : 'image/webp');
+      return Buffer.from(await file.arrayBuffer());
+    };
+    expect(await bytesOf(aid)).toEqual(png);
+    // Replacements that fail keep the photo: too large (error 2), not an image, two files at once.
+    const big = Buffer.alloc(UNIT_PHOTO_BYTES_MAX + 1, 1);
+    const failures = [
+      [{ name: 'big.png', type: 'image/png', data: big }],
+      [{ name: 'b.txt', type: 'text/plain', data: png }],
+      [
+        { name: 'b.png', type: 'image/png', data: png },
+        { name: 'c.png', type: 'image/png', data: png },
+      ],
+    ];
+    for (const files of failures) {
+      const failed = await photos.upload(mechanic, unit.id, files);
+      expect(failed.status, files.map((f) => f.name).join()).toBeGreaterThanOrEqual(400);
+      expect(await photos.stored(unit.id)).toBe(1);
+      expect((await unitIn(viewer, unit.id)).ph).toBe(aid);
+      expect(await bytesOf(aid)).toEqual(png);
+    }
+    expect((await photos.upload(mechanic, unit.id, [failures[0]![0]!])).body.error).toBe(2);
+    // A new photo replaces the old one in one request: one file, the unit names the new one.
+    const webp = Buffer.concat([Buffer.from('RIFF0000WEBPVP8 '), png]);
+    const swapped = await photos.upload(mechanic, unit.id, [
+      { name: 'new.webp', type: 'image/webp', data: webp },
+    ]);
+    expect(swapped.status, JSON.stringify(swapped.body)).toBe(200);
+    expect(swapped.body.attachments).toHaveLength(1);
+    const newId = swapped.body.attachments[0].id as number;
+    expect(newId).not.toBe(aid);
+    expect(await photos.stored(unit.id)).toBe(1);
+    expect((await unitIn(viewer, unit.id)).ph).toBe(newId);
+    expect(await bytesOf(newId)).toEqual(webp);
+    expect((await viewer.get(`${base}/units/${unit.id}/attachments/${aid}`)).status).toBe(404);
+    // The viewer may see it but not change it, nor replace it.
+    expect(
+      (await photos.upload(viewer, unit.id, [{ name: 'v.png', type: 'image/png', data: png }])).status,
+    ).toBe(403);
+    expect((await unitIn(viewer, unit.id)).ph).toBe(newId);
+    expect((await viewer.delete(`${base}/units/${unit.id}/attachments/${newId}`)).status).toBe(403);
+    expect((await mechanic.delete(`${base}/units/${unit.id}/attachments/${newId}`)).status).toBe(200);
     expect((await unitIn(viewer, unit.id)).ph).toBeNull();
     const again = await photos.upload(mechanic, unit.id, [{ name: 'c.png', type: 'image/png', data: png }]);
     expect(again.status).toBe(200);

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { type ReportMailWire, reportMailPeriod } from '@fleetkeep/core';
+import { fleetZoneLabel, type ReportMailWire, reportMailPeriod, tzOffsetMinutes } from '@fleetkeep/core';
 import ExcelJS from 'exceljs';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -300,6 +300,17 @@ describe('report mails', () => {
       const sheet = book.worksheets[0]!;
       const cells = sheet.getSheetValues().flat().map(String);
       expect(cells).toContain(de('reports.type.service-costs-by-object'));
+      // One clock (docs/product.md): "generated" on the fleet's clock, its zone named, whatever the
+      // server's own zone (a mail's reader's clock is unknown).
+      const tz = await fleetTz();
+      const sent = now();
+      const onFleetClock = (at: number) => {
+        const d = new Date((at + tzOffsetMinutes(tz, at) * 60) * 1000);
+        const two = (n: number) => String(n).padStart(2, '0');
+        return `${two(d.getUTCDate())}.${two(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} (${fleetZoneLabel(tz, at)})`;
+      };
+      const generated = cells[cells.indexOf(de('reports.export.generated')) + 1];
+      expect([onFleetClock(sent), onFleetClock(sent - 60)]).toContain(generated);
       expect((await sends(m.id)).map((s) => [s.slot, s.state])).toEqual([[null, 'sent']]);
     });
 

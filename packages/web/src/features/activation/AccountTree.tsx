@@ -64,16 +64,17 @@ export function AccountTree({
 
   return (
     <Stack gap="xs">
-      <Group gap="xs" wrap="nowrap">
+      {/* The filter keeps room for its placeholder; on a narrow panel the button wraps below it. */}
+      <Group gap="xs" wrap="wrap">
         <TextInput
-          style={{ flex: 1 }}
+          style={{ flex: '1 1 14rem', minWidth: 0 }}
           placeholder={t('activation.filter')}
           aria-label={t('activation.filter')}
           value={filter}
           onChange={(e) => setFilter(e.currentTarget.value)}
         />
         {canManage && (
-          <Button variant="light" onClick={() => actions.onCreate(selected)}>
+          <Button variant="light" onClick={() => actions.onCreate(selected)} style={{ flex: 'none' }}>
             {t('activation.newAccount')}
           </Button>
         )}

@@ -42,7 +42,8 @@ export default function ActivationScreen() {
   };
 
   return (
-    <Stack p="md" gap="md">
+    // No padding of its own: the shell pads every screen (a second 16 px clipped the panels at 375 px).
+    <Stack gap="md">
       <Title order={1} size="h3">
         {t('menu.activation')}
       </Title>

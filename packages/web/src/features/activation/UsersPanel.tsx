@@ -32,8 +32,9 @@ export function UsersPanel({ account, canManage }: { account: AdminAccountWire; 
 
   return (
     <Stack gap="sm">
-      <Group justify="space-between" wrap="nowrap">
-        <Title order={2} size="h4" style={{ minWidth: 0 }} lineClamp={1}>
+      {/* The heading names the account in full (it wraps); the button moves below it when narrow. */}
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Title order={2} size="h4" style={{ flex: '1 1 12rem', minWidth: 0, overflowWrap: 'anywhere' }}>
           {t('activation.usersOf', { name: account.n })}
         </Title>
         {canManage && (

@@ -214,7 +214,7 @@ export function NotificationBell({ auth }: { auth: SessionAuthReply }) {
                         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                           {notificationSubject(n)}
                         </Text>
-                        <Text size="xs" c="dimmed">
+                        <Text size="xs" c="dimmed" data-testid="bell-time">
                           {fleetTime(n.tm, fleetTz, { dateFormat, timeFormat })}
                         </Text>
                       </UnstyledButton>

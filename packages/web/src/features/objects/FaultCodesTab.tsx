@@ -1,11 +1,11 @@
-import { type FaultCodeWire, formatFleetDateTime, routes } from '@fleetkeep/core';
+import { type FaultCodeWire, routes } from '@fleetkeep/core';
 import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { type DataColumn, DataTable } from '../../components/DataTable/DataTable.tsx';
 import { Loading } from '../../components/Loading.tsx';
-import { dayjsLocale } from '../../i18n/index.ts';
+import { fleetTime } from '../../lib/fleetTime.ts';
 import { useSession } from '../../lib/session.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { useClearFaultCode, useFaultCodes } from './faultCodesApi.ts';
@@ -31,8 +31,8 @@ export function FaultCodesTab({ object }: { object: ObjectRecord }) {
   const timeFormat = auth?.model.s.timeFormat || 'HH:mm';
 
   const columns = useMemo<DataColumn<FaultCodeWire>[]>(() => {
-    const when = (unix: number) =>
-      formatFleetDateTime(unix, labels.tz, dateFormat, timeFormat, dayjsLocale());
+    // One clock: the fleet's, its zone named when the browser's differs (docs/product.md).
+    const when = (unix: number) => fleetTime(unix, labels.tz, { dateFormat, timeFormat });
     const state = (c: FaultCodeWire) => (c.ca === null ? t('faultCodes.active') : t('faultCodes.cleared'));
     return [
       {

@@ -1,11 +1,4 @@
-import {
-  COUNTER_MAX,
-  formatFleetDateTime,
-  type MeterEntryWire,
-  MeterReason,
-  meterSource,
-  routes,
-} from '@fleetkeep/core';
+import { COUNTER_MAX, type MeterEntryWire, MeterReason, meterSource, routes } from '@fleetkeep/core';
 import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,9 +8,9 @@ import { Loading } from '../../components/Loading.tsx';
 import { NumericInput } from '../../components/NumericInput.tsx';
 import { integerDigits, numericValue } from '../../components/numeric.ts';
 import { Select } from '../../components/Select.tsx';
-import { dayjsLocale } from '../../i18n/index.ts';
 import { ApiError } from '../../lib/api.ts';
 import { displayToKm, kmToDisplay, round3 } from '../../lib/distance.ts';
+import { fleetTime } from '../../lib/fleetTime.ts';
 import { useSession } from '../../lib/session.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { RecordReadingDialog, VoidReadingDialog } from './MeterDialogs.tsx';
@@ -61,8 +54,8 @@ export function MeterTab({ object }: { object: ObjectRecord }) {
   const timeFormat = (auth?.model.s.timeFormat || 'HH:mm').replace('mm', 'mm:ss');
 
   const columns = useMemo<DataColumn<MeterEntryWire>[]>(() => {
-    const when = (unix: number) =>
-      formatFleetDateTime(unix, labels.tz, dateFormat, timeFormat, dayjsLocale());
+    // One clock: the fleet's, its zone named when the browser's differs (docs/product.md).
+    const when = (unix: number) => fleetTime(unix, labels.tz, { dateFormat, timeFormat });
     // Counters are whole, in the user's language (docs/product.md "Numbers, money and times").
     const distance = labels.distance;
     const counter = (value: number | null, old: number | null, text: (v: number) => string) =>

@@ -77,8 +77,8 @@ export function VehiclePhoto({
       setError(t('vehicle.photoTooLarge'));
       return;
     }
+    // One request: the server swaps the photo in one transaction, so a failed upload keeps the old one.
     void run(async () => {
-      if (photoId !== null) await client.fleets.unitPhotoRemove(fid, unitId, photoId);
       await client.fleets.unitPhotoUpload.upload(fid, unitId, [file], () => {}).promise;
     });
   };
