@@ -20,8 +20,13 @@ const SEEDED_START = 1000;
 
 const base = (fid: number) => `/api/fleets/${fid}/vehicle-assignments`;
 
-/** An assignment of the case's fleet unit, as the service writes one. */
-async function seed({ t, fx }: CaseEnv, other = false): Promise<number> {
+/**
+ * An assignment of the case's fleet unit, as the service writes one; a refused cell's seed (restore runs
+ * after allowed calls only) goes first.
+ */
+async function seed(env: CaseEnv, other = false): Promise<number> {
+  const { t, fx } = env;
+  await restore(env);
   const db = t.server.ctx.db.kysely;
   const fleetId = other ? fx.otherFleetId : fx.fleetId;
   const unit = await db

@@ -1,4 +1,4 @@
-import { ACL_ALL, Acl, aclNames } from '@fleetkeep/core';
+import { ACL_ALL, Acl, aclNames, withWorkshopRights } from '@fleetkeep/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventsClient } from '../../test/events-client.js';
 import {
@@ -38,10 +38,13 @@ describe('fleets', () => {
       ]);
       expect(await acl('admin')).toEqual([[fleetId, Acl.admin]]);
       expect(await acl('manager')).toEqual([[fleetId, ACL_ALL]]);
+      // The workshop rights follow the service rights (docs/product.md "Workshop rights").
       expect(await acl('mechanic')).toEqual([
-        [fleetId, Acl.viewInterval | Acl.viewService | Acl.manageService],
+        [fleetId, withWorkshopRights(Acl.viewInterval | Acl.viewService | Acl.manageService)],
       ]);
-      expect(await acl('viewer')).toEqual([[fleetId, Acl.viewInterval | Acl.viewService]]);
+      expect(await acl('viewer')).toEqual([
+        [fleetId, withWorkshopRights(Acl.viewInterval | Acl.viewService)],
+      ]);
       expect(await acl('outsider')).toEqual([[otherFleetId, ACL_ALL]]);
     });
 
@@ -132,17 +135,21 @@ describe('fleets', () => {
   });
 
   describe('fleet access list', () => {
-    let seeded: { id: number; acl: number }[];
+    let seeded: { id: number; acl: number; ao: number }[];
     let demoAccountId: number;
     const ids = () => t.demo.users as Record<string, number>;
-    const put = (users: { id: number; acl: number }[], client = admin) =>
+    const put = (users: { id: number; acl: number; ao?: number }[], client = admin) =>
       client.put(`${fleetUrl}/users`, { users });
     const withAcl = (name: string, acl: number) =>
       seeded.map((u) => (u.id === ids()[name] ? { ...u, acl } : u));
 
     beforeAll(async () => {
       const res = await admin.get(`${fleetUrl}/users`);
-      seeded = res.body.users.map((u: { id: number; acl: number }) => ({ id: u.id, acl: u.acl }));
+      seeded = res.body.users.map((u: { id: number; acl: number; ao: number }) => ({
+        id: u.id,
+        acl: u.acl,
+        ao: u.ao,
+      }));
       demoAccountId = await accountOf(t, 'admin');
     });
 
@@ -151,12 +158,13 @@ describe('fleets', () => {
       const res = await admin.get(`${fleetUrl}/users`);
       expect(res.status).toBe(200);
       const byLogin = Object.fromEntries(res.body.users.map((u: any) => [u.login, u]));
-      expect(Object.keys(byLogin).sort()).toEqual(['admin', 'manager', 'mechanic', 'viewer']);
+      expect(Object.keys(byLogin).sort()).toEqual(['admin', 'driver', 'manager', 'mechanic', 'viewer']);
       expect(byLogin.mechanic).toEqual({
         id: ids().mechanic,
         nm: 'Mike Mechanic',
         login: 'mechanic',
-        acl: Acl.viewInterval | Acl.viewService | Acl.manageService,
+        acl: withWorkshopRights(Acl.viewInterval | Acl.viewService | Acl.manageService),
+        ao: 0,
       });
       // Super users and users of other accounts are never candidates.
       expect(res.body.candidates).toEqual([{ id: extra, nm: 'new-hire', login: 'new-hire' }]);
@@ -169,7 +177,9 @@ describe('fleets', () => {
       expect(res.body.users.find((u: any) => u.login === 'viewer').acl).toBe(viewerAcl);
       expect((await viewer.get('/api/fleets')).body.fleets[0].acl).toBe(viewerAcl);
       expect((await put(seeded)).status).toBe(200);
-      expect((await viewer.get('/api/fleets')).body.fleets[0].acl).toBe(Acl.viewInterval | Acl.viewService);
+      expect((await viewer.get('/api/fleets')).body.fleets[0].acl).toBe(
+        withWorkshopRights(Acl.viewInterval | Acl.viewService),
+      );
     });
 
     it('removing a member takes the fleet away from that user', async () => {
@@ -205,7 +215,7 @@ describe('fleets', () => {
       const res = await put(withAcl('viewer', Acl.viewInterval | 8));
       expect(res.status).toBe(400);
       expect(res.body.details[0]).toMatchObject({ message: 'Unknown permission bits: 8' });
-      const tooHigh = await put(withAcl('viewer', 1024));
+      const tooHigh = await put(withAcl('viewer', ACL_ALL + 1));
       expect(tooHigh.status).toBe(400);
       const index = seeded.findIndex((u) => u.id === ids().viewer);
       expect(fieldsOf(tooHigh.body)).toEqual([`body.users.${index}.acl`]);
