@@ -93,3 +93,15 @@ export const assignmentUpdateBody = acceptingReadOnly(
   ASSIGNMENT_FIXED,
 );
 export type AssignmentUpdateBody = z.output<typeof assignmentUpdateBody>;
+
+/**
+ * `GET /api/fleets/{fid}/assignment-drivers`: whom a unit can be assigned to, the fleet's members, by
+ * name; those with "assigned units only" (the driver preset) are marked.
+ */
+export const assignmentDriverWire = z.object({
+  id,
+  nm: z.string().describe('Full name, else the login'),
+  ao: z.boolean().describe('The membership is limited to the assigned units (the driver preset)'),
+});
+export type AssignmentDriverWire = z.infer<typeof assignmentDriverWire>;
+export const assignmentDriversReply = z.object({ drivers: z.array(assignmentDriverWire) });

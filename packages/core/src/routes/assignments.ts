@@ -1,5 +1,6 @@
 import {
   assignmentCreateBody,
+  assignmentDriversReply,
   assignmentListQuery,
   assignmentListReply,
   assignmentUpdateBody,
@@ -60,6 +61,15 @@ export const assignmentsRoutes = {
     reply: okReply,
     need: 'assignment.manage',
     summary: 'Delete an assignment',
+    tags,
+  }),
+  drivers: route({
+    method: 'GET',
+    path: '/api/fleets/:fid/assignment-drivers',
+    params: fleetParams,
+    reply: assignmentDriversReply,
+    need: 'assignment.manage',
+    summary: 'Whom a unit can be assigned to: the fleet’s members, by name',
     tags,
   }),
 };

@@ -72,6 +72,11 @@ async function restore({ t }: CaseEnv) {
 
 export const ASSIGNMENT_CASES: RouteCase[] = [
   {
+    route: 'GET /api/fleets/:fid/assignment-drivers',
+    build: ({ fx }) => ({ method: 'GET', url: `/api/fleets/${fx.fleetId}/assignment-drivers` }),
+    expect: outcomes(MANAGERS),
+  },
+  {
     route: 'GET /api/fleets/:fid/vehicle-assignments',
     build: ({ fx }) => ({ method: 'GET', url: `${base(fx.fleetId)}?current=1` }),
     expect: outcomes(FLEET_MEMBERS),

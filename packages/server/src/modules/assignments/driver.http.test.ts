@@ -40,6 +40,9 @@ describe('a driver with assigned units only', () => {
     const list = await manager.get(`/api/fleets/${fid}/users`);
     const member = list.body.users.find((u: { login: string }) => u.login === 'driver');
     expect(member).toMatchObject({ nm: 'Dan Driver', acl: ACL_DRIVER, ao: 1 });
+    const drivers = await manager.get(`/api/fleets/${fid}/assignment-drivers`);
+    expect(drivers.body.drivers).toContainEqual({ id: t.demo.users.driver, nm: 'Dan Driver', ao: true });
+    expect(drivers.body.drivers.map((d: { nm: string }) => d.nm)).not.toContain('Oscar Outsider');
     const others = list.body.users.filter((u: { login: string }) => u.login !== 'driver');
     expect(others.every((u: { ao: number }) => u.ao === 0)).toBe(true);
     const back = await manager.put(`/api/fleets/${fid}/users`, { users: list.body.users });

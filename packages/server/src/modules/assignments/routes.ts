@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { serve } from '../../http/serve.js';
 import {
+  assignableDrivers,
   createAssignment,
   deleteAssignment,
   getAssignment,
@@ -27,6 +28,7 @@ export const assignmentRoutes =
     serve(app, assignments.update, async (req) =>
       updateAssignment(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
     );
+    serve(app, assignments.drivers, async (req) => assignableDrivers(ctx, actorOf(req), req.params.fid));
     serve(app, assignments.remove, async (req) =>
       deleteAssignment(ctx, actorOf(req), req.params.fid, req.params.id),
     );

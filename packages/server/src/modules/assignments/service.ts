@@ -277,3 +277,18 @@ export async function deleteAssignment(ctx: AppContext, actor: Actor, fleetId: n
   });
   return { error: 0 as const };
 }
+
+/** GET …/assignment-drivers: the fleet's members by name, the driver preset's marked. */
+export async function assignableDrivers(ctx: AppContext, actor: Actor, fleetId: number) {
+  await requireFleet(ctx, actor, fleetId, 'assignment.manage');
+  const rows = await ctx.db.kysely
+    .selectFrom('fleet_users')
+    .innerJoin('users', 'users.id', 'fleet_users.user_id')
+    .select(['users.id', 'users.name', 'users.full_name', 'fleet_users.assigned_only'])
+    .where('fleet_users.fleet_id', '=', fleetId)
+    .execute();
+  const drivers = rows
+    .map((r) => ({ id: r.id, nm: r.full_name || r.name, ao: r.assigned_only === 1 }))
+    .sort((a, b) => a.nm.localeCompare(b.nm) || a.id - b.id);
+  return { drivers };
+}
