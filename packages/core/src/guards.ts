@@ -209,7 +209,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'fuelfillingsImport':
       return withState(has(Acl.manageFuelFilling));
     case 'fuelfilling':
-      return need(has(isNew ? Acl.viewFuelFilling | Acl.manageFuelFilling : Acl.viewFuelFilling));
+      // A new filling: managing fillings, or a driver's add-only right (needs.ts `fuel.add`).
+      if (isNew) return need(has(Acl.viewFuelFilling | Acl.manageFuelFilling) || has(Acl.addFuelFilling));
+      return need(has(Acl.viewFuelFilling));
     case 'tokens':
     case 'settings':
       return allow;
