@@ -180,6 +180,12 @@ describe('intervals, services, fuel fillings', () => {
     expect(guardRoute(driver, 'fuelfilling', { id: 'new' })).toEqual(allow);
     expect(guardRoute(driver, 'fuelfilling', { id: '3' })).toEqual(redirect('/'));
     expect(guardRoute(driver, 'fuelfillings')).toEqual(redirect('/'));
+    // The driver starts at the units list, the only list of theirs.
+    expect(indexTarget(driver)).toBe('/items');
+    expect(guardRoute(driver, 'items')).toEqual(allow);
+    expect(guardRoute(driver, 'unit', { id: '3' })).toEqual(allow);
+    expect(menuVisibility(driver)).toMatchObject({ items: true, dashboard: false, services: false });
+    expect(guardRoute(user({ fleets: [{ id: 1, acl: Acl.viewMap }] }), 'items')).toEqual(redirect('/'));
   });
   it('services and service editor need viewService and viewInterval', () => {
     expect(guardRoute(viewer, 'services')).toEqual(allow);
