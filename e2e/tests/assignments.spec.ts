@@ -1,4 +1,13 @@
-import { apiSession, cpuThrottle, expect, expectNoPageScroll, login, screenshot, test } from './fixtures.ts';
+import {
+  apiSession,
+  cpuThrottle,
+  expect,
+  expectNoPageScroll,
+  login,
+  openUserMenu,
+  screenshot,
+  test,
+} from './fixtures.ts';
 
 /**
  * Vehicle assignments and the driver preset (docs/product.md "Vehicle assignments"). The manager gives
@@ -12,10 +21,10 @@ test('the manager assigns a van to a driver, who sees only it and adds a fuel fi
   test.setTimeout(90_000 * cpuThrottle());
   const login_ = `dora-${Date.now().toString(36)}`;
   const password = 'Drive-safely-2026!';
-  const admin = await apiSession(request, 'admin');
+  const admin = await apiSession(request, 'root');
   const manager = await apiSession(request, 'manager');
   const { accounts } = await (await request.get('/api/admin/accounts', { headers: admin.headers })).json();
-  const demo = accounts.find((a: { nm: string }) => a.nm === 'Demo Logistics');
+  const demo = accounts.find((a: { fleets: { id: number }[] }) => a.fleets.some((f) => f.id === manager.fid));
   const made = await request.post(`/api/admin/accounts/${demo.id}/users`, {
     headers: admin.headers,
     data: { nm: login_, n: 'Dora Driver', password },
@@ -66,8 +75,8 @@ test('the manager assigns a van to a driver, who sees only it and adds a fuel fi
     await page.setViewportSize({ width: 375, height: 800 });
     await expectNoPageScroll(page);
     await screenshot(page, 'assignments-items-375');
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await openUserMenu(page);
+    await page.getByRole('menuitem', { name: 'Exit' }).click();
 
     // Dora, on her phone: the units list holds the van alone; she adds a filling to it.
     await expect(page).toHaveURL(/\/login/);
