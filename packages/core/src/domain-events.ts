@@ -42,6 +42,11 @@ export const DomainEventType = {
   fuelUpdated: 'fuel.updated',
   /** A fuel filling was deleted; the event carries the figures it had. */
   fuelDeleted: 'fuel.deleted',
+  /** A unit was assigned to a driver (docs/product.md "Vehicle assignments"). */
+  assignmentCreated: 'assignment.created',
+  /** An assignment changed: ended, reopened, its times, meters or driver corrected. */
+  assignmentUpdated: 'assignment.updated',
+  assignmentDeleted: 'assignment.deleted',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -134,6 +139,20 @@ export type FuelUpdatedEvent = DomainEventBase<'fuel.updated'> & FuelSubject & {
 export type FuelDeletedEvent = DomainEventBase<'fuel.deleted'> & FuelSubject;
 export type FuelDomainEvent = FuelCreatedEvent | FuelUpdatedEvent | FuelDeletedEvent;
 
+/** The assignment an assignment event is about, as it is after the change (before it, for a delete). */
+export interface AssignmentSubject {
+  assignmentId: number;
+  unitId: number;
+  /** The driver (user id). */
+  driverId: number;
+  start: number;
+  end: number | null;
+}
+export type AssignmentDomainEvent =
+  | (DomainEventBase<'assignment.created'> & AssignmentSubject)
+  | (DomainEventBase<'assignment.updated'> & AssignmentSubject)
+  | (DomainEventBase<'assignment.deleted'> & AssignmentSubject);
+
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
   | ServiceDueEvent
@@ -149,7 +168,8 @@ export type DomainEvent =
   | FaultCodeOpenedEvent
   | FleetSettingsChangedEvent
   | FleetSuspendedEvent
-  | FuelDomainEvent;
+  | FuelDomainEvent
+  | AssignmentDomainEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

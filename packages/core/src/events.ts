@@ -13,6 +13,7 @@ export type Collection =
   | 'customfield'
   | 'fuelfilling'
   | 'faultcode'
+  | 'assignment'
   | 'user';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';
@@ -42,6 +43,15 @@ export interface LiveEvent<D = unknown> {
 export interface FaultCodeChangeEvent {
   /** The unit; null when the fleet's list of critical codes changed. */
   unitId: number | null;
+}
+
+/**
+ * Payload of a vehicle assignment change (`s: "assignment"`, t c/u/d): the assignment as read (c, u) or
+ * its id and unit (d); lists and unit pages read theirs again.
+ */
+export interface AssignmentChangeEvent {
+  id: number;
+  uid: number;
 }
 
 /** Payload of a unit message event (`t: "e"`, `s: "avl_unit"`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACL_ALL, Acl } from './constants.js';
+import { ACL_ALL, ACL_DRIVER, Acl } from './constants.js';
 import { bellVisible, type GuardUser, guardRoute, indexTarget, menuVisibility } from './guards.js';
 
 const user = (over: Partial<GuardUser> = {}): GuardUser => ({
@@ -175,6 +175,17 @@ describe('intervals, services, fuel fillings', () => {
     expect(guardRoute(viewer, 'fuelfilling', { id: '3' })).toEqual(allow);
     expect(guardRoute(viewer, 'fuelfilling', { id: 'new' })).toEqual(redirect('/'));
     expect(guardRoute(user(), 'fuelfilling', { id: 'new' })).toEqual(allow);
+    // A driver adds fillings without viewing them (docs/product.md "Vehicle assignments").
+    const driver = user({ fleets: [{ id: 1, acl: ACL_DRIVER }] });
+    expect(guardRoute(driver, 'fuelfilling', { id: 'new' })).toEqual(allow);
+    expect(guardRoute(driver, 'fuelfilling', { id: '3' })).toEqual(redirect('/'));
+    expect(guardRoute(driver, 'fuelfillings')).toEqual(redirect('/'));
+    // The driver starts at the units list, the only list of theirs.
+    expect(indexTarget(driver)).toBe('/items');
+    expect(guardRoute(driver, 'items')).toEqual(allow);
+    expect(guardRoute(driver, 'unit', { id: '3' })).toEqual(allow);
+    expect(menuVisibility(driver)).toMatchObject({ items: true, dashboard: false, services: false });
+    expect(guardRoute(user({ fleets: [{ id: 1, acl: Acl.viewMap }] }), 'items')).toEqual(redirect('/'));
   });
   it('services and service editor need viewService and viewInterval', () => {
     expect(guardRoute(viewer, 'services')).toEqual(allow);

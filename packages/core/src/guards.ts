@@ -105,8 +105,20 @@ export function indexTarget(user: GuardUser): string {
   )
     return '/activation';
   if ((fleet !== undefined && isAdminOnly(fleet.acl)) || (user.admin && fleet === undefined)) return '/admin';
+  if (fleet !== undefined && !hasAll(fleet.acl, Acl.viewService) && isDriverAcl(fleet.acl)) return '/items';
   if (fleet !== undefined) return '/dashboard';
   return '/settings';
+}
+
+/**
+ * A driver's rights: reporting, inspecting or adding fuel (the driver preset, constants.ts `ACL_DRIVER`)
+ * without the spec's view rights; such a member starts at the units list.
+ */
+function isDriverAcl(acl: number): boolean {
+  return (
+    !hasAny(acl, Acl.viewService | Acl.viewInterval) &&
+    hasAny(acl, Acl.reportIssue | Acl.submitInspection | Acl.addFuelFilling)
+  );
 }
 
 /**
@@ -185,7 +197,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'lineitemsImport':
       return withState(operational(user) && hasAny(acl, Acl.viewService | Acl.viewInterval));
     case 'items':
-      return need(operational(user) && has(Acl.viewService | Acl.viewInterval));
+      // A driver (the workshop bits without the spec's view bits) lists the units assigned to them
+      // (docs/product.md "Vehicle assignments").
+      return need(operational(user) && (has(Acl.viewService | Acl.viewInterval) || isDriverAcl(acl)));
     case 'intervals':
       return need(has(Acl.viewInterval));
     case 'intervalsImport':
@@ -209,7 +223,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'fuelfillingsImport':
       return withState(has(Acl.manageFuelFilling));
     case 'fuelfilling':
-      return need(has(isNew ? Acl.viewFuelFilling | Acl.manageFuelFilling : Acl.viewFuelFilling));
+      // A new filling: managing fillings, or a driver's add-only right (needs.ts `fuel.add`).
+      if (isNew) return need(has(Acl.viewFuelFilling | Acl.manageFuelFilling) || has(Acl.addFuelFilling));
+      return need(has(Acl.viewFuelFilling));
     case 'tokens':
     case 'settings':
       return allow;

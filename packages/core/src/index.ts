@@ -1,3 +1,4 @@
+export * from './assignments.js';
 export * from './constants.js';
 export * from './contracts/index.js';
 export * from './csv.js';

@@ -23,6 +23,7 @@ import { installTextParsers } from './http/utf8.js';
 import { localeRoutes } from './i18n/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { adminUserRoutes } from './modules/admin/user-routes.js';
+import { assignmentRoutes } from './modules/assignments/routes.js';
 import { clientErrorRoutes } from './modules/client-errors/routes.js';
 import { customFieldRoutes } from './modules/customfields/routes.js';
 import { faultCodeRoutes } from './modules/fault-codes/routes.js';
@@ -138,6 +139,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(platformRoutes(ctx));
   await app.register(clientErrorRoutes(ctx));
   await app.register(fleetTransferRoutes(ctx)); // fleet export, import and migration
+  await app.register(assignmentRoutes(ctx));
   await app.register(eventsSocket(ctx));
 
   // The language files come from their one home in core, with or without a built web app (DESIGN §1).

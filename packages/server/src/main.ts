@@ -63,7 +63,9 @@ async function main(): Promise<void> {
     teltonika ? `  Telematics (Teltonika protocol): port ${teltonika.port}` : '  Teltonika port disabled',
   ];
   if (config.demo && password) {
-    lines.push(`  Demo users: root, admin, manager, mechanic, viewer, outsider — password: ${password}`);
+    lines.push(
+      `  Demo users: root, admin, manager, mechanic, viewer, driver, outsider — password: ${password}`,
+    );
   }
   console.log(`${lines.join('\n')}\n`);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Limits } from '../constants.js';
+import { ACL_ALL, Limits } from '../constants.js';
 import { toThousandths } from '../decimal.js';
 import {
   normalizeTags,
@@ -26,8 +26,11 @@ export const FLEET_TZ_MIN = -2147483648;
 export const FLEET_TZ_MAX = Limits.intSigned;
 /** Most entries one access list (`PUT /api/fleets/{id}/users`) may carry. */
 export const FLEET_USERS_MAX = 10_000;
-/** Largest acl a request may send (the spec §6 bits and the workshop ones, constants.ts); unknown bits below it are refused by the server by name. */
-export const FLEET_ACL_MAX = (1 << 18) - 1;
+/**
+ * Largest acl a request may send: every bit of spec §6 and of the workshop (docs/product.md "Workshop
+ * rights"); bits no right defines (8) are refused by the server by name.
+ */
+export const FLEET_ACL_MAX = ACL_ALL;
 /** Most ids one binding or pull (`entities`, `pullcounters`) may list per kind. */
 export const FLEET_OBJECT_IDS_MAX = 100_000;
 
@@ -99,6 +102,9 @@ export const fleetCandidateWire = z.object({
 });
 export const fleetMemberWire = fleetCandidateWire.extend({
   acl: z.number().int().describe('Permission bits on this fleet (spec §6)'),
+  ao: flag.describe(
+    'Assigned units only: 1 when the member reaches only the units assigned to them (docs/product.md "Vehicle assignments")',
+  ),
 });
 export type FleetMemberWire = z.infer<typeof fleetMemberWire>;
 
@@ -114,7 +120,11 @@ export type FleetUsersReply = z.infer<typeof fleetUsersReply>;
  * else about the user (super user, account admin) can be set here.
  */
 export const fleetUserEntry = acceptingReadOnly(
-  z.object({ id, acl: z.number().int().min(0).max(FLEET_ACL_MAX) }),
+  z.object({
+    id,
+    acl: z.number().int().min(0).max(FLEET_ACL_MAX),
+    ao: flag.default(0).describe('Assigned units only (the driver preset); 0 when left out'),
+  }),
   ['nm', 'login'],
 );
 export type FleetUserEntry = z.output<typeof fleetUserEntry>;

@@ -1,6 +1,7 @@
 /** The wire contracts of the API (DESIGN §5), one module per domain. */
 
 export * from './admin.js';
+export * from './assignments.js';
 export * from './common.js';
 export * from './customfields.js';
 export * from './fault-codes.js';

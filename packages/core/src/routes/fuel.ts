@@ -46,7 +46,8 @@ export const fuelRoutes = {
     params: fleetParams,
     body: fuelFillingCreateBody,
     reply: fuelFillingWire,
-    need: 'fuel.manage',
+    // Managing fillings, or a driver's add-only right (core needs.ts).
+    need: 'fuel.add',
     summary: 'Record a fuel filling of a unit (volume and price in the fleet fuel unit)',
     tags,
   }),

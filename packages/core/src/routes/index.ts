@@ -1,4 +1,5 @@
 import { adminRoutes } from './admin.js';
+import { assignmentsRoutes } from './assignments.js';
 import { clientErrorsRoutes } from './client-errors.js';
 import { customfieldsRoutes } from './customfields.js';
 import { faultCodeRoutes } from './fault-codes.js';
@@ -23,6 +24,7 @@ import { telematicsRoutes } from './telematics.js';
 import { userRoutes } from './user.js';
 
 export * from './admin.js';
+export * from './assignments.js';
 export * from './client-errors.js';
 export * from './customfields.js';
 export * from './fault-codes.js';
@@ -76,4 +78,5 @@ export const routes = {
   statistics: statisticsRoutes,
   telematics: telematicsRoutes,
   user: userRoutes,
+  assignments: assignmentsRoutes,
 };

@@ -49,6 +49,8 @@ export interface FleetUserTable {
   acl: number;
   /** When the member could first see the fleet; 0 for members from before migration 028. */
   since: Generated<number>;
+  /** 036: 1 when the member reaches only the units assigned to them (auth/reach.ts). */
+  assigned_only: Generated<number>;
 }
 
 export interface UnitTypeTable {
@@ -574,6 +576,25 @@ export interface ClientFaultTable {
   tm: number;
 }
 
+/** Vehicle assignments (036, modules/assignments): a driver (user) drives a unit from start to end. */
+export interface VehicleAssignmentTable {
+  id: Generated<number>;
+  fleet_id: number;
+  unit_id: number;
+  user_id: number;
+  start_at: number;
+  /** Null while the assignment is open. */
+  end_at: number | null;
+  /** Meters at both ends: km and engine hours, as the units table keeps them. */
+  start_mileage: number;
+  start_engine_hours: number;
+  end_mileage: number | null;
+  end_engine_hours: number | null;
+  created_at: number;
+  created_by: number | null;
+}
+export type VehicleAssignmentRow = Selectable<VehicleAssignmentTable>;
+
 export interface Database {
   accounts: AccountTable;
   users: UserTable;
@@ -613,6 +634,7 @@ export interface Database {
   login_failures: LoginFailureTable;
   client_faults: ClientFaultTable;
   fault_codes: FaultCodeTable;
+  vehicle_assignments: VehicleAssignmentTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

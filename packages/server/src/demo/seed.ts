@@ -4,6 +4,7 @@ import { type AppContext, now } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { unitOfWork } from '../events/unit-of-work.js';
 import { DEMO_HISTORY_DAYS, seedCounterHistory } from '../modules/statistics/demo-history.js';
+import { seedDemoAssignments } from './assignments.js';
 import {
   DEMO_CENTRE,
   DEMO_DRIVERS,
@@ -200,5 +201,6 @@ async function insertDemo(trx: Transaction<Database>, hash: string, historyDays:
       { ...person(other, otherFleetId, 'Northwind trailer', 0), c: 'NW-1' },
     ])
     .execute();
+  await seedDemoAssignments(trx, { accountId: demo, fleetId, hash, users }, t);
   return { fleetId, otherFleetId, users };
 }

@@ -9,6 +9,7 @@ import {
   visibleFleets,
 } from '../auth/access.js';
 import type { Actor } from '../auth/actor.js';
+import { requireReach } from '../auth/reach.js';
 import type { AppContext } from '../context.js';
 import { AppError, accessDenied, notFound } from './errors.js';
 import { objectNotFound, objectScopeOf, requireObjectInFleet } from './object-scope.js';
@@ -179,9 +180,13 @@ export async function authorize(ctx: AppContext, request: FastifyRequest, actor:
     await requireFleet(ctx, actor, fleetId, fleetNeed);
     return;
   }
-  await requireFleet(ctx, actor, id, fleetNeed);
-  // A route of one service object answers 404 for an object outside this fleet (http/object-scope.ts).
+  const access = await requireFleet(ctx, actor, id, fleetNeed);
+  // A route of one service object answers 404 for an object outside this fleet (http/object-scope.ts),
+  // or outside what an "assigned units only" member reaches (auth/reach.ts).
   const scope = objectScopeOf(request.routeOptions.url ?? '');
   const objectId = scope && pathInt(params[scope.param]);
-  if (scope && objectId !== undefined) await requireObjectInFleet(ctx, scope, objectId, id);
+  if (scope && objectId !== undefined) {
+    await requireObjectInFleet(ctx, scope, objectId, id);
+    await requireReach(ctx, actor, access, scope.table, objectId);
+  }
 }

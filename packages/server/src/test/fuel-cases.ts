@@ -5,12 +5,15 @@ import type { CaseEnv, MatrixUser, RouteCase } from './routes.js';
  * Permission-matrix cases of the fuel fillings API (spec §6: viewFuelFilling 64, manageFuelFilling 128,
  * deleteFuelfilling 512, each with the bits it depends on), spread into ROUTE_CASES of routes.ts. The
  * mechanic views and manages fillings; only the manager holds the delete bit; root and admin hold the
- * admin bit only; the outsider is no member.
+ * admin bit only; the outsider is no member. Adding one needs `fuel.add`: manageFuelFilling or the
+ * driver's add-only bit (131072), which the manager and the mechanic hold (core `withWorkshopRights`);
+ * the driver's own cases, limited to the assigned units, are in assignments/driver.http.test.ts.
  */
 
 const READERS: MatrixUser[] = ['manager', 'mechanic', 'viewer'];
 const MANAGERS: MatrixUser[] = ['manager', 'mechanic'];
 const DELETERS: MatrixUser[] = ['manager'];
+const ADDERS: MatrixUser[] = ['manager', 'mechanic'];
 const STATION = 'matrix station';
 
 /** A filling of the demo fleet's first unit, written directly. */
@@ -79,7 +82,8 @@ export const FUEL_CASES: RouteCase[] = [
   {
     route: 'POST /api/fleets/:fid/fuel-fillings',
     build: (env) => ({ method: 'POST', url: base(env), body: body(env) }),
-    expect: outcomes(MANAGERS),
+    // fuel.add (manage or add-only): the same members as managing, for the matrix users.
+    expect: outcomes(ADDERS),
     restore,
   },
   {

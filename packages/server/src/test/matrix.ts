@@ -19,7 +19,7 @@ export interface MatrixFixtures {
   /** The drivers bound to the demo fleet, as seeded. */
   driverIds: number[];
   /** The demo fleet's access list, as seeded. */
-  members: { id: number; acl: number }[];
+  members: { id: number; acl: number; ao: number }[];
   demoAccountId: number;
   otherAccountId: number;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_CASES } from './admin-cases.js';
+import { ASSIGNMENT_CASES } from './assignment-cases.js';
 import { attachmentCases } from './attachment-cases.js';
 import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
 import { FAULT_CODE_CASES } from './fault-code-cases.js';
@@ -90,6 +91,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...IMPORT_CASES, // the import flow (imports-cases.ts)
   ...METER_CASES, // a unit's meter history (meter-cases.ts)
   ...FAULT_CODE_CASES, // a unit's fault codes (fault-code-cases.ts)
+  ...ASSIGNMENT_CASES, // vehicle assignments (assignment-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',
@@ -276,7 +278,7 @@ export async function loadFixtures(t: TestServer): Promise<MatrixFixtures> {
     .executeTakeFirstOrThrow();
   const members = await db
     .selectFrom('fleet_users')
-    .select(['user_id as id', 'acl'])
+    .select(['user_id as id', 'acl', 'assigned_only as ao'])
     .where('fleet_id', '=', fleetId)
     .orderBy('user_id')
     .execute();

@@ -23,6 +23,9 @@ export const queryKeys = {
 export function keysForEvent(collection: Collection, fid: number | null): readonly (readonly unknown[])[] {
   if (collection === 'fleet') return [queryKeys.fleets(), ...(fid === null ? [] : [queryKeys.fleet(fid)])];
   if (fid === null) return [queryKeys.all];
+  // An assignment changes which units an "assigned units only" member sees (server auth/reach.ts).
+  if (collection === 'assignment')
+    return [queryKeys.collection(fid, collection), queryKeys.collection(fid, 'avl_unit')];
   // Statistics hold the costs of closed services and of fuel fillings too.
   if (collection === 'service' || collection === 'fuelfilling')
     return [queryKeys.collection(fid, collection), queryKeys.statistics(fid)];

@@ -38,6 +38,7 @@ describe('fleets', () => {
       ]);
       expect(await acl('admin')).toEqual([[fleetId, Acl.admin]]);
       expect(await acl('manager')).toEqual([[fleetId, ACL_ALL]]);
+      // The workshop rights follow the service rights (docs/product.md "Workshop rights").
       expect(await acl('mechanic')).toEqual([
         [fleetId, withWorkshopRights(Acl.viewInterval | Acl.viewService | Acl.manageService)],
       ]);
@@ -134,17 +135,21 @@ describe('fleets', () => {
   });
 
   describe('fleet access list', () => {
-    let seeded: { id: number; acl: number }[];
+    let seeded: { id: number; acl: number; ao: number }[];
     let demoAccountId: number;
     const ids = () => t.demo.users as Record<string, number>;
-    const put = (users: { id: number; acl: number }[], client = admin) =>
+    const put = (users: { id: number; acl: number; ao?: number }[], client = admin) =>
       client.put(`${fleetUrl}/users`, { users });
     const withAcl = (name: string, acl: number) =>
       seeded.map((u) => (u.id === ids()[name] ? { ...u, acl } : u));
 
     beforeAll(async () => {
       const res = await admin.get(`${fleetUrl}/users`);
-      seeded = res.body.users.map((u: { id: number; acl: number }) => ({ id: u.id, acl: u.acl }));
+      seeded = res.body.users.map((u: { id: number; acl: number; ao: number }) => ({
+        id: u.id,
+        acl: u.acl,
+        ao: u.ao,
+      }));
       demoAccountId = await accountOf(t, 'admin');
     });
 
@@ -153,12 +158,13 @@ describe('fleets', () => {
       const res = await admin.get(`${fleetUrl}/users`);
       expect(res.status).toBe(200);
       const byLogin = Object.fromEntries(res.body.users.map((u: any) => [u.login, u]));
-      expect(Object.keys(byLogin).sort()).toEqual(['admin', 'manager', 'mechanic', 'viewer']);
+      expect(Object.keys(byLogin).sort()).toEqual(['admin', 'driver', 'manager', 'mechanic', 'viewer']);
       expect(byLogin.mechanic).toEqual({
         id: ids().mechanic,
         nm: 'Mike Mechanic',
         login: 'mechanic',
         acl: withWorkshopRights(Acl.viewInterval | Acl.viewService | Acl.manageService),
+        ao: 0,
       });
       // Super users and users of other accounts are never candidates.
       expect(res.body.candidates).toEqual([{ id: extra, nm: 'new-hire', login: 'new-hire' }]);
@@ -209,7 +215,7 @@ describe('fleets', () => {
       const res = await put(withAcl('viewer', Acl.viewInterval | 8));
       expect(res.status).toBe(400);
       expect(res.body.details[0]).toMatchObject({ message: 'Unknown permission bits: 8' });
-      const tooHigh = await put(withAcl('viewer', 1 << 18));
+      const tooHigh = await put(withAcl('viewer', ACL_ALL + 1));
       expect(tooHigh.status).toBe(400);
       const index = seeded.findIndex((u) => u.id === ids().viewer);
       expect(fieldsOf(tooHigh.body)).toEqual([`body.users.${index}.acl`]);

@@ -12,6 +12,7 @@ import {
 } from '@fleetkeep/core';
 import { loadAccountTree, requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
+import { reachableUnits } from '../../auth/reach.js';
 import { type AppContext, now } from '../../context.js';
 import type { PersonRow } from '../../db/schema.js';
 import { countersChanged } from '../../events/domain.js';
@@ -36,22 +37,26 @@ const OBJECT_TYPE = { units: 'u', drivers: 'd', trailers: 't' } as const;
  * makes the tag, so an unchanged list answers 304 and the body is built once per revision.
  */
 export async function fleetUnitsRead(ctx: AppContext, actor: Actor, fleetId: number): Promise<TaggedList> {
-  await requireFleet(ctx, actor, fleetId, 'fleet.member');
+  const access = await requireFleet(ctx, actor, fleetId, 'fleet.member');
+  // An "assigned units only" member gets the units assigned now (auth/reach.ts), a variant of its own.
+  const reach = await reachableUnits(ctx, actor, access);
   return {
     collections: ['units'],
-    variant: '',
+    variant: reach === null ? '' : `reach:${reach.join(',')}`,
     schema: unitListReply,
-    build: () => readFleetUnits(ctx, fleetId),
+    build: () => readFleetUnits(ctx, fleetId, reach),
   };
 }
 
-async function readFleetUnits(ctx: AppContext, fleetId: number): Promise<UnitListReply> {
-  const rows = await ctx.db.kysely
-    .selectFrom('units')
-    .selectAll()
-    .where('fleet_id', '=', fleetId)
-    .orderBy('id')
-    .execute();
+async function readFleetUnits(
+  ctx: AppContext,
+  fleetId: number,
+  reach: readonly number[] | null,
+): Promise<UnitListReply> {
+  if (reach !== null && reach.length === 0) return { units: [] };
+  let query = ctx.db.kysely.selectFrom('units').selectAll().where('fleet_id', '=', fleetId);
+  if (reach !== null) query = query.where('id', 'in', [...reach]);
+  const rows = await query.orderBy('id').execute();
   return { units: rows.map(unitToWire) };
 }
 
@@ -66,7 +71,9 @@ export async function fleetPeople<K extends PersonKind>(
   fleetId: number,
   kind: K,
 ): Promise<PersonList<K>> {
-  await requireFleet(ctx, actor, fleetId, 'fleet.member');
+  const access = await requireFleet(ctx, actor, fleetId, 'fleet.member');
+  // An "assigned units only" member reaches no driver or trailer records (auth/reach.ts).
+  if ((await reachableUnits(ctx, actor, access)) !== null) return personList(kind, []);
   const table: PersonKind = kind;
   const rows = await ctx.db.kysely
     .selectFrom(table)

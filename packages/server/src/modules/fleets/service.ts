@@ -96,7 +96,7 @@ export async function fleetUsers(ctx: AppContext, actor: Actor, fleetId: number)
   const members = await ctx.db.kysely
     .selectFrom('fleet_users')
     .innerJoin('users', 'users.id', 'fleet_users.user_id')
-    .select(['users.id', 'users.name', 'users.full_name', 'fleet_users.acl'])
+    .select(['users.id', 'users.name', 'users.full_name', 'fleet_users.acl', 'fleet_users.assigned_only'])
     .where('fleet_users.fleet_id', '=', fleetId)
     .orderBy('users.name')
     .execute();
@@ -110,7 +110,13 @@ export async function fleetUsers(ctx: AppContext, actor: Actor, fleetId: number)
     .orderBy('name')
     .execute();
   return {
-    users: members.map((m) => ({ id: m.id, nm: m.full_name || m.name, login: m.name, acl: m.acl })),
+    users: members.map((m) => ({
+      id: m.id,
+      nm: m.full_name || m.name,
+      login: m.name,
+      acl: m.acl,
+      ao: m.assigned_only === 1 ? (1 as const) : (0 as const),
+    })),
     candidates: candidates
       .filter((c) => !memberIds.has(c.id))
       .map((c) => ({ id: c.id, nm: c.full_name || c.name, login: c.name })),
@@ -125,7 +131,7 @@ export async function setFleetUsers(
   ctx: AppContext,
   actor: Actor,
   fleetId: number,
-  users: { id: number; acl: number }[],
+  users: { id: number; acl: number; ao: 0 | 1 }[],
 ): Promise<FleetUsersReply> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const tree = await loadAccountTree(ctx);
@@ -173,7 +179,7 @@ export async function setFleetUsers(
   await unitOfWork(ctx, async (trx, uow) => {
     const old = await trx
       .selectFrom('fleet_users')
-      .select(['user_id', 'acl', 'since'])
+      .select(['user_id', 'acl', 'since', 'assigned_only'])
       .where('fleet_id', '=', fleetId)
       .execute();
     await trx.deleteFrom('fleet_users').where('fleet_id', '=', fleetId).execute();
@@ -191,6 +197,7 @@ export async function setFleetUsers(
             fleet_id: fleetId,
             user_id: u.id,
             acl: u.acl,
+            assigned_only: u.ao,
             since: aclSatisfies(u.acl, 'service.view') ? (seeingSince.get(u.id) ?? t) : t,
           })),
         )
@@ -198,8 +205,9 @@ export async function setFleetUsers(
     }
     // Spec §4 user event 64 ("Current fleet has been changed") to every user whose rights in the fleet
     // changed, joined or left; the fleet's settings did not change, so no fleet update event.
-    const before = new Map(old.map((o) => [o.user_id, o.acl]));
-    const after = new Map(users.map((u) => [u.id, u.acl]));
+    // "Assigned units only" (auth/reach.ts) changes what the member sees as much as the acl does.
+    const before = new Map(old.map((o) => [o.user_id, `${o.acl}:${o.assigned_only}`]));
+    const after = new Map(users.map((u) => [u.id, `${u.acl}:${u.ao}`]));
     for (const userId of new Set([...before.keys(), ...after.keys()])) {
       if (before.get(userId) === after.get(userId)) continue;
       uow.emit({

@@ -7,9 +7,11 @@ import {
 } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
+import { reachableUnits, reaches } from '../../auth/reach.js';
 import type { AppContext } from '../../context.js';
-import { invalidInput } from '../../http/errors.js';
+import { invalidInput, notFound } from '../../http/errors.js';
 import { changedFixedFields } from '../../http/fixed-fields.js';
+import { OBJECT_NOT_FOUND } from '../../http/object-scope.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { recordInWork } from '../meter/integrity.js';
 import { parsePeriod } from '../statistics/rules.js';
@@ -45,9 +47,13 @@ export async function listFillings(
   to: string,
   unitId?: number,
 ): Promise<{ fuel_fillings: FuelFillingWire[] }> {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fuel.view');
+  const access = await requireFleet(ctx, actor, fleetId, 'fuel.view');
+  const { fleet } = access;
   const period = parsePeriod(fleet.tz, from, to);
   if (Array.isArray(period)) throw invalidInput(period);
+  // An "assigned units only" member lists the fillings of the units assigned now (auth/reach.ts).
+  const reach = await reachableUnits(ctx, actor, access);
+  if (reach !== null && reach.length === 0) return { fuel_fillings: [] };
   const end = startOfDay(fleet.tz, addCalendar(fleet.tz, period.last, 1, 'd'));
   let query = ctx.db.kysely
     .selectFrom('fuel_fillings')
@@ -56,13 +62,17 @@ export async function listFillings(
     .where('filled_at', '>=', period.first)
     .where('filled_at', '<', end);
   if (unitId !== undefined) query = query.where('unit_id', '=', unitId);
+  if (reach !== null) query = query.where('unit_id', 'in', reach);
   const rows = await query.orderBy('filled_at').orderBy('id').execute();
   return { fuel_fillings: await toWires(ctx.db.kysely, fleet, rows, true) };
 }
 
 export async function getFilling(ctx: AppContext, actor: Actor, fleetId: number, id: number) {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fuel.view');
+  const access = await requireFleet(ctx, actor, fleetId, 'fuel.view');
+  const { fleet } = access;
   const row = await loadFilling(ctx.db.kysely, fleetId, id);
+  if (!reaches(await reachableUnits(ctx, actor, access), row.unit_id))
+    throw notFound('Fuel filling not found');
   return (await toWires(ctx.db.kysely, fleet, [row], false))[0]!;
 }
 
@@ -72,7 +82,11 @@ export async function createFilling(
   fleetId: number,
   input: FuelFillingCreateInput,
 ): Promise<FuelFillingWire> {
-  const { fleet } = await requireFleet(ctx, actor, fleetId, 'fuel.manage');
+  // Managing fillings, or a driver's add-only right (core needs.ts `fuel.add`), who adds to the units
+  // assigned to them only: another unit answers 404 as an unknown one (auth/reach.ts).
+  const access = await requireFleet(ctx, actor, fleetId, 'fuel.add');
+  const { fleet } = access;
+  if (!reaches(await reachableUnits(ctx, actor, access), input.uid)) throw notFound(OBJECT_NOT_FOUND.units);
   const fc = fuelContext(fleet, actor);
   const { wires } = await runFuelChange(ctx, fleet, async (trx, ch, uow) => {
     // customfields: values must be fuel-filling fields of this fleet (read before any write).

@@ -18,6 +18,7 @@ import { ApiError } from '../../lib/api.ts';
 import { serverIssues } from '../../lib/refusal.ts';
 import { useLeaveWarning } from '../../lib/useLeaveWarning.tsx';
 import { useFleetUsers, useSaveFleetUsers } from './api.ts';
+import { DriverPreset } from './DriverPreset.tsx';
 import { ACL_GROUPS, implied, toggle } from './rules.ts';
 
 /** One user's rights, the spec §6 permission editor: groups of boxes, dependencies applied by rules.ts. */
@@ -99,7 +100,7 @@ export function UsersTab({ fid }: { fid: number }) {
     setFailure(null);
     setRowErrors({});
     try {
-      await save.mutateAsync(members.map((m) => ({ id: m.id, acl: m.acl })));
+      await save.mutateAsync(members.map((m) => ({ id: m.id, acl: m.acl, ao: m.ao })));
       setDirty(false);
       setSaved(true);
     } catch (err) {
@@ -148,6 +149,11 @@ export function UsersTab({ fid }: { fid: number }) {
               testId={`acl-${m.login}`}
               onChange={(acl) => edit(members.map((x) => (x.id === m.id ? { ...x, acl } : x)))}
             />
+            <DriverPreset
+              member={m}
+              disabled={busy}
+              onChange={(next) => edit(members.map((x) => (x.id === m.id ? next : x)))}
+            />
             {rowErrors[index] && (
               <Text size="sm" c="red" role="alert" data-testid={`fleet-user-${m.login}-error`}>
                 {rowErrors[index]}
@@ -167,7 +173,7 @@ export function UsersTab({ fid }: { fid: number }) {
           disabled={busy}
           onChange={(v) => {
             const c = candidates.find((x) => String(x.id) === v);
-            if (c) edit([...members, { ...c, acl: 0 }]);
+            if (c) edit([...members, { ...c, acl: 0, ao: 0 }]);
           }}
           data-testid="fleet-user-add"
         />

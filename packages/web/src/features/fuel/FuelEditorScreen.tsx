@@ -120,7 +120,10 @@ function Editor({
   const auth = session.status === 'authenticated' ? session.auth : null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const can = usePermissions();
-  const editable = can(routes.fuel.update);
+  const isNew = filling === null;
+  // A driver adds fillings without reading or changing them (core needs.ts `fuel.add`).
+  const editable = isNew ? can(routes.fuel.create) : can(routes.fuel.update);
+  const readsFillings = can(routes.fuel.get);
   const canDelete = can(routes.fuel.remove);
   const miles = fleet?.ms === 1;
   const tz = fleet?.tz ?? 0;
@@ -128,7 +131,6 @@ function Editor({
   const dateFormat = auth?.model.s.dateFormat || 'DD.MM.YYYY';
   const timeFormat = auth?.model.s.timeFormat || 'HH:mm';
   const lang = i18n.language;
-  const isNew = filling === null;
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const client = useQueryClient();
@@ -136,8 +138,10 @@ function Editor({
   const today = fleetToday(tz, nowSeconds);
 
   const units = useUnits(fid);
-  const library = useLibrary(fid);
-  const presets = useFuelPresets(fid);
+  // The library's fuel types need lineitem.view, which a driver lacks: then the type is typed in.
+  const readsLibrary = can(routes.lineitems.list);
+  const library = useLibrary(readsLibrary ? fid : null);
+  const presets = useFuelPresets(fid, readsLibrary);
   const fields = useCustomFields(fid);
   const create = useCreateFilling(fid);
   const update = useUpdateFilling(fid);
@@ -250,7 +254,12 @@ function Editor({
         const created = await create.mutateAsync(createBody(form, miles));
         client.setQueryData(fuelKeys.one(fid, created.id), created);
         accept(form);
-        setLeaveTo(`/fuelfilling/${created.id}${fromUnit ? '?from=unit' : ''}`);
+        // Who may not read fillings goes back to the unit page (a driver, docs/product.md).
+        setLeaveTo(
+          readsFillings
+            ? `/fuelfilling/${created.id}${fromUnit ? '?from=unit' : ''}`
+            : `/unit/${created.uid}?fuel=saved`,
+        );
       } else {
         const next = await update.mutateAsync({ id: filling.id, body: updateBody(form, initial, miles) });
         client.setQueryData(fuelKeys.one(fid, next.id), next);

@@ -57,10 +57,11 @@ export function useDeleteFuelAttachment(fid: number, id: number) {
 }
 
 /** GET .../line_items/fuel_presets: fuel types the library offers before it holds them (one cache entry). */
-export function useFuelPresets(fid: number) {
+export function useFuelPresets(fid: number, enabled = true) {
   return useQuery({
     queryKey: queryKeys.fuelPresets(fid),
     queryFn: async ({ signal }) => (await client.lineitems.fuelPresets(fid, { signal })).fuel_presets,
     staleTime: Number.POSITIVE_INFINITY,
+    enabled,
   });
 }

@@ -12,6 +12,7 @@ import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { usePeople, useUnits } from './api.ts';
+import { useCurrentDrivers } from './assignmentsApi.ts';
 import {
   decodeFilters,
   encodeFilters,
@@ -51,6 +52,8 @@ export default function ItemsScreen() {
   const units = useUnits(fid);
   const drivers = usePeople(fid, 'drivers');
   const trailers = usePeople(fid, 'trailers');
+  // The current driver of each unit (docs/product.md "Vehicle assignments").
+  const currentDrivers = useCurrentDrivers(fid, useCan(routes.assignments.list));
   const [params, patchParams] = useUrlParams();
   const kindParam = params.get('kind');
   const typesParam = params.get('ut');
@@ -152,6 +155,16 @@ export default function ItemsScreen() {
         phone: 'detail',
       },
       {
+        id: 'driver',
+        header: t('assignments.driver'),
+        value: (r) => (r.t === 'u' ? (currentDrivers.get(r.id) ?? '') : ''),
+        phone: 'detail',
+        phoneCell: (r) => {
+          const name = r.t === 'u' ? currentDrivers.get(r.id) : undefined;
+          return name === undefined ? null : t('assignments.drivenBy', { name });
+        },
+      },
+      {
         id: 'mileage',
         header: t('objects.mileage'),
         value: (r) => (r.mileage === null ? null : Math.round(kmToDisplay(r.mileage, labels.miles))),
@@ -177,7 +190,7 @@ export default function ItemsScreen() {
         searchable: false,
       },
     ],
-    [t, labels],
+    [t, labels, currentDrivers],
   );
 
   const setFilters = (patch: Partial<ObjectFilters>) =>

@@ -8,7 +8,9 @@ import { ScrollTabs } from '../../components/ScrollTabs/ScrollTabs.tsx';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { useCan } from '../../lib/useCan.ts';
+import { AssignmentsTab } from './AssignmentsTab.tsx';
 import { usePeople, useUnits } from './api.ts';
+import { useCurrentDrivers } from './assignmentsApi.ts';
 import { FaultCodesTab } from './FaultCodesTab.tsx';
 import { FuelTab } from './FuelTab.tsx';
 import { GeneralTab } from './GeneralTab.tsx';
@@ -29,7 +31,7 @@ export interface ObjectRecord {
   person: PersonWire | null;
 }
 
-const TABS = ['general', 'profile', 'intervals', 'services', 'fuel', 'meter', 'faults'] as const;
+const TABS = ['general', 'profile', 'intervals', 'services', 'fuel', 'meter', 'faults', 'drivers'] as const;
 type Tab = (typeof TABS)[number];
 
 /** The fleet's objects of one kind, as the records of this page. */
@@ -83,11 +85,15 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const seesMeter = useCan(routes.meter.list) && kind === 'unit';
   // A unit's fault codes (faultcode.view: any member).
   const seesFaults = useCan(routes.faultCodes.list) && kind === 'unit';
+  // A unit's vehicle assignments (assignment.view: any member) and its current driver.
+  const seesDrivers = useCan(routes.assignments.list) && kind === 'unit';
+  const currentDrivers = useCurrentDrivers(fid, seesDrivers);
   const known =
     (TABS as readonly string[]).includes(tabParam ?? '') &&
     (seesFuel || tabParam !== 'fuel') &&
     (seesMeter || tabParam !== 'meter') &&
-    (seesFaults || tabParam !== 'faults');
+    (seesFaults || tabParam !== 'faults') &&
+    (seesDrivers || tabParam !== 'drivers');
   const tab: Tab = known ? (tabParam as Tab) : 'general';
   const period = decodePeriod(search.get('period'));
 
@@ -125,6 +131,13 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
               {t(`objects.state_${state}`)}
             </Badge>
           </Group>
+          {seesDrivers && (
+            <Text size="sm" c="dimmed" data-testid="object-driver">
+              {currentDrivers.has(object.id)
+                ? t('assignments.drivenBy', { name: currentDrivers.get(object.id) })
+                : t('assignments.noCurrent')}
+            </Text>
+          )}
         </Stack>
         <Group gap="sm" wrap="wrap">
           {canService && (
@@ -157,6 +170,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
           {seesFuel && <Tabs.Tab value="fuel">{t('objects.tabFuel')}</Tabs.Tab>}
           {seesMeter && <Tabs.Tab value="meter">{t('objects.tabMeter')}</Tabs.Tab>}
           {seesFaults && <Tabs.Tab value="faults">{t('objects.tabFaultCodes')}</Tabs.Tab>}
+          {seesDrivers && <Tabs.Tab value="drivers">{t('assignments.tab')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <GeneralTab
@@ -188,6 +202,11 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
         {seesFaults && (
           <Tabs.Panel value="faults" pt="md">
             <FaultCodesTab object={object} />
+          </Tabs.Panel>
+        )}
+        {seesDrivers && (
+          <Tabs.Panel value="drivers" pt="md">
+            <AssignmentsTab object={object} />
           </Tabs.Panel>
         )}
       </ScrollTabs>
