@@ -76,7 +76,10 @@ export async function preparePacket(
       skipped++;
       continue;
     }
-    if (refused.has(readingMs(reading)) || (isOlder(reading, lastMs) && stored(reading, positions))) {
+    if (
+      refused.has(readingMs(reading)) ||
+      (taken(reading, lastMs) && stored(reading, positions, hasFix(record)))
+    ) {
       skipped++;
       continue;
     }
@@ -85,13 +88,20 @@ export async function preparePacket(
   return { readings, skipped };
 }
 
-/** Older than the unit's last message: the same time is left to the rules' own duplicate check. */
-const isOlder = (reading: Reading, lastMs: number | null) => lastMs !== null && readingMs(reading) < lastMs;
+/**
+ * Not newer than the unit's last message. A record at that very millisecond and at a stored place is the
+ * resend of one taken (a tracker stamps each record once): left to the rules it would be refused as out
+ * of order where a packet carried several records of one moment, and the refusal kept in the history.
+ */
+const taken = (reading: Reading, lastMs: number | null) => lastMs !== null && readingMs(reading) <= lastMs;
 
-const stored = (reading: Reading, positions: { tm: number; lat: number; lon: number }[]) =>
+/**
+ * A position of the record's second at its place; a record without a GPS fix was placed where the unit
+ * was when it was first taken, which a resend cannot know: any position of its second stands for it.
+ */
+const stored = (reading: Reading, positions: { tm: number; lat: number; lon: number }[], fix: boolean) =>
   positions.some(
     (p) =>
       Number(p.tm) === reading.time &&
-      Math.abs(p.lat - reading.lat) < SAME_PLACE &&
-      Math.abs(p.lon - reading.lon) < SAME_PLACE,
+      (!fix || (Math.abs(p.lat - reading.lat) < SAME_PLACE && Math.abs(p.lon - reading.lon) < SAME_PLACE)),
   );

@@ -65,6 +65,8 @@ class Connection {
     private readonly ctx: AppContext,
     readonly socket: net.Socket,
     idleMs: number,
+    /** Test only (config.ts `testAckDelayMs`): a wait between the commit and the acknowledgement. */
+    private readonly ackDelayMs = 0,
   ) {
     socket.setNoDelay(true);
     socket.setTimeout(idleMs, () => this.close('idle'));
@@ -149,6 +151,7 @@ class Connection {
     const refused = results.find((r) => r.reason === UNKNOWN_DEVICE || r.reason === ACCOUNT_SUSPENDED);
     if (refused) return this.close(refused.reason!);
     // Every record is decided and durable: stored, refused into the meter history, or taken before.
+    if (this.ackDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.ackDelayMs));
     if (this.socket.writable) this.socket.write(encodeAck(records.length));
   }
 }
@@ -158,7 +161,7 @@ export async function startTeltonikaServer(
   ctx: AppContext,
   port: number,
   host: string,
-  options: { idleMs?: number } = {},
+  options: { idleMs?: number; ackDelayMs?: number } = {},
 ): Promise<TeltonikaServer> {
   const connections = new Set<Connection>();
   let idleWaiters: (() => void)[] = [];
@@ -169,7 +172,7 @@ export async function startTeltonikaServer(
     idleWaiters = [];
   };
   const server = net.createServer((socket) => {
-    const connection = new Connection(ctx, socket, options.idleMs ?? IDLE_TIMEOUT_MS);
+    const connection = new Connection(ctx, socket, options.idleMs ?? IDLE_TIMEOUT_MS, options.ackDelayMs);
     connections.add(connection);
     // A closed connection is forgotten once the packets it delivered are handled.
     socket.on('close', () => void connection.work.then(() => forget(connection)));
