@@ -78,29 +78,32 @@ class Tracker {
   }
 }
 
+/** A row as the inspector reads it. */
+type Row = Record<string, number | string | null>;
+
 /** What the database holds of the unit: every row a packet's records may write, and its counters. */
 async function holdings(db: Inspector, unitId: number) {
   return {
-    positions: await db.all(
+    positions: await db.all<Row>(
       'select tm, lat, lon, mileage from positions where unit_id = ? order by tm, lat',
       [unitId],
     ),
-    meter: await db.all(
+    meter: await db.all<Row>(
       'select id, status, tm_ms, mileage, shift_pending from meter_readings where unit_id = ? order by id',
       [unitId],
     ),
-    days: await db.all(
+    days: await db.all<Row>(
       'select day, first_mileage, last_mileage from counter_days where unit_id = ? order by day',
       [unitId],
     ),
-    unit: await db.all(
+    unit: await db.all<Row>(
       'select mileage, engine_hours, last_ms, base_mileage, counter_off_mileage, meter_odo_device from units where id = ?',
       [unitId],
     ),
-    assignments: await db.all('select id, lcnm, lceh from assignments where object_id = ? order by id', [
+    assignments: await db.all<Row>('select id, lcnm, lceh from assignments where object_id = ? order by id', [
       unitId,
     ]),
-    log: await db.all('select count(*) as n from ingest_log where unit_id = ?', [unitId]),
+    log: await db.all<Row>('select count(*) as n from ingest_log where unit_id = ?', [unitId]),
   };
 }
 
