@@ -20,13 +20,14 @@ export interface BatchRowResult {
   reason?: string;
 }
 
-/** Readings written together at most; more wait for the next transaction. */
+/** Readings written together at most; more wait for the next transaction (a packet is not split). */
 const MAX_GROUP = 500;
 
+/** One request's readings (one of an OsmAnd or Traccar request, a Teltonika packet's), answered together. */
 interface Waiting {
-  reading: Reading;
+  readings: Reading[];
   t: number;
-  resolve(outcome: IngestOutcome): void;
+  resolve(outcomes: IngestOutcome[]): void;
   reject(err: unknown): void;
 }
 
@@ -37,9 +38,9 @@ interface Committed {
 }
 
 /**
- * Group commit (DESIGN §10 "batch writes on the hot paths"): readings that arrive in the
- * same event-loop turn, or while a transaction is running, are written together in one select and one
- * transaction, in arrival order, each decided on its own. Under load many small transactions become a
+ * Group commit (DESIGN §10 "batch writes on the hot paths"): requests (one reading, or a tracker's
+ * packet of several) that arrive in the same event-loop turn, or while a transaction is running, are
+ * written together in one select and one transaction, in arrival order, each reading decided on its own. Under load many small transactions become a
  * few larger ones; when idle a reading waits one event-loop turn.
  *
  * Two stages run side by side: the writer commits group after group, and the announcer tells the bus and
@@ -48,7 +49,7 @@ interface Committed {
  * union of their units (the engine reads the counters as they are then, so one run covers them all). A
  * request is answered only after its reading's commit and announcement (an acknowledged reading is
  * durable, and its status recomputation done, as before). A failing group answers no one success: it is
- * retried reading by reading, so that one bad reading fails alone.
+ * retried request by request, so that one bad reading (or packet) fails alone.
  */
 class GroupCommit {
   private waiting: Waiting[] = [];
@@ -58,9 +59,10 @@ class GroupCommit {
 
   constructor(private readonly ctx: AppContext) {}
 
-  submit(reading: Reading, t: number): Promise<IngestOutcome> {
+  submit(readings: Reading[], t: number): Promise<IngestOutcome[]> {
+    if (readings.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ reading, t, resolve, reject });
+      this.waiting.push({ readings, t, resolve, reject });
       if (this.writing) return;
       this.writing = true;
       // better-sqlite3 writes without yielding to I/O: wait for the requests of this event-loop turn first.
@@ -71,7 +73,7 @@ class GroupCommit {
   private async drain(): Promise<void> {
     try {
       while (this.waiting.length > 0) {
-        await this.write(this.waiting.splice(0, MAX_GROUP));
+        await this.write(this.waiting.splice(0, this.fitting()));
         // A turn for other requests between groups: 2,000 units reporting at once would otherwise hold
         // the event loop for seconds (load soak); later arrivals join the next group.
         if (this.waiting.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -81,6 +83,18 @@ class GroupCommit {
     }
   }
 
+  /** How many of the waiting requests the next group takes: up to `MAX_GROUP` readings, one at least. */
+  private fitting(): number {
+    let n = 0;
+    let readings = 0;
+    for (const w of this.waiting) {
+      if (n > 0 && readings + w.readings.length > MAX_GROUP) break;
+      readings += w.readings.length;
+      n++;
+    }
+    return n;
+  }
+
   private async write(group: Waiting[]): Promise<void> {
     // The latest arrival is "now" for the group; it differs from each reading's by the wait only.
     const t = group.reduce((max, w) => Math.max(max, w.t), 0);
@@ -88,12 +102,12 @@ class GroupCommit {
     try {
       stored = await writeReadings(
         this.ctx,
-        group.map((w) => w.reading),
+        group.flatMap((w) => w.readings),
         t,
       );
     } catch (err) {
       if (group.length === 1) return group[0]!.reject(err);
-      // A failing group is retried reading by reading, so that one bad reading fails alone.
+      // A failing group is retried request by request, so that one bad reading fails alone.
       for (const w of group) await this.write([w]);
       return;
     }
@@ -114,10 +128,13 @@ class GroupCommit {
           events: round.flatMap((c) => c.stored.announcement.events),
           changed: [...new Set(round.flatMap((c) => c.stored.announcement.changed))],
         }).catch((err) => this.ctx.log.error({ err }, 'readings not announced'));
-        for (const { group, stored } of round)
-          group.forEach((w, k) => {
-            w.resolve(stored.outcomes[k]!);
-          });
+        for (const { group, stored } of round) {
+          let k = 0;
+          for (const w of group) {
+            w.resolve(stored.outcomes.slice(k, k + w.readings.length));
+            k += w.readings.length;
+          }
+        }
       }
     } finally {
       this.announcing = false;
@@ -127,14 +144,35 @@ class GroupCommit {
 
 const groups = new WeakMap<AppContext, GroupCommit>();
 
-/** One reading, decided against the unit's state at `t` (Unix seconds). */
-export function ingestReading(ctx: AppContext, reading: Reading, t: number = now()): Promise<IngestOutcome> {
+function groupOf(ctx: AppContext): GroupCommit {
   let group = groups.get(ctx);
   if (!group) {
     group = new GroupCommit(ctx);
     groups.set(ctx, group);
   }
-  return group.submit(reading, t);
+  return group;
+}
+
+/** One reading, decided against the unit's state at `t` (Unix seconds). */
+export async function ingestReading(
+  ctx: AppContext,
+  reading: Reading,
+  t: number = now(),
+): Promise<IngestOutcome> {
+  const [outcome] = await groupOf(ctx).submit([reading], t);
+  return outcome!;
+}
+
+/**
+ * A tracker's packet: its readings in order, stored in one transaction with other requests of the
+ * moment (group commit) and answered together after the commit, or all failed.
+ */
+export function ingestPacket(
+  ctx: AppContext,
+  readings: Reading[],
+  t: number = now(),
+): Promise<IngestOutcome[]> {
+  return groupOf(ctx).submit(readings, t);
 }
 
 /** Many readings in order, each standing alone (not all-or-nothing); per-row results `{i, ok, reason?}`. */

@@ -30,15 +30,28 @@ export async function preparePacket(
 ): Promise<PreparedPacket> {
   // Time order: a packet of several records is applied oldest first (a stable sort keeps equal times).
   const sorted = [...records].sort((a, b) => a.timeMs - b.timeMs);
+  if (sorted.length === 0) return { readings: [], skipped: 0 };
   const db = ctx.db.kysely;
-  const unit = await db
+  // The unit, and the packet's records it refused before (a resend after a lost acknowledgement is not
+  // refused into the history again): one statement, a row per refused record (one without any).
+  const times = [...new Set(sorted.map((r) => r.timeMs))];
+  const rows = await db
     .selectFrom('units')
-    .select(['lat', 'lon', 'last_ms', 'last_time'])
-    .where('id', '=', unitId)
-    .executeTakeFirst();
+    .leftJoin('meter_readings', (join) =>
+      join
+        .onRef('meter_readings.unit_id', '=', 'units.id')
+        .on('meter_readings.device_id', '=', deviceId)
+        .on('meter_readings.status', '=', 'refused')
+        .on('meter_readings.tm_ms', 'in', times),
+    )
+    .select(['units.lat', 'units.lon', 'units.last_ms', 'units.last_time', 'meter_readings.tm_ms'])
+    .where('units.id', '=', unitId)
+    .execute();
+  const unit = rows[0];
+  const refused = new Set(rows.flatMap((r) => (r.tm_ms === null ? [] : [Number(r.tm_ms)])));
   const lastMs = unit?.last_ms ?? (unit?.last_time != null ? unit.last_time * 1000 : null);
 
-  // What the unit has of the packet's times: positions (accepted records) and refused records.
+  // What the unit has of the packet's older times: positions (accepted records).
   const older = sorted.filter((r) => lastMs !== null && r.timeMs <= lastMs);
   const seconds = [...new Set(older.map((r) => Math.floor(r.timeMs / 1000)))];
   const positions =
@@ -50,19 +63,6 @@ export async function preparePacket(
           .where('unit_id', '=', unitId)
           .where('tm', 'in', seconds)
           .execute();
-  const times = [...new Set(sorted.map((r) => r.timeMs))];
-  const refused = new Set(
-    (
-      await db
-        .selectFrom('meter_readings')
-        .select('tm_ms')
-        .where('unit_id', '=', unitId)
-        .where('device_id', '=', deviceId)
-        .where('status', '=', 'refused')
-        .where('tm_ms', 'in', times)
-        .execute()
-    ).map((r) => Number(r.tm_ms)),
-  );
 
   let place = unit?.lat != null && unit.lon != null ? { lat: unit.lat, lon: unit.lon } : null;
   const readings: Reading[] = [];
