@@ -262,6 +262,27 @@ describe('group commit of concurrent readings', () => {
     expect(await ingestPacket(t.server.ctx, [], at)).toEqual([]);
   });
 
+  it("decides a device's readings in arrival order while groups are written side by side", async () => {
+    const at = now();
+    const t0 = at - 600;
+    const { ids, devices } = await freshUnits(2, 'in order');
+    const [a, b] = devices as [string, string];
+    // One request per event-loop turn, without waiting for the answers: many groups, several in flight
+    // at once on PostgreSQL; each device's readings must still apply oldest first.
+    const pending: Promise<IngestOutcome[]>[] = [];
+    for (let k = 1; k <= 30; k++) {
+      pending.push(ingestPacket(t.server.ctx, [reading(a, t0 + k)], at));
+      if (k % 3 === 0)
+        pending.push(ingestPacket(t.server.ctx, [reading(b, t0 + 2 * k), reading(b, t0 + 2 * k + 1)], at));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    const outcomes = (await Promise.all(pending)).flat();
+    expect(outcomes.filter((o) => o.status !== 'accepted')).toEqual([]);
+    const { positions } = await storedFor(ids);
+    expect(positions.filter((p) => p.unit_id === 0)).toHaveLength(30);
+    expect(positions.filter((p) => p.unit_id === 1)).toHaveLength(20);
+  });
+
   it('stores every reading acknowledged over HTTP exactly once, when many arrive at once', async () => {
     const osmand = await startOsmandServer(t.server.ctx, 0, '127.0.0.1');
     try {

@@ -38,13 +38,23 @@ interface Committed {
 }
 
 /**
+ * Groups written at the same time where writing transactions run side by side (PostgreSQL, db/dialect
+ * `serialWriters`): a group's time is mostly round trips, so a few in flight keep the database busy. On
+ * SQLite one at a time.
+ */
+const CONCURRENT_GROUPS = 3;
+
+/**
  * Group commit (DESIGN §10 "batch writes on the hot paths"): requests (one reading, or a tracker's
- * packet of several) that arrive in the same event-loop turn, or while a transaction is running, are
- * written together in one select and one transaction, in arrival order, each reading decided on its own. Under load many small transactions become a
- * few larger ones; when idle a reading waits one event-loop turn.
+ * packet of several) that arrive in the same event-loop turn, or while transactions are running, are
+ * written together in one select and one transaction, in arrival order, each reading decided on its
+ * own. Under load many small transactions become a few larger ones; when idle a reading waits one
+ * event-loop turn. On PostgreSQL up to `CONCURRENT_GROUPS` groups are written at once; a request of a
+ * device that a group in flight holds waits for the next group (as do the device's later ones), so a
+ * device's readings are still decided in arrival order; each group locks its units in id order.
  *
- * Two stages run side by side: the writer commits group after group, and the announcer tells the bus and
- * the counters listeners (the status engine) what was committed, in commit order. Groups committed while
+ * Two stages run side by side: the writers commit groups, and the announcer tells the bus and the
+ * counters listeners (the status engine) what was committed, in commit order. Groups committed while
  * an announcement runs are announced together: their unit messages in order, the listeners once for the
  * union of their units (the engine reads the counters as they are then, so one run covers them all). A
  * request is answered only after its reading's commit and announcement (an acknowledged reading is
@@ -53,46 +63,80 @@ interface Committed {
  */
 class GroupCommit {
   private waiting: Waiting[] = [];
-  private writing = false;
+  private writers = 0;
+  private scheduled = false;
+  /** Device identifiers of the groups being written, with how many of them hold each. */
+  private readonly inFlight = new Map<string, number>();
   private committed: Committed[] = [];
   private announcing = false;
+  private readonly maxWriters: number;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    this.maxWriters = ctx.db.ops.serialWriters ? 1 : CONCURRENT_GROUPS;
+  }
 
   submit(readings: Reading[], t: number): Promise<IngestOutcome[]> {
     if (readings.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.waiting.push({ readings, t, resolve, reject });
-      if (this.writing) return;
-      this.writing = true;
-      // better-sqlite3 writes without yielding to I/O: wait for the requests of this event-loop turn first.
-      setImmediate(() => void this.drain());
+      this.schedule();
     });
   }
 
-  private async drain(): Promise<void> {
-    try {
-      while (this.waiting.length > 0) {
-        await this.write(this.waiting.splice(0, this.fitting()));
-        // A turn for other requests between groups: 2,000 units reporting at once would otherwise hold
-        // the event loop for seconds (load soak); later arrivals join the next group.
-        if (this.waiting.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    } finally {
-      this.writing = false;
+  /**
+   * Starts groups on the next event-loop turn: better-sqlite3 writes without yielding to I/O, so the
+   * requests of this turn join first; between groups other requests get a turn (2,000 units reporting at
+   * once would otherwise hold the event loop for seconds, load soak).
+   */
+  private schedule(): void {
+    if (this.scheduled || this.writers >= this.maxWriters) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.start();
+    });
+  }
+
+  private start(): void {
+    while (this.writers < this.maxWriters && this.waiting.length > 0) {
+      const group = this.take();
+      if (group.length === 0) return; // every waiting device is held by a group in flight
+      const devices = group.flatMap((w) => w.readings.map((r) => r.deviceId));
+      for (const d of devices) this.inFlight.set(d, (this.inFlight.get(d) ?? 0) + 1);
+      this.writers++;
+      void this.write(group).finally(() => {
+        for (const d of devices) {
+          const n = this.inFlight.get(d)! - 1;
+          if (n === 0) this.inFlight.delete(d);
+          else this.inFlight.set(d, n);
+        }
+        this.writers--;
+        if (this.waiting.length > 0) this.schedule();
+      });
     }
   }
 
-  /** How many of the waiting requests the next group takes: up to `MAX_GROUP` readings, one at least. */
-  private fitting(): number {
-    let n = 0;
+  /**
+   * The next group: waiting requests in arrival order, up to `MAX_GROUP` readings (one request at least),
+   * passing over those of a device a group in flight holds, and that device's later ones.
+   */
+  private take(): Waiting[] {
+    const group: Waiting[] = [];
+    const rest: Waiting[] = [];
+    const held = new Set(this.inFlight.keys());
     let readings = 0;
     for (const w of this.waiting) {
-      if (n > 0 && readings + w.readings.length > MAX_GROUP) break;
+      const full = group.length > 0 && readings + w.readings.length > MAX_GROUP;
+      if (full || w.readings.some((r) => held.has(r.deviceId))) {
+        rest.push(w);
+        for (const r of w.readings) held.add(r.deviceId);
+        continue;
+      }
+      group.push(w);
       readings += w.readings.length;
-      n++;
     }
-    return n;
+    this.waiting = rest;
+    return group;
   }
 
   private async write(group: Waiting[]): Promise<void> {
