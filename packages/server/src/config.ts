@@ -43,6 +43,12 @@ export interface Config {
    * (`TRACCAR_FORWARD_TOKEN`; Traccar's `forward.header`); unset: none is asked.
    */
   traccarForwardToken: string | undefined;
+  /**
+   * Test only: the Teltonika port waits this long after a packet's commit before its acknowledgement
+   * (`FLEETKEEP_TEST_ACK_DELAY_MS`, read only when `NODE_ENV` is `test`), so that a test can kill the
+   * process between the two (telematics/teltonika/kill9.http.test.ts). 0 otherwise.
+   */
+  testAckDelayMs: number;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -145,5 +151,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkReplies: boolEnv(env, 'FLEETKEEP_CHECK_REPLIES'),
     outboundAllow: parseOutboundAllow(env.FLEETKEEP_OUTBOUND_ALLOW),
     traccarForwardToken: env.TRACCAR_FORWARD_TOKEN?.trim() || undefined,
+    testAckDelayMs: env.NODE_ENV === 'test' ? intEnv(env, 'FLEETKEEP_TEST_ACK_DELAY_MS', 0) : 0,
   };
 }

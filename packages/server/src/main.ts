@@ -47,7 +47,11 @@ async function main(): Promise<void> {
   const osmand =
     config.osmandPort > 0 ? await startOsmandServer(ctx, config.osmandPort, config.host) : undefined;
   const teltonika =
-    config.teltonikaPort > 0 ? await startTeltonikaServer(ctx, config.teltonikaPort, config.host) : undefined;
+    config.teltonikaPort > 0
+      ? await startTeltonikaServer(ctx, config.teltonikaPort, config.host, {
+          ackDelayMs: config.testAckDelayMs,
+        })
+      : undefined;
   const simulator = config.demo ? startSimulator(ctx, config.simulatorIntervalMs) : undefined;
   const retention = startRetention(ctx);
   const engine = startEngine(ctx);

@@ -32,42 +32,69 @@ export interface Shift {
 
 const OPEN = sql<boolean>`(f & ${sql.lit(ServiceFlag.closed | ServiceFlag.rejected)}) = 0`;
 
+/** The steps a device baseline moves a unit's interval baselines by (null where a counter does not move). */
+export interface ShiftStep {
+  mileage: number | null;
+  engineHours: number | null;
+}
+
 /**
- * Plans the move of a unit's assignment baselines by the step of each counter whose baseline the unit's
+ * The move of a unit's assignment baselines by the step of each counter whose baseline the unit's
  * device set (`hadCounter`: the unit had a value for it before; a unit counting from nothing has no
- * scale to keep), inside the ingestion transaction but with a plain read: no row of `assignments` or
- * `services` is locked there. Returns null when the unit has no assignment to move.
+ * scale to keep), or null when nothing moves. Pure (pipeline/plan.ts); whether the unit has assignments
+ * to move is read once per group (`unitsWithAssignments`).
+ */
+export function shiftStep(
+  fleetId: number | null,
+  step: Baseline,
+  hadCounter: { mileage: boolean; engineHours: boolean },
+): ShiftStep | null {
+  if (fleetId === null) return null;
+  const mileage = hadCounter.mileage && step.mileage !== 0 ? step.mileage : 0;
+  const engineHours = hadCounter.engineHours && step.engineHours !== 0 ? step.engineHours : 0;
+  if (mileage === 0 && engineHours === 0) return null;
+  return { mileage: mileage === 0 ? null : mileage, engineHours: engineHours === 0 ? null : engineHours };
+}
+
+/**
+ * Of the given units (each in its fleet), those with interval assignments: one plain read inside the
+ * ingestion transaction, for the units whose baseline may move them; no row of `assignments` or
+ * `services` is locked there.
+ */
+export async function unitsWithAssignments(
+  trx: Transaction<Database>,
+  units: readonly { id: number; fleetId: number }[],
+): Promise<Set<number>> {
+  if (units.length === 0) return new Set();
+  const fleetOf = new Map(units.map((u) => [u.id, u.fleetId]));
+  const rows = await trx
+    .selectFrom('assignments')
+    .select(['object_id', 'fleet_id'])
+    .where('object_type', '=', 'u')
+    .where('object_id', 'in', [...fleetOf.keys()])
+    .execute();
+  return new Set(rows.filter((r) => fleetOf.get(r.object_id) === r.fleet_id).map((r) => r.object_id));
+}
+
+/**
+ * The move of one unit's assignment baselines (`shiftStep`), or null when it has no assignment to move:
+ * for a person's "meter replaced" (modules/meter/integrity.ts), inside its transaction.
  */
 export async function planBaselineShift(
   trx: Transaction<Database>,
   unit: { id: number; fleetId: number | null },
   step: Baseline,
   hadCounter: { mileage: boolean; engineHours: boolean },
-): Promise<Shift | null> {
-  if (unit.fleetId === null) return null;
-  const mileage = hadCounter.mileage && step.mileage !== 0 ? step.mileage : 0;
-  const engineHours = hadCounter.engineHours && step.engineHours !== 0 ? step.engineHours : 0;
-  if (mileage === 0 && engineHours === 0) return null;
-  const assigned = await trx
-    .selectFrom('assignments')
-    .select(['id', 'interval_id'])
-    .where('object_type', '=', 'u')
-    .where('object_id', '=', unit.id)
-    .where('fleet_id', '=', unit.fleetId)
-    .execute();
-  if (assigned.length === 0) return null;
-  return {
-    fleetId: unit.fleetId,
-    unitId: unit.id,
-    intervalIds: [...new Set(assigned.map((a) => a.interval_id))],
-    mileage: mileage === 0 ? null : mileage,
-    engineHours: engineHours === 0 ? null : engineHours,
-  };
+): Promise<ShiftStep | null> {
+  const shift = shiftStep(unit.fleetId, step, hadCounter);
+  if (!shift || unit.fleetId === null) return null;
+  const assigned = await unitsWithAssignments(trx, [{ id: unit.id, fleetId: unit.fleetId }]);
+  return assigned.has(unit.id) ? shift : null;
 }
 
 /**
  * Applies the shifts recorded but not yet applied: each baseline row of the meter history
- * whose step the readings' transaction recorded with `shift_pending = 1` (store.ts). Called right after
+ * whose step the readings' transaction recorded with `shift_pending = 1` (pipeline/plan.ts). Called right after
  * the readings' commit for the units that got one, and at every start for all units (`recoverShifts`), so
  * that a process killed between the two commits loses no shift.
  *
@@ -77,7 +104,7 @@ export async function planBaselineShift(
  * services, then assignments; units not at all): inside the ingestion transaction, which holds its units
  * from the start, moving services would wait for a service write that in turn waits for those units (a
  * deadlock PostgreSQL detected under the kill -9 test's load). Only ingestion writes pending rows, and its
- * trim leaves them alone (store.ts `trimMeter`), so the claim waits for nothing a service writer holds.
+ * trim leaves them alone (pipeline/commit.ts `trimMeter`), so the claim waits for nothing a service writer holds.
  * Returns the shifts applied; the status engine runs on their units after this, as for any counter change.
  */
 export async function applyPendingShifts(
@@ -139,7 +166,7 @@ export async function applyPendingShifts(
       });
     }
     // `announce`: the moved intervals' live events go out with this commit; else the caller adds them to
-    // its own announcement (store.ts, a readings group's).
+    // its own announcement (pipeline/announce.ts, a readings group's).
     if (options.announce && applied.length > 0)
       uow.afterCommit(() => shiftedIntervalEvents(ctx.db.kysely, applied));
     return applied;

@@ -5,7 +5,7 @@ import { recordDomainEvents } from '../events/outbox.js';
 
 /**
  * A unit's fault codes (DTC) from its accepted readings (core contracts/fault-codes.ts), written in the
- * readings' transaction (store.ts `writeReadings`). Per unit and code one row: first and last seen,
+ * readings' transaction (pipeline/commit.ts). Per unit and code one row: first and last seen,
  * count, cleared. The rule of one sighting is `sight`; `writeFaultCodes` applies a transaction's
  * sightings in order, records "fault code opened" for a code that was not active, and returns the live
  * events that tell the unit page.

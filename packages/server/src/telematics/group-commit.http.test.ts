@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../context.js';
 import { accountOf, createUnit, startTestServer, type TestServer } from '../test/harness.js';
-import { ingestReading } from './ingest.js';
+import { ingestPacket, ingestReading } from './ingest.js';
 import { startOsmandServer } from './osmand-server.js';
 import type { Reading } from './reading.js';
 import { Reason } from './rules.js';
@@ -222,6 +222,65 @@ describe('group commit of concurrent readings', () => {
       [2, t0 + 5],
     ]);
     expect(units.map((u) => u.last_time)).toEqual([t0 + 2, t0 + 1, t0 + 5]);
+  });
+
+  it("answers each tracker packet with its own readings' outcomes; a failing packet fails alone", async () => {
+    const at = now();
+    const t0 = at - 600;
+    const { ids, devices } = await freshUnits(3, 'packets');
+    const [a, b, c] = devices as [string, string, string];
+    // Submitted in one event-loop turn: one group of three packets and a single reading between them.
+    const results = await Promise.allSettled([
+      ingestPacket(t.server.ctx, [reading(a, t0 + 1), reading(a, t0 + 2), reading(a, t0)], at),
+      ingestReading(t.server.ctx, reading(b, t0 + 1), at).then((o) => [o]),
+      // No time the database can store: its packet fails as a whole, the others are stored once.
+      ingestPacket(t.server.ctx, [reading(c, t0 + 1), reading(c, Number.NaN)], at),
+      ingestPacket(t.server.ctx, [reading(b, t0 + 3), reading('ghost-packet', t0 + 3)], at),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const answers = results.map((r) => (r.status === 'fulfilled' ? summary(r.value, ids) : null));
+    expect(answers).toEqual([
+      [
+        ['accepted', 0],
+        ['accepted', 0],
+        ['rejected', 0, Reason.outOfOrder],
+      ],
+      [['accepted', 1]],
+      null,
+      [
+        ['accepted', 1],
+        ['unknown', null, UNKNOWN_DEVICE],
+      ],
+    ]);
+    const { positions } = await storedFor(ids);
+    expect(positions.map((p) => [p.unit_id, p.tm])).toEqual([
+      [0, t0 + 1],
+      [0, t0 + 2],
+      [1, t0 + 1],
+      [1, t0 + 3],
+    ]);
+    expect(await ingestPacket(t.server.ctx, [], at)).toEqual([]);
+  });
+
+  it("decides a device's readings in arrival order while groups are written side by side", async () => {
+    const at = now();
+    const t0 = at - 600;
+    const { ids, devices } = await freshUnits(2, 'in order');
+    const [a, b] = devices as [string, string];
+    // One request per event-loop turn, without waiting for the answers: many groups, several in flight
+    // at once on PostgreSQL; each device's readings must still apply oldest first.
+    const pending: Promise<IngestOutcome[]>[] = [];
+    for (let k = 1; k <= 30; k++) {
+      pending.push(ingestPacket(t.server.ctx, [reading(a, t0 + k)], at));
+      if (k % 3 === 0)
+        pending.push(ingestPacket(t.server.ctx, [reading(b, t0 + 2 * k), reading(b, t0 + 2 * k + 1)], at));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    const outcomes = (await Promise.all(pending)).flat();
+    expect(outcomes.filter((o) => o.status !== 'accepted')).toEqual([]);
+    const { positions } = await storedFor(ids);
+    expect(positions.filter((p) => p.unit_id === 0)).toHaveLength(30);
+    expect(positions.filter((p) => p.unit_id === 1)).toHaveLength(20);
   });
 
   it('stores every reading acknowledged over HTTP exactly once, when many arrive at once', async () => {

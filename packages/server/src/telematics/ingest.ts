@@ -20,13 +20,14 @@ export interface BatchRowResult {
   reason?: string;
 }
 
-/** Readings written together at most; more wait for the next transaction. */
+/** Readings written together at most; more wait for the next transaction (a packet is not split). */
 const MAX_GROUP = 500;
 
+/** One request's readings (one of an OsmAnd or Traccar request, a Teltonika packet's), answered together. */
 interface Waiting {
-  reading: Reading;
+  readings: Reading[];
   t: number;
-  resolve(outcome: IngestOutcome): void;
+  resolve(outcomes: IngestOutcome[]): void;
   reject(err: unknown): void;
 }
 
@@ -37,48 +38,105 @@ interface Committed {
 }
 
 /**
- * Group commit (DESIGN §10 "batch writes on the hot paths"): readings that arrive in the
- * same event-loop turn, or while a transaction is running, are written together in one select and one
- * transaction, in arrival order, each decided on its own. Under load many small transactions become a
- * few larger ones; when idle a reading waits one event-loop turn.
+ * Groups written at the same time where writing transactions run side by side (PostgreSQL, db/dialect
+ * `serialWriters`): a group's time is mostly round trips, so a few in flight keep the database busy. On
+ * SQLite one at a time.
+ */
+const CONCURRENT_GROUPS = 3;
+
+/**
+ * Group commit (DESIGN §10 "batch writes on the hot paths"): requests (one reading, or a tracker's
+ * packet of several) that arrive in the same event-loop turn, or while transactions are running, are
+ * written together in one select and one transaction, in arrival order, each reading decided on its
+ * own. Under load many small transactions become a few larger ones; when idle a reading waits one
+ * event-loop turn. On PostgreSQL up to `CONCURRENT_GROUPS` groups are written at once; a request of a
+ * device that a group in flight holds waits for the next group (as do the device's later ones), so a
+ * device's readings are still decided in arrival order; each group locks its units in id order.
  *
- * Two stages run side by side: the writer commits group after group, and the announcer tells the bus and
- * the counters listeners (the status engine) what was committed, in commit order. Groups committed while
+ * Two stages run side by side: the writers commit groups, and the announcer tells the bus and the
+ * counters listeners (the status engine) what was committed, in commit order. Groups committed while
  * an announcement runs are announced together: their unit messages in order, the listeners once for the
  * union of their units (the engine reads the counters as they are then, so one run covers them all). A
  * request is answered only after its reading's commit and announcement (an acknowledged reading is
  * durable, and its status recomputation done, as before). A failing group answers no one success: it is
- * retried reading by reading, so that one bad reading fails alone.
+ * retried request by request, so that one bad reading (or packet) fails alone.
  */
 class GroupCommit {
   private waiting: Waiting[] = [];
-  private writing = false;
+  private writers = 0;
+  private scheduled = false;
+  /** Device identifiers of the groups being written, with how many of them hold each. */
+  private readonly inFlight = new Map<string, number>();
   private committed: Committed[] = [];
   private announcing = false;
+  private readonly maxWriters: number;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    this.maxWriters = ctx.db.ops.serialWriters ? 1 : CONCURRENT_GROUPS;
+  }
 
-  submit(reading: Reading, t: number): Promise<IngestOutcome> {
+  submit(readings: Reading[], t: number): Promise<IngestOutcome[]> {
+    if (readings.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ reading, t, resolve, reject });
-      if (this.writing) return;
-      this.writing = true;
-      // better-sqlite3 writes without yielding to I/O: wait for the requests of this event-loop turn first.
-      setImmediate(() => void this.drain());
+      this.waiting.push({ readings, t, resolve, reject });
+      this.schedule();
     });
   }
 
-  private async drain(): Promise<void> {
-    try {
-      while (this.waiting.length > 0) {
-        await this.write(this.waiting.splice(0, MAX_GROUP));
-        // A turn for other requests between groups: 2,000 units reporting at once would otherwise hold
-        // the event loop for seconds (load soak); later arrivals join the next group.
-        if (this.waiting.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    } finally {
-      this.writing = false;
+  /**
+   * Starts groups on the next event-loop turn: better-sqlite3 writes without yielding to I/O, so the
+   * requests of this turn join first; between groups other requests get a turn (2,000 units reporting at
+   * once would otherwise hold the event loop for seconds, load soak).
+   */
+  private schedule(): void {
+    if (this.scheduled || this.writers >= this.maxWriters) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.start();
+    });
+  }
+
+  private start(): void {
+    while (this.writers < this.maxWriters && this.waiting.length > 0) {
+      const group = this.take();
+      if (group.length === 0) return; // every waiting device is held by a group in flight
+      const devices = group.flatMap((w) => w.readings.map((r) => r.deviceId));
+      for (const d of devices) this.inFlight.set(d, (this.inFlight.get(d) ?? 0) + 1);
+      this.writers++;
+      void this.write(group).finally(() => {
+        for (const d of devices) {
+          const n = this.inFlight.get(d)! - 1;
+          if (n === 0) this.inFlight.delete(d);
+          else this.inFlight.set(d, n);
+        }
+        this.writers--;
+        if (this.waiting.length > 0) this.schedule();
+      });
     }
+  }
+
+  /**
+   * The next group: waiting requests in arrival order, up to `MAX_GROUP` readings (one request at least),
+   * passing over those of a device a group in flight holds, and that device's later ones.
+   */
+  private take(): Waiting[] {
+    const group: Waiting[] = [];
+    const rest: Waiting[] = [];
+    const held = new Set(this.inFlight.keys());
+    let readings = 0;
+    for (const w of this.waiting) {
+      const full = group.length > 0 && readings + w.readings.length > MAX_GROUP;
+      if (full || w.readings.some((r) => held.has(r.deviceId))) {
+        rest.push(w);
+        for (const r of w.readings) held.add(r.deviceId);
+        continue;
+      }
+      group.push(w);
+      readings += w.readings.length;
+    }
+    this.waiting = rest;
+    return group;
   }
 
   private async write(group: Waiting[]): Promise<void> {
@@ -88,12 +146,12 @@ class GroupCommit {
     try {
       stored = await writeReadings(
         this.ctx,
-        group.map((w) => w.reading),
+        group.flatMap((w) => w.readings),
         t,
       );
     } catch (err) {
       if (group.length === 1) return group[0]!.reject(err);
-      // A failing group is retried reading by reading, so that one bad reading fails alone.
+      // A failing group is retried request by request, so that one bad reading fails alone.
       for (const w of group) await this.write([w]);
       return;
     }
@@ -114,10 +172,13 @@ class GroupCommit {
           events: round.flatMap((c) => c.stored.announcement.events),
           changed: [...new Set(round.flatMap((c) => c.stored.announcement.changed))],
         }).catch((err) => this.ctx.log.error({ err }, 'readings not announced'));
-        for (const { group, stored } of round)
-          group.forEach((w, k) => {
-            w.resolve(stored.outcomes[k]!);
-          });
+        for (const { group, stored } of round) {
+          let k = 0;
+          for (const w of group) {
+            w.resolve(stored.outcomes.slice(k, k + w.readings.length));
+            k += w.readings.length;
+          }
+        }
       }
     } finally {
       this.announcing = false;
@@ -127,14 +188,35 @@ class GroupCommit {
 
 const groups = new WeakMap<AppContext, GroupCommit>();
 
-/** One reading, decided against the unit's state at `t` (Unix seconds). */
-export function ingestReading(ctx: AppContext, reading: Reading, t: number = now()): Promise<IngestOutcome> {
+function groupOf(ctx: AppContext): GroupCommit {
   let group = groups.get(ctx);
   if (!group) {
     group = new GroupCommit(ctx);
     groups.set(ctx, group);
   }
-  return group.submit(reading, t);
+  return group;
+}
+
+/** One reading, decided against the unit's state at `t` (Unix seconds). */
+export async function ingestReading(
+  ctx: AppContext,
+  reading: Reading,
+  t: number = now(),
+): Promise<IngestOutcome> {
+  const [outcome] = await groupOf(ctx).submit([reading], t);
+  return outcome!;
+}
+
+/**
+ * A tracker's packet: its readings in order, stored in one transaction with other requests of the
+ * moment (group commit) and answered together after the commit, or all failed.
+ */
+export function ingestPacket(
+  ctx: AppContext,
+  readings: Reading[],
+  t: number = now(),
+): Promise<IngestOutcome[]> {
+  return groupOf(ctx).submit(readings, t);
 }
 
 /** Many readings in order, each standing alone (not all-or-nothing); per-row results `{i, ok, reason?}`. */

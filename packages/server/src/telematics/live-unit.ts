@@ -1,13 +1,11 @@
 import type { UnitMessageEvent } from '@fleetkeep/core';
-import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema.js';
 import { round3 } from '../modules/fleets/mappers.js';
 import type { Reading } from './reading.js';
 import type { CounterState } from './rules.js';
 
 /**
- * A unit as ingestion holds it while deciding a group of readings (telematics/store.ts), its message
- * as the live event carries it, and the columns every accepted reading writes.
+ * A unit as ingestion reads it for a group of readings (pipeline/load.ts), its message as the live event
+ * carries it, and the columns every accepted reading writes (pipeline/plan.ts).
  */
 
 /** Unit parameters grow by merging; a unit keeps at most this many. */
@@ -20,20 +18,17 @@ export interface LiveUnit {
   deviceId: string;
   /** Counters at joining the fleet (actual = total − base + pulled); a baseline moves them with the total. */
   base: { mileage: number; engineHours: number };
-  /** A baseline moved the base, the corrections or the baseline devices: written with the unit. */
-  baselined: boolean;
-  /** The meter history already has this batch's first reading of a new day (daily sample). */
-  sampled: boolean;
   /** Account of the unit's fleet; null outside any fleet. */
   fleetAccountId: number | null;
   /** The fleet's daily distance limit, km (rules.ts `decide`); null outside any fleet. */
   dailyMaxKm: number | null;
+  /** The fleet's zone (`fleets.tz`), for the counter history's days; 0 outside any fleet. */
+  tz: number;
   state: CounterState;
   speed: number | null;
   course: number | null;
   altitude: number | null;
   params: Record<string, unknown>;
-  accepted: boolean;
   /** statistics: latest counter history day and its end, corrections so far (modules/statistics). */
   counterDay: number | null;
   counterDayEnd: number | null;
@@ -121,27 +116,3 @@ const LIVE_COLUMN_TYPES: Record<keyof ReturnType<typeof liveColumns>, string> = 
 };
 export const LIVE_COLUMNS = Object.keys(LIVE_COLUMN_TYPES) as (keyof typeof LIVE_COLUMN_TYPES)[];
 export const LIVE_TYPES = LIVE_COLUMNS.map((c) => LIVE_COLUMN_TYPES[c]);
-
-/**
- * Writes the units a baseline moved, one by one: they also write their base and corrections. The
- * others' live columns go in one statement for all (`writeLive`: a statement per unit
- * was a round trip per reading on PostgreSQL).
- */
-export async function updateBaselined(trx: Transaction<Database>, units: LiveUnit[]): Promise<void> {
-  for (const unit of units) {
-    const { state } = unit;
-    await trx
-      .updateTable('units')
-      .set({
-        ...liveColumns(unit),
-        base_mileage: unit.base.mileage,
-        base_engine_hours: unit.base.engineHours,
-        counter_off_mileage: unit.offset.mileage,
-        counter_off_engine_hours: unit.offset.engineHours,
-        meter_odo_device: state.odometerSet ? unit.deviceId : null,
-        meter_hours_device: state.hoursSet ? unit.deviceId : null,
-      })
-      .where('id', '=', unit.id)
-      .execute();
-  }
-}

@@ -43,6 +43,8 @@ export type UnitRow = Pick<Selectable<UnitTable>, (typeof UNIT_COLUMNS)[number]>
   fleet_account_id: number | null;
   /** The fleet's daily distance limit, km (migration 032); null outside any fleet. */
   fleet_daily_max: number | null;
+  /** The fleet's zone, for the counter history's days (modules/statistics); null outside any fleet. */
+  fleet_tz: number | null;
 };
 
 const POSITION_COLUMNS = [
@@ -87,7 +89,8 @@ function tuples(ops: DialectOps, rows: number, width: number, from = 0, cell = (
 
 /**
  * The units of the given device identifiers, in id order, locked on PostgreSQL (FOR UPDATE: concurrent
- * messages of a unit apply one after another; the fleet's row is read, not locked).
+ * messages of a unit apply one after another; the fleet's row is read, not locked): with their fleet's
+ * account, daily distance limit and zone, so that deciding and planning the group reads nothing more.
  */
 export async function selectUnits(
   trx: Transaction<Database>,
@@ -97,7 +100,7 @@ export async function selectUnits(
   const sqlText = text(ops, 'units', deviceIds.length, () => {
     const columns = UNIT_COLUMNS.map((c) => `"units"."${c}"`).join(', ');
     const list = deviceIds.map((_, k) => ops.placeholder(k + 1)).join(', ');
-    return `select ${columns}, (select "fleets"."account_id" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_account_id", (select "fleets"."meter_daily_distance_max" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_daily_max" from "units" where "units"."device_id" in (${list}) order by "units"."id"${ops.forUpdateText}`;
+    return `select ${columns}, (select "fleets"."account_id" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_account_id", (select "fleets"."meter_daily_distance_max" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_daily_max", (select "fleets"."tz" from "fleets" where "fleets"."id" = "units"."fleet_id") as "fleet_tz" from "units" where "units"."device_id" in (${list}) order by "units"."id"${ops.forUpdateText}`;
   });
   const { rows } = await trx.executeQuery<UnitRow>(CompiledQuery.raw(sqlText, deviceIds));
   return rows;

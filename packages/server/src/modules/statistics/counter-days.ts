@@ -49,47 +49,18 @@ const INTO_NEXT_DAY_S = 27 * 3600;
 /** End of the fleet day that starts at `day`: the start of the next one. */
 export const dayEnd = (tz: number, day: number) => startOfDay(tz, day + INTO_NEXT_DAY_S);
 
-interface Pending {
-  unit: DayState;
-  time: number;
-  before: Counters;
-  after: Counters;
-}
-
 /**
- * Collects the day changes of one ingestion transaction's accepted readings, in order. A reading before
- * the end of the unit's latest day (or on an earlier day) changes nothing here: one comparison.
+ * Collects the day changes of one ingestion group's accepted readings, in order (telematics/pipeline/
+ * plan.ts). A reading before the end of the unit's latest day (or on an earlier day) changes nothing
+ * here: one comparison.
  */
 export class CounterDays {
   private readonly rows = new Map<string, CounterDay>();
-  private readonly pending: Pending[] = [];
-
-  /** `before`: the unit's counters before the reading; `after`: with it. */
-  note(unit: DayState, time: number, before: Counters, after: Counters): void {
-    if (unit.counterDayEnd !== null && time < unit.counterDayEnd) return;
-    this.pending.push({ unit, time, before: { ...before }, after: { ...after } });
-  }
 
   /**
-   * Decides the noted readings with their fleets' zones (one query, only when a day may have changed)
-   * and writes the rows in one upsert; moves each unit's `counterDay` and `counterDayEnd`.
+   * One reading of a unit in fleet zone `tz` (in order): `before`, the unit's counters before the
+   * reading, `after`, with it. Moves the unit's `counterDay` and `counterDayEnd`.
    */
-  async flush(db: Kysely<Database>, ops: DialectOps): Promise<void> {
-    if (this.pending.length === 0) return;
-    const fleetIds = [...new Set(this.pending.map((p) => p.unit.fleetId).filter((f) => f !== null))];
-    const zones = new Map(
-      fleetIds.length
-        ? (await db.selectFrom('fleets').select(['id', 'tz']).where('id', 'in', fleetIds).execute()).map(
-            (f) => [f.id, f.tz],
-          )
-        : [],
-    );
-    for (const p of this.pending)
-      this.add(p.unit, zones.get(p.unit.fleetId ?? 0) ?? 0, p.time, p.before, p.after);
-    await upsertCounterDays(db, ops, this.list());
-  }
-
-  /** One reading of a unit in fleet zone `tz` (in order). */
   add(unit: DayState, tz: number, time: number, before: Counters, after: Counters): void {
     const { offset } = unit;
     if (unit.counterDay !== null) {

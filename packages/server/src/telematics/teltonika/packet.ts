@@ -30,15 +30,28 @@ export async function preparePacket(
 ): Promise<PreparedPacket> {
   // Time order: a packet of several records is applied oldest first (a stable sort keeps equal times).
   const sorted = [...records].sort((a, b) => a.timeMs - b.timeMs);
+  if (sorted.length === 0) return { readings: [], skipped: 0 };
   const db = ctx.db.kysely;
-  const unit = await db
+  // The unit, and the packet's records it refused before (a resend after a lost acknowledgement is not
+  // refused into the history again): one statement, a row per refused record (one without any).
+  const times = [...new Set(sorted.map((r) => r.timeMs))];
+  const rows = await db
     .selectFrom('units')
-    .select(['lat', 'lon', 'last_ms', 'last_time'])
-    .where('id', '=', unitId)
-    .executeTakeFirst();
+    .leftJoin('meter_readings', (join) =>
+      join
+        .onRef('meter_readings.unit_id', '=', 'units.id')
+        .on('meter_readings.device_id', '=', deviceId)
+        .on('meter_readings.status', '=', 'refused')
+        .on('meter_readings.tm_ms', 'in', times),
+    )
+    .select(['units.lat', 'units.lon', 'units.last_ms', 'units.last_time', 'meter_readings.tm_ms'])
+    .where('units.id', '=', unitId)
+    .execute();
+  const unit = rows[0];
+  const refused = new Set(rows.flatMap((r) => (r.tm_ms === null ? [] : [Number(r.tm_ms)])));
   const lastMs = unit?.last_ms ?? (unit?.last_time != null ? unit.last_time * 1000 : null);
 
-  // What the unit has of the packet's times: positions (accepted records) and refused records.
+  // What the unit has of the packet's older times: positions (accepted records).
   const older = sorted.filter((r) => lastMs !== null && r.timeMs <= lastMs);
   const seconds = [...new Set(older.map((r) => Math.floor(r.timeMs / 1000)))];
   const positions =
@@ -50,19 +63,6 @@ export async function preparePacket(
           .where('unit_id', '=', unitId)
           .where('tm', 'in', seconds)
           .execute();
-  const times = [...new Set(sorted.map((r) => r.timeMs))];
-  const refused = new Set(
-    (
-      await db
-        .selectFrom('meter_readings')
-        .select('tm_ms')
-        .where('unit_id', '=', unitId)
-        .where('device_id', '=', deviceId)
-        .where('status', '=', 'refused')
-        .where('tm_ms', 'in', times)
-        .execute()
-    ).map((r) => Number(r.tm_ms)),
-  );
 
   let place = unit?.lat != null && unit.lon != null ? { lat: unit.lat, lon: unit.lon } : null;
   const readings: Reading[] = [];
@@ -76,7 +76,10 @@ export async function preparePacket(
       skipped++;
       continue;
     }
-    if (refused.has(readingMs(reading)) || (isOlder(reading, lastMs) && stored(reading, positions))) {
+    if (
+      refused.has(readingMs(reading)) ||
+      (taken(reading, lastMs) && stored(reading, positions, hasFix(record)))
+    ) {
       skipped++;
       continue;
     }
@@ -85,13 +88,20 @@ export async function preparePacket(
   return { readings, skipped };
 }
 
-/** Older than the unit's last message: the same time is left to the rules' own duplicate check. */
-const isOlder = (reading: Reading, lastMs: number | null) => lastMs !== null && readingMs(reading) < lastMs;
+/**
+ * Not newer than the unit's last message. A record at that very millisecond and at a stored place is the
+ * resend of one taken (a tracker stamps each record once): left to the rules it would be refused as out
+ * of order where a packet carried several records of one moment, and the refusal kept in the history.
+ */
+const taken = (reading: Reading, lastMs: number | null) => lastMs !== null && readingMs(reading) <= lastMs;
 
-const stored = (reading: Reading, positions: { tm: number; lat: number; lon: number }[]) =>
+/**
+ * A position of the record's second at its place; a record without a GPS fix was placed where the unit
+ * was when it was first taken, which a resend cannot know: any position of its second stands for it.
+ */
+const stored = (reading: Reading, positions: { tm: number; lat: number; lon: number }[], fix: boolean) =>
   positions.some(
     (p) =>
       Number(p.tm) === reading.time &&
-      Math.abs(p.lat - reading.lat) < SAME_PLACE &&
-      Math.abs(p.lon - reading.lon) < SAME_PLACE,
+      (!fix || (Math.abs(p.lat - reading.lat) < SAME_PLACE && Math.abs(p.lon - reading.lon) < SAME_PLACE)),
   );

@@ -1,8 +1,7 @@
 import net from 'node:net';
 import type { AppContext } from '../../context.js';
 import { now } from '../../context.js';
-import { ingestBatch } from '../ingest.js';
-import { ACCOUNT_SUSPENDED, UNKNOWN_DEVICE } from '../store.js';
+import { ingestPacket } from '../ingest.js';
 import { WarnLimiter } from '../warn-limit.js';
 import { type AvlRecord, encodeAck, type Frame, FrameSplitter } from './codec.js';
 import { preparePacket } from './packet.js';
@@ -12,9 +11,9 @@ import { type IoMapping, ioMappingOf } from './unit-type.js';
  * The Teltonika port of DESIGN §3 (`TELTONIKA_PORT`): trackers connect over TCP, say their IMEI, and
  * send AVL packets (Codec 8 or 8 Extended). Each connection is served alone: the handshake is accepted
  * (0x01) when a unit's device identifier is the IMEI, else refused (0x00) and closed. A packet's records
- * are stored in one transaction, in time order, and acknowledged with their count only after the
- * commit: a record the tracker sees acknowledged is durable, one it does not is sent again (and taken
- * once, packet.ts). A packet whose CRC is wrong is not acknowledged and nothing of it is applied. Every
+ * are stored in one transaction (with other connections' packets of the moment: ingest.ts group
+ * commit), in time order, and acknowledged with their count only after the commit: a record the tracker
+ * sees acknowledged is durable, one it does not is sent again (and taken once, packet.ts). A packet whose CRC is wrong is not acknowledged and nothing of it is applied. Every
  * instance serves the connections it accepted; the database orders the writes of a unit (store.ts).
  */
 
@@ -65,6 +64,8 @@ class Connection {
     private readonly ctx: AppContext,
     readonly socket: net.Socket,
     idleMs: number,
+    /** Test only (config.ts `testAckDelayMs`): a wait between the commit and the acknowledgement. */
+    private readonly ackDelayMs = 0,
   ) {
     socket.setNoDelay(true);
     socket.setTimeout(idleMs, () => this.close('idle'));
@@ -143,12 +144,18 @@ class Connection {
     const unit = this.unit;
     if (!unit) return this.close('no handshake');
     const { readings } = await preparePacket(this.ctx, unit.id, unit.deviceId, records, unit.mapping);
-    const results = await ingestBatch(this.ctx, readings, now(), { source: 'teltonika' });
+    // With other connections' packets of the moment in one transaction (ingest.ts group commit).
+    const outcomes = await ingestPacket(
+      this.ctx,
+      readings.map((r) => ({ ...r, source: 'teltonika' as const })),
+      now(),
+    );
     // A unit renamed away since the handshake, or of a suspended account: nothing is acknowledged, the
     // tracker keeps its records and sends them again later.
-    const refused = results.find((r) => r.reason === UNKNOWN_DEVICE || r.reason === ACCOUNT_SUSPENDED);
-    if (refused) return this.close(refused.reason!);
+    const refused = outcomes.find((o) => o.status === 'unknown' || o.status === 'suspended');
+    if (refused) return this.close(refused.reason);
     // Every record is decided and durable: stored, refused into the meter history, or taken before.
+    if (this.ackDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.ackDelayMs));
     if (this.socket.writable) this.socket.write(encodeAck(records.length));
   }
 }
@@ -158,7 +165,7 @@ export async function startTeltonikaServer(
   ctx: AppContext,
   port: number,
   host: string,
-  options: { idleMs?: number } = {},
+  options: { idleMs?: number; ackDelayMs?: number } = {},
 ): Promise<TeltonikaServer> {
   const connections = new Set<Connection>();
   let idleWaiters: (() => void)[] = [];
@@ -169,7 +176,7 @@ export async function startTeltonikaServer(
     idleWaiters = [];
   };
   const server = net.createServer((socket) => {
-    const connection = new Connection(ctx, socket, options.idleMs ?? IDLE_TIMEOUT_MS);
+    const connection = new Connection(ctx, socket, options.idleMs ?? IDLE_TIMEOUT_MS, options.ackDelayMs);
     connections.add(connection);
     // A closed connection is forgotten once the packets it delivered are handled.
     socket.on('close', () => void connection.work.then(() => forget(connection)));
