@@ -13,6 +13,7 @@ export type Collection =
   | 'customfield'
   | 'fuelfilling'
   | 'faultcode'
+  | 'inspection'
   | 'user';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';

@@ -26,6 +26,7 @@ import { adminUserRoutes } from './modules/admin/user-routes.js';
 import { clientErrorRoutes } from './modules/client-errors/routes.js';
 import { customFieldRoutes } from './modules/customfields/routes.js';
 import { faultCodeRoutes } from './modules/fault-codes/routes.js';
+import { inspectionRoutes } from './modules/inspections/routes.js';
 import { fleetTransferRoutes } from './modules/fleet-transfer/routes.js';
 import { fleetAdminRoutes } from './modules/fleets/admin-routes.js';
 import { objectRoutes } from './modules/fleets/object-routes.js';
@@ -128,6 +129,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(importRoutes(ctx));
   await app.register(meterRoutes(ctx));
   await app.register(faultCodeRoutes(ctx));
+  await app.register(inspectionRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(reportMailRoutes(ctx));

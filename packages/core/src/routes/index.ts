@@ -21,6 +21,7 @@ import { setupRoutes } from './setup.js';
 import { statisticsRoutes } from './statistics.js';
 import { telematicsRoutes } from './telematics.js';
 import { userRoutes } from './user.js';
+import { inspectionFormRoutes, inspectionRoutes } from './inspections.js';
 
 export * from './admin.js';
 export * from './client-errors.js';
@@ -76,4 +77,7 @@ export const routes = {
   statistics: statisticsRoutes,
   telematics: telematicsRoutes,
   user: userRoutes,
+  inspectionForms: inspectionFormRoutes,
+  inspections: inspectionRoutes,
 };
+export * from './inspections.js';

@@ -13,6 +13,7 @@ export const COLLECTION_NEEDS: Record<Collection, FleetNeedName> = {
   lineitem: 'lineitem.view',
   fuelfilling: 'fuel.view',
   faultcode: 'faultcode.view',
+  inspection: 'inspection.submit',
   user: 'fleet.member',
 };
 
