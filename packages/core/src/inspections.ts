@@ -126,9 +126,14 @@ export function checkResults(items: readonly InspectionItem[], results: readonly
     };
     if (item.k !== 'pf' && (has.ok || (r.sev ?? null) !== null))
       problems.push({ row, item: r.i, reason: 'Only pass/fail items pass or fail' });
-    if (item.k !== 'num' && has.v) problems.push({ row, item: r.i, reason: 'Only number items take a number' });
+    if (item.k !== 'num' && has.v)
+      problems.push({ row, item: r.i, reason: 'Only number items take a number' });
     if (has.img && item.k !== 'photo' && item.k !== 'sig' && !(item.k === 'pf' && r.ok === false))
-      problems.push({ row, item: r.i, reason: 'Only photo and signature items, or a failed item, take an image' });
+      problems.push({
+        row,
+        item: r.i,
+        reason: 'Only photo and signature items, or a failed item, take an image',
+      });
     if (item.k === 'pf' && r.ok !== false && (r.sev ?? null) !== null)
       problems.push({ row, item: r.i, reason: 'Only a failed item carries a severity' });
     return undefined;
@@ -184,9 +189,7 @@ export function retentionCutoff(at: number, months: number): number {
   const m = d.getUTCMonth() - Math.max(months, INSPECTION_RETENTION_MIN_MONTHS);
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
   const day = Math.min(d.getUTCDate(), lastDay);
-  return Math.floor(
-    Date.UTC(y, m, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000,
-  );
+  return Math.floor(Date.UTC(y, m, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000);
 }
 
 /** State of an inspection as the list shows it. */

@@ -152,16 +152,16 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
     service:
       snapshot.fault || snapshot.inspection
-      ? null
-      : {
-          id: s.id,
-          name: s.name,
-          f: s.f,
-          planned_date: s.plannedDate,
-          limit_mileage_km: s.limitMileage,
-          limit_engine_hours: s.limitEngineHours,
-          cost: s.cost,
-        },
+        ? null
+        : {
+            id: s.id,
+            name: s.name,
+            f: s.f,
+            planned_date: s.plannedDate,
+            limit_mileage_km: s.limitMileage,
+            limit_engine_hours: s.limitEngineHours,
+            cost: s.cost,
+          },
     object: {
       type: OBJECT_TYPE_NAMES[snapshot.object.type],
       id: snapshot.object.id,

@@ -39,7 +39,11 @@ export const inspectionImage = z
   .max(INSPECTION_IMAGE_CHARS_MAX)
   .regex(/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+={0,2}$/, 'A PNG, JPEG or WebP data URL');
 
-const label = z.string().trim().min(1).max(Limits.stringMax * 2);
+const label = z
+  .string()
+  .trim()
+  .min(1)
+  .max(Limits.stringMax * 2);
 
 /** An item as written: kind, label, the severity a fail carries (pass/fail only), required. */
 export const inspectionItemBody = z
@@ -51,7 +55,8 @@ export const inspectionItemBody = z
     key: z.unknown().optional().meta({ readOnly: true, description: 'Read-only: ignored on write' }),
   })
   .superRefine((item, ctx) => {
-    if (item.k !== 'pf' && item.sev) ctx.addIssue({ code: 'custom', path: ['sev'], message: 'Only pass/fail items carry a severity' });
+    if (item.k !== 'pf' && item.sev)
+      ctx.addIssue({ code: 'custom', path: ['sev'], message: 'Only pass/fail items carry a severity' });
   });
 
 export const inspectionFormBody = z.object({
@@ -72,7 +77,10 @@ export type InspectionFormUpdateBody = z.infer<typeof inspectionFormUpdateBody>;
 export const inspectionItemWire = z.object({
   k: inspectionItemKind,
   l: z.string().describe('Label as written (English for built-in items)'),
-  key: z.string().nullable().describe('Built-in items: the locale key of the label, shown in the reader’s language'),
+  key: z
+    .string()
+    .nullable()
+    .describe('Built-in items: the locale key of the label, shown in the reader’s language'),
   sev: defectSeverity.nullable().describe('Pass/fail items: the severity a fail carries by default'),
   req: z.boolean().describe('An answer is required (pass/fail items always need one)'),
 });
@@ -81,9 +89,15 @@ export type InspectionItemWire = z.infer<typeof inspectionItemWire>;
 export const inspectionFormWire = z.object({
   id,
   n: z.string().describe('Name'),
-  bi: z.literal(BUILTIN_DVIR).nullable().describe('Built-in form (not editable, copyable): dvir; null for the fleet’s own'),
+  bi: z
+    .literal(BUILTIN_DVIR)
+    .nullable()
+    .describe('Built-in form (not editable, copyable): dvir; null for the fleet’s own'),
   items: z.array(inspectionItemWire),
-  used: z.number().int().describe('Inspections submitted with this form (they keep their own copy of the items)'),
+  used: z
+    .number()
+    .int()
+    .describe('Inspections submitted with this form (they keep their own copy of the items)'),
   ua: z.number().int().describe('Updated at, Unix seconds'),
 });
 export type InspectionFormWire = z.infer<typeof inspectionFormWire>;
@@ -94,12 +108,29 @@ export type InspectionFormListReply = z.infer<typeof inspectionFormListReply>;
 
 /** The result of one item in a submit. */
 export const inspectionResultBody = z.object({
-  i: z.number().int().min(0).max(INSPECTION_ITEMS_MAX - 1).describe('Index of the item in the form'),
+  i: z
+    .number()
+    .int()
+    .min(0)
+    .max(INSPECTION_ITEMS_MAX - 1)
+    .describe('Index of the item in the form'),
   ok: z.boolean().nullable().optional().describe('Pass/fail items: passed (true) or failed (false)'),
-  sev: defectSeverity.nullable().optional().describe('A failed item: its severity, when not the item’s default'),
+  sev: defectSeverity
+    .nullable()
+    .optional()
+    .describe('A failed item: its severity, when not the item’s default'),
   v: counter.nullable().optional().describe('Number items'),
-  tx: z.string().trim().max(INSPECTION_TEXT_MAX).nullable().optional().describe('Text items; a remark on any item'),
-  img: inspectionImage.nullable().optional().describe('Photo or signature items, or a photo of a failed item'),
+  tx: z
+    .string()
+    .trim()
+    .max(INSPECTION_TEXT_MAX)
+    .nullable()
+    .optional()
+    .describe('Text items; a remark on any item'),
+  img: inspectionImage
+    .nullable()
+    .optional()
+    .describe('Photo or signature items, or a photo of a failed item'),
 });
 export type InspectionResultBody = z.infer<typeof inspectionResultBody>;
 
@@ -137,7 +168,9 @@ export const inspectionDefectWire = z.object({
   id,
   i: z.number().int().describe('Index of the failed item'),
   sev: defectSeverity,
-  pr: z.enum(['medium', 'high', 'critical']).describe('Priority of the issue it opens (core SEVERITY_PRIORITY)'),
+  pr: z
+    .enum(['medium', 'high', 'critical'])
+    .describe('Priority of the issue it opens (core SEVERITY_PRIORITY)'),
   iss: z.number().int().nullable().describe('The issue opened for it, when there is one'),
   cert: certification.nullable().describe('Certified repaired or repair unnecessary; null until certified'),
   cn: z.string().describe('Certification note'),

@@ -6,6 +6,7 @@ import { fleetTransferRoutes } from './fleet-transfer.js';
 import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
 import { importsRoutes } from './imports.js';
+import { inspectionFormRoutes, inspectionRoutes } from './inspections.js';
 import { intervalsRoutes } from './intervals.js';
 import { lineitemsRoutes } from './lineitems.js';
 import { metaRoutes } from './meta.js';
@@ -21,7 +22,6 @@ import { setupRoutes } from './setup.js';
 import { statisticsRoutes } from './statistics.js';
 import { telematicsRoutes } from './telematics.js';
 import { userRoutes } from './user.js';
-import { inspectionFormRoutes, inspectionRoutes } from './inspections.js';
 
 export * from './admin.js';
 export * from './client-errors.js';

@@ -92,7 +92,9 @@ export async function listForms(ctx: AppContext, actor: Actor, fleetId: number) 
     .where('fleet_id', '=', fleetId)
     .execute();
   const used = await usedCounts(ctx.db.kysely, fleetId);
-  rows.sort((a, b) => (a.builtin ? 0 : 1) - (b.builtin ? 0 : 1) || a.name.localeCompare(b.name) || a.id - b.id);
+  rows.sort(
+    (a, b) => (a.builtin ? 0 : 1) - (b.builtin ? 0 : 1) || a.name.localeCompare(b.name) || a.id - b.id,
+  );
   return { forms: rows.map((r) => formToWire(r, used.get(r.id) ?? 0)) };
 }
 
@@ -102,7 +104,12 @@ export async function getForm(ctx: AppContext, actor: Actor, fleetId: number, fo
   return formToWire(row, (await usedCounts(ctx.db.kysely, fleetId, formId)).get(formId) ?? 0);
 }
 
-const formEvent = (fleetId: number, actor: Actor, formId: number, change: 'created' | 'updated' | 'deleted') => ({
+const formEvent = (
+  fleetId: number,
+  actor: Actor,
+  formId: number,
+  change: 'created' | 'updated' | 'deleted',
+) => ({
   type: DomainEventType.inspectionFormChanged,
   fid: fleetId,
   at: now(),
@@ -170,7 +177,11 @@ export async function deleteForm(ctx: AppContext, actor: Actor, fleetId: number,
   await unitOfWork(ctx, async (trx, uow) => {
     // Its inspections stay, with their copy of the items and the form's name (form_id set null).
     await trx.updateTable('inspections').set({ form_id: null }).where('form_id', '=', formId).execute();
-    await trx.deleteFrom('inspection_forms').where('id', '=', formId).where('fleet_id', '=', fleetId).execute();
+    await trx
+      .deleteFrom('inspection_forms')
+      .where('id', '=', formId)
+      .where('fleet_id', '=', fleetId)
+      .execute();
     await uow.record([formEvent(fleetId, actor, formId, 'deleted')]);
     uow.emit({ t: 'd', s: 'inspection', fid: fleetId, d: { formId } });
   });

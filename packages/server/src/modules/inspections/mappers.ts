@@ -44,7 +44,11 @@ type Person = { id: number; nm: string } | null;
 export async function peopleOf(db: Kysely<Database>, ids: (number | null)[]): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'name', 'full_name']).where('id', 'in', wanted).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'name', 'full_name'])
+    .where('id', 'in', wanted)
+    .execute();
   return new Map(rows.map((r) => [r.id, r.full_name || r.name]));
 }
 

@@ -54,7 +54,10 @@ export async function listRows(db: Kysely<Database>, fleetId: number, q: Inspect
     fleetId,
     rows.filter((r) => r.defects > 0).map((r) => r.id),
   );
-  const people = await peopleOf(db, rows.flatMap((r) => [r.submitter_id, r.ack_by]));
+  const people = await peopleOf(
+    db,
+    rows.flatMap((r) => [r.submitter_id, r.ack_by]),
+  );
   const objects = await objectNamesOf(db, fleetId, rows);
   return { rows, defects, people, objects };
 }

@@ -1,4 +1,8 @@
-import { inspectionFormRoutes as forms, inspectionRoutes as insp, INSPECTION_BODY_MAX } from '@fleetkeep/core';
+import {
+  inspectionFormRoutes as forms,
+  INSPECTION_BODY_MAX,
+  inspectionRoutes as insp,
+} from '@fleetkeep/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/auth-hook.js';
@@ -40,9 +44,14 @@ export const inspectionRoutes =
       async (req) => updateInspection(ctx, actorOf(req), req.params.fid, req.params.id, req.body),
       { bodyLimit: INSPECTION_BODY_MAX },
     );
-    serve(app, insp.remove, async (req) => deleteInspection(ctx, actorOf(req), req.params.fid, req.params.id));
+    serve(app, insp.remove, async (req) =>
+      deleteInspection(ctx, actorOf(req), req.params.fid, req.params.id),
+    );
     serve(app, insp.image, async (req, reply) =>
-      sendFile(reply, await inspectionImage(ctx, actorOf(req), req.params.fid, req.params.id, req.params.aid)),
+      sendFile(
+        reply,
+        await inspectionImage(ctx, actorOf(req), req.params.fid, req.params.id, req.params.aid),
+      ),
     );
     serve(app, insp.settings, async (req) => inspectionSettings(ctx, actorOf(req), req.params.fid));
     serve(app, insp.setSettings, async (req) =>

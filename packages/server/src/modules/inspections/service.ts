@@ -25,7 +25,12 @@ export const ALREADY_CERTIFIED = 'The defect is certified already';
 export const NOT_A_DEFECT = 'No such defect of this inspection';
 export const ALREADY_ACKNOWLEDGED = 'The report is acknowledged already';
 
-export async function listInspections(ctx: AppContext, actor: Actor, fleetId: number, q: InspectionListQuery) {
+export async function listInspections(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  q: InspectionListQuery,
+) {
   await requireFleet(ctx, actor, fleetId, 'inspection.submit');
   return { inspections: await listInspectionRows(ctx.db.kysely, fleetId, q) };
 }
@@ -57,13 +62,15 @@ export async function updateInspection(
   const seen = new Set<number>();
   for (const [row, c] of certs.entries()) {
     const defect = stored.defects.find((d) => d.id === c.id);
-    if (!defect || seen.has(c.id)) refusals.push({ id: c.id, row, field: `body.cert.${row}.id`, reason: NOT_A_DEFECT });
+    if (!defect || seen.has(c.id))
+      refusals.push({ id: c.id, row, field: `body.cert.${row}.id`, reason: NOT_A_DEFECT });
     else if (defect.cert !== null)
       refusals.push({ id: c.id, row, field: `body.cert.${row}.id`, reason: ALREADY_CERTIFIED });
     seen.add(c.id);
   }
   if (refusals.length) throw conflict(refusals[0]!.reason, refusals);
-  if (body.ack && stored.ak !== null) throw conflict(ALREADY_ACKNOWLEDGED, [{ id, field: 'body.ack', reason: ALREADY_ACKNOWLEDGED }]);
+  if (body.ack && stored.ak !== null)
+    throw conflict(ALREADY_ACKNOWLEDGED, [{ id, field: 'body.ack', reason: ALREADY_ACKNOWLEDGED }]);
   if (!certs.length && !body.ack) return stored;
 
   const t = now();
@@ -74,7 +81,13 @@ export async function updateInspection(
       const signature = await storeImage(trx, fleetId, id, `certification-${c.id}`, c.sig, actor.userId, t);
       const done = await trx
         .updateTable('inspection_defects')
-        .set({ cert: c.c, cert_note: c.n ?? '', cert_by: actor.userId, cert_at: t, cert_signature_id: signature })
+        .set({
+          cert: c.c,
+          cert_note: c.n ?? '',
+          cert_by: actor.userId,
+          cert_at: t,
+          cert_signature_id: signature,
+        })
         .where('id', '=', c.id)
         .where('inspection_id', '=', id)
         .where('cert_at', 'is', null)
@@ -101,7 +114,13 @@ export async function updateInspection(
         .executeTakeFirst();
       if (Number(done.numUpdatedRows) === 0)
         throw conflict(ALREADY_ACKNOWLEDGED, [{ id, field: 'body.ack', reason: ALREADY_ACKNOWLEDGED }]);
-      events.push({ type: DomainEventType.inspectionAcknowledged, fid: fleetId, at: t, by: actor.userId, ...subject });
+      events.push({
+        type: DomainEventType.inspectionAcknowledged,
+        fid: fleetId,
+        at: t,
+        by: actor.userId,
+        ...subject,
+      });
     }
     await uow.record(events);
     uow.emit({ t: 'u', s: 'inspection', fid: fleetId, d: { id } });
@@ -134,7 +153,13 @@ export async function deleteInspection(ctx: AppContext, actor: Actor, fleetId: n
 }
 
 /** A photo or signature of an inspection. */
-export async function inspectionImage(ctx: AppContext, actor: Actor, fleetId: number, id: number, aid: number) {
+export async function inspectionImage(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  id: number,
+  aid: number,
+) {
   await requireFleet(ctx, actor, fleetId, 'inspection.submit');
   const row = await ctx.db.kysely
     .selectFrom('attachments')
@@ -148,7 +173,11 @@ export async function inspectionImage(ctx: AppContext, actor: Actor, fleetId: nu
   return row;
 }
 
-export async function inspectionSettings(ctx: AppContext, actor: Actor, fleetId: number): Promise<InspectionSettings> {
+export async function inspectionSettings(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+): Promise<InspectionSettings> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'inspection.submit');
   return { rm: fleet.inspection_retention_months };
 }
@@ -162,9 +191,19 @@ export async function setInspectionSettings(
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   if (fleet.inspection_retention_months === body.rm) return body;
   await unitOfWork(ctx, async (trx, uow) => {
-    await trx.updateTable('fleets').set({ inspection_retention_months: body.rm }).where('id', '=', fleetId).execute();
+    await trx
+      .updateTable('fleets')
+      .set({ inspection_retention_months: body.rm })
+      .where('id', '=', fleetId)
+      .execute();
     await uow.record([
-      { type: DomainEventType.fleetSettingsChanged, fid: fleetId, at: now(), by: actor.userId, changed: ['irm'] },
+      {
+        type: DomainEventType.fleetSettingsChanged,
+        fid: fleetId,
+        at: now(),
+        by: actor.userId,
+        changed: ['irm'],
+      },
     ]);
     uow.emit({ t: 'u', s: 'inspection', fid: fleetId, d: { settings: true } });
   });

@@ -58,7 +58,12 @@ export async function lastReport(db: Kysely<Database>, fleetId: number, type: st
     .executeTakeFirst();
 }
 
-export async function submitInspection(ctx: AppContext, actor: Actor, fleetId: number, body: InspectionSubmitBody) {
+export async function submitInspection(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+  body: InspectionSubmitBody,
+) {
   await requireFleet(ctx, actor, fleetId, 'inspection.submit');
   const db = ctx.db.kysely;
   await ensureBuiltinForm(db, fleetId);
@@ -80,7 +85,9 @@ export async function submitInspection(ctx: AppContext, actor: Actor, fleetId: n
   if (ack !== null && ack !== last?.id)
     throw conflict(ACK_NOT_LAST, [{ id: ack, field: 'body.ack', reason: ACK_NOT_LAST }]);
   if (last && needsAcknowledgement({ nd: last.defects, ak: last.ack_at }) && ack !== last.id)
-    throw conflict(ACK_REQUIRED, [{ id: last.id, field: 'body.ack', reason: ACK_REQUIRED } satisfies RecordRefusal]);
+    throw conflict(ACK_REQUIRED, [
+      { id: last.id, field: 'body.ack', reason: ACK_REQUIRED } satisfies RecordRefusal,
+    ]);
 
   const defects = defectsOf(items, results);
   const t = now();
@@ -111,7 +118,9 @@ export async function submitInspection(ctx: AppContext, actor: Actor, fleetId: n
     const signature = await storeImage(trx, fleetId, row.id, 'signature', body.sig, actor.userId, t);
     const stored: StoredResult[] = [];
     for (const r of [...body.res].sort((a, b) => a.i - b.i)) {
-      const img = r.img ? await storeImage(trx, fleetId, row.id, `item-${r.i + 1}`, r.img, actor.userId, t) : null;
+      const img = r.img
+        ? await storeImage(trx, fleetId, row.id, `item-${r.i + 1}`, r.img, actor.userId, t)
+        : null;
       stored.push({
         i: r.i,
         ok: r.ok ?? null,
