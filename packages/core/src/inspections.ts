@@ -114,10 +114,16 @@ export interface ResultProblem {
 export function checkResults(items: readonly InspectionItem[], results: readonly InspectionResult[]) {
   const problems: ResultProblem[] = [];
   const seen = new Map<number, number>();
-  results.forEach((r, row) => {
+  for (const [row, r] of results.entries()) {
     const item = items[r.i];
-    if (!item) return problems.push({ row, item: r.i, reason: 'No such item in the form' });
-    if (seen.has(r.i)) return problems.push({ row, item: r.i, reason: 'The item is answered twice' });
+    if (!item) {
+      problems.push({ row, item: r.i, reason: 'No such item in the form' });
+      continue;
+    }
+    if (seen.has(r.i)) {
+      problems.push({ row, item: r.i, reason: 'The item is answered twice' });
+      continue;
+    }
     seen.set(r.i, row);
     const has = {
       ok: r.ok !== undefined && r.ok !== null,
@@ -136,8 +142,7 @@ export function checkResults(items: readonly InspectionItem[], results: readonly
       });
     if (item.k === 'pf' && r.ok !== false && (r.sev ?? null) !== null)
       problems.push({ row, item: r.i, reason: 'Only a failed item carries a severity' });
-    return undefined;
-  });
+  }
   items.forEach((item, i) => {
     const row = seen.get(i);
     const r = row === undefined ? undefined : results[row];
