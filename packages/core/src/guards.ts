@@ -42,6 +42,7 @@ export type RouteName =
   | 'fuelfillings'
   | 'fuelfillingsImport'
   | 'fuelfilling'
+  | 'inspections'
   | 'reports'
   | 'lineitems'
   | 'lineitemsImport'
@@ -210,6 +211,8 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
       return withState(has(Acl.manageFuelFilling));
     case 'fuelfilling':
       return need(has(isNew ? Acl.viewFuelFilling | Acl.manageFuelFilling : Acl.viewFuelFilling));
+    case 'inspections':
+      return need(has(Acl.submitInspection));
     case 'tokens':
     case 'settings':
       return allow;
@@ -229,6 +232,7 @@ export interface MenuVisibility {
   dashboard: boolean;
   items: boolean;
   fuelfillings: boolean;
+  inspections: boolean;
   intervals: boolean;
   services: boolean;
   reports: boolean;
@@ -246,6 +250,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     dashboard: ok('dashboard') && hasAll(acl, Acl.viewService),
     items: ok('items'),
     fuelfillings: ok('fuelfillings') && !adminOnly,
+    inspections: ok('inspections') && !adminOnly,
     intervals: ok('intervals') && !adminOnly,
     services: ok('services') && !adminOnly,
     reports: ok('reports') && hasAll(acl, Acl.viewService),

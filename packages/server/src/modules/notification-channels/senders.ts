@@ -108,7 +108,7 @@ function inspectionMessage(
     headline: f.t('inspections.notify.headline', values),
     details: [
       f.t('notify.message.fleet', values),
-      f.t('inspections.notify.defects', { count: i.defects }),
+      f.t('inspections.notify.defects', { n: i.defects }),
       f.t('inspections.notify.worst', { severity: f.t(`inspections.severity.${i.worst}`) }),
     ],
     linkText: f.t('inspections.notify.open'),
