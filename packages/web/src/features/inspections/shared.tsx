@@ -44,7 +44,7 @@ const STATE_COLOR: Record<InspectionState, string> = { ok: 'green', defects: 're
 export function SeverityBadge({ severity }: { severity: DefectSeverity }) {
   const { t } = useTranslation();
   return (
-    <Badge color={SEVERITY_COLOR[severity]} variant="light">
+    <Badge color={SEVERITY_COLOR[severity]} variant="light" style={{ flexShrink: 0 }}>
       {t(`inspections.severity.${severity}`)}
     </Badge>
   );
