@@ -213,3 +213,11 @@ export function inspectionState(defects: readonly { cert: Certification | null }
 export function needsAcknowledgement(last: { nd: number; ak: unknown } | null | undefined): boolean {
   return !!last && last.nd > 0 && last.ak === null;
 }
+
+/** A report cell of an item: the label, or the locale key of a built-in item (worded by the reader). */
+export const itemReportValue = (item: Pick<InspectionItem, 'l' | 'key'>) => item.key ?? item.l;
+
+/** The words of an `inspection_item` report cell: a built-in item's key translated, else the label. */
+export function itemReportText(value: string, t: (key: string) => string): string {
+  return value.startsWith('inspections.dvir.') ? t(value) : value;
+}

@@ -345,6 +345,49 @@ describe('inspection forms and inspections (DVIR)', () => {
     expect(kept).toMatchObject({ fm: null, fn: 'Short' });
   });
 
+  it('the report "inspections with defects" lists each defect with its certification, also as CSV', async () => {
+    const day = new Date(Date.now()).toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const res = await manager.get(
+      `/api/fleets/${fid}/reports/inspections-with-defects?from=${from}&to=${to}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.columns.map((c: any) => c.key)).toEqual([
+      'date',
+      'object_type',
+      'object',
+      'form',
+      'item',
+      'severity',
+      'certification',
+      'certified_by',
+    ]);
+    const brake = res.body.rows.find((r: any) => r.item === 'inspections.dvir.serviceBrakes');
+    expect(brake).toMatchObject({
+      object_type: 'u',
+      form: 'DVIR',
+      severity: 'dangerous',
+      certification: 'repaired',
+      certified_by: 'Mike Mechanic',
+    });
+    expect(res.body.rows.filter((r: any) => r.item === 'inspections.dvir.steering')).toHaveLength(1);
+    expect(day >= from).toBe(true);
+    const csv = await fetch(
+      `${t.url}/api/fleets/${fid}/reports/inspections-with-defects/export?from=${from}&to=${to}&format=csv`,
+      { headers: { authorization: `SSID ${manager.ssid}` } },
+    );
+    const text = await csv.text();
+    expect(text).toContain('Service brakes including trailer brake connections');
+    expect(text).toContain('Dangerous');
+    expect(text).toContain('Repaired');
+    // Another fleet's defects are not in it.
+    const other = await outsider.get(
+      `/api/fleets/${t.demo.otherFleetId}/reports/inspections-with-defects?from=${from}&to=${to}`,
+    );
+    expect(other.body.rows).toEqual([]);
+  });
+
   it('retention: a fleet setting of at least 3 months; the job deletes older inspections with their images', async () => {
     expect((await viewer.get(`/api/fleets/${fid}/inspection-settings`)).body).toEqual({ rm: 12 });
     expect((await manager.put(`/api/fleets/${fid}/inspection-settings`, { rm: 2 })).status).toBe(400);
