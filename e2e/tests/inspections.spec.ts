@@ -153,3 +153,51 @@ test('a driver submits a DVIR with a failed brake, a mechanic certifies it, the 
     await mechanic.close();
   }
 });
+
+/**
+ * The forms editor: the built-in DVIR is copied into a form of the fleet's own (labels in the reader's
+ * language), an item is added and saved; the retention setting shows; the dashboard has the section of
+ * failed inspections. At 1280 and 375 px.
+ */
+test('a manager copies the DVIR into an own form; the dashboard shows failed inspections', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000 * cpuThrottle());
+  const { fid, headers } = await apiSession(request, 'manager');
+  const name = `Walk-around ${Date.now().toString(36)}`;
+  try {
+    await login(page, 'manager');
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await page.goto('/inspections/forms');
+    const dvir = page.getByTestId(/^form-/).filter({ hasText: 'Driver vehicle inspection report (DVIR)' });
+    await expect(dvir).toContainText('Built-in');
+    await expect(dvir.getByRole('button', { name: 'Edit form' })).toHaveCount(0);
+    await dvir.getByRole('button', { name: 'Copy' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New form' });
+    await dialog.getByTestId('form-name').fill(name);
+    await expect(dialog.getByPlaceholder('Label').first()).toHaveValue(
+      'Service brakes including trailer brake connections',
+    );
+    await dialog.getByRole('button', { name: 'Add item' }).click();
+    await dialog.getByPlaceholder('Label').last().fill('Load secured');
+    await screenshot(page, 'inspection-form-editor-1280');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    const own = page.getByTestId(/^form-/).filter({ hasText: name });
+    await expect(own).toContainText('Items: 12');
+    await expect(page.getByLabel('Keep inspections for (months)')).toHaveValue('12');
+    await screenshotsAtBothWidths(page, 'inspection-forms');
+
+    await page.goto('/dashboard');
+    await expect(page.getByTestId('dash-section-failedInspections')).toContainText(
+      'Failed inspections in the last 7 days',
+    );
+    await page.getByTestId('dash-section-failedInspections').scrollIntoViewIfNeeded();
+    await screenshot(page, 'inspection-dashboard-1280');
+  } finally {
+    const forms = await request.get(`/api/fleets/${fid}/inspection-forms`, { headers });
+    for (const f of (await forms.json()).forms ?? [])
+      if (f.n === name) await request.delete(`/api/fleets/${fid}/inspection-forms/${f.id}`, { headers });
+  }
+});
