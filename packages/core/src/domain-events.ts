@@ -47,6 +47,16 @@ export const DomainEventType = {
   /** An assignment changed: ended, reopened, its times, meters or driver corrected. */
   assignmentUpdated: 'assignment.updated',
   assignmentDeleted: 'assignment.deleted',
+  /** Inspections (docs/product.md "Inspections"): a form added, changed or deleted. */
+  inspectionFormChanged: 'inspectionForm.changed',
+  /** An inspection was submitted; with defects it notifies (kind 512, inspection failed). */
+  inspectionSubmitted: 'inspection.submitted',
+  /** A mechanic certified defects of an inspection (repaired or repair unnecessary). */
+  inspectionCertified: 'inspection.certified',
+  /** A driver acknowledged an inspection report and its certification. */
+  inspectionAcknowledged: 'inspection.acknowledged',
+  /** An inspection was deleted, by a person or by the fleet's retention. */
+  inspectionDeleted: 'inspection.deleted',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -152,6 +162,34 @@ export type AssignmentDomainEvent =
   | (DomainEventBase<'assignment.created'> & AssignmentSubject)
   | (DomainEventBase<'assignment.updated'> & AssignmentSubject)
   | (DomainEventBase<'assignment.deleted'> & AssignmentSubject);
+export type InspectionFormChangedEvent = DomainEventBase<'inspectionForm.changed'> & {
+  formId: number;
+  change: 'created' | 'updated' | 'deleted';
+};
+/** The inspection an inspection event is about. */
+export interface InspectionSubject {
+  inspectionId: number;
+  objectType: 'u' | 't';
+  objectId: number;
+}
+export type InspectionSubmittedEvent = DomainEventBase<'inspection.submitted'> &
+  InspectionSubject & {
+    formName: string;
+    /** Defects (failed pass/fail items) and the worst severity among them (null without defects). */
+    defects: number;
+    worst: 'minor' | 'major' | 'dangerous' | null;
+  };
+export type InspectionCertifiedEvent = DomainEventBase<'inspection.certified'> &
+  InspectionSubject & { defectIds: number[] };
+export type InspectionAcknowledgedEvent = DomainEventBase<'inspection.acknowledged'> & InspectionSubject;
+export type InspectionDeletedEvent = DomainEventBase<'inspection.deleted'> &
+  InspectionSubject & { reason: 'deleted' | 'retention' };
+export type InspectionDomainEvent =
+  | InspectionFormChangedEvent
+  | InspectionSubmittedEvent
+  | InspectionCertifiedEvent
+  | InspectionAcknowledgedEvent
+  | InspectionDeletedEvent;
 
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
@@ -169,7 +207,8 @@ export type DomainEvent =
   | FleetSettingsChangedEvent
   | FleetSuspendedEvent
   | FuelDomainEvent
-  | AssignmentDomainEvent;
+  | AssignmentDomainEvent
+  | InspectionDomainEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

@@ -14,6 +14,7 @@ export type Collection =
   | 'fuelfilling'
   | 'faultcode'
   | 'assignment'
+  | 'inspection'
   | 'user';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';

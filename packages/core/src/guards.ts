@@ -42,6 +42,7 @@ export type RouteName =
   | 'fuelfillings'
   | 'fuelfillingsImport'
   | 'fuelfilling'
+  | 'inspections'
   | 'reports'
   | 'lineitems'
   | 'lineitemsImport'
@@ -226,6 +227,8 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
       // A new filling: managing fillings, or a driver's add-only right (needs.ts `fuel.add`).
       if (isNew) return need(has(Acl.viewFuelFilling | Acl.manageFuelFilling) || has(Acl.addFuelFilling));
       return need(has(Acl.viewFuelFilling));
+    case 'inspections':
+      return need(has(Acl.submitInspection));
     case 'tokens':
     case 'settings':
       return allow;
@@ -245,6 +248,7 @@ export interface MenuVisibility {
   dashboard: boolean;
   items: boolean;
   fuelfillings: boolean;
+  inspections: boolean;
   intervals: boolean;
   services: boolean;
   reports: boolean;
@@ -262,6 +266,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     dashboard: ok('dashboard') && hasAll(acl, Acl.viewService),
     items: ok('items'),
     fuelfillings: ok('fuelfillings') && !adminOnly,
+    inspections: ok('inspections') && !adminOnly,
     intervals: ok('intervals') && !adminOnly,
     services: ok('services') && !adminOnly,
     reports: ok('reports') && hasAll(acl, Acl.viewService),

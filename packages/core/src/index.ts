@@ -12,6 +12,7 @@ export * from './fuel.js';
 export * from './geo.js';
 export * from './guards.js';
 export * from './imports.js';
+export * from './inspections.js';
 export * from './map-keys.js';
 export * from './needs.js';
 export * from './notification-channels.js';

@@ -1,9 +1,13 @@
 import { NotificationKind } from './constants.js';
 import { isNotificationKind, setupExistedAt } from './notifications.js';
 
-/** True for a kind a channel set-up sends: a service kind, or a critical fault code. */
+/** True for a kind a channel set-up sends: a service kind, a critical fault code, a failed inspection. */
 export function isChannelKind(kind: number): boolean {
-  return isNotificationKind(kind) || kind === NotificationKind.criticalFault;
+  return (
+    isNotificationKind(kind) ||
+    kind === NotificationKind.criticalFault ||
+    kind === NotificationKind.inspectionFailed
+  );
 }
 
 /**
@@ -56,6 +60,7 @@ export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
   [NotificationKind.closed]: 'closed',
   [NotificationKind.rejected]: 'rejected',
   [NotificationKind.criticalFault]: 'criticalFault',
+  [NotificationKind.inspectionFailed]: 'inspectionFailed',
 };
 
 /** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
@@ -84,6 +89,16 @@ export interface ChannelEventSnapshot {
   object: { type: 'u' | 'd' | 't'; id: number; name: string };
   /** A critical fault code (kind 32): the code of the unit (`object`); `service` is then empty (id 0). */
   fault?: { code: string; count: number; reopened: boolean };
+  /** An inspection with defects (kind 512): the object's inspection; `service` is then empty (id 0). */
+  inspection?: InspectionSnapshot;
+}
+
+/** What a failed inspection's message says: its id, the form, the defects and the worst severity. */
+export interface InspectionSnapshot {
+  id: number;
+  form: string;
+  defects: number;
+  worst: 'minor' | 'major' | 'dangerous';
 }
 
 /** The external server's JSON body (PRODUCT.md "Notifications"; docs/operations.md "Webhooks"). */
@@ -102,6 +117,8 @@ export interface WebhookPayload {
   object: { type: 'unit' | 'driver' | 'trailer'; id: number; name: string };
   /** Kind 32 only: the critical fault code the unit reported (`service` is then null). */
   fault?: { code: string; count: number; reopened: boolean };
+  /** Kind 512 only: the inspection with defects (`service` is then null). */
+  inspection?: InspectionSnapshot;
   link: string;
 }
 
@@ -110,6 +127,11 @@ const OBJECT_TYPE_NAMES = { u: 'unit', d: 'driver', t: 'trailer' } as const;
 /** The link to a unit's fault codes on the public site (the unit page's tab). */
 export function unitFaultsUrl(publicUrl: string, unitId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/unit/${unitId}?tab=faults`;
+}
+
+/** The link to an inspection on the public site. */
+export function inspectionUrl(publicUrl: string, inspectionId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/inspections/${inspectionId}`;
 }
 
 /** The link to a service on the public site (spec §2 "/service/{id}"). */
@@ -128,24 +150,30 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
       time: snapshot.at,
     },
     fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
-    service: snapshot.fault
-      ? null
-      : {
-          id: s.id,
-          name: s.name,
-          f: s.f,
-          planned_date: s.plannedDate,
-          limit_mileage_km: s.limitMileage,
-          limit_engine_hours: s.limitEngineHours,
-          cost: s.cost,
-        },
+    service:
+      snapshot.fault || snapshot.inspection
+        ? null
+        : {
+            id: s.id,
+            name: s.name,
+            f: s.f,
+            planned_date: s.plannedDate,
+            limit_mileage_km: s.limitMileage,
+            limit_engine_hours: s.limitEngineHours,
+            cost: s.cost,
+          },
     object: {
       type: OBJECT_TYPE_NAMES[snapshot.object.type],
       id: snapshot.object.id,
       name: snapshot.object.name,
     },
     ...(snapshot.fault && { fault: snapshot.fault }),
-    link: snapshot.fault ? unitFaultsUrl(publicUrl, snapshot.object.id) : serviceUrl(publicUrl, s.id),
+    ...(snapshot.inspection && { inspection: snapshot.inspection }),
+    link: snapshot.inspection
+      ? inspectionUrl(publicUrl, snapshot.inspection.id)
+      : snapshot.fault
+        ? unitFaultsUrl(publicUrl, snapshot.object.id)
+        : serviceUrl(publicUrl, s.id),
   };
 }
 

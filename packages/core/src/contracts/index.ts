@@ -9,6 +9,7 @@ export * from './fleet-transfer.js';
 export * from './fleets.js';
 export * from './fuel.js';
 export * from './imports.js';
+export * from './inspections.js';
 export * from './intervals.js';
 export * from './lineitems.js';
 export * from './lubelogger.js';

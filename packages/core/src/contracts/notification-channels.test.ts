@@ -37,6 +37,9 @@ describe('mail set-ups (spec §7 "E-mail notification configs")', () => {
     // 32 is a unit's critical fault code, a kind of the channels; no bit above it is one.
     expect(mailSetupBody.safeParse({ ...mail, k: 32 }).success).toBe(true);
     expect(paths(mailSetupBody.safeParse({ ...mail, k: 64 }))).toEqual(['k']);
+    // 512 is an inspection with defects (docs/product.md "Inspections").
+    expect(mailSetupBody.safeParse({ ...mail, k: 512 | 32 | 1 }).success).toBe(true);
+    expect(paths(mailSetupBody.safeParse({ ...mail, k: 1024 }))).toEqual(['k']);
   });
   it('PUT takes the set-up as read and does not switch it on by default', () => {
     expect(mailSetupUpdateBody.parse({ id: 4, n: 'X' })).toEqual({ n: 'X' });

@@ -61,8 +61,9 @@ const kindMask = z
   .int()
   .min(1)
   .max(ALL_CHANNEL_KINDS)
+  .refine((k) => k > ALL_CHANNEL_KINDS || (k & ~ALL_CHANNEL_KINDS) === 0, 'Unknown notification kind')
   .describe(
-    'Kinds (bit mask): 1 due, 2 in progress, 4 overdue, 8 closed, 16 rejected, 32 critical fault code',
+    'Kinds (bit mask): 1 due, 2 in progress, 4 overdue, 8 closed, 16 rejected, 32 critical fault code, 512 inspection failed',
   );
 const setupName = z.string().trim().min(1).max(Limits.stringMax).describe('Name');
 const language = z.enum(LANGUAGES).describe('Language of the texts sent');

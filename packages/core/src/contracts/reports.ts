@@ -53,6 +53,7 @@ export const REPORT_TYPES = [
   'upcoming-overdue',
   'fuel',
   'cost-per-distance',
+  'inspections-with-defects',
 ] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
@@ -84,7 +85,10 @@ export const REPORT_CHART_POINTS_MAX = 400;
  * - `volume`: the fleet's fuel unit `fm`; `consumption`: see decision 2 (l|gal/100 km or mpg);
  * - `consumption_per_hour`: fuel units per engine hour (L/h, gal/h), set for units whose type counts
  *   engine hours instead of `consumption` (docs/product.md "Consumption of machines");
- * - `cost_per_distance`: money per km (per mile for `ms` 1).
+ * - `cost_per_distance`: money per km (per mile for `ms` 1);
+ * - `inspection_item`: an inspection item's label, or a built-in item's locale key (`inspections.dvir.…`)
+ *   worded in the reader's language; `severity`: minor, major, dangerous (`inspections.severity.<v>`);
+ *   `certification`: repaired, unnecessary (`inspections.cert.<v>`), empty while uncertified.
  */
 export const REPORT_COLUMN_KINDS = [
   'text',
@@ -101,6 +105,9 @@ export const REPORT_COLUMN_KINDS = [
   'consumption',
   'consumption_per_hour',
   'cost_per_distance',
+  'inspection_item',
+  'severity',
+  'certification',
 ] as const;
 export type ReportColumnKind = (typeof REPORT_COLUMN_KINDS)[number];
 
@@ -182,6 +189,17 @@ export const REPORT_COLUMNS: Record<ReportType, readonly ReportColumnDef[]> = {
     col('total_cost', 'money'),
     col('cost_per_distance', 'cost_per_distance'),
   ],
+  // One row per defect of the inspections submitted in the period (docs/product.md "Inspections").
+  'inspections-with-defects': [
+    col('date', 'date'),
+    col('object_type', 'object_type'),
+    col('object', 'text'),
+    col('form', 'text'),
+    col('item', 'inspection_item'),
+    col('severity', 'severity'),
+    col('certification', 'certification'),
+    col('certified_by', 'text'),
+  ],
 };
 
 /** The columns of a report as the reply lists them: the period column first when grouped. */
@@ -203,6 +221,7 @@ export const REPORT_CHART_SERIES: Record<ReportType, string> = {
   'upcoming-overdue': 'rows',
   fuel: 'fuel_volume',
   'cost-per-distance': 'cost_per_distance',
+  'inspections-with-defects': 'rows',
 };
 
 /**
@@ -225,6 +244,7 @@ export const REPORT_TOTALS: Record<ReportType, readonly string[]> = {
     'consumption_per_hour',
   ],
   'cost-per-distance': ['mileage', 'services_cost', 'fuel_cost', 'total_cost', 'cost_per_distance'],
+  'inspections-with-defects': [],
 };
 
 /** The most characters of the `ids` text (REPORT_IDS_MAX ids of up to 10 digits and their commas). */

@@ -7,6 +7,7 @@ import { fleetTransferRoutes } from './fleet-transfer.js';
 import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
 import { importsRoutes } from './imports.js';
+import { inspectionFormRoutes, inspectionRoutes } from './inspections.js';
 import { intervalsRoutes } from './intervals.js';
 import { lineitemsRoutes } from './lineitems.js';
 import { metaRoutes } from './meta.js';
@@ -79,4 +80,7 @@ export const routes = {
   telematics: telematicsRoutes,
   user: userRoutes,
   assignments: assignmentsRoutes,
+  inspectionForms: inspectionFormRoutes,
+  inspections: inspectionRoutes,
 };
+export * from './inspections.js';

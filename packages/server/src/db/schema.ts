@@ -41,6 +41,8 @@ export interface FleetTable {
   critical_fault_codes: Generated<string>;
   /** The daily distance limit of the meter's automatic voids, km (migration 032; default 4,800). */
   meter_daily_distance_max: Generated<number>;
+  /** Months the fleet keeps inspections (migration 035; at least 3, default 12). */
+  inspection_retention_months: Generated<number>;
 }
 
 export interface FleetUserTable {
@@ -635,6 +637,9 @@ export interface Database {
   client_faults: ClientFaultTable;
   fault_codes: FaultCodeTable;
   vehicle_assignments: VehicleAssignmentTable;
+  inspection_forms: InspectionFormTable;
+  inspections: InspectionTable;
+  inspection_defects: InspectionDefectTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -652,3 +657,56 @@ export type ServiceRow = Selectable<ServiceTable>;
 export type LineItemRow = Selectable<LineItemTable>;
 export type CustomFieldRow = Selectable<CustomFieldTable>;
 export type FuelFillingRow = Selectable<FuelFillingTable>;
+
+/** An inspection form (migration 035): items as JSON (core `InspectionItem[]`). */
+export interface InspectionFormTable {
+  id: Generated<number>;
+  fleet_id: number;
+  name: string;
+  /** 'dvir' for the built-in form; null for the fleet's own. */
+  builtin: string | null;
+  items: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A submitted inspection (migration 035): its copy of the items and the results as JSON. */
+export interface InspectionTable {
+  id: Generated<number>;
+  fleet_id: number;
+  form_id: number | null;
+  form_name: string;
+  builtin: string | null;
+  object_type: string;
+  object_id: number;
+  mileage: number | null;
+  engine_hours: number | null;
+  note: string;
+  items: string;
+  results: string;
+  signature_id: number | null;
+  submitted_at: number;
+  submitter_id: number | null;
+  defects: number;
+  ack_by: number | null;
+  ack_at: number | null;
+}
+
+/** A defect of an inspection (migration 035): a failed item, its issue and its certification. */
+export interface InspectionDefectTable {
+  id: Generated<number>;
+  fleet_id: number;
+  inspection_id: number;
+  item: number;
+  severity: string;
+  issue_id: number | null;
+  cert: string | null;
+  cert_note: string;
+  cert_by: number | null;
+  cert_at: number | null;
+  cert_signature_id: number | null;
+}
+
+export type InspectionFormRow = Selectable<InspectionFormTable>;
+export type InspectionRow = Selectable<InspectionTable>;
+export type InspectionDefectRow = Selectable<InspectionDefectTable>;

@@ -61,7 +61,7 @@ interface DemoObject {
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
-async function actorOf(ctx: AppContext, name: string): Promise<Actor> {
+export async function actorOf(ctx: AppContext, name: string): Promise<Actor> {
   const u = await ctx.db.kysely
     .selectFrom('users')
     .select(['id', 'name', 'account_id', 'su', 'admin'])

@@ -14,6 +14,7 @@ import {
   DEMO_USERS,
   OTHER_FLEET,
 } from './data.js';
+import { seedDemoInspections } from './inspections.js';
 import { seedDemoMaintenance } from './maintenance.js';
 
 /** True when the database holds no account yet: the only time the demo is seeded. */
@@ -39,6 +40,7 @@ export const DEMO_FULL_HISTORY_DAYS = 365;
 export async function seedDemoIfEmpty(ctx: AppContext, password: string): Promise<DemoIds | undefined> {
   const ids = await seedAccounts(ctx, password, DEMO_FULL_HISTORY_DAYS);
   if (ids) await seedDemoMaintenance(ctx, ids, DEMO_FULL_HISTORY_DAYS);
+  if (ids) await seedDemoInspections(ctx, ids);
   return ids;
 }
 

@@ -14,6 +14,7 @@ export const COLLECTION_NEEDS: Record<Collection, FleetNeedName> = {
   fuelfilling: 'fuel.view',
   faultcode: 'faultcode.view',
   assignment: 'assignment.view',
+  inspection: 'inspection.submit',
   user: 'fleet.member',
 };
 

@@ -1,5 +1,6 @@
 import { type AppContext, DAY, now } from '../context.js';
 import { orderColumn } from '../events/outbox.js';
+import { pruneInspections } from './inspection-retention.js';
 
 /** Ingest-log rows are kept this long: enough to diagnose a device, bounded against unknown senders. */
 export const INGEST_LOG_DAYS = 30;
@@ -84,6 +85,7 @@ export function startRetention(ctx: AppContext): { stop(): void } {
     void pruneIngestLog(ctx).catch((err) => ctx.log.warn({ err }, 'ingest log pruning failed'));
     void pruneDomainEvents(ctx).catch((err) => ctx.log.warn({ err }, 'domain event pruning failed'));
     void pruneDeliveries(ctx).catch((err) => ctx.log.warn({ err }, 'delivery log pruning failed'));
+    void pruneInspections(ctx).catch((err) => ctx.log.warn({ err }, 'inspection retention failed'));
   };
   run();
   const timer = setInterval(run, EVERY_MS);

@@ -8,6 +8,7 @@ import { FLEET_TRANSFER_CASES } from './fleet-transfer-cases.js';
 import { FUEL_CASES } from './fuel-cases.js';
 import type { TestServer } from './harness.js';
 import { IMPORT_CASES } from './imports-cases.js';
+import { INSPECTION_CASES } from './inspection-cases.js';
 import { MAINTENANCE_CASES } from './maintenance-cases.js';
 import {
   ACCOUNT_ADMINS,
@@ -92,6 +93,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...METER_CASES, // a unit's meter history (meter-cases.ts)
   ...FAULT_CODE_CASES, // a unit's fault codes (fault-code-cases.ts)
   ...ASSIGNMENT_CASES, // vehicle assignments (assignment-cases.ts)
+  ...INSPECTION_CASES, // inspection forms and inspections (inspection-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

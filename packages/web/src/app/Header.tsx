@@ -36,6 +36,7 @@ const NAV: { key: MenuKey; to: string; label: string }[] = [
   { key: 'dashboard', to: '/dashboard', label: 'menu.dashboard' },
   { key: 'items', to: '/items', label: 'menu.items' },
   { key: 'fuelfillings', to: '/fuelfillings', label: 'menu.fuelfillings' },
+  { key: 'inspections', to: '/inspections', label: 'inspections.menu' },
   { key: 'intervals', to: '/intervals', label: 'menu.intervals' },
   { key: 'services', to: '/services', label: 'menu.services' },
   { key: 'reports', to: '/reports', label: 'menu.reports' },

@@ -33,6 +33,10 @@ const AdminScreen = lazy(() => import('../features/admin/AdminScreen.tsx'));
 const FleetAdminScreen = lazy(() => import('../features/fleetadmin/FleetAdminScreen.tsx'));
 const FuelFillingsScreen = lazy(() => import('../features/fuel/FuelFillingsScreen.tsx'));
 const FuelEditorScreen = lazy(() => import('../features/fuel/FuelEditorScreen.tsx'));
+const InspectionsScreen = lazy(() => import('../features/inspections/InspectionsScreen.tsx'));
+const StartInspectionScreen = lazy(() => import('../features/inspections/StartInspectionScreen.tsx'));
+const InspectionScreen = lazy(() => import('../features/inspections/InspectionScreen.tsx'));
+const InspectionFormsScreen = lazy(() => import('../features/inspections/FormsScreen.tsx'));
 const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx'));
 const MigrationScreen = lazy(() => import('../features/migration/MigrationScreen.tsx'));
 const ImportScreen = lazy(() => import('../features/imports/ImportScreen.tsx'));
@@ -94,6 +98,10 @@ export const router = createBrowserRouter(
         <Route path="fuelfillings" element={guarded('fuelfillings', <FuelFillingsScreen />)} />
         <Route path="fuelfillings/import" element={<ImportScreen kind="fuelfillings" />} />
         <Route path="fuelfilling/:id" element={guarded('fuelfilling', <FuelEditorScreen />)} />
+        <Route path="inspections" element={guarded('inspections', <InspectionsScreen />)} />
+        <Route path="inspections/new" element={guarded('inspections', <StartInspectionScreen />)} />
+        <Route path="inspections/forms" element={guarded('inspections', <InspectionFormsScreen />)} />
+        <Route path="inspections/:id" element={guarded('inspections', <InspectionScreen />)} />
         <Route path="reports" element={guarded('reports', <ReportsScreen />)} />
         <Route path="lineitems" element={guarded('lineitems', <LineItemsScreen />)} />
         <Route path="lineitems/import" element={<ImportScreen kind="lineitems" />} />

@@ -58,6 +58,8 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'reports.col.date',
     'reports.col.line_type',
     'vehicle.photo',
+    'inspections.menu',
+    'inspections.title',
   ],
   es: ['tokens.count_one', 'tokens.count_other'],
   it: ['login.password', 'tokens.count_one'],

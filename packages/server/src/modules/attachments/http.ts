@@ -66,7 +66,7 @@ export async function registerAttachmentRoutes(
 }
 
 /** Sends a stored file with its original name and a safe content type. */
-function sendFile(reply: FastifyReply, file: { name: string; content_type: string; data: Buffer }) {
+export function sendFile(reply: FastifyReply, file: { name: string; content_type: string; data: Buffer }) {
   // The stored bytes as they are (binaryReply documents them; a Buffer is never serialised).
   return reply
     .header('content-type', safeContentType(file.content_type))

@@ -3,6 +3,7 @@ import {
   DomainEventType,
   type FaultCodeOpenedEvent,
   fromThousandths,
+  type InspectionSubmittedEvent,
   isCriticalFaultCode,
   type NotificationChannel,
   NotificationKind,
@@ -16,6 +17,7 @@ import type { Database, NotificationDeliveryTable } from '../../db/schema.js';
 import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
 import { parseCritical } from '../fault-codes/service.js';
 import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
+import { inspectionDeliveriesOf } from './inspection-deliveries.js';
 import { recipientsOf } from './mappers.js';
 import { deliveryWorker } from './worker.js';
 
@@ -313,17 +315,21 @@ export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]
 export function channelConsumer(ctx: AppContext): DomainEventConsumer {
   return {
     name: CHANNELS_CONSUMER,
-    types: [...NOTIFYING_EVENT_TYPES, DomainEventType.faultCodeOpened],
+    types: [...NOTIFYING_EVENT_TYPES, DomainEventType.faultCodeOpened, DomainEventType.inspectionSubmitted],
     async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
       const faults = events.filter(
         (e) => e.type === DomainEventType.faultCodeOpened,
       ) as FaultCodeOpenedEvent[];
+      const inspections = events.filter(
+        (e) => e.type === DomainEventType.inspectionSubmitted,
+      ) as InspectionSubmittedEvent[];
       const services = events.filter(
-        (e) => e.type !== DomainEventType.faultCodeOpened,
+        (e) => e.type !== DomainEventType.faultCodeOpened && e.type !== DomainEventType.inspectionSubmitted,
       ) as ServiceDomainEvent[];
       const written =
         (await insertDeliveries(trx, await deliveriesOf(trx, services))) +
-        (await insertDeliveries(trx, await faultDeliveriesOf(trx, faults)));
+        (await insertDeliveries(trx, await faultDeliveriesOf(trx, faults))) +
+        (await insertDeliveries(trx, await inspectionDeliveriesOf(trx, inspections)));
       return () => {
         if (written > 0) deliveryWorker(ctx).wake();
       };

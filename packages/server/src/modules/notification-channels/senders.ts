@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import {
   type ChannelEventSnapshot,
+  inspectionUrl,
   NotificationKind,
   serviceUrl,
   signatureBase,
@@ -84,17 +85,42 @@ const KIND_KEYS: Record<number, string> = {
   [NotificationKind.closed]: 'status.closed',
   [NotificationKind.rejected]: 'status.rejected',
   [NotificationKind.criticalFault]: 'notify.fault.kind',
+  [NotificationKind.inspectionFailed]: 'inspections.notify.kind',
 };
 
 /** A link to the service, or to the site for a test (which names no service). */
 export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
+  if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
   if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
   return snapshot.service.id > 0 ? serviceUrl(publicUrl, snapshot.service.id) : publicUrl;
+}
+
+/** The message of an inspection with defects (kind 512): the object, the form, defects, worst severity. */
+function inspectionMessage(
+  snapshot: ChannelEventSnapshot,
+  f: ReturnType<typeof formatterFor>,
+  publicUrl: string,
+) {
+  const i = snapshot.inspection!;
+  const values = { object: snapshot.object.name, fleet: snapshot.fleet.name, form: i.form };
+  return {
+    subject: f.t('inspections.notify.subject', values),
+    headline: f.t('inspections.notify.headline', values),
+    details: [
+      f.t('notify.message.fleet', values),
+      f.t('inspections.notify.defects', { n: i.defects }),
+      f.t('inspections.notify.worst', { severity: f.t(`inspections.severity.${i.worst}`) }),
+    ],
+    linkText: f.t('inspections.notify.open'),
+    link: linkOf(snapshot, publicUrl),
+    when: f.dateTime(snapshot.at),
+  };
 }
 
 /** The text of a mail or bot message in `lang`, as lines, spec §9 formats in the fleet's units. */
 export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
   const f = formatterFor({ lang, fleet: snapshot.fleet });
+  if (snapshot.inspection) return inspectionMessage(snapshot, f, publicUrl);
   if (snapshot.fault) {
     // A critical fault code of a unit (kind 32): no service to describe.
     const values = { code: snapshot.fault.code, object: snapshot.object.name, fleet: snapshot.fleet.name };

@@ -29,6 +29,7 @@ import { costsByInterval } from './costs-by-interval.js';
 import { costsByLineItem } from './costs-by-line-item.js';
 import { costsByObject } from './costs-by-object.js';
 import { fuelReport } from './fuel.js';
+import { inspectionsWithDefects } from './inspections-with-defects.js';
 import { servicesPerformed } from './services-performed.js';
 import { type Ctx, type Objects, objectNames, type Row, THOUSANDTHS } from './shared.js';
 import { upcomingOverdue } from './upcoming-overdue.js';
@@ -53,6 +54,7 @@ const BUILDERS: Record<ReportType, (c: Ctx) => Promise<Row[]>> = {
   'upcoming-overdue': upcomingOverdue,
   fuel: fuelReport,
   'cost-per-distance': costPerDistanceReport,
+  'inspections-with-defects': inspectionsWithDefects,
 };
 
 /** Sums of the summable keys over rows (thousandths and km), with the ratios recomputed. */
@@ -100,7 +102,7 @@ function partsOf(type: ReportType, key: string): string[] {
   if (key === 'consumption') return ['fuel_volume', 'mileage'];
   if (key === 'consumption_per_hour') return ['fuel_volume', 'engine_hours'];
   if (key === 'cost_per_distance') return ['services_cost', 'fuel_cost', 'mileage'];
-  return type === 'upcoming-overdue' || key === 'rows' ? [] : [key];
+  return type === 'upcoming-overdue' || type === 'inspections-with-defects' || key === 'rows' ? [] : [key];
 }
 
 function chartOf(c: Ctx, type: ReportType, rows: Row[]): ReportChartWire {

@@ -12,8 +12,9 @@ import { useUrlParams } from '../../lib/urlParams.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { CustomizeDialog } from './Customize.tsx';
 import classes from './Dashboard.module.css';
+import { FailedInspectionsSection } from './FailedInspections.tsx';
 import { GettingStarted } from './GettingStarted.tsx';
-import { type SectionId, statusCounts, visibleSections } from './rules.ts';
+import { type SectionId, sectionTitleKey, statusCounts, visibleSections } from './rules.ts';
 import {
   AttentionSection,
   CostChartSection,
@@ -53,6 +54,7 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
   const [layout, setLayout, saveFailed] = useLayout();
   const [customizing, setCustomizing] = useState(false);
   const canMap = useCan('map.view');
+  const canInspect = useCan('inspection.submit');
 
   const units = useUnits<UnitPart>(fid);
   const drivers = useDrivers<PersonPart>(fid);
@@ -129,6 +131,8 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
         );
       case 'map':
         return map && canMap ? <Suspense fallback={<Loading />}>{map}</Suspense> : null;
+      case 'failedInspections':
+        return canInspect ? <FailedInspectionsSection fid={fid} fmt={fmt} /> : null;
     }
   };
 
@@ -168,12 +172,12 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
               p="md"
               radius="md"
               component="section"
-              aria-label={t(`dashboard.section_${id}`)}
+              aria-label={t(sectionTitleKey(id))}
               data-testid={`dash-section-${id}`}
               className={WIDE.has(id) ? `${classes.section} ${classes.wide}` : classes.section}
             >
               <Title order={2} size="h5" mb="sm">
-                {t(`dashboard.section_${id}`)}
+                {t(sectionTitleKey(id))}
               </Title>
               {content}
             </Paper>

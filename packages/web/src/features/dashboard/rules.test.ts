@@ -11,6 +11,7 @@ import {
   perDistanceText,
   SECTION_IDS,
   STALE_AFTER_SECONDS,
+  sectionTitleKey,
   staleUnits,
   statusCounts,
   toggleSection,
@@ -39,6 +40,11 @@ describe('layout', () => {
     expect(moveSection(DEFAULT_LAYOUT, 'status', -1)).toBe(DEFAULT_LAYOUT);
     expect(moveSection(DEFAULT_LAYOUT, 'map', 1)).toBe(DEFAULT_LAYOUT);
     expect(moveSection(DEFAULT_LAYOUT, 'status', 1).order.slice(0, 2)).toEqual(['objects', 'status']);
+  });
+
+  it('names the failed inspections section from the inspections texts', () => {
+    expect(sectionTitleKey('failedInspections')).toBe('inspections.dashboard');
+    expect(sectionTitleKey('costs')).toBe('dashboard.section_costs');
   });
 
   it('hides and shows sections', () => {

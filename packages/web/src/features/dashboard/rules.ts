@@ -30,9 +30,15 @@ export const SECTION_IDS = [
   'costChart',
   'topUnits',
   'attention',
+  'failedInspections',
   'map',
 ] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
+
+/** The locale key of a section's title (the inspections' section keeps its texts in its own namespace). */
+export function sectionTitleKey(id: SectionId): string {
+  return id === 'failedInspections' ? 'inspections.dashboard' : `dashboard.section_${id}`;
+}
 
 /** The user setting's key (PATCH /api/user/settings) holding the layout. */
 export const LAYOUT_SETTING = 'dashboard';

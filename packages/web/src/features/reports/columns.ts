@@ -4,6 +4,7 @@ import {
   formatMoney,
   formatMoneyAmount,
   formatNumber,
+  itemReportText,
   KM_PER_MILE,
   kmToFleetDistance,
   type ReportColumnKind,
@@ -121,6 +122,12 @@ export function formatCell(kind: ReportColumnKind, value: CellValue, ctx: Report
       return ctx.t(`reports.status.${value}`);
     case 'line_type':
       return ctx.t(`reports.lineType.${value}`);
+    case 'inspection_item':
+      return itemReportText(String(value), ctx.t);
+    case 'severity':
+      return ctx.t(`inspections.severity.${value}`);
+    case 'certification':
+      return ctx.t(`inspections.cert.${value}`);
     default: {
       const n = displayNumber(kind, value, ctx.ms);
       return n === null ? String(value) : formatNumberOf(kind, n, ctx);
@@ -146,7 +153,14 @@ export function sortValue(
 ): string | number | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return displayNumber(kind, value, ctx.ms);
-  if (kind === 'object_type' || kind === 'status' || kind === 'line_type')
+  if (
+    kind === 'object_type' ||
+    kind === 'status' ||
+    kind === 'line_type' ||
+    kind === 'inspection_item' ||
+    kind === 'severity' ||
+    kind === 'certification'
+  )
     return formatCell(kind, value, ctx);
   return value;
 }

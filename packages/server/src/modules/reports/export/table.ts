@@ -1,5 +1,6 @@
 import {
   consumptionLabel,
+  itemReportText,
   KM_PER_MILE,
   kmToFleetDistance,
   MeasureSystem,
@@ -109,6 +110,12 @@ function exportValue(kind: ReportColumnKind, v: string | number | null, wire: Re
       return f.t(`reports.status.${v}`);
     case 'line_type':
       return v === 1 || v === 2 ? f.t(`reports.lineType.${v}`) : String(v);
+    case 'inspection_item':
+      return itemReportText(String(v), f.t);
+    case 'severity':
+      return f.t(`inspections.severity.${v}`);
+    case 'certification':
+      return f.t(`inspections.cert.${v}`);
     default:
       return v;
   }

@@ -1,0 +1,151 @@
+import { fleetItemParams, fleetParams, okReply } from '../contracts/common.js';
+import {
+  inspectionAttachmentParams,
+  inspectionFormBody,
+  inspectionFormListReply,
+  inspectionFormUpdateBody,
+  inspectionFormWire,
+  inspectionListQuery,
+  inspectionListReply,
+  inspectionSettingsBody,
+  inspectionSettingsReply,
+  inspectionSubmitBody,
+  inspectionUpdateBody,
+  inspectionWire,
+} from '../contracts/inspections.js';
+import { route } from './route.js';
+
+/** Inspection forms and inspections (DVIR; core contracts/inspections.ts). */
+
+const tags = ['inspections'];
+const forms = '/api/fleets/:fid/inspection-forms';
+const base = '/api/fleets/:fid/inspections';
+
+export const inspectionFormRoutes = {
+  list: route({
+    method: 'GET',
+    path: forms,
+    params: fleetParams,
+    reply: inspectionFormListReply,
+    need: 'inspection.submit',
+    summary: 'The fleet’s inspection forms, the built-in DVIR first',
+    tags,
+  }),
+  get: route({
+    method: 'GET',
+    path: `${forms}/:id`,
+    params: fleetItemParams,
+    reply: inspectionFormWire,
+    need: 'inspection.submit',
+    summary: 'An inspection form',
+    tags,
+  }),
+  create: route({
+    method: 'POST',
+    path: forms,
+    params: fleetParams,
+    body: inspectionFormBody,
+    reply: inspectionFormWire,
+    need: 'inspection.manage',
+    summary: 'Add a form of ordered items (pass/fail, number, text, photo, signature)',
+    tags,
+  }),
+  update: route({
+    method: 'PUT',
+    path: `${forms}/:id`,
+    params: fleetItemParams,
+    body: inspectionFormUpdateBody,
+    reply: inspectionFormWire,
+    need: 'inspection.manage',
+    summary: 'Change a form; submitted inspections keep their copy of the items; the built-in one is fixed',
+    tags,
+  }),
+  remove: route({
+    method: 'DELETE',
+    path: `${forms}/:id`,
+    params: fleetItemParams,
+    reply: okReply,
+    need: 'inspection.manage',
+    summary: 'Delete a form; its inspections stay',
+    tags,
+  }),
+};
+
+export const inspectionRoutes = {
+  list: route({
+    method: 'GET',
+    path: base,
+    params: fleetParams,
+    query: inspectionListQuery,
+    reply: inspectionListReply,
+    need: 'inspection.submit',
+    summary: 'Submitted inspections, newest first',
+    tags,
+  }),
+  get: route({
+    method: 'GET',
+    path: `${base}/:id`,
+    params: fleetItemParams,
+    reply: inspectionWire,
+    need: 'inspection.submit',
+    summary: 'An inspection with its items, results, defects, certification and acknowledgement',
+    tags,
+  }),
+  submit: route({
+    method: 'POST',
+    path: base,
+    params: fleetParams,
+    body: inspectionSubmitBody,
+    reply: inspectionWire,
+    need: 'inspection.submit',
+    summary: 'Submit an inspection of a unit or trailer, signed; each failed item is a defect',
+    tags,
+  }),
+  update: route({
+    method: 'PUT',
+    path: `${base}/:id`,
+    params: fleetItemParams,
+    body: inspectionUpdateBody,
+    reply: inspectionWire,
+    need: 'inspection.submit',
+    summary: 'Certify defects (inspection.manage) or acknowledge the report; nothing else changes',
+    tags,
+  }),
+  remove: route({
+    method: 'DELETE',
+    path: `${base}/:id`,
+    params: fleetItemParams,
+    reply: okReply,
+    need: 'inspection.manage',
+    summary: 'Delete an inspection and its images',
+    tags,
+  }),
+  image: route({
+    method: 'GET',
+    path: `${base}/:id/attachments/:aid`,
+    params: inspectionAttachmentParams,
+    reply: 'file',
+    need: 'inspection.submit',
+    summary: 'A photo or signature of an inspection',
+    tags,
+  }),
+  settings: route({
+    method: 'GET',
+    path: '/api/fleets/:fid/inspection-settings',
+    params: fleetParams,
+    reply: inspectionSettingsReply,
+    need: 'inspection.submit',
+    summary: 'How long the fleet keeps inspections (months)',
+    tags,
+  }),
+  setSettings: route({
+    method: 'PUT',
+    path: '/api/fleets/:fid/inspection-settings',
+    params: fleetParams,
+    body: inspectionSettingsBody,
+    reply: inspectionSettingsReply,
+    need: 'fleet.admin',
+    summary: 'Sets how long the fleet keeps inspections (months, at least 3)',
+    tags,
+  }),
+};
