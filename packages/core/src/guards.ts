@@ -29,6 +29,7 @@ export type RouteName =
   | 'migration'
   | 'dashboard'
   | 'items'
+  | 'unitsImport'
   | 'unit'
   | 'trailer'
   | 'driver'
@@ -186,6 +187,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
       return withState(operational(user) && hasAny(acl, Acl.viewService | Acl.viewInterval));
     case 'items':
       return need(operational(user) && has(Acl.viewService | Acl.viewInterval));
+    case 'unitsImport':
+      // The import of units: as creating a unit (need fleet.admin), on the operational list /items.
+      return withState(operational(user) && has(Acl.admin));
     case 'intervals':
       return need(has(Acl.viewInterval));
     case 'intervalsImport':
