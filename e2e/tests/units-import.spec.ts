@@ -99,6 +99,7 @@ test('units: the same import at 375 px, nothing sticking out sideways', async ({
 
 test('units: the Import button is only for those who may create units', async ({ page }) => {
   await login(page, 'mechanic');
+  await expect(page).toHaveURL('/dashboard');
   await page.goto('/items');
   await expect(page.getByTestId('objects')).toBeVisible();
   await expect(page.getByTestId('import-open')).toHaveCount(0);
