@@ -205,6 +205,7 @@ describe('routes needing navigation state', () => {
     ['fuelfillingsImport', user(), viewer],
     ['servicesClose', viewer, user({ fleets: [{ id: 1, acl: Acl.viewInterval }] })],
     ['lineitemsImport', viewer, su],
+    ['unitsImport', user({ fleets: [{ id: 1, acl: ACL_ALL }] }), user()],
   ] as const;
   for (const [route, allowed, denied] of cases) {
     it(route, () => {

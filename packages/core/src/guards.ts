@@ -29,6 +29,7 @@ export type RouteName =
   | 'migration'
   | 'dashboard'
   | 'items'
+  | 'unitsImport'
   | 'unit'
   | 'trailer'
   | 'driver'
@@ -201,6 +202,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
       // A driver (the workshop bits without the spec's view bits) lists the units assigned to them
       // (docs/product.md "Vehicle assignments").
       return need(operational(user) && (has(Acl.viewService | Acl.viewInterval) || isDriverAcl(acl)));
+    case 'unitsImport':
+      // The import of units: as creating a unit (need fleet.admin), on the operational list /items.
+      return withState(operational(user) && has(Acl.admin));
     case 'intervals':
       return need(has(Acl.viewInterval));
     case 'intervalsImport':

@@ -41,6 +41,22 @@ export const IMPORT_TITLE_KEYS: Titles = {
   lineitems: {
     type: ['lineitems.type'],
   },
+  // The columns of the service objects list and of the unit's profile tab.
+  units: {
+    name: ['objects.name'],
+    device_id: ['objects.deviceId'],
+    unit_type: ['objects.unitType'],
+    mileage: ['objects.mileage'],
+    engine_hours: ['objects.engineHours'],
+    vin: ['vehicle.vin'],
+    make: ['vehicle.make'],
+    model: ['vehicle.model'],
+    model_year: ['vehicle.year'],
+    plate: ['vehicle.plate'],
+    fuel_type: ['vehicle.fuelType'],
+    tags: ['vehicle.tags'],
+    notes: ['vehicle.notes'],
+  },
 };
 
 const UNIT = ['Vehicle', 'Vehicle name', 'Asset', 'Asset name', 'Object', 'Unit name', 'Equipment'];
@@ -93,5 +109,39 @@ export const IMPORT_SYNONYMS: Titles = {
   lineitems: {
     name: ['Item', 'Part', 'Part name', 'Labour', 'Labor'],
     cost: ['Unit cost', 'Price', 'Unit price', 'Rate'],
+  },
+  // Fleetio's vehicle export ("Name", "VIN", "License Plate", "Year", "Group", "Labels"), LubeLogger's
+  // vehicles ("Year", "Make", "Model", "LicensePlate", "Tags", "Notes") and the fleet export's units CSV.
+  units: {
+    name: [...UNIT, 'Vehicle ID', 'Unit'],
+    device_id: [
+      'Device',
+      'Device identifier',
+      'Unique ID',
+      'Unique identifier',
+      'IMEI',
+      'Tracker',
+      'Tracker ID',
+      'uid',
+    ],
+    unit_type: ['Type', 'Vehicle type', 'Asset type', 'Body type', 'unit_type_id'],
+    mileage: [...ODOMETER, 'Current meter value', 'Current meter', 'Primary meter value', 'Current odometer'],
+    engine_hours: ['Hours', 'Hour meter', 'Secondary meter', 'Secondary meter value', 'Current hours'],
+    vin: ['VIN/SN', 'Serial number', 'Vehicle identification number', 'Chassis number'],
+    make: ['Manufacturer', 'Brand'],
+    model_year: ['Year', 'Build year', 'Manufacture year'],
+    plate: [
+      'License plate',
+      'LicensePlate',
+      'Licence plate',
+      'Registration',
+      'Registration number',
+      'Plate number',
+      'Number plate',
+    ],
+    fuel_type: ['Fuel', 'Fuel type', 'Fuel grade'],
+    tank_capacity: ['Fuel tank capacity', 'Fuel tank 1 capacity', 'Tank capacity', 'Tank size', 'Tank'],
+    tags: ['Labels', 'Label', 'Group', 'Groups', 'Tag'],
+    notes: [...NOTES, 'Description'],
   },
 };

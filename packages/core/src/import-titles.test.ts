@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { UNIT_TYPES } from './constants.js';
+import { VEHICLE_FUEL_TYPES } from './contracts/fleets.js';
 import { IMPORT_COLUMNS } from './contracts/imports.js';
 import { IMPORT_TITLE_KEYS } from './import-synonyms.js';
 
@@ -40,12 +42,33 @@ describe('the translated import titles', () => {
       }
       titles[kind] = out;
     }
+    // The words a cell may name a value by (import-units.ts): unit types and fuel types, in every language.
+    const valueTitles = (keyOf: (value: string) => string, values: readonly string[]) =>
+      Object.fromEntries(
+        values.map((value) => {
+          const found = new Set<string>();
+          for (const locale of locales) {
+            const t = text(locale, keyOf(value));
+            expect(typeof t, `${keyOf(value)} in every language`).toBe('string');
+            found.add((t as string).trim());
+          }
+          return [value, [...found].sort()];
+        }),
+      );
+    const values = {
+      unit_type: valueTitles((n) => `intervals.vehicle.${n}`, UNIT_TYPES),
+      fuel_type: valueTitles((f) => `vehicle.fuel${f[0]!.toUpperCase()}${f.slice(1)}`, VEHICLE_FUEL_TYPES),
+    };
     const source = `// Built from the locale files by import-titles.test.ts (run it with -u after a change); do not edit.
 import type { ImportKind } from './contracts/imports.js';
 
 /** Per import kind and field: its column's titles in Fleetkeep's UI, in all 23 languages. */
 export const IMPORT_TITLES: Readonly<Partial<Record<ImportKind, Readonly<Record<string, readonly string[]>>>>> =
   ${JSON.stringify(titles)};
+
+/** Per value column (unit type, fuel type) and stored value: its names in all 23 languages. */
+export const IMPORT_VALUE_TITLES: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> =
+  ${JSON.stringify(values)};
 `;
     await expect(source).toMatchFileSnapshot('./import-titles.ts');
   });

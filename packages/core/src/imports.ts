@@ -1,4 +1,4 @@
-import { Limits, LineItemKind } from './constants.js';
+import { LineItemKind } from './constants.js';
 import type { FuelFillingImportRow } from './contracts/fuel.js';
 import {
   IMPORT_COLUMNS,
@@ -12,8 +12,17 @@ import { INTERVAL_TIME_FREQUENCY_MAX, type IntervalImportRow } from './contracts
 import type { LineItemImportRow } from './contracts/lineitems.js';
 import type { ServiceImportRow } from './contracts/services.js';
 import { toThousandths } from './decimal.js';
+import { ImportError } from './import-errors.js';
 import { IMPORT_SYNONYMS } from './import-synonyms.js';
 import { IMPORT_TITLES } from './import-titles.js';
+import {
+  buildUnitRows,
+  checkUnitCell,
+  textMax,
+  type UnitImportRow,
+  type UnitRuleContext,
+  unitRuleSets,
+} from './import-units.js';
 import { localDate } from './timezone.js';
 import { isFloat, isInteger, isValidString } from './validators.js';
 
@@ -24,50 +33,14 @@ import { isFloat, isInteger, isValidString } from './validators.js';
  * each issue names the row, the field key of `IMPORT_COLUMNS` and the i18n key of its reason.
  */
 
-/** Reasons, as i18n keys (`imports.err.*`). */
-export const ImportError = {
-  required: 'imports.err.required',
-  integer: 'imports.err.integer',
-  decimal: 'imports.err.decimal',
-  positive: 'imports.err.positive',
-  date: 'imports.err.date',
-  month: 'imports.err.month',
-  future: 'imports.err.future',
-  endBeforeStart: 'imports.err.endBeforeStart',
-  unit: 'imports.err.unit',
-  tooLong: 'imports.err.tooLong',
-  timeFrequency: 'imports.err.timeFrequency',
-  timeUnit: 'imports.err.timeUnit',
-  lineType: 'imports.err.lineType',
-  duplicate: 'imports.err.duplicate',
-  noFrequency: 'imports.err.noFrequency',
-  priceOrTotal: 'imports.err.priceOrTotal',
-} as const;
-
-/**
- * Why a file cannot be read, as i18n keys (`imports.file.*`): the parse call's refusals (its `reason` and
- * detail message), and the browser's own two, a file over IMPORT_FILE_BYTES_MAX and an upload that failed.
- */
-export const ImportFileError = {
-  empty: 'imports.file.empty',
-  binary: 'imports.file.binary',
-  tooManyRows: 'imports.file.tooManyRows',
-  tooManyColumns: 'imports.file.tooManyColumns',
-  cellTooLong: 'imports.file.cellTooLong',
-  badXlsx: 'imports.file.badXlsx',
-  zipBomb: 'imports.file.zipBomb',
-  formula: 'imports.file.formula',
-  sheet: 'imports.file.sheet',
-  tooLarge: 'imports.file.tooLarge',
-  failed: 'imports.file.failed',
-} as const;
+export { ImportError, ImportFileError } from './import-errors.js';
 
 export interface ImportUnit {
   id: number;
   n: string;
 }
 
-export interface ImportCheckContext {
+export interface ImportCheckContext extends UnitRuleContext {
   dateFormat: ImportDateFormat;
   /** The fleet's local date today, YYYY-MM-DD ("not after today", spec §5). */
   today: string;
@@ -85,10 +58,13 @@ export type ImportPayload =
   | { kind: 'intervals'; rows: number[]; data: IntervalImportRow }
   | { kind: 'services'; rows: number[]; data: ServiceImportRow }
   | { kind: 'fuelfillings'; rows: number[]; data: FuelFillingImportRow }
-  | { kind: 'lineitems'; rows: number[]; data: LineItemImportRow };
+  | { kind: 'lineitems'; rows: number[]; data: LineItemImportRow }
+  | { kind: 'units'; rows: number[]; data: UnitImportRow };
 
 export interface ImportCheck {
   issues: ImportCellIssue[];
+  /** Cells kept as they are, with a word for the person (a VIN whose check digit does not match). */
+  warnings: ImportCellIssue[];
   /** What to write; each names the source rows it comes from. Empty when any issue was found. */
   payloads: ImportPayload[];
 }
@@ -155,21 +131,19 @@ const TIME_UNITS: Record<string, 'd' | 'w' | 'm' | 'y'> = {
 };
 const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
 
-type Value = string | number | number[] | undefined;
+type Value = string | number | number[] | string[] | null | undefined;
 
 /** One cell against its column's type; `undefined` value for an empty optional cell. */
 function checkCell(
   col: ImportColumn,
   raw: string,
   ctx: ImportCheckContext,
-): { value?: Value; error?: string } {
+): { value?: Value; error?: string; warning?: string } {
   const text = raw.trim();
   if (text === '') return col.required ? { error: ImportError.required } : {};
   switch (col.type) {
-    case 'text': {
-      const max = col.key === 'description' ? Limits.descriptionMax : Limits.stringMax;
-      return isValidString(text, { max }) ? { value: text } : { error: ImportError.tooLong };
-    }
+    case 'text':
+      return isValidString(text, { max: textMax(col) }) ? { value: text } : { error: ImportError.tooLong };
     case 'unit': {
       // Unit names are case-sensitive; a name that several units share assigns all of them.
       const ids = ctx.units.filter((u) => u.n === text).map((u) => u.id);
@@ -207,6 +181,9 @@ function checkCell(
       if (t === 'part') return { value: LineItemKind.part };
       return { error: ImportError.lineType };
     }
+    default:
+      // The unit and vehicle profile columns (import-units.ts).
+      return checkUnitCell(col, text, ctx);
   }
 }
 
@@ -217,12 +194,14 @@ function checkRowCells(
   row: number,
   ctx: ImportCheckContext,
   issues: ImportCellIssue[],
+  warnings: ImportCellIssue[],
 ): Row {
   const out: Row = {};
   for (const col of columns) {
     const r = checkCell(col, cells[col.key] ?? '', ctx);
     if (r.error) issues.push({ row, field: col.key, key: r.error });
     else out[col.key] = r.value;
+    if (r.warning) warnings.push({ row, field: col.key, key: r.warning });
   }
   return out;
 }
@@ -232,11 +211,12 @@ function finishCheck(
   values: Row[],
   ctx: ImportCheckContext,
   issues: ImportCellIssue[],
+  warnings: ImportCellIssue[],
   built?: ImportPayload[],
 ): ImportCheck {
   const payloads = built ?? build[kind](values, ctx, issues, 0);
   issues.sort((a, b) => a.row - b.row);
-  return { issues, payloads: issues.length ? [] : payloads };
+  return { issues, warnings, payloads: issues.length ? [] : payloads };
 }
 
 /** Kinds whose payloads are built row by row (no rule across rows): built step by step as well. */
@@ -253,8 +233,9 @@ export function checkImportRows(
 ): ImportCheck {
   const columns = IMPORT_COLUMNS[kind];
   const issues: ImportCellIssue[] = [];
-  const values = rows.map((cells, row) => checkRowCells(columns, cells, row, ctx, issues));
-  return finishCheck(kind, values, ctx, issues);
+  const warnings: ImportCellIssue[] = [];
+  const values = rows.map((cells, row) => checkRowCells(columns, cells, row, ctx, issues, warnings));
+  return finishCheck(kind, values, ctx, issues, warnings);
 }
 
 /** Rows checked between two calls of the step callback of `checkImportRowsInSteps`. */
@@ -273,16 +254,17 @@ export async function checkImportRowsInSteps(
 ): Promise<ImportCheck> {
   const columns = IMPORT_COLUMNS[kind];
   const issues: ImportCellIssue[] = [];
+  const warnings: ImportCellIssue[] = [];
   const values: Row[] = [];
   const built: ImportPayload[] = [];
   for (let start = 0; start < rows.length; start += every) {
     const end = Math.min(rows.length, start + every);
     for (let row = start; row < end; row++)
-      values.push(checkRowCells(columns, rows[row] ?? {}, row, ctx, issues));
+      values.push(checkRowCells(columns, rows[row] ?? {}, row, ctx, issues, warnings));
     if (ROW_WISE.has(kind)) built.push(...build[kind](values.slice(start, end), ctx, issues, start));
     await step(end);
   }
-  return finishCheck(kind, values, ctx, issues, ROW_WISE.has(kind) ? built : undefined);
+  return finishCheck(kind, values, ctx, issues, warnings, ROW_WISE.has(kind) ? built : undefined);
 }
 
 /** What the interval rules need besides the rows (spec §5 "Import: intervals"). */
@@ -475,6 +457,13 @@ const build: Record<ImportKind, Builder> = {
         },
       ];
     });
+  },
+  units(values, ctx, issues, offset) {
+    const { names, devices } = unitRuleSets(ctx);
+    return buildUnitRows(values, ctx, issues, offset, names, devices).map((p) => ({
+      kind: 'units' as const,
+      ...p,
+    }));
   },
 };
 

@@ -7,6 +7,7 @@ import {
   tagChoices,
   tagsFromText,
   unitMatches,
+  unitSearchText,
   vinCheckDigit,
   vinIssue,
   vinRefused,
@@ -88,5 +89,13 @@ describe('tags and search', () => {
     expect(unitMatches(unit, 'kp0427')).toBe(true);
     expect(unitMatches(unit, 'zz')).toBe(false);
     expect(unitMatches(unit, '  ')).toBe(true);
+  });
+
+  it("gives the lists that name units a unit's plate and VIN to search", () => {
+    expect(unitSearchText({ pl: 'B-XY 123', vin: '1M8GDM9AXKP042788' })).toBe(
+      'B-XY 123 BXY123 1M8GDM9AXKP042788',
+    );
+    expect(unitSearchText({ pl: '', vin: '' })).toBe('');
+    expect(unitSearchText(undefined)).toBe('');
   });
 });

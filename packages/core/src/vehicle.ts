@@ -121,6 +121,15 @@ export function unitMatches(unit: { nm: string; vp?: { pl: string; vin: string }
 }
 
 /**
+ * The search text of a unit beside its name (the lists that name units search it too): the plate as
+ * written and without spaces and dashes, and the VIN.
+ */
+export function unitSearchText(vp: { pl: string; vin: string } | undefined): string {
+  if (!vp) return '';
+  return [vp.pl, vp.pl.replace(/[\s-]/g, ''), vp.vin].filter(Boolean).join(' ');
+}
+
+/**
  * Is a filling larger than the unit's tank? Both in integer thousandths of their fuel unit (1 litres,
  * 2 US gallons); the filling is converted to the tank's unit. No capacity: never.
  */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { Limits } from '../constants.js';
 import { id, pathId } from './common.js';
+import { VEHICLE_PLATE_MAX, VEHICLE_TEXT_MAX } from './fleets.js';
 import { intervalImportRow, intervalWire } from './intervals.js';
 
 /**
@@ -20,8 +22,11 @@ import { intervalImportRow, intervalWire } from './intervals.js';
  *   rows, and an import of typed interval rows (`{intervals}`) answering the created intervals.
  */
 
-/** The four kinds of import, named as their screens (spec §2). */
-export const IMPORT_KINDS = ['intervals', 'services', 'fuelfillings', 'lineitems'] as const;
+/**
+ * The kinds of import, named as their screens (spec §2), and the units of the service objects list
+ * (docs/product.md "The vehicle profile").
+ */
+export const IMPORT_KINDS = ['intervals', 'services', 'fuelfillings', 'lineitems', 'units'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 export const importKind = z.enum(IMPORT_KINDS);
 
@@ -80,13 +85,23 @@ export type ImportColumnType =
   | 'date'
   | 'datetime'
   | 'timeUnit'
-  | 'lineType';
+  | 'lineType'
+  // The units import (core import-units.ts):
+  | 'deviceId'
+  | 'unitType'
+  | 'vin'
+  | 'year'
+  | 'vehicleFuel'
+  | 'tank'
+  | 'tags';
 
 export interface ImportColumn {
   /** Field key; its title is the i18n key `imports.field.<key>`. */
   key: string;
   type: ImportColumnType;
   required?: boolean;
+  /** Longest text of a `text` column (default Limits.stringMax; `description` Limits.descriptionMax). */
+  max?: number;
 }
 
 /**
@@ -132,6 +147,23 @@ export const IMPORT_COLUMNS: Readonly<Record<ImportKind, readonly ImportColumn[]
     { key: 'type', type: 'lineType', required: true },
     { key: 'cost', type: 'decimal', required: true },
   ],
+  // A unit and its vehicle profile, as the unit editor and the profile tab take them (contracts/fleets.ts).
+  units: [
+    { key: 'name', type: 'text', required: true },
+    { key: 'device_id', type: 'deviceId' },
+    { key: 'unit_type', type: 'unitType' },
+    { key: 'mileage', type: 'int' },
+    { key: 'engine_hours', type: 'int' },
+    { key: 'vin', type: 'vin' },
+    { key: 'make', type: 'text', max: VEHICLE_TEXT_MAX },
+    { key: 'model', type: 'text', max: VEHICLE_TEXT_MAX },
+    { key: 'model_year', type: 'year' },
+    { key: 'plate', type: 'text', max: VEHICLE_PLATE_MAX },
+    { key: 'fuel_type', type: 'vehicleFuel' },
+    { key: 'tank_capacity', type: 'tank' },
+    { key: 'tags', type: 'tags' },
+    { key: 'notes', type: 'text', max: Limits.descriptionMax },
+  ],
 };
 
 /** Longest column title kept in a remembered mapping. */
@@ -147,6 +179,7 @@ export const importMappingSetting = z.strictObject({
   services: importMapping.optional(),
   fuelfillings: importMapping.optional(),
   lineitems: importMapping.optional(),
+  units: importMapping.optional(),
 });
 export type ImportMappingSetting = z.infer<typeof importMappingSetting>;
 

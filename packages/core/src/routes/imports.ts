@@ -134,6 +134,29 @@ export const importsRoutes = {
     summary: rowsSummary('lineitems'),
     tags,
   }),
+  // The units of the service objects list: the need of creating a unit (routes/fleets.ts createUnit).
+  parseUnits: route({
+    method: 'POST',
+    path: '/api/fleets/:fid/import/units/parse',
+    params: fleetParams,
+    query: importParseQuery,
+    body: importFileBody,
+    consumes: fileBytes,
+    reply: importParseReply,
+    need: 'fleet.admin',
+    summary: parseSummary('units'),
+    tags,
+  }),
+  importUnits: route({
+    method: 'POST',
+    path: '/api/fleets/:fid/import/units',
+    params: fleetParams,
+    body: importRowsBody,
+    reply: importResultReply,
+    need: 'fleet.admin',
+    summary: `${rowsSummary('units')}; a device identifier in use refuses its row (409)`,
+    tags,
+  }),
 };
 
 /** Each import kind's two calls: the file's parse and the mapped rows' import. */
@@ -142,4 +165,5 @@ export const importRoutesOfKind = {
   services: { parse: importsRoutes.parseServices, rows: importsRoutes.importServices },
   fuelfillings: { parse: importsRoutes.parseFuelfillings, rows: importsRoutes.importFuelfillings },
   lineitems: { parse: importsRoutes.parseLineitems, rows: importsRoutes.importLineitems },
+  units: { parse: importsRoutes.parseUnits, rows: importsRoutes.importUnits },
 } as const satisfies Record<ImportKind, { parse: unknown; rows: unknown }>;

@@ -1,9 +1,10 @@
-import { outcomes } from './matrix.js';
+import { FLEET_ADMINS, outcomes } from './matrix.js';
 import type { CaseEnv, MatrixUser, RouteCase } from './routes.js';
 
 /**
  * Permission-matrix cases of the import flow (spec §2: manageInterval, manageService,
- * manageFuelFilling; the library import: manageService or manageInterval), spread into ROUTE_CASES of
+ * manageFuelFilling; the library import: manageService or manageInterval; units: the fleet admin, as
+ * creating a unit), spread into ROUTE_CASES of
  * routes.ts. The mechanic manages services and fillings but not intervals; the viewer manages nothing.
  */
 
@@ -26,6 +27,7 @@ async function restore({ t, fx }: CaseEnv) {
     .where('station', '=', STATION)
     .execute();
   await db.deleteFrom('line_items').where('fleet_id', '=', fx.fleetId).where('name', '=', NAME).execute();
+  await db.deleteFrom('units').where('fleet_id', '=', fx.fleetId).where('name', '=', NAME).execute();
 }
 
 const rows = (env: CaseEnv) => ({
@@ -35,12 +37,14 @@ const rows = (env: CaseEnv) => ({
     { unit: env.fx.unit.name, date: '2024-01-02', volume: '10', price: '1.5', station: STATION },
   ],
   lineitems: [{ name: NAME, type: 'part', cost: '1.5' }],
+  units: [{ name: NAME, plate: 'M-IMP 1', tags: 'matrix; import' }],
 });
 const managers = {
   intervals: INTERVAL_MANAGERS,
   services: SERVICE_MANAGERS,
   fuelfillings: SERVICE_MANAGERS,
   lineitems: SERVICE_MANAGERS,
+  units: FLEET_ADMINS,
 } as const;
 
 export const IMPORT_CASES: RouteCase[] = [
@@ -59,21 +63,27 @@ export const IMPORT_CASES: RouteCase[] = [
     expect: outcomes(INTERVAL_MANAGERS),
     restore,
   },
-  ...(['intervals', 'services', 'fuelfillings', 'lineitems'] as const).flatMap((kind): RouteCase[] => [
-    {
-      route: `POST /api/fleets/:fid/import/${kind}/parse`,
-      build: (env) => ({ method: 'POST', url: `${base(env)}/${kind}/parse`, body: file('name;cost\nA;1\n') }),
-      expect: outcomes(managers[kind]),
-    },
-    {
-      route: `POST /api/fleets/:fid/import/${kind}`,
-      build: (env) => ({
-        method: 'POST',
-        url: `${base(env)}/${kind}`,
-        body: { date_format: 'YYYY-MM-DD', rows: rows(env)[kind] },
-      }),
-      expect: outcomes(managers[kind]),
-      restore,
-    },
-  ]),
+  ...(['intervals', 'services', 'fuelfillings', 'lineitems', 'units'] as const).flatMap(
+    (kind): RouteCase[] => [
+      {
+        route: `POST /api/fleets/:fid/import/${kind}/parse`,
+        build: (env) => ({
+          method: 'POST',
+          url: `${base(env)}/${kind}/parse`,
+          body: file('name;cost\nA;1\n'),
+        }),
+        expect: outcomes(managers[kind]),
+      },
+      {
+        route: `POST /api/fleets/:fid/import/${kind}`,
+        build: (env) => ({
+          method: 'POST',
+          url: `${base(env)}/${kind}`,
+          body: { date_format: 'YYYY-MM-DD', rows: rows(env)[kind] },
+        }),
+        expect: outcomes(managers[kind]),
+        restore,
+      },
+    ],
+  ),
 ];

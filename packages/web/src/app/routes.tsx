@@ -82,6 +82,7 @@ export const router = createBrowserRouter(
         <Route path="migration/:id" element={guarded('migration', <MigrationScreen />)} />
         <Route path="dashboard" element={guarded('dashboard', <DashboardScreen map={<FleetMap />} />)} />
         <Route path="items" element={guarded('items', <ItemsScreen />)} />
+        <Route path="units/import" element={<ImportScreen kind="units" />} />
         <Route
           path="unit/:id"
           element={guarded('unit', <ObjectScreen kind="unit" unitMap={<FleetMap mode="unit" />} />)}

@@ -20,11 +20,10 @@ import { type UnitOfWork, unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
 import { trackServices } from '../statistics/cost-days.js';
-import { recordCorrection } from '../statistics/counter-days.js';
 import { personToWire, unitToWire } from './mappers.js';
 import type { PersonKind } from './objects.js';
 import { UNIT_ATTACHMENT_OWNER } from './photo.js';
-import { profileColumns } from './profile.js';
+import { insertUnit } from './unit-insert.js';
 
 /**
  * Creating and removing service objects (PRODUCT.md "Service objects and
@@ -114,63 +113,15 @@ export async function createUnit(
 ): Promise<UnitWire> {
   const { fleet } = await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   await requireKnownUnitType(ctx.db.kysely, body.ut);
-  const mileage = body.cnm ?? 0;
-  const hours = body.cneh ?? 0;
-  const t = now();
   await requireFreeDevice(ctx, body.uid);
   let wire: UnitWire | undefined;
   await writeUnique(
     unitOfWork(ctx, async (trx, uow) => {
-      const row = await trx
-        .insertInto('units')
-        .values({
-          account_id: fleet.account_id,
-          fleet_id: fleetId,
-          name: body.nm,
-          device_id: body.uid,
-          unit_type_id: body.ut,
-          mileage,
-          engine_hours: hours,
-          base_mileage: mileage,
-          base_engine_hours: hours,
-          pulled_mileage: 0,
-          pulled_engine_hours: 0,
-          joined_at: t,
-          last_time: null,
-          lat: null,
-          lon: null,
-          speed: null,
-          course: null,
-          altitude: null,
-          ignition: null,
-          props: '{}',
-          params: '{}',
-          cf: '[]',
-          ins: 0,
-          created_at: t,
-          ...profileColumns(body.vp, fleet.fm),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const corrections = [
-        ...(mileage !== 0 ? [{ field: 'mileage', old_value: 0, new_value: mileage }] : []),
-        ...(hours !== 0 ? [{ field: 'engine_hours', old_value: 0, new_value: hours }] : []),
-      ];
-      if (corrections.length) {
-        await trx
-          .insertInto('counter_corrections')
-          .values(corrections.map((c) => ({ ...c, unit_id: row.id, user_id: actor.userId, tm: t })))
-          .execute();
-        // statistics: the starting counters are no distance driven (modules/statistics/counter-days.ts).
-        await recordCorrection(trx, row.id, { mileage, engineHours: hours });
-      }
+      const id = await insertUnit(trx, actor, fleet, body, now());
       uow.afterCommit(async () => {
-        const created = await ctx.db.kysely
-          .selectFrom('units')
-          .selectAll()
-          .where('id', '=', row.id)
-          .executeTakeFirstOrThrow();
-        wire = unitToWire(created);
+        wire = unitToWire(
+          await ctx.db.kysely.selectFrom('units').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+        );
         return [{ t: 'c', s: 'avl_unit', fid: fleetId, d: wire }];
       });
     }),

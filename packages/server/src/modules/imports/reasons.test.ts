@@ -1,4 +1,4 @@
-import { ImportError, ImportFileError, LANGUAGES } from '@fleetkeep/core';
+import { ImportError, ImportFileError, LANGUAGES, UnitImportError } from '@fleetkeep/core';
 import { describe, expect, it } from 'vitest';
 import { type Messages, messagesOf } from '../../i18n/locales.js';
 import { FileError } from './parse.js';
@@ -22,19 +22,22 @@ describe('import reasons', () => {
       ...Object.values(FileError),
       ...Object.values(ImportFileError),
       ...Object.values(ImportError),
+      ...Object.values(UnitImportError),
     ]),
   ];
   it('enumerates the reasons', () => {
     expect(keys).toContain('imports.file.badXlsx');
     expect(keys).toContain('imports.err.unit');
-    expect(keys.every((k) => /^imports\.(file|err)\.\w+$/.test(k))).toBe(true);
+    expect(keys).toContain('imports.err.deviceTaken');
+    // The units import's VIN reasons are the profile tab's own texts.
+    expect(keys.every((k) => /^(imports\.(file|err)|vehicle)\.\w+$/.test(k))).toBe(true);
   });
   for (const lang of LANGUAGES)
     it(`has a text for each in ${lang}`, () => {
       const messages = messagesOf(lang);
       const missing = keys.filter((k) => {
         const text = textOf(messages, k);
-        return !text?.trim() || text.includes('imports.');
+        return !text?.trim() || text.includes('imports.') || text.includes('vehicle.');
       });
       expect(missing).toEqual([]);
     });

@@ -13,11 +13,12 @@ import {
   localDate,
   type RecordRefusal,
   toThousandths,
+  type UnitImportRow,
 } from '@fleetkeep/core';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
-import type { LineItemRow } from '../../db/schema.js';
+import type { FleetRow, LineItemRow } from '../../db/schema.js';
 import { batchProgress, turn } from '../../db/yield.js';
 import { unitOfWork } from '../../events/unit-of-work.js';
 import { AppError, conflict, invalidInput } from '../../http/errors.js';
@@ -30,6 +31,7 @@ import { libraryEvents } from '../lineitems/service.js';
 import { createMany as createServices } from '../services/batch.js';
 import { FileRefused, type ParseOptions, parseImportFile } from './parse.js';
 import { importProgress } from './progress.js';
+import { writeUnits } from './units.js';
 
 /** The need of each kind's import (spec §2: manageInterval, manageService, manageFuelFilling; §6). */
 export const IMPORT_NEEDS: Readonly<Record<ImportKind, FleetNeedName>> = {
@@ -37,6 +39,8 @@ export const IMPORT_NEEDS: Readonly<Record<ImportKind, FleetNeedName>> = {
   services: 'service.manage',
   fuelfillings: 'fuel.manage',
   lineitems: 'lineitem.manage',
+  // As creating a unit (routes/fleets.ts createUnit).
+  units: 'fleet.admin',
 };
 
 /** `POST …/import/{kind}/parse`: the file's cells, or 400 with the reason's i18n key. */
@@ -79,9 +83,13 @@ export async function importRows(
   const db = ctx.db.kysely;
   const units = await db
     .selectFrom('units')
-    .select(['id', 'name as n'])
+    .select(['id', 'name as n', 'device_id'])
     .where('fleet_id', '=', fleetId)
     .execute();
+  // The units import: the unit types by name, and the fleet's device identifiers (as the preview has
+  // them; one of another fleet is the writer's 409).
+  const unitTypes =
+    kind === 'units' ? await db.selectFrom('unit_types').select(['id', 'name as n']).execute() : [];
   const intervalNames =
     kind === 'intervals'
       ? (await db.selectFrom('intervals').select('name').where('fleet_id', '=', fleetId).execute()).map(
@@ -107,6 +115,9 @@ export async function importRows(
       fleetId,
       intervalNames,
       lineItems,
+      unitTypes,
+      deviceIds: units.map((u) => u.device_id),
+      ms: fleet.ms,
     },
     async (done) => {
       await report('check', done, total);
@@ -122,7 +133,7 @@ export async function importRows(
   // The writers report at each of their turns (db/yield.ts); all rows are committed together.
   const ids = await batchProgress.run(
     (index) => report('write', index, records),
-    () => write(ctx, actor, fleetId, kind, check.payloads, (n) => report('write', n, records)),
+    () => write(ctx, actor, fleet, kind, check.payloads, (n) => report('write', n, records)),
   );
   await report('write', records, records);
   return { kind, created: ids.length, rows: total, ids };
@@ -131,12 +142,13 @@ export async function importRows(
 async function write(
   ctx: AppContext,
   actor: Actor,
-  fleetId: number,
+  fleet: FleetRow,
   kind: ImportKind,
   payloads: ImportPayload[],
   written: (n: number) => Promise<void>,
 ) {
   const data = payloads.map((p) => p.data);
+  const fleetId = fleet.id;
   try {
     switch (kind) {
       case 'intervals':
@@ -149,6 +161,8 @@ async function write(
         return (await createFillings(ctx, actor, fleetId, data)).fuel_fillings.map((f) => f.id);
       case 'lineitems':
         return await writeLineItems(ctx, fleetId, data as LineItemImportRow[], written);
+      case 'units':
+        return await writeUnits(ctx, actor, fleet, data as UnitImportRow[]);
     }
   } catch (e) {
     throw toSourceRows(e, payloads);

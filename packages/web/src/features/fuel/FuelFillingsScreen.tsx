@@ -7,7 +7,9 @@ import {
   formatNumber,
   formatWhole,
   routes,
+  tagChoices,
   unitLabel,
+  unitSearchText,
 } from '@fleetkeep/core';
 import { Alert, Anchor, Button, FileButton, Group, Menu, Stack, Text, Title } from '@mantine/core';
 import { useMemo, useRef, useState } from 'react';
@@ -30,7 +32,7 @@ import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { usePermissions } from '../../lib/useCan.ts';
 import { useDeleteFilling } from './api.ts';
-import { decodeUnit, filterByUnit, fleetToday } from './rules.ts';
+import { decodeTag, decodeUnit, filterByTag, filterByUnit, fleetToday } from './rules.ts';
 
 /**
  * Spec §2 /fuelfillings: the fleet's fuel fillings of a period (spec §9 time ranges, ending today in the
@@ -57,6 +59,7 @@ export default function FuelFillingsScreen() {
   const period = decodePeriod(params, today);
   const badPeriod = periodError(period.from, period.to);
   const unitFilter = decodeUnit(params);
+  const tagFilter = decodeTag(params);
 
   const fillings = useFuelFillings(badPeriod ? null : fid, period.from, period.to);
   const units = useUnits(fid);
@@ -77,7 +80,20 @@ export default function FuelFillingsScreen() {
         .map((u) => ({ value: String(u.id), label: u.nm })),
     [units.data],
   );
-  const rows = useMemo(() => filterByUnit(fillings.data ?? [], unitFilter), [fillings.data, unitFilter]);
+  // The units' tags and plates (docs/product.md "The vehicle profile"): the tag filter, the search.
+  const unitTags = useMemo(
+    () => new Map((units.data ?? []).map((u) => [u.id, u.vp?.tg ?? []])),
+    [units.data],
+  );
+  const unitSearch = useMemo(
+    () => new Map((units.data ?? []).map((u) => [u.id, unitSearchText(u.vp)])),
+    [units.data],
+  );
+  const tags = useMemo(() => tagChoices([...unitTags.values()]), [unitTags]);
+  const rows = useMemo(
+    () => filterByTag(filterByUnit(fillings.data ?? [], unitFilter), tagFilter, unitTags),
+    [fillings.data, unitFilter, tagFilter, unitTags],
+  );
 
   // The row menu reads the latest state through a ref, so the columns stay one object between renders.
   const onDelete = useRef((f: FuelFillingWire) => setPending(f));
@@ -111,6 +127,9 @@ export default function FuelFillingsScreen() {
         id: 'unit',
         header: t('objects.kindUnit'),
         value: name,
+        // The search finds a unit's fillings by its plate or VIN too.
+        text: (f) => `${name(f)} ${unitSearch.get(f.uid) ?? ''}`.trim(),
+        csv: name,
         cell: (f) => (
           <Anchor component={Link} to={`/unit/${f.uid}?tab=fuel`} style={{ whiteSpace: 'nowrap' }}>
             {name(f)}
@@ -220,6 +239,7 @@ export default function FuelFillingsScreen() {
     lang,
     unitName,
     unitType,
+    unitSearch,
     volumeUnit,
     currency,
     distanceUnit,
@@ -236,6 +256,13 @@ export default function FuelFillingsScreen() {
     patchParams((p) => {
       if (value) p.set('unit', value);
       else p.delete('unit');
+      return p;
+    });
+
+  const setTag = (value: string | null) =>
+    patchParams((p) => {
+      if (value) p.set('tag', value);
+      else p.delete('tag');
       return p;
     });
 
@@ -258,6 +285,17 @@ export default function FuelFillingsScreen() {
         style={{ flex: '1 1 12rem', maxWidth: '18rem' }}
         data-testid="fuel-unit-filter"
       />
+      {tags.length > 0 && (
+        <Select
+          label={t('vehicle.tagFilter')}
+          options={tags.map((tag) => ({ value: tag, label: tag }))}
+          value={tagFilter}
+          clearable
+          onChange={setTag}
+          style={{ flex: '0 1 10rem' }}
+          data-testid="fuel-tag-filter"
+        />
+      )}
     </>
   );
 

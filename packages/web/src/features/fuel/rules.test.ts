@@ -15,10 +15,12 @@ import {
   checkedBody,
   computedTotal,
   createBody,
+  decodeTag,
   decodeUnit,
   emptyForm,
   type FuelForm,
   fieldOfPath,
+  filterByTag,
   filterByUnit,
   fleetClock,
   formFromFilling,
@@ -276,6 +278,18 @@ describe('the unit filter', () => {
     const rows = [{ uid: 1 }, { uid: 2 }, { uid: 1 }];
     expect(filterByUnit(rows, 1)).toHaveLength(2);
     expect(filterByUnit(rows, null)).toHaveLength(3);
+  });
+  it('reads a unit tag and keeps the fillings of units with it, without case', () => {
+    expect(decodeTag(new URLSearchParams('tag=%20North%20'))).toBe('North');
+    expect(decodeTag(new URLSearchParams('tag='))).toBeNull();
+    const rows = [{ uid: 1 }, { uid: 2 }, { uid: 3 }];
+    const tags = new Map([
+      [1, ['north', 'rental']],
+      [2, ['South']],
+    ]);
+    expect(filterByTag(rows, 'North', tags)).toEqual([{ uid: 1 }]);
+    expect(filterByTag(rows, 'east', tags)).toEqual([]);
+    expect(filterByTag(rows, null, tags)).toHaveLength(3);
   });
 });
 

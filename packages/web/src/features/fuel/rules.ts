@@ -6,6 +6,7 @@ import {
   type FuelFillingWire,
   fillingOverTank,
   fromThousandths,
+  hasTag,
   localDate,
   multiplyThousandths,
   toThousandths,
@@ -39,6 +40,18 @@ export function decodeUnit(params: URLSearchParams): number | null {
 /** The fillings of one unit, or all when `uid` is null. */
 export function filterByUnit<T extends { uid: number }>(rows: readonly T[], uid: number | null): T[] {
   return uid === null ? [...rows] : rows.filter((r) => r.uid === uid);
+}
+
+/** The unit tag of the URL (`tag=north`; docs/product.md "The vehicle profile"), or null. */
+export const decodeTag = (params: URLSearchParams): string | null => params.get('tag')?.trim() || null;
+
+/** The fillings of units carrying `tag` (without case), or all when it is null. */
+export function filterByTag<T extends { uid: number }>(
+  rows: readonly T[],
+  tag: string | null,
+  unitTags: ReadonlyMap<number, readonly string[]>,
+): T[] {
+  return tag === null ? [...rows] : rows.filter((r) => hasTag(unitTags.get(r.uid), tag));
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -46,6 +46,8 @@ const LIST_PATHS: Record<ImportKind, string> = {
   services: '/services',
   fuelfillings: '/fuelfillings',
   lineitems: '/lineitems',
+  // Units are listed among the service objects (docs/product.md "The vehicle profile").
+  units: '/items',
 };
 export const listPath = (kind: ImportKind) => LIST_PATHS[kind];
 

@@ -27,6 +27,7 @@ const ROUTES: Record<ImportKind, RouteName> = {
   services: 'servicesImport',
   fuelfillings: 'fuelfillingsImport',
   lineitems: 'lineitemsImport',
+  units: 'unitsImport',
 };
 
 /**

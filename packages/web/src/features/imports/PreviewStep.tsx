@@ -33,6 +33,7 @@ const COLLECTIONS = {
   services: 'service',
   fuelfillings: 'fuelfilling',
   lineitems: 'lineitem',
+  units: 'avl_unit',
 } as const satisfies Record<ImportKind, Parameters<typeof keysForEvent>[0]>;
 const CELL_WIDTH = 160;
 
@@ -71,8 +72,12 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
       fleetId: fid ?? 0,
       intervalNames: (intervals.data ?? []).map((i) => i.n),
       lineItems: (library.data ?? []).map((i) => ({ n: i.n, t: i.t })),
+      // The units import: the fleet's device ids, the unit types, mileage in the fleet's distance unit.
+      deviceIds: (units.data ?? []).map((u) => u.uid),
+      unitTypes: auth?.unit_types ?? [],
+      ms: fleet?.ms,
     }),
-    [state.dateFormat, fleet?.tz, units.data, intervals.data, library.data, fid],
+    [state.dateFormat, fleet?.tz, fleet?.ms, units.data, intervals.data, library.data, fid, auth?.unit_types],
   );
   const check = useMemo(() => checkImportRows(kind, rows, ctx), [kind, rows, ctx]);
   const issues = useMemo(() => {
@@ -81,6 +86,13 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
     return m;
   }, [check]);
   const badRows = useMemo(() => new Set(check.issues.map((i) => i.row)), [check]);
+  // Cells kept with a word (a VIN whose check digit does not match): yellow, the word on hover.
+  const warnings = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const w of check.warnings) if (!m.has(`${w.row}.${w.field}`)) m.set(`${w.row}.${w.field}`, w.key);
+    return m;
+  }, [check]);
+  const warnedRows = useMemo(() => new Set(check.warnings.map((w) => w.row)).size, [check]);
 
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
@@ -154,6 +166,11 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
         <Text data-testid="import-bad-count" c={badRows.size ? 'red' : undefined}>
           {t('imports.problems', { n: count(badRows.size) })}
         </Text>
+        {warnedRows > 0 && (
+          <Text data-testid="import-warning-count" c="yellow.8">
+            {t('imports.warnings', { n: count(warnedRows) })}
+          </Text>
+        )}
         <Switch
           label={t('imports.skipInvalid')}
           checked={skip}
@@ -200,13 +217,15 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
                 </div>
                 {columns.map((c) => {
                   const issue = issues.get(`${v.index}.${c.key}`);
+                  const warning = issue ? undefined : warnings.get(`${v.index}.${c.key}`);
                   return (
                     <input
                       key={c.key}
                       data-testid={`cell-${v.index}-${c.key}`}
                       aria-label={`${t(`imports.field.${c.key}`)} ${v.index + 1}`}
                       aria-invalid={issue ? true : undefined}
-                      title={issue ? t(issue) : undefined}
+                      title={issue ? t(issue) : warning ? t(warning) : undefined}
+                      data-warning={warning ? true : undefined}
                       value={rows[v.index]?.[c.key] ?? ''}
                       onChange={(e) => edit(v.index, c.key, e.currentTarget.value)}
                       style={{
@@ -215,8 +234,14 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
                         margin: 2,
                         border: issue
                           ? '1px solid var(--mantine-color-red-6)'
-                          : '1px solid var(--mantine-color-default-border)',
-                        background: issue ? 'var(--mantine-color-red-light)' : 'transparent',
+                          : warning
+                            ? '1px solid var(--mantine-color-yellow-6)'
+                            : '1px solid var(--mantine-color-default-border)',
+                        background: issue
+                          ? 'var(--mantine-color-red-light)'
+                          : warning
+                            ? 'var(--mantine-color-yellow-light)'
+                            : 'transparent',
                         color: 'inherit',
                         padding: '0 6px',
                       }}

@@ -1,5 +1,5 @@
 import { formatNumber, type ObjectType, routes, tagChoices } from '@fleetkeep/core';
-import { Anchor, Badge, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, FileButton, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -48,6 +48,8 @@ export default function ItemsScreen() {
   const fid = auth?.fid ?? null;
   const canInterval = useCan(routes.intervals.create);
   const canService = useCan(routes.services.create);
+  // The units import asks what creating a unit asks (docs/product.md "The vehicle profile").
+  const canImport = useCan(routes.imports.importUnits);
   const labels = useLabels();
   const units = useUnits(fid);
   const drivers = usePeople(fid, 'drivers');
@@ -200,9 +202,23 @@ export default function ItemsScreen() {
   const pending = units.isPending || drivers.isPending || trailers.isPending;
   return (
     <Stack>
-      <Title order={1} size="h2">
-        {t('menu.items')}
-      </Title>
+      <Group justify="space-between" align="center" wrap="wrap">
+        <Title order={1} size="h2">
+          {t('menu.items')}
+        </Title>
+        {canImport && (
+          <FileButton
+            accept=".csv,.txt,.xlsx"
+            onChange={(file) => file && navigate('/units/import', { state: { file } })}
+          >
+            {(props) => (
+              <Button variant="default" data-testid="import-open" {...props}>
+                {t('imports.action')}
+              </Button>
+            )}
+          </FileButton>
+        )}
+      </Group>
       {bulk && (
         <Group gap="sm" wrap="wrap" data-testid="objects-bulk-actions">
           <Text size="sm" c="dimmed">

@@ -28,18 +28,21 @@ const PERIOD_ERROR = {
 
 /**
  * The filters of /services above the table, all kept in the URL: the archive period (from/to), object
- * type, unit types (units only, at most 5) and status.
+ * type, unit types (units only, at most 5), unit tag and status.
  */
 export function ListToolbar({
   tab,
   filters,
   period,
   dateFormat,
+  tags = [],
 }: {
   tab: Tab;
   filters: ListFilters;
   period: { from: string; to: string };
   dateFormat: string;
+  /** The tags of the fleet's units (docs/product.md "The vehicle profile"); no filter without any. */
+  tags?: readonly string[];
 }) {
   const { t } = useTranslation();
   const session = useSession();
@@ -88,7 +91,7 @@ export function ListToolbar({
         onChange={(v) => {
           const object = (v as ListFilters['object']) ?? null;
           // Unit types apply to units only; the hidden control must not keep filtering.
-          setFilters(object === 'd' || object === 't' ? { object, unitTypes: [] } : { object });
+          setFilters(object === 'd' || object === 't' ? { object, unitTypes: [], tag: null } : { object });
         }}
         style={{ flex: '0 1 10rem' }}
         data-testid="services-object-kind"
@@ -101,6 +104,17 @@ export function ListToolbar({
           onChange={(unitTypes) => setFilters({ unitTypes })}
           style={{ flex: '1 1 12rem', maxWidth: '20rem' }}
           data-testid="services-unit-types"
+        />
+      )}
+      {(filters.object === null || filters.object === 'u') && tags.length > 0 && (
+        <Select
+          label={t('vehicle.tagFilter')}
+          options={tags.map((tag) => ({ value: tag, label: tag }))}
+          value={filters.tag}
+          clearable
+          onChange={(v) => setFilters({ tag: v ?? null })}
+          style={{ flex: '0 1 10rem' }}
+          data-testid="services-tag"
         />
       )}
       {statusOptions.length > 0 && (

@@ -103,7 +103,14 @@ export default function ServicesView() {
 
   const source = tab === 'archive' ? archived : open;
   const rows = useMemo(
-    () => filterServices(source.data ?? [], tab, filters, (id) => names.unitType(id)),
+    () =>
+      filterServices(
+        source.data ?? [],
+        tab,
+        filters,
+        (id) => names.unitType(id),
+        (id) => names.unitTags(id),
+      ),
     [source.data, tab, filters, names],
   );
   const selection = liveSelection(selected, rows);
@@ -254,11 +261,20 @@ export default function ServicesView() {
             rowLabel={(s) => s.n}
             emptyText={t('services.empty')}
             minWidth={tab === 'upcoming' ? 980 : 860}
-            filters={<ListToolbar tab={tab} filters={filters} period={period} dateFormat={dateFormat} />}
+            filters={
+              <ListToolbar
+                tab={tab}
+                filters={filters}
+                period={period}
+                dateFormat={dateFormat}
+                tags={names.tags}
+              />
+            }
             activeFilters={
               (filters.object !== null ? 1 : 0) +
               (filters.unitTypes.length > 0 ? 1 : 0) +
-              (filters.status !== null ? 1 : 0)
+              (filters.status !== null ? 1 : 0) +
+              (filters.tag !== null ? 1 : 0)
             }
             data-testid="services"
           />

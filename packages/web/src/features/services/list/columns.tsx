@@ -138,6 +138,9 @@ export function serviceColumns(c: ColumnContext): DataColumn<ServiceWire>[] {
       header: t('services.object'),
       phone: 'detail',
       value: objectName,
+      // The search finds a unit's services by its plate or VIN too (docs/product.md "The vehicle profile").
+      text: (s) => (s.t === 'u' ? `${objectName(s)} ${c.lookups.unitSearch(s.uid)}`.trim() : objectName(s)),
+      csv: objectName,
       cell: (s) => (
         <Anchor component={Link} to={objectPath(s.t, s.uid)}>
           {objectName(s)}

@@ -1,4 +1,4 @@
-import type { ObjectType, UnitWire } from '@fleetkeep/core';
+import { type ObjectType, tagChoices, type UnitWire, unitSearchText } from '@fleetkeep/core';
 import { useMemo } from 'react';
 import { useDrivers, useIntervals, useTrailers, useUnits } from '../../../lib/fleetData.ts';
 
@@ -15,6 +15,12 @@ export interface Names {
   objectName: (t: ObjectType, id: number) => string | undefined;
   intervalName: (id: number | null) => string | undefined;
   unitType: (id: number) => number | null | undefined;
+  /** A unit's tags (docs/product.md "The vehicle profile"); none for an unknown unit. */
+  unitTags: (id: number) => readonly string[];
+  /** A unit's plate and VIN as the search reads them ('' for none). */
+  unitSearch: (id: number) => string;
+  /** The distinct tags of the fleet's units, sorted, for the tag filter. */
+  tags: readonly string[];
 }
 
 export interface Lookups extends Names {
@@ -34,14 +40,18 @@ export function useLookups(fid: number | null): Lookups {
   const drivers = useDrivers(fid);
   const trailers = useTrailers(fid);
   const intervals = useIntervals<{ id: number; n: string }>(fid);
-  // A key of what the names read: it changes with a name or a unit type, not with a message.
+  // A key of what the names read: it changes with a name, a unit type, tags, plate or VIN, not with a
+  // message.
   const unitKey = useMemo(
-    () => JSON.stringify((units.data ?? []).map((u) => [u.id, u.nm, u.ut])),
+    () =>
+      JSON.stringify((units.data ?? []).map((u) => [u.id, u.nm, u.ut, u.vp?.tg ?? [], unitSearchText(u.vp)])),
     [units.data],
   );
   const names = useMemo<Names>(() => {
     const unitMap = new Map(
-      (JSON.parse(unitKey) as [number, string, number | null][]).map(([id, nm, ut]) => [id, { nm, ut }]),
+      (JSON.parse(unitKey) as [number, string, number | null, string[], string][]).map(
+        ([id, nm, ut, tg, search]) => [id, { nm, ut, tg, search }],
+      ),
     );
     const driverMap = new Map((drivers.data ?? []).map((d) => [d.id, d.n]));
     const trailerMap = new Map((trailers.data ?? []).map((d) => [d.id, d.n]));
@@ -51,6 +61,9 @@ export function useLookups(fid: number | null): Lookups {
         t === 'u' ? unitMap.get(id)?.nm : t === 'd' ? driverMap.get(id) : trailerMap.get(id),
       intervalName: (id) => (id === null ? undefined : intervalMap.get(id)),
       unitType: (id) => unitMap.get(id)?.ut,
+      unitTags: (id) => unitMap.get(id)?.tg ?? [],
+      unitSearch: (id) => unitMap.get(id)?.search ?? '',
+      tags: tagChoices([...unitMap.values()].map((u) => u.tg)),
     };
   }, [unitKey, drivers.data, trailers.data, intervals.data]);
   return useMemo(

@@ -49,21 +49,29 @@ describe('tabs and filters', () => {
       object: 'u',
       unitTypes: [1, 3],
       status: 'overdue',
+      tag: 'north',
     });
     expect(params.get('q')).toBe('oil');
-    expect(decodeFilters(params, 'upcoming')).toEqual({ object: 'u', unitTypes: [1, 3], status: 'overdue' });
+    expect(params.get('tag')).toBe('north');
+    expect(decodeFilters(params, 'upcoming')).toEqual({
+      object: 'u',
+      unitTypes: [1, 3],
+      status: 'overdue',
+      tag: 'north',
+    });
     // 'overdue' is no status of the archive tab.
     expect(decodeFilters(params, 'archive').status).toBeNull();
     expect(decodeFilters(new URLSearchParams('obj=x&ut=1,a,1,2,3,4,5,6'), 'upcoming')).toEqual({
       object: null,
       unitTypes: [1, 2, 3, 4, 5],
       status: null,
+      tag: null,
     });
-    const cleared = encodeFilters(params, { object: null, unitTypes: [], status: null });
+    const cleared = encodeFilters(params, { object: null, unitTypes: [], status: null, tag: null });
     expect([...cleared.keys()].sort()).toEqual(['q', 'tab']);
   });
 
-  it('filters by tab, object kind, unit type (units only) and status', () => {
+  it('filters by tab, object kind, unit type and tag (units only) and status', () => {
     const rows = [
       service({ id: 1, uid: 10 }),
       service({ id: 2, uid: 11, f: OVERDUE_DAYS }),
@@ -75,14 +83,23 @@ describe('tabs and filters', () => {
       [11, 2],
     ]);
     const ids = (f: Parameters<typeof filterServices>[2], tab: Parameters<typeof filterServices>[1]) =>
-      filterServices(rows, tab, f, (id) => types.get(id)).map((s) => s.id);
-    const none = { object: null, unitTypes: [], status: null };
+      filterServices(
+        rows,
+        tab,
+        f,
+        (id) => types.get(id),
+        (id) => (id === 11 ? ['North', 'rental'] : []),
+      ).map((s) => s.id);
+    const none = { object: null, unitTypes: [], status: null, tag: null };
     expect(ids(none, 'upcoming')).toEqual([1, 2, 3]);
     expect(ids(none, 'inProgress')).toEqual([4]);
     expect(ids({ ...none, object: 'd' }, 'upcoming')).toEqual([3]);
     expect(ids({ ...none, unitTypes: [2] }, 'upcoming')).toEqual([2]);
     expect(ids({ ...none, status: 'overdue' }, 'upcoming')).toEqual([2]);
     expect(ids({ ...none, status: 'due' }, 'upcoming')).toEqual([1, 3]);
+    // A tag matches without case; drivers and trailers carry none (docs/product.md "The vehicle profile").
+    expect(ids({ ...none, tag: 'north' }, 'upcoming')).toEqual([2]);
+    expect(ids({ ...none, tag: 'south' }, 'upcoming')).toEqual([]);
   });
 });
 

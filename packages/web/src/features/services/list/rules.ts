@@ -1,4 +1,5 @@
 import {
+  hasTag,
   localDate,
   type ObjectType,
   type ServiceWire,
@@ -47,16 +48,22 @@ export interface ListFilters {
   object: ObjectType | null;
   unitTypes: UnitTypeFilter[];
   status: StatusBadge | null;
+  /** A unit tag (docs/product.md "The vehicle profile"): units with it only. */
+  tag: string | null;
 }
 
-/** Reads the filters from the URL: `obj=u`, `ut=1,3`, `st=overdue`; unknown values are dropped. */
+/**
+ * Reads the filters from the URL: `obj=u`, `ut=1,3`, `st=overdue`, `tag=north`; unknown values are
+ * dropped.
+ */
 export function decodeFilters(params: URLSearchParams, tab: Tab): ListFilters {
   const obj = params.get('obj');
   const object = OBJECT_TYPES.includes(obj as ObjectType) ? (obj as ObjectType) : null;
   const unitTypes = decodeUnitTypes(params.get('ut'));
   const st = params.get('st') as StatusBadge | null;
   const status = st !== null && statusChoices(tab).includes(st) ? st : null;
-  return { object, unitTypes, status };
+  const tag = params.get('tag')?.trim() || null;
+  return { object, unitTypes, status, tag };
 }
 
 /** Writes the filters into a copy of the query, leaving other parameters alone. */
@@ -66,18 +73,21 @@ export function encodeFilters(params: URLSearchParams, filters: ListFilters): UR
   set('obj', filters.object ?? '');
   set('ut', encodeUnitTypes(filters.unitTypes));
   set('st', filters.status ?? '');
+  set('tag', filters.tag ?? '');
   return next;
 }
 
 /**
- * The rows of a tab that pass the filters. Unit types apply to units only: with types chosen, drivers
- * and trailers drop out. `unitType` returns a unit's type id (undefined when unknown).
+ * The rows of a tab that pass the filters. Unit types and the tag apply to units only: with types or a
+ * tag chosen, drivers and trailers drop out. `unitType` returns a unit's type id (undefined when
+ * unknown), `unitTags` its tags.
  */
 export function filterServices(
   services: readonly ServiceWire[],
   tab: Tab,
   filters: ListFilters,
   unitType: (id: number) => number | null | undefined,
+  unitTags: (id: number) => readonly string[] = () => [],
 ): ServiceWire[] {
   return services.filter((s) => {
     if (!inTab(s.f, tab)) return false;
@@ -88,6 +98,7 @@ export function filterServices(
     )
       return false;
     if (filters.status !== null && statusBadge(s.f) !== filters.status) return false;
+    if (filters.tag !== null && (s.t !== 'u' || !hasTag(unitTags(s.uid), filters.tag))) return false;
     return true;
   });
 }
