@@ -29,7 +29,11 @@ export function withWorkshopRights(acl: number): number {
   if (out & Acl.viewService) out |= Acl.reportIssue | Acl.viewWorkOrder | Acl.submitInspection;
   if (out & Acl.manageService)
     out |=
-      Acl.manageIssue | Acl.manageWorkOrder | Acl.manageInspection | Acl.manageAssignment | Acl.addFuelFilling;
+      Acl.manageIssue |
+      Acl.manageWorkOrder |
+      Acl.manageInspection |
+      Acl.manageAssignment |
+      Acl.addFuelFilling;
   return out;
 }
 
