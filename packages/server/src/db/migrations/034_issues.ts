@@ -6,7 +6,7 @@ import { idColumn, notNull } from './types.js';
  * Issues: the defects of a unit or trailer (docs/product.md "Issues"; core issues.ts and
  * contracts/issues.ts). `object_type` 'u' or 't' with `object_id`, as services name their objects;
  * `priority` is the rank 1 low … 4 critical, so lists sort by urgency; `status` the core status name.
- * The meter at the report in km and hours. `work_order_id` is set by the work-orders module (no
+ * The meter at the report in km and hours (double precision, as the units' counters). `work_order_id` is set by the work-orders module (no
  * foreign key yet: its table comes later); `inspection_id` + `inspection_item` name the inspection's
  * failed item that opened it. `search` is the lower-cased title and description the list's words match.
  * Photos are rows of `attachments` with owner_type 'issue'.
@@ -25,8 +25,8 @@ export function issues034(dialect: DialectName): Migration {
         .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('reported_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
         .addColumn('reported_at', 'bigint', notNull)
-        .addColumn('mileage', 'bigint')
-        .addColumn('engine_hours', 'bigint')
+        .addColumn('mileage', 'double precision')
+        .addColumn('engine_hours', 'double precision')
         .addColumn('work_order_id', 'integer')
         .addColumn('inspection_id', 'integer')
         .addColumn('inspection_item', 'text')

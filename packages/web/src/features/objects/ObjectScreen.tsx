@@ -29,7 +29,7 @@ export interface ObjectRecord {
   person: PersonWire | null;
 }
 
-const TABS = ['general', 'profile', 'intervals', 'services', 'fuel', 'meter', 'faults'] as const;
+const TABS = ['general', 'profile', 'intervals', 'services', 'fuel', 'meter', 'faults', 'issues'] as const;
 type Tab = (typeof TABS)[number];
 
 /** The fleet's objects of one kind, as the records of this page. */
@@ -64,7 +64,16 @@ function useObjects(fid: number | null, kind: ObjectKind) {
  * Spec §2 /unit/{id}, /driver/{id}, /trailer/{id}: general indicators (and the map for units), profile,
  * intervals with remaining values, services and fuel fillings. An unknown id goes to /items.
  */
-export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unitMap?: ReactNode }) {
+export default function ObjectScreen({
+  kind,
+  unitMap,
+  issuesTab,
+}: {
+  kind: ObjectKind;
+  unitMap?: ReactNode;
+  /** The "Issues" tab of a unit or trailer (features/issues, composed by the app's routes). */
+  issuesTab?: (type: 'u' | 't', id: number) => ReactNode;
+}) {
   const { t } = useTranslation();
   const session = useSession();
   const navigate = useNavigate();
@@ -83,11 +92,14 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   const seesMeter = useCan(routes.meter.list) && kind === 'unit';
   // A unit's fault codes (faultcode.view: any member).
   const seesFaults = useCan(routes.faultCodes.list) && kind === 'unit';
+  // Issues of a unit or trailer (issue.report).
+  const seesIssues = useCan(routes.issues.list) && issuesTab !== undefined && kind !== 'driver';
   const known =
     (TABS as readonly string[]).includes(tabParam ?? '') &&
     (seesFuel || tabParam !== 'fuel') &&
     (seesMeter || tabParam !== 'meter') &&
-    (seesFaults || tabParam !== 'faults');
+    (seesFaults || tabParam !== 'faults') &&
+    (seesIssues || tabParam !== 'issues');
   const tab: Tab = known ? (tabParam as Tab) : 'general';
   const period = decodePeriod(search.get('period'));
 
@@ -157,6 +169,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
           {seesFuel && <Tabs.Tab value="fuel">{t('objects.tabFuel')}</Tabs.Tab>}
           {seesMeter && <Tabs.Tab value="meter">{t('objects.tabMeter')}</Tabs.Tab>}
           {seesFaults && <Tabs.Tab value="faults">{t('objects.tabFaultCodes')}</Tabs.Tab>}
+          {seesIssues && <Tabs.Tab value="issues">{t('issues.tab')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <GeneralTab
@@ -188,6 +201,11 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
         {seesFaults && (
           <Tabs.Panel value="faults" pt="md">
             <FaultCodesTab object={object} />
+          </Tabs.Panel>
+        )}
+        {seesIssues && (
+          <Tabs.Panel value="issues" pt="md">
+            {issuesTab?.(kind === 'unit' ? 'u' : 't', object.id)}
           </Tabs.Panel>
         )}
       </ScrollTabs>
