@@ -297,4 +297,24 @@ describe('issues', () => {
     expect(await files.stored(mine.id)).toBe(0);
     expect((await manager.get(`${api}/${mine.id}`)).status).toBe(404);
   });
+
+  it('a deleted unit takes its issues and their photos along', async () => {
+    const made = await manager.post(`/api/fleets/${t.demo.fleetId}/units`, {
+      nm: 'Gone truck',
+      uid: 'gone-1',
+      ut: null,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const issue = await report(manager, { object_id: made.body.id });
+    const files = attachmentsTester(t, api, 'issue');
+    await files.upload(manager, issue.id, [{ name: 'a.png', type: 'image/png', data: new Uint8Array([1]) }]);
+    const mark = await outboxMark(db());
+    const gone = await manager.delete(`/api/fleets/${t.demo.fleetId}/units/${made.body.id}`);
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    expect((await manager.get(`${api}/${issue.id}`)).status).toBe(404);
+    expect(await files.stored(issue.id)).toBe(0);
+    expect(await eventsSince(db(), mark, ['issue.deleted'])).toEqual([
+      expect.objectContaining({ issueId: issue.id, objectId: made.body.id }),
+    ]);
+  });
 });

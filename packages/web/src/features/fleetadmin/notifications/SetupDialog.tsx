@@ -102,8 +102,11 @@ export function SetupDialog({
   };
 
   // The channels (not the in-app bell) also send a unit's critical fault code (core ALL_CHANNEL_KINDS).
+  // They also send an issue reported (high and critical at once, docs/product.md "Issues").
   const kinds =
-    channel === 'inapp' ? NOTIFICATION_KINDS : [...NOTIFICATION_KINDS, NotificationKind.criticalFault];
+    channel === 'inapp'
+      ? NOTIFICATION_KINDS
+      : [...NOTIFICATION_KINDS, NotificationKind.criticalFault, NotificationKind.issueReported];
   const bot = setup as BotSetupWire | null;
   const hook = setup as WebhookSetupWire | null;
   const langOptions = LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }));
@@ -151,7 +154,11 @@ export function SetupDialog({
                   key={k}
                   value={String(k)}
                   label={
-                    k === NotificationKind.criticalFault ? t('faultCodes.notifyKind') : t(kindTitleKey(k))
+                    k === NotificationKind.criticalFault
+                      ? t('faultCodes.notifyKind')
+                      : k === NotificationKind.issueReported
+                        ? t('issues.notifyKind')
+                        : t(kindTitleKey(k))
                   }
                   disabled={busy}
                 />
