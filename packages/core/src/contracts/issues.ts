@@ -167,6 +167,16 @@ export const issueListReply = z.object({
 export type IssueListReply = z.infer<typeof issueListReply>;
 export const issueDeleteReply = okReply;
 
+const byPriority = z.object({
+  low: z.number().int(),
+  medium: z.number().int(),
+  high: z.number().int(),
+  critical: z.number().int(),
+});
+/** GET .../issues/summary: the active issues by priority, open and in a work order (the dashboard). */
+export const issueSummaryReply = z.object({ open: byPriority, workorder: byPriority });
+export type IssueSummaryReply = z.infer<typeof issueSummaryReply>;
+
 export const issueAttachmentWire = serviceAttachmentWire;
 export type IssueAttachmentWire = z.infer<typeof issueAttachmentWire>;
 export const issueAttachmentListReply = z.object({ attachments: z.array(issueAttachmentWire) });

@@ -10,6 +10,7 @@ import {
   issueListReply,
   issueReopenBody,
   issueResolveBody,
+  issueSummaryReply,
   issueUpdateBody,
   issueWire,
 } from '../contracts/issues.js';
@@ -29,6 +30,15 @@ export const issuesRoutes = {
     reply: issueListReply,
     need: 'issue.report',
     summary: 'Issues of the fleet: filters by status, priority, object and words; sorted, paged',
+    tags,
+  }),
+  summary: route({
+    method: 'GET',
+    path: `${base}/summary`,
+    params: fleetParams,
+    reply: issueSummaryReply,
+    need: 'dashboard.view',
+    summary: 'Open issues and issues in a work order, counted by priority (the dashboard)',
     tags,
   }),
   create: route({

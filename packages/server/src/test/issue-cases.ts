@@ -76,6 +76,11 @@ export const ISSUE_CASES: RouteCase[] = [
     expect: outcomes(REPORTERS),
   },
   {
+    route: `GET ${route}/summary`,
+    build: (env) => ({ method: 'GET', url: `${base(env)}/summary` }),
+    expect: outcomes(['manager', 'mechanic', 'viewer']),
+  },
+  {
     route: `POST ${route}`,
     build: (env) => ({
       method: 'POST',

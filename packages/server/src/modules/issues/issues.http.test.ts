@@ -238,6 +238,11 @@ describe('issues', () => {
     expect(await ids('?search=0%25')).toEqual({ ids: [c.id], total: 1 });
     expect(await ids('?search=_')).toEqual({ ids: [], total: 0 });
     expect(await ids('?limit=1&offset=1')).toEqual({ ids: [b.id], total: 3 });
+    const summary = await viewer.get(`${api}/summary`);
+    expect(summary.body).toEqual({
+      open: { low: 0, medium: 0, high: 1, critical: 1 },
+      workorder: { low: 0, medium: 0, high: 0, critical: 0 },
+    });
     const bad = await viewer.get(`${api}?status=done`);
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].field).toBe('querystring.status');

@@ -5,13 +5,22 @@ import { actorOf } from '../../http/auth-hook.js';
 import { serve } from '../../http/serve.js';
 import { registerAttachmentRoutes } from '../attachments/http.js';
 import { issueAttachments } from './attachments.js';
-import { actOnIssue, createIssue, deleteIssue, getIssue, listIssues, updateIssue } from './service.js';
+import {
+  actOnIssue,
+  createIssue,
+  deleteIssue,
+  getIssue,
+  issueSummary,
+  listIssues,
+  updateIssue,
+} from './service.js';
 
 /** The issues API (docs/product.md "Issues"; core routes/issues.ts). */
 export const issueRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     serve(app, issues.list, async (req) => listIssues(ctx, actorOf(req), req.params.fid, req.query));
+    serve(app, issues.summary, async (req) => issueSummary(ctx, actorOf(req), req.params.fid));
     serve(app, issues.create, async (req) => createIssue(ctx, actorOf(req), req.params.fid, req.body));
     serve(app, issues.get, async (req) => getIssue(ctx, actorOf(req), req.params.fid, req.params.id));
     serve(app, issues.update, async (req) =>

@@ -2,10 +2,12 @@ import {
   type IssueCreateInput,
   type IssueListQuery,
   type IssueListReply,
+  type IssueSummaryReply,
   type IssueUpdateInput,
   type IssueWire,
   issueSearchText,
   type NewDomainEvent,
+  priorityOfRank,
   priorityRank,
 } from '@fleetkeep/core';
 import { sql } from 'kysely';
@@ -181,4 +183,24 @@ export async function actOnIssue(
     changeIssueStatus(work, ctx, { fleetId, issueId: id, action, by: actor.userId, note }),
   );
   return issueWireById(ctx.db.kysely, fleetId, id);
+}
+
+/** GET .../issues/summary: the active issues by status and priority (dashboard.view). */
+export async function issueSummary(
+  ctx: AppContext,
+  actor: Actor,
+  fleetId: number,
+): Promise<IssueSummaryReply> {
+  await requireFleet(ctx, actor, fleetId, 'dashboard.view');
+  const rows = await ctx.db.kysely
+    .selectFrom('issues')
+    .select(['status', 'priority', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('fleet_id', '=', fleetId)
+    .where('status', 'in', ['open', 'workorder'])
+    .groupBy(['status', 'priority'])
+    .execute();
+  const zero = () => ({ low: 0, medium: 0, high: 0, critical: 0 });
+  const out = { open: zero(), workorder: zero() };
+  for (const r of rows) out[r.status as 'open' | 'workorder'][priorityOfRank(r.priority)] = Number(r.n);
+  return out;
 }

@@ -2,7 +2,14 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from '../../components/IconButton.tsx';
 import { Checkbox } from '../../components/Toggles.tsx';
-import { DEFAULT_LAYOUT, type Layout, moveSection, sameLayout, toggleSection } from './rules.ts';
+import {
+  DEFAULT_LAYOUT,
+  type Layout,
+  moveSection,
+  sameLayout,
+  sectionTitleKey,
+  toggleSection,
+} from './rules.ts';
 
 /**
  * The "Customize" dialog (PRODUCT.md "Dashboard": sections shown or hidden and reordered): a row per
@@ -33,7 +40,7 @@ export function CustomizeDialog({
     >
       <Stack gap="xs">
         {layout.order.map((id, i) => {
-          const name = t(`dashboard.section_${id}`);
+          const name = t(sectionTitleKey(id));
           return (
             <Group key={id} justify="space-between" wrap="nowrap" gap="xs" data-testid={`customize-${id}`}>
               <Checkbox

@@ -13,7 +13,8 @@ import { useCan } from '../../lib/useCan.ts';
 import { CustomizeDialog } from './Customize.tsx';
 import classes from './Dashboard.module.css';
 import { GettingStarted } from './GettingStarted.tsx';
-import { type SectionId, statusCounts, visibleSections } from './rules.ts';
+import { OpenIssuesSection } from './OpenIssuesSection.tsx';
+import { type SectionId, sectionTitleKey, statusCounts, visibleSections } from './rules.ts';
 import {
   AttentionSection,
   CostChartSection,
@@ -129,6 +130,8 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
         );
       case 'map':
         return map && canMap ? <Suspense fallback={<Loading />}>{map}</Suspense> : null;
+      case 'openIssues':
+        return <OpenIssuesSection fid={fid} fmt={fmt} />;
     }
   };
 
@@ -168,12 +171,12 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
               p="md"
               radius="md"
               component="section"
-              aria-label={t(`dashboard.section_${id}`)}
+              aria-label={t(sectionTitleKey(id))}
               data-testid={`dash-section-${id}`}
               className={WIDE.has(id) ? `${classes.section} ${classes.wide}` : classes.section}
             >
               <Title order={2} size="h5" mb="sm">
-                {t(`dashboard.section_${id}`)}
+                {t(sectionTitleKey(id))}
               </Title>
               {content}
             </Paper>

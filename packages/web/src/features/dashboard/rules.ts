@@ -31,8 +31,13 @@ export const SECTION_IDS = [
   'topUnits',
   'attention',
   'map',
+  'openIssues',
 ] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
+
+/** The title key of a section: the dashboard's own, or the workshop module's for its section. */
+export const sectionTitleKey = (id: SectionId): string =>
+  id === 'openIssues' ? 'issues.dashboardTitle' : `dashboard.section_${id}`;
 
 /** The user setting's key (PATCH /api/user/settings) holding the layout. */
 export const LAYOUT_SETTING = 'dashboard';
