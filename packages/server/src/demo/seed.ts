@@ -13,6 +13,7 @@ import {
   DEMO_USERS,
   OTHER_FLEET,
 } from './data.js';
+import { seedDemoIssues } from './issues.js';
 import { seedDemoMaintenance } from './maintenance.js';
 
 /** True when the database holds no account yet: the only time the demo is seeded. */
@@ -38,6 +39,7 @@ export const DEMO_FULL_HISTORY_DAYS = 365;
 export async function seedDemoIfEmpty(ctx: AppContext, password: string): Promise<DemoIds | undefined> {
   const ids = await seedAccounts(ctx, password, DEMO_FULL_HISTORY_DAYS);
   if (ids) await seedDemoMaintenance(ctx, ids, DEMO_FULL_HISTORY_DAYS);
+  if (ids) await seedDemoIssues(ctx, ids); // demo/issues.ts
   return ids;
 }
 
