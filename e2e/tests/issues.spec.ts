@@ -100,7 +100,8 @@ test('report an issue with a photo, find it in /issues and on the unit, close it
     await expect(manager.getByText(title)).toBeVisible();
     await expectNoPageScroll(manager);
     await screenshot(manager, 'issues-list-375');
-    await manager.getByText(title).click();
+    await manager.getByRole('link', { name: title }).click();
+    await expect(manager).toHaveURL(/\/issues\/\d+$/);
     await expect(manager.getByTestId('issue-status')).toHaveText('Not a defect');
     await expectNoPageScroll(manager);
     await screenshot(manager, 'issue-page-375');

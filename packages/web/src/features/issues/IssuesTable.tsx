@@ -60,7 +60,8 @@ export function IssuesTable({
         // Sorted by urgency, shown by name.
         value: (i) => ['low', 'medium', 'high', 'critical'].indexOf(i.priority),
         text: (i) => t(`issues.priority.${i.priority}`),
-        cell: (i) => badge(PRIORITY_COLOR[i.priority], t(`issues.priority.${i.priority}`), 'issue-priority'),
+        cell: (i) =>
+          badge(PRIORITY_COLOR[i.priority], t(`issues.priority.${i.priority}`), 'issue-row-priority'),
         phone: 'detail',
       },
       {
@@ -68,7 +69,7 @@ export function IssuesTable({
         header: t('issues.statusLabel'),
         value: (i) => i.status,
         text: (i) => t(`issues.status.${i.status}`),
-        cell: (i) => badge(STATUS_COLOR[i.status], t(`issues.status.${i.status}`), 'issue-status'),
+        cell: (i) => badge(STATUS_COLOR[i.status], t(`issues.status.${i.status}`), 'issue-row-status'),
         phone: 'detail',
       },
       showObject
