@@ -40,10 +40,13 @@ export const NotificationKind = {
 export const ALL_NOTIFICATION_KINDS = 31;
 /**
  * The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds, a critical fault code,
- * an inspection with defects.
+ * an issue reported and an inspection with defects.
  */
 export const ALL_CHANNEL_KINDS =
-  ALL_NOTIFICATION_KINDS | NotificationKind.criticalFault | NotificationKind.inspectionFailed;
+  ALL_NOTIFICATION_KINDS |
+  NotificationKind.criticalFault |
+  NotificationKind.issueReported |
+  NotificationKind.inspectionFailed;
 
 /**
  * Fleet permission bit mask (spec §6). Fuel fillings share the service bits. The bits from 1024 on are

@@ -15,7 +15,8 @@ export type Collection =
   | 'faultcode'
   | 'assignment'
   | 'inspection'
-  | 'user';
+  | 'user'
+  | 'issue';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';
 

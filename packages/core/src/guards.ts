@@ -48,7 +48,9 @@ export type RouteName =
   | 'lineitems'
   | 'lineitemsImport'
   | 'tokens'
-  | 'settings';
+  | 'settings'
+  | 'issues'
+  | 'issue';
 
 export interface RouteParams {
   /** The `{id}` path parameter, when the route has one. */
@@ -236,6 +238,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'tokens':
     case 'settings':
       return allow;
+    case 'issues':
+    case 'issue':
+      return need(has(Acl.reportIssue));
   }
 }
 
@@ -257,6 +262,8 @@ export interface MenuVisibility {
   services: boolean;
   reports: boolean;
   lineitems: boolean;
+  /** The workshop's issues (docs/product.md "Issues"): reportIssue. */
+  issues: boolean;
 }
 
 export function menuVisibility(user: GuardUser): MenuVisibility {
@@ -275,6 +282,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     services: ok('services') && !adminOnly,
     reports: ok('reports') && hasAll(acl, Acl.viewService),
     lineitems: ok('lineitems'),
+    issues: ok('issues') && !adminOnly,
   };
 }
 

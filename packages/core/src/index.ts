@@ -14,6 +14,7 @@ export * from './guards.js';
 export * from './import-units.js';
 export * from './imports.js';
 export * from './inspections.js';
+export * from './issues.js';
 export * from './map-keys.js';
 export * from './needs.js';
 export * from './notification-channels.js';

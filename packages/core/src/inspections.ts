@@ -3,6 +3,8 @@
  * in contracts/inspections.ts; the server applies these in modules/inspections.
  */
 
+import type { IssuePriority } from './issues.js';
+
 /** Kinds of a form item: pass/fail, number or meter, text, photo, signature. */
 export const INSPECTION_ITEM_KINDS = ['pf', 'num', 'text', 'photo', 'sig'] as const;
 export type InspectionItemKind = (typeof INSPECTION_ITEM_KINDS)[number];
@@ -10,9 +12,6 @@ export type InspectionItemKind = (typeof INSPECTION_ITEM_KINDS)[number];
 /** Defect severities of EU Directive 2014/45/EU (Annex I): minor, major, dangerous. */
 export const DEFECT_SEVERITIES = ['minor', 'major', 'dangerous'] as const;
 export type DefectSeverity = (typeof DEFECT_SEVERITIES)[number];
-
-/** Issue priorities (the issues module's scale, issue 29). */
-export type IssuePriority = 'low' | 'medium' | 'high' | 'critical';
 
 /**
  * The priority of the issue a defect opens (docs/product.md "Inspections"): minor → medium, major →

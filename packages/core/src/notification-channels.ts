@@ -1,11 +1,12 @@
 import { NotificationKind } from './constants.js';
 import { isNotificationKind, setupExistedAt } from './notifications.js';
 
-/** True for a kind a channel set-up sends: a service kind, a critical fault code, a failed inspection. */
+/** True for a kind a channel set-up sends: a service kind, a critical fault code, an issue reported, a failed inspection. */
 export function isChannelKind(kind: number): boolean {
   return (
     isNotificationKind(kind) ||
     kind === NotificationKind.criticalFault ||
+    kind === NotificationKind.issueReported ||
     kind === NotificationKind.inspectionFailed
   );
 }
@@ -61,6 +62,7 @@ export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
   [NotificationKind.rejected]: 'rejected',
   [NotificationKind.criticalFault]: 'criticalFault',
   [NotificationKind.inspectionFailed]: 'inspectionFailed',
+  [NotificationKind.issueReported]: 'issueReported',
 };
 
 /** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
@@ -89,8 +91,20 @@ export interface ChannelEventSnapshot {
   object: { type: 'u' | 'd' | 't'; id: number; name: string };
   /** A critical fault code (kind 32): the code of the unit (`object`); `service` is then empty (id 0). */
   fault?: { code: string; count: number; reopened: boolean };
+  /** An issue reported (kind 64): the issue of the unit or trailer (`object`); `service` is then empty. */
+  issue?: ChannelIssue;
   /** An inspection with defects (kind 512): the object's inspection; `service` is then empty (id 0). */
   inspection?: InspectionSnapshot;
+}
+
+/** An issue as a channel message tells it (docs/product.md "Issues"). */
+export interface ChannelIssue {
+  id: number;
+  title: string;
+  description: string;
+  priority: string;
+  /** Who reported it ('' when unknown). */
+  reporter: string;
 }
 
 /** What a failed inspection's message says: its id, the form, the defects and the worst severity. */
@@ -117,6 +131,8 @@ export interface WebhookPayload {
   object: { type: 'unit' | 'driver' | 'trailer'; id: number; name: string };
   /** Kind 32 only: the critical fault code the unit reported (`service` is then null). */
   fault?: { code: string; count: number; reopened: boolean };
+  /** Kind 64 only: the issue reported (`service` is then null). */
+  issue?: ChannelIssue;
   /** Kind 512 only: the inspection with defects (`service` is then null). */
   inspection?: InspectionSnapshot;
   link: string;
@@ -132,6 +148,19 @@ export function unitFaultsUrl(publicUrl: string, unitId: number): string {
 /** The link to an inspection on the public site. */
 export function inspectionUrl(publicUrl: string, inspectionId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/inspections/${inspectionId}`;
+}
+
+/** The link to an issue on the public site (the issues screen's issue page). */
+export function issueUrl(publicUrl: string, issueId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/issues/${issueId}`;
+}
+
+/** The link a delivery carries: the issue, the inspection, the unit's fault codes, or the service. */
+export function snapshotLink(snapshot: ChannelEventSnapshot, publicUrl: string): string {
+  if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
+  if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
+  if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
+  return serviceUrl(publicUrl, snapshot.service.id);
 }
 
 /** The link to a service on the public site (spec §2 "/service/{id}"). */
@@ -151,7 +180,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     },
     fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
     service:
-      snapshot.fault || snapshot.inspection
+      snapshot.fault || snapshot.issue || snapshot.inspection
         ? null
         : {
             id: s.id,
@@ -168,12 +197,9 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
       name: snapshot.object.name,
     },
     ...(snapshot.fault && { fault: snapshot.fault }),
+    ...(snapshot.issue && { issue: snapshot.issue }),
     ...(snapshot.inspection && { inspection: snapshot.inspection }),
-    link: snapshot.inspection
-      ? inspectionUrl(publicUrl, snapshot.inspection.id)
-      : snapshot.fault
-        ? unitFaultsUrl(publicUrl, snapshot.object.id)
-        : serviceUrl(publicUrl, s.id),
+    link: snapshotLink(snapshot, publicUrl),
   };
 }
 

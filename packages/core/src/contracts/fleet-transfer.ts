@@ -28,12 +28,13 @@ export const FLEET_TRANSFER_FORMAT = 'fleetkeep-fleet';
 /**
  * Version 2 added the meter history (`meter_readings`, `counter_corrections`) and the notification
  * set-ups; version 3 the units' total counters and device identifiers; version 4 the units' vehicle
- * profile and photo (docs/product.md "The vehicle profile"). The importer reads versions 1 to 3 too
- * (those collections empty; a unit's total taken as its actual counter, no identifier, no profile).
+ * profile and photo (docs/product.md "The vehicle profile"); version 5 the issues of units and trailers
+ * with their photos (docs/product.md "Issues"). The importer reads versions 1 to 4 too (those
+ * collections empty; a unit's total taken as its actual counter, no identifier, no profile, no issues).
  */
-export const FLEET_TRANSFER_VERSION = 4;
+export const FLEET_TRANSFER_VERSION = 5;
 /** Versions the importer reads. */
-export const FLEET_TRANSFER_VERSIONS = [1, 2, 3, 4] as const;
+export const FLEET_TRANSFER_VERSIONS = [1, 2, 3, 4, 5] as const;
 /** Body limit of `POST .../transfer` (the document with its attachments in base64). */
 export const FLEET_TRANSFER_BODY_MAX = 256 * 1024 * 1024;
 /** Records per collection of one document. */
@@ -260,6 +261,33 @@ export const transferCorrection = z.object({
 });
 export type TransferCorrection = z.output<typeof transferCorrection>;
 
+/**
+ * An issue of a unit or trailer (version 5): its status and source as stored; the reporter and who
+ * ended it by login (a member of the target fleet of that login, else the importing user). A work
+ * order id is not carried (work orders are not in the document).
+ */
+export const transferIssue = z.object({
+  id,
+  object_type: z.enum(['u', 't']),
+  object_id: id,
+  title: z.string().min(1).max(Limits.stringMax),
+  description: text,
+  priority: z.number().int().min(1).max(4),
+  status: z.enum(['open', 'workorder', 'resolved', 'closed']),
+  note: text,
+  reported_by: opt(userName),
+  reported_at: time,
+  mileage: opt(num),
+  engine_hours: opt(num),
+  inspection_item: opt(z.string().max(Limits.stringMax)),
+  ended_at: opt(time),
+  ended_by: opt(userName),
+  created_at: time,
+  updated_at: time,
+  attachments,
+});
+export type TransferIssue = z.output<typeof transferIssue>;
+
 const setupBase = {
   id,
   name,
@@ -314,6 +342,7 @@ export const fleetTransferDocument = z.object({
       z.ZodLiteral<2>,
       z.ZodLiteral<3>,
       z.ZodLiteral<4>,
+      z.ZodLiteral<5>,
     ],
   ),
   exported_at: time,
@@ -331,6 +360,7 @@ export const fleetTransferDocument = z.object({
   meter_readings: rows(transferMeterReading),
   counter_corrections: rows(transferCorrection),
   notification_setups: rows(transferNotificationSetup),
+  issues: rows(transferIssue),
 });
 export type FleetTransferDocument = z.output<typeof fleetTransferDocument>;
 export type TransferService = z.output<typeof transferService>;
@@ -385,6 +415,7 @@ const TRANSFER_COUNT_KEYS = [
   'meter_readings',
   'counter_corrections',
   'notification_setups',
+  'issues',
 ] as const;
 const counts = z.object(
   Object.fromEntries(TRANSFER_COUNT_KEYS.map((k) => [k, z.number().int()])) as Record<

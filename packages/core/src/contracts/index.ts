@@ -11,6 +11,7 @@ export * from './fuel.js';
 export * from './imports.js';
 export * from './inspections.js';
 export * from './intervals.js';
+export * from './issues.js';
 export * from './lineitems.js';
 export * from './lubelogger.js';
 export * from './meter.js';

@@ -34,11 +34,12 @@ describe('mail set-ups (spec §7 "E-mail notification configs")', () => {
     expect(paths(mailSetupBody.safeParse({ ...mail, recipients: many }))).toEqual(['recipients']);
     expect(mailSetupBody.safeParse({ ...mail, fleet_id: 2 }).success).toBe(false);
     expect(paths(mailSetupBody.safeParse({ ...mail, k: 0 }))).toEqual(['k']);
-    // 32 is a unit's critical fault code, a kind of the channels; no bit above it is one.
+    // 32 is a unit's critical fault code, 64 an issue reported, kinds of the channels; no bit above is one.
     expect(mailSetupBody.safeParse({ ...mail, k: 32 }).success).toBe(true);
-    expect(paths(mailSetupBody.safeParse({ ...mail, k: 64 }))).toEqual(['k']);
+    expect(mailSetupBody.safeParse({ ...mail, k: 64 }).success).toBe(true);
+    expect(paths(mailSetupBody.safeParse({ ...mail, k: 128 }))).toEqual(['k']);
     // 512 is an inspection with defects (docs/product.md "Inspections").
-    expect(mailSetupBody.safeParse({ ...mail, k: 512 | 32 | 1 }).success).toBe(true);
+    expect(mailSetupBody.safeParse({ ...mail, k: 512 | 64 | 32 | 1 }).success).toBe(true);
     expect(paths(mailSetupBody.safeParse({ ...mail, k: 1024 }))).toEqual(['k']);
   });
   it('PUT takes the set-up as read and does not switch it on by default', () => {

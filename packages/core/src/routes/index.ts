@@ -9,6 +9,7 @@ import { fuelRoutes } from './fuel.js';
 import { importsRoutes } from './imports.js';
 import { inspectionFormRoutes, inspectionRoutes } from './inspections.js';
 import { intervalsRoutes } from './intervals.js';
+import { issuesRoutes } from './issues.js';
 import { lineitemsRoutes } from './lineitems.js';
 import { metaRoutes } from './meta.js';
 import { meterRoutes } from './meter.js';
@@ -34,6 +35,7 @@ export * from './fleets.js';
 export * from './fuel.js';
 export * from './imports.js';
 export * from './intervals.js';
+export * from './issues.js';
 export * from './lineitems.js';
 export * from './meta.js';
 export * from './meter.js';
@@ -82,5 +84,6 @@ export const routes = {
   assignments: assignmentsRoutes,
   inspectionForms: inspectionFormRoutes,
   inspections: inspectionRoutes,
+  issues: issuesRoutes,
 };
 export * from './inspections.js';

@@ -15,6 +15,7 @@ import {
   OTHER_FLEET,
 } from './data.js';
 import { seedDemoInspections } from './inspections.js';
+import { seedDemoIssues } from './issues.js';
 import { seedDemoMaintenance } from './maintenance.js';
 
 /** True when the database holds no account yet: the only time the demo is seeded. */
@@ -41,6 +42,7 @@ export async function seedDemoIfEmpty(ctx: AppContext, password: string): Promis
   const ids = await seedAccounts(ctx, password, DEMO_FULL_HISTORY_DAYS);
   if (ids) await seedDemoMaintenance(ctx, ids, DEMO_FULL_HISTORY_DAYS);
   if (ids) await seedDemoInspections(ctx, ids);
+  if (ids) await seedDemoIssues(ctx, ids); // demo/issues.ts
   return ids;
 }
 

@@ -16,6 +16,7 @@ export const COLLECTION_NEEDS: Record<Collection, FleetNeedName> = {
   assignment: 'assignment.view',
   inspection: 'inspection.submit',
   user: 'fleet.member',
+  issue: 'issue.report',
 };
 
 /**

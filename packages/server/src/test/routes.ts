@@ -9,6 +9,7 @@ import { FUEL_CASES } from './fuel-cases.js';
 import type { TestServer } from './harness.js';
 import { IMPORT_CASES } from './imports-cases.js';
 import { INSPECTION_CASES } from './inspection-cases.js';
+import { ISSUE_CASES } from './issue-cases.js';
 import { MAINTENANCE_CASES } from './maintenance-cases.js';
 import {
   ACCOUNT_ADMINS,
@@ -94,6 +95,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...FAULT_CODE_CASES, // a unit's fault codes (fault-code-cases.ts)
   ...ASSIGNMENT_CASES, // vehicle assignments (assignment-cases.ts)
   ...INSPECTION_CASES, // inspection forms and inspections (inspection-cases.ts)
+  ...ISSUE_CASES, // issues of units and trailers (issue-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

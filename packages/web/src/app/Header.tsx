@@ -39,6 +39,7 @@ const NAV: { key: MenuKey; to: string; label: string }[] = [
   { key: 'inspections', to: '/inspections', label: 'inspections.menu' },
   { key: 'intervals', to: '/intervals', label: 'menu.intervals' },
   { key: 'services', to: '/services', label: 'menu.services' },
+  { key: 'issues', to: '/issues', label: 'issues.heading' },
   { key: 'reports', to: '/reports', label: 'menu.reports' },
 ];
 

@@ -40,6 +40,11 @@ const InspectionFormsScreen = lazy(() => import('../features/inspections/FormsSc
 const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx'));
 const MigrationScreen = lazy(() => import('../features/migration/MigrationScreen.tsx'));
 const ImportScreen = lazy(() => import('../features/imports/ImportScreen.tsx'));
+const IssuesScreen = lazy(() => import('../features/issues/IssuesScreen.tsx'));
+const IssuePage = lazy(() => import('../features/issues/IssuePage.tsx'));
+const ObjectIssuesTab = lazy(async () => ({
+  default: (await import('../features/issues/ObjectIssuesTab.tsx')).ObjectIssuesTab,
+}));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -56,6 +61,13 @@ function RequireAuth() {
     </Suspense>
   );
 }
+
+/** The "Issues" tab of a unit's or trailer's page (features/issues, composed here). */
+const objectIssues = (type: 'u' | 't', id: number) => (
+  <Suspense fallback={<Loading />}>
+    <ObjectIssuesTab type={type} id={id} />
+  </Suspense>
+);
 
 /** A screen behind its route guard (core guards.ts). */
 function guarded(route: RouteName, element: ReactNode): ReactNode {
@@ -85,9 +97,15 @@ export const router = createBrowserRouter(
         <Route path="units/import" element={<ImportScreen kind="units" />} />
         <Route
           path="unit/:id"
-          element={guarded('unit', <ObjectScreen kind="unit" unitMap={<FleetMap mode="unit" />} />)}
+          element={guarded(
+            'unit',
+            <ObjectScreen kind="unit" unitMap={<FleetMap mode="unit" />} issuesTab={objectIssues} />,
+          )}
         />
-        <Route path="trailer/:id" element={guarded('trailer', <ObjectScreen kind="trailer" />)} />
+        <Route
+          path="trailer/:id"
+          element={guarded('trailer', <ObjectScreen kind="trailer" issuesTab={objectIssues} />)}
+        />
         <Route path="driver/:id" element={guarded('driver', <ObjectScreen kind="driver" />)} />
         <Route path="intervals" element={guarded('intervals', <IntervalsScreen />)} />
         <Route path="intervals/import" element={<ImportScreen kind="intervals" />} />
@@ -96,6 +114,8 @@ export const router = createBrowserRouter(
         <Route path="services/close" element={guarded('servicesClose', <CloseServicesScreen />)} />
         <Route path="services/import" element={<ImportScreen kind="services" />} />
         <Route path="service/:id" element={guarded('service', <ServiceEditorScreen />)} />
+        <Route path="issues" element={guarded('issues', <IssuesScreen />)} />
+        <Route path="issues/:id" element={guarded('issue', <IssuePage />)} />
         <Route path="fuelfillings" element={guarded('fuelfillings', <FuelFillingsScreen />)} />
         <Route path="fuelfillings/import" element={<ImportScreen kind="fuelfillings" />} />
         <Route path="fuelfilling/:id" element={guarded('fuelfilling', <FuelEditorScreen />)} />

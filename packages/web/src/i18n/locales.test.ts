@@ -28,6 +28,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'meter.src_traccar',
   ],
   de: [
+    'issues.statusLabel',
     'header.navigation',
     'screen.migration',
     'tokens.count_one',
@@ -40,6 +41,9 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'vehicle.fuelHybrid',
   ],
   fr: [
+    'issues.description',
+    'issues.photos',
+    'issues.note',
     'header.navigation',
     'header.notifications',
     'settings.notifications',
@@ -63,9 +67,11 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   ],
   es: ['tokens.count_one', 'tokens.count_other'],
   it: ['login.password', 'tokens.count_one'],
-  'pt-br': ['tokens.count_one', 'tokens.count_other', 'reports.col.status'],
+  'pt-br': ['issues.statusLabel', 'tokens.count_one', 'tokens.count_other', 'reports.col.status'],
   ro: ['tokens.count_one', 'objects.interval', 'objects.cost', 'reports.col.cost', 'reports.col.interval'],
   nl: [
+    'issues.statusLabel',
+    'issues.status.open',
     'tokens.count_one',
     'tokens.count_other',
     'objects.period_week',
@@ -78,8 +84,15 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'reports.col.object',
     'reports.col.status',
   ],
-  hr: ['tokens.count_one', 'objects.interval', 'reports.col.interval', 'reports.col.status'],
+  hr: [
+    'issues.statusLabel',
+    'tokens.count_one',
+    'objects.interval',
+    'reports.col.interval',
+    'reports.col.status',
+  ],
   sr: [
+    'issues.statusLabel',
     'tokens.count_one',
     'objects.interval',
     'reports.col.interval',
@@ -87,10 +100,10 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'reports.col.status',
     'reports.export.period',
   ],
-  pl: ['tokens.count_one', 'reports.col.status'],
+  pl: ['issues.statusLabel', 'tokens.count_one', 'reports.col.status'],
   hu: ['tokens.count_one'],
   cs: ['tokens.count_one', 'objects.interval', 'reports.col.interval'],
-  az: ['tokens.count_one', 'services.status', 'reports.col.status', 'vehicle.model'],
+  az: ['issues.statusLabel', 'tokens.count_one', 'services.status', 'reports.col.status', 'vehicle.model'],
   tr: ['vehicle.model'],
 };
 

@@ -30,6 +30,7 @@ import { faultCodes030 } from './030_fault_codes.js';
 import { vehicleProfile031 } from './031_vehicle_profile.js';
 import { meterIntegrity032 } from './032_meter_integrity.js';
 import { workshopRights033 } from './033_workshop_rights.js';
+import { issues034 } from './034_issues.js';
 import { inspections035 } from './035_inspections.js';
 import { vehicleAssignments036 } from './036_vehicle_assignments.js';
 
@@ -68,6 +69,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '033_workshop_rights': workshopRights033(),
     '035_inspections': inspections035(dialect),
     '036_vehicle_assignments': vehicleAssignments036(dialect),
+    '034_issues': issues034(dialect),
   };
   return { getMigrations: async () => list };
 }

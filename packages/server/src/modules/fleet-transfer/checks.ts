@@ -112,5 +112,12 @@ export function documentIssues(doc: Doc, prefix: string): FieldIssue[] {
       issues.push({ field: `${prefix}counter_corrections.${i}.unit_id`, message: 'Unknown unit' });
   });
   ids('notification_setups', doc.notification_setups);
+  ids('issues', doc.issues);
+  doc.issues.forEach((x, i) => {
+    const field = `${prefix}issues.${i}`;
+    if (!objects[x.object_type].has(x.object_id))
+      issues.push({ field: `${field}.object_id`, message: 'Unknown object' });
+    checkFiles(x.attachments, field);
+  });
   return issues;
 }

@@ -2,6 +2,7 @@ import { FLEET_TRANSFER_FORMAT, FLEET_TRANSFER_VERSION } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
+import { issuePages } from './issues.js';
 import { cutOf } from './pages.js';
 import {
   assignmentPages,
@@ -98,5 +99,6 @@ export async function* documentText(db: Db, fid: number): AsyncGenerator<string>
   yield* plain('meter_readings', readingPages(src));
   yield* plain('counter_corrections', correctionPages(src));
   yield* plain('notification_setups', setupPages(src));
+  yield* withAttachments(db, 'issues', issuePages(src)); // version 5 (issues.ts)
   yield '}';
 }

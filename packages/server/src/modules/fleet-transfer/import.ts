@@ -17,6 +17,7 @@ import {
   type UnitTarget,
 } from './import-objects.js';
 import { importSetups } from './import-setups.js';
+import { importIssues } from './issues.js';
 import { type Db, emptyPublished, type Published, type Run, zeroCounts } from './run.js';
 
 export type { UnitTarget } from './import-objects.js';
@@ -79,6 +80,7 @@ export async function importInto(
   const matchedAssignments = await importAssignments(run, doc);
   await importHistory(run, doc, matchedAssignments);
   await importMeter(run, doc);
+  await importIssues(run, doc); // version 5 (issues.ts)
   const secrets = await importSetups(run, doc);
 
   const pairs = (m: Map<number, number>) => [...m.entries()] as [number, number][];

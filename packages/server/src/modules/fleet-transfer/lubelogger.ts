@@ -223,6 +223,7 @@ export function toDocument(
     meter_readings: [],
     counter_corrections: [],
     notification_setups: [],
+    issues: [],
   };
   let id = 0;
   const blank = {

@@ -35,6 +35,7 @@ export const CUT_TABLES = [
   'counter_corrections',
   'notification_setups',
   'channel_setups',
+  'issues',
 ] as const;
 export type CutTable = (typeof CUT_TABLES)[number];
 

@@ -41,6 +41,7 @@ export const zeroCounts = (): TransferCounts => ({
   meter_readings: 0,
   counter_corrections: 0,
   notification_setups: 0,
+  issues: 0,
 });
 
 export const emptyPublished = (): Published => ({

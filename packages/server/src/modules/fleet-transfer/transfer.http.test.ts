@@ -97,11 +97,12 @@ describe('fleet export and import', () => {
       services: 2,
       archive: 2,
       fuel_fillings: 2,
-      // A service's, a fuel filling's, and the photo of truck 1.
-      attachments: 3,
+      // A service's, a fuel filling's, the photo of truck 1 and the trailer issue's file.
+      attachments: 4,
       meter_readings: 2,
       counter_corrections: 2,
       notification_setups: 5,
+      issues: 1,
     });
     // The in-app set-up addressing nobody of this fleet is skipped, not widened to every member.
     expect(first.body.skipped.notification_setups).toBe(1);
@@ -128,6 +129,18 @@ describe('fleet export and import', () => {
     // Who accepted or corrected: a login the target fleet lacks becomes the importer.
     expect(docA.meter_readings.find((r) => r.status === 'refused')?.accepted_by).toBe('transfer-transfer-a');
     expect(docA.counter_corrections.map((c) => c.by)).toEqual(['transfer-transfer-a', 'transfer-transfer-a']);
+    // An issue's reporter and closer by login too; its photo travels with it (version 5).
+    expect(docA.issues).toEqual([
+      expect.objectContaining({
+        object_type: 't',
+        title: 'Rear light flickers',
+        status: 'closed',
+        note: 'Loose plug',
+        reported_by: 'transfer-transfer-a',
+        ended_by: 'transfer-transfer-a',
+        attachments: [expect.objectContaining({ name: 'light.txt', data: 'bGlnaHQ=' })],
+      }),
+    ]);
     expect(JSON.stringify(docA.notification_setups)).not.toContain('"secret"');
 
     const b = await emptyFleet('Transfer B');
@@ -226,7 +239,8 @@ describe('fleet export and import', () => {
     expect(after.intervals).toBe(before.intervals);
     expect(after.custom_fields).toBe(before.custom_fields);
     expect(after.fuel_fillings).toBe(before.fuel_fillings! + 2);
-    expect(after.attachments).toBe(before.attachments! + 2);
+    // The fuel fillings' files and the issue's (issues are history: added again, as fuel fillings).
+    expect(after.attachments).toBe(before.attachments! + 3);
     // The first unit's id is the one made by the first import.
     const unit = await db()
       .selectFrom('units')

@@ -19,6 +19,7 @@ import type { Database } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
+import { removeObjectIssues } from '../issues/remove.js';
 import { trackServices } from '../statistics/cost-days.js';
 import { personToWire, unitToWire } from './mappers.js';
 import type { PersonKind } from './objects.js';
@@ -241,6 +242,7 @@ export async function deleteUnit(
       .executeTakeFirst();
     if (!unit) throw notFound('Unit not found');
     const result = await removeObjectServices(trx, fleetId, 'u', unitId, withArchive);
+    await removeObjectIssues(uow, fleetId, 'u', unitId, actor.userId);
     // Positions, the ingest log, corrections and counter days go with the unit (foreign keys cascade);
     // its photo is a row of the generic attachments table (no foreign key), removed here.
     await trx
@@ -277,6 +279,7 @@ export async function deletePerson(
   await requireFleet(ctx, actor, fleetId, 'fleet.admin');
   const removed = await unitOfWork(ctx, async (trx, uow) => {
     const result = await removeObjectServices(trx, fleetId, PERSON_TYPE[kind], objectId, withArchive);
+    await removeObjectIssues(uow, fleetId, PERSON_TYPE[kind], objectId, actor.userId);
     const gone = await trx
       .deleteFrom(kind)
       .where('id', '=', objectId)

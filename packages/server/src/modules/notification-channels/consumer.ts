@@ -4,6 +4,7 @@ import {
   type FaultCodeOpenedEvent,
   fromThousandths,
   type InspectionSubmittedEvent,
+  type IssueReportedEvent,
   isCriticalFaultCode,
   type NotificationChannel,
   NotificationKind,
@@ -18,6 +19,7 @@ import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../
 import { parseCritical } from '../fault-codes/service.js';
 import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
 import { inspectionDeliveriesOf } from './inspection-deliveries.js';
+import { issueDeliveriesOf } from './issue-deliveries.js';
 import { recipientsOf } from './mappers.js';
 import { deliveryWorker } from './worker.js';
 
@@ -315,7 +317,12 @@ export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]
 export function channelConsumer(ctx: AppContext): DomainEventConsumer {
   return {
     name: CHANNELS_CONSUMER,
-    types: [...NOTIFYING_EVENT_TYPES, DomainEventType.faultCodeOpened, DomainEventType.inspectionSubmitted],
+    types: [
+      ...NOTIFYING_EVENT_TYPES,
+      DomainEventType.faultCodeOpened,
+      DomainEventType.inspectionSubmitted,
+      DomainEventType.issueReported,
+    ],
     async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
       const faults = events.filter(
         (e) => e.type === DomainEventType.faultCodeOpened,
@@ -323,13 +330,18 @@ export function channelConsumer(ctx: AppContext): DomainEventConsumer {
       const inspections = events.filter(
         (e) => e.type === DomainEventType.inspectionSubmitted,
       ) as InspectionSubmittedEvent[];
+      const issues = events.filter((e) => e.type === DomainEventType.issueReported) as IssueReportedEvent[];
       const services = events.filter(
-        (e) => e.type !== DomainEventType.faultCodeOpened && e.type !== DomainEventType.inspectionSubmitted,
+        (e) =>
+          e.type !== DomainEventType.faultCodeOpened &&
+          e.type !== DomainEventType.inspectionSubmitted &&
+          e.type !== DomainEventType.issueReported,
       ) as ServiceDomainEvent[];
       const written =
         (await insertDeliveries(trx, await deliveriesOf(trx, services))) +
         (await insertDeliveries(trx, await faultDeliveriesOf(trx, faults))) +
-        (await insertDeliveries(trx, await inspectionDeliveriesOf(trx, inspections)));
+        (await insertDeliveries(trx, await inspectionDeliveriesOf(trx, inspections))) +
+        (await insertDeliveries(trx, await issueDeliveriesOf(trx, issues)));
       return () => {
         if (written > 0) deliveryWorker(ctx).wake();
       };

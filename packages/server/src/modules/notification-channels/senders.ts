@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import {
   type ChannelEventSnapshot,
   inspectionUrl,
+  issueUrl,
   NotificationKind,
   serviceUrl,
   signatureBase,
@@ -86,11 +87,13 @@ const KIND_KEYS: Record<number, string> = {
   [NotificationKind.rejected]: 'status.rejected',
   [NotificationKind.criticalFault]: 'notify.fault.kind',
   [NotificationKind.inspectionFailed]: 'inspections.notify.kind',
+  [NotificationKind.issueReported]: 'issues.notify.kind',
 };
 
 /** A link to the service, or to the site for a test (which names no service). */
 export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
   if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
+  if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
   if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
   return snapshot.service.id > 0 ? serviceUrl(publicUrl, snapshot.service.id) : publicUrl;
 }
@@ -121,6 +124,28 @@ function inspectionMessage(
 export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
   const f = formatterFor({ lang, fleet: snapshot.fleet });
   if (snapshot.inspection) return inspectionMessage(snapshot, f, publicUrl);
+  if (snapshot.issue) {
+    // An issue reported (kind 64): the issue of a unit or trailer, no service to describe.
+    const i = snapshot.issue;
+    const values = {
+      title: i.title,
+      object: snapshot.object.name,
+      fleet: snapshot.fleet.name,
+      priority: f.t(`issues.priority.${i.priority}`),
+      reporter: i.reporter,
+    };
+    const details = [f.t('notify.message.fleet', values), f.t('issues.notify.priority', values)];
+    if (i.reporter) details.push(f.t('issues.notify.reporter', values));
+    if (i.description) details.push(i.description);
+    return {
+      subject: f.t('issues.notify.subject', values),
+      headline: f.t('issues.notify.headline', values),
+      details,
+      linkText: f.t('issues.notify.open'),
+      link: linkOf(snapshot, publicUrl),
+      when: f.dateTime(snapshot.at),
+    };
+  }
   if (snapshot.fault) {
     // A critical fault code of a unit (kind 32): no service to describe.
     const values = { code: snapshot.fault.code, object: snapshot.object.name, fleet: snapshot.fleet.name };

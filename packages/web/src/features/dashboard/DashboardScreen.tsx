@@ -14,6 +14,7 @@ import { CustomizeDialog } from './Customize.tsx';
 import classes from './Dashboard.module.css';
 import { FailedInspectionsSection } from './FailedInspections.tsx';
 import { GettingStarted } from './GettingStarted.tsx';
+import { OpenIssuesSection } from './OpenIssuesSection.tsx';
 import { type SectionId, sectionTitleKey, statusCounts, visibleSections } from './rules.ts';
 import {
   AttentionSection,
@@ -133,6 +134,8 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
         return map && canMap ? <Suspense fallback={<Loading />}>{map}</Suspense> : null;
       case 'failedInspections':
         return canInspect ? <FailedInspectionsSection fid={fid} fmt={fmt} /> : null;
+      case 'openIssues':
+        return <OpenIssuesSection fid={fid} fmt={fmt} />;
     }
   };
 

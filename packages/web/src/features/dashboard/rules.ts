@@ -32,12 +32,15 @@ export const SECTION_IDS = [
   'attention',
   'failedInspections',
   'map',
+  'openIssues',
 ] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
 
-/** The locale key of a section's title (the inspections' section keeps its texts in its own namespace). */
+/** The locale key of a section's title: the dashboard's own, or the workshop module's for its section. */
 export function sectionTitleKey(id: SectionId): string {
-  return id === 'failedInspections' ? 'inspections.dashboard' : `dashboard.section_${id}`;
+  if (id === 'failedInspections') return 'inspections.dashboard';
+  if (id === 'openIssues') return 'issues.dashboardTitle';
+  return `dashboard.section_${id}`;
 }
 
 /** The user setting's key (PATCH /api/user/settings) holding the layout. */

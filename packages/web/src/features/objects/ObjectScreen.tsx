@@ -31,7 +31,17 @@ export interface ObjectRecord {
   person: PersonWire | null;
 }
 
-const TABS = ['general', 'profile', 'intervals', 'services', 'fuel', 'meter', 'faults', 'drivers'] as const;
+const TABS = [
+  'general',
+  'profile',
+  'intervals',
+  'services',
+  'fuel',
+  'meter',
+  'faults',
+  'issues',
+  'drivers',
+] as const;
 type Tab = (typeof TABS)[number];
 
 /** The fleet's objects of one kind, as the records of this page. */
@@ -66,7 +76,16 @@ function useObjects(fid: number | null, kind: ObjectKind) {
  * Spec §2 /unit/{id}, /driver/{id}, /trailer/{id}: general indicators (and the map for units), profile,
  * intervals with remaining values, services and fuel fillings. An unknown id goes to /items.
  */
-export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unitMap?: ReactNode }) {
+export default function ObjectScreen({
+  kind,
+  unitMap,
+  issuesTab,
+}: {
+  kind: ObjectKind;
+  unitMap?: ReactNode;
+  /** The "Issues" tab of a unit or trailer (features/issues, composed by the app's routes). */
+  issuesTab?: (type: 'u' | 't', id: number) => ReactNode;
+}) {
   const { t } = useTranslation();
   const session = useSession();
   const navigate = useNavigate();
@@ -88,12 +107,15 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
   // A unit's vehicle assignments (assignment.view: any member) and its current driver.
   const seesDrivers = useCan(routes.assignments.list) && kind === 'unit';
   const currentDrivers = useCurrentDrivers(fid, seesDrivers);
+  // Issues of a unit or trailer (issue.report).
+  const seesIssues = useCan(routes.issues.list) && issuesTab !== undefined && kind !== 'driver';
   const known =
     (TABS as readonly string[]).includes(tabParam ?? '') &&
     (seesFuel || tabParam !== 'fuel') &&
     (seesMeter || tabParam !== 'meter') &&
     (seesFaults || tabParam !== 'faults') &&
-    (seesDrivers || tabParam !== 'drivers');
+    (seesDrivers || tabParam !== 'drivers') &&
+    (seesIssues || tabParam !== 'issues');
   const tab: Tab = known ? (tabParam as Tab) : 'general';
   const period = decodePeriod(search.get('period'));
 
@@ -171,6 +193,7 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
           {seesMeter && <Tabs.Tab value="meter">{t('objects.tabMeter')}</Tabs.Tab>}
           {seesFaults && <Tabs.Tab value="faults">{t('objects.tabFaultCodes')}</Tabs.Tab>}
           {seesDrivers && <Tabs.Tab value="drivers">{t('assignments.tab')}</Tabs.Tab>}
+          {seesIssues && <Tabs.Tab value="issues">{t('issues.tab')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <GeneralTab
@@ -207,6 +230,11 @@ export default function ObjectScreen({ kind, unitMap }: { kind: ObjectKind; unit
         {seesDrivers && (
           <Tabs.Panel value="drivers" pt="md">
             <AssignmentsTab object={object} />
+          </Tabs.Panel>
+        )}
+        {seesIssues && (
+          <Tabs.Panel value="issues" pt="md">
+            {issuesTab?.(kind === 'unit' ? 'u' : 't', object.id)}
           </Tabs.Panel>
         )}
       </ScrollTabs>

@@ -102,10 +102,16 @@ export function SetupDialog({
   };
 
   // The channels (not the in-app bell) also send a unit's critical fault code (core ALL_CHANNEL_KINDS).
+  // They also send an issue reported (high and critical at once, docs/product.md "Issues").
   const kinds =
     channel === 'inapp'
       ? NOTIFICATION_KINDS
-      : [...NOTIFICATION_KINDS, NotificationKind.criticalFault, NotificationKind.inspectionFailed];
+      : [
+          ...NOTIFICATION_KINDS,
+          NotificationKind.criticalFault,
+          NotificationKind.issueReported,
+          NotificationKind.inspectionFailed,
+        ];
   const bot = setup as BotSetupWire | null;
   const hook = setup as WebhookSetupWire | null;
   const langOptions = LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }));
@@ -157,7 +163,9 @@ export function SetupDialog({
                       ? t('faultCodes.notifyKind')
                       : k === NotificationKind.inspectionFailed
                         ? t('inspections.notify.kind')
-                        : t(kindTitleKey(k))
+                        : k === NotificationKind.issueReported
+                          ? t('issues.notifyKind')
+                          : t(kindTitleKey(k))
                   }
                   disabled={busy}
                 />
