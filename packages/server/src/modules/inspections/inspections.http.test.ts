@@ -175,10 +175,19 @@ describe('inspection forms and inspections (DVIR)', () => {
     expect(i.by.id).toBe(t.demo.users.viewer);
     expect(i.on).not.toBe('');
     expect(i.items).toHaveLength(11);
-    expect(i.defects.map((d: any) => [d.i, d.sev, d.pr, d.cert, d.iss])).toEqual([
-      [0, 'dangerous', 'critical', null, null],
-      [5, 'minor', 'medium', null, null],
+    expect(i.defects.map((d: any) => [d.i, d.sev, d.pr, d.cert])).toEqual([
+      [0, 'dangerous', 'critical', null],
+      [5, 'minor', 'medium', null],
     ]);
+    // Each defect opened an issue of the unit, its priority from the severity, titled with the item.
+    const opened = await Promise.all(
+      i.defects.map(async (d: any) => (await viewer.get(`/api/fleets/${fid}/issues/${d.iss}`)).body),
+    );
+    expect(opened.map((o: any) => [o.title, o.priority, o.status, o.object_type, o.object_id])).toEqual([
+      ['Service brakes including trailer brake connections', 'critical', 'open', 'u', unitId],
+      ['Horn', 'medium', 'open', 'u', unitId],
+    ]);
+    expect(opened[0].description).toBe('Brake pedal soft');
     expect(i.res[0]).toMatchObject({ i: 0, ok: false, sev: 'dangerous', tx: 'Brake pedal soft' });
     expect(i.res[1]).toMatchObject({ i: 1, ok: true, sev: null });
     // The signature is a stored PNG.

@@ -4,7 +4,11 @@ import {
   defectsOf,
   type InspectionResult,
   type InspectionSubmitBody,
+  itemReportValue,
+  LANGUAGES,
+  type Language,
   needsAcknowledgement,
+  priorityOfSeverity,
   type RecordRefusal,
   worstSeverity,
 } from '@fleetkeep/core';
@@ -15,6 +19,8 @@ import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { unitOfWork } from '../../events/unit-of-work.js';
 import { conflict, invalidInput, notFound } from '../../http/errors.js';
+import { translator } from '../../i18n/translator.js';
+import { openIssue } from '../issues/open.js';
 import { ensureBuiltinForm, loadForm } from './forms.js';
 import { storeImage } from './images.js';
 import { parseItems, type StoredResult } from './mappers.js';
@@ -24,8 +30,9 @@ import { readInspection } from './read.js';
  * Submitting an inspection (docs/product.md "Inspections"): a form for a unit or trailer, the meter,
  * each item's result, images and the drawn signature, all written in one unit of work with the
  * defects (each failed pass/fail item, its severity) and the acknowledgement of the object's last
- * report. The issue each defect opens is added inside the same unit of work once issues exist
- * (`inspection_defects.issue_id`; severity → priority in core SEVERITY_PRIORITY).
+ * report. Each defect opens an issue in the same unit of work (`inspection_defects.issue_id`), its
+ * priority from the severity (core SEVERITY_PRIORITY), titled with the item's label in the submitter's
+ * language.
  */
 
 export const ACK_REQUIRED = 'Acknowledge the last inspection report of this object first';
@@ -135,16 +142,42 @@ export async function submitInspection(
       .set({ results: JSON.stringify(stored), signature_id: signature })
       .where('id', '=', row.id)
       .execute();
+    const issueIds: (number | null)[] = [];
+    if (defects.length) {
+      const words = translator(await languageOf(trx, actor.userId));
+      for (const d of defects) {
+        const item = items[d.i];
+        if (!item) {
+          issueIds.push(null);
+          continue;
+        }
+        const note = body.res.find((r) => r.i === d.i)?.tx;
+        issueIds.push(
+          await openIssue(uow, ctx, {
+            fleetId,
+            objectType: body.ot,
+            objectId: body.oi,
+            title: item.key ? words(item.key) : item.l,
+            description: note ?? '',
+            priority: priorityOfSeverity(d.severity),
+            reportedBy: actor.userId,
+            reportedAt: t,
+            inspectionId: row.id,
+            inspectionItem: itemReportValue(item),
+          }),
+        );
+      }
+    }
     if (defects.length)
       await trx
         .insertInto('inspection_defects')
         .values(
-          defects.map((d) => ({
+          defects.map((d, k) => ({
             fleet_id: fleetId,
             inspection_id: row.id,
             item: d.i,
             severity: d.severity,
-            issue_id: null,
+            issue_id: issueIds[k] ?? null,
             cert: null,
             cert_note: '',
             cert_by: null,
@@ -188,4 +221,11 @@ export async function submitInspection(
     return row.id;
   });
   return readInspection(db, fleetId, id);
+}
+
+/** The submitter's language (user settings), for the titles of the issues the defects open. */
+async function languageOf(db: Kysely<Database>, userId: number): Promise<Language> {
+  const row = await db.selectFrom('users').select('settings').where('id', '=', userId).executeTakeFirst();
+  const lang = (JSON.parse(row?.settings || '{}') as { lang?: unknown }).lang;
+  return LANGUAGES.includes(lang as Language) ? (lang as Language) : 'en';
 }
