@@ -38,8 +38,12 @@ export const NotificationKind = {
   inspectionFailed: 512,
 } as const;
 export const ALL_NOTIFICATION_KINDS = 31;
-/** The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds and a critical fault code. */
-export const ALL_CHANNEL_KINDS = ALL_NOTIFICATION_KINDS | NotificationKind.criticalFault;
+/**
+ * The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds, a critical fault code
+ * and an issue reported.
+ */
+export const ALL_CHANNEL_KINDS =
+  ALL_NOTIFICATION_KINDS | NotificationKind.criticalFault | NotificationKind.issueReported;
 
 /**
  * Fleet permission bit mask (spec §6). Fuel fillings share the service bits. The bits from 1024 on are

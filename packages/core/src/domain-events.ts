@@ -1,4 +1,5 @@
 import { NotificationKind, ServiceFlag } from './constants.js';
+import type { IssuePriority, IssueStatus } from './issues.js';
 import { isOverdue, statusOf } from './service-status.js';
 import { addCalendar, startOfDay } from './timezone.js';
 
@@ -42,6 +43,16 @@ export const DomainEventType = {
   fuelUpdated: 'fuel.updated',
   /** A fuel filling was deleted; the event carries the figures it had. */
   fuelDeleted: 'fuel.deleted',
+  /** Someone reported an issue of a unit or trailer, or an inspection's failed item opened one. */
+  issueReported: 'issue.reported',
+  /** An issue's fields changed, it was reopened, or a work order took it or let it go. */
+  issueChanged: 'issue.changed',
+  /** An issue was resolved (by a person or by completing its work order). */
+  issueResolved: 'issue.resolved',
+  /** An issue was closed as not a defect, with a note. */
+  issueClosed: 'issue.closed',
+  /** An issue was deleted. */
+  issueDeleted: 'issue.deleted',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -134,6 +145,28 @@ export type FuelUpdatedEvent = DomainEventBase<'fuel.updated'> & FuelSubject & {
 export type FuelDeletedEvent = DomainEventBase<'fuel.deleted'> & FuelSubject;
 export type FuelDomainEvent = FuelCreatedEvent | FuelUpdatedEvent | FuelDeletedEvent;
 
+/** The issue an issue event is about (docs/product.md "Issues"), as it is after the change. */
+export interface IssueSubject {
+  issueId: number;
+  objectType: 'u' | 't';
+  objectId: number;
+  priority: IssuePriority;
+  status: IssueStatus;
+}
+export type IssueReportedEvent = DomainEventBase<'issue.reported'> &
+  IssueSubject & { inspectionId: number | null };
+export type IssueChangedEvent = DomainEventBase<'issue.changed'> & IssueSubject & { before: IssueStatus };
+export type IssueResolvedEvent = DomainEventBase<'issue.resolved'> &
+  IssueSubject & { workOrderId: number | null };
+export type IssueClosedEvent = DomainEventBase<'issue.closed'> & IssueSubject;
+export type IssueDeletedEvent = DomainEventBase<'issue.deleted'> & IssueSubject;
+export type IssueDomainEvent =
+  | IssueReportedEvent
+  | IssueChangedEvent
+  | IssueResolvedEvent
+  | IssueClosedEvent
+  | IssueDeletedEvent;
+
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
   | ServiceDueEvent
@@ -149,7 +182,8 @@ export type DomainEvent =
   | FaultCodeOpenedEvent
   | FleetSettingsChangedEvent
   | FleetSuspendedEvent
-  | FuelDomainEvent;
+  | FuelDomainEvent
+  | IssueDomainEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

@@ -13,7 +13,8 @@ export type Collection =
   | 'customfield'
   | 'fuelfilling'
   | 'faultcode'
-  | 'user';
+  | 'user'
+  | 'issue';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';
 

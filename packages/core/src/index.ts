@@ -11,6 +11,7 @@ export * from './fuel.js';
 export * from './geo.js';
 export * from './guards.js';
 export * from './imports.js';
+export * from './issues.js';
 export * from './map-keys.js';
 export * from './needs.js';
 export * from './notification-channels.js';

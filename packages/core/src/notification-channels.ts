@@ -1,9 +1,13 @@
 import { NotificationKind } from './constants.js';
 import { isNotificationKind, setupExistedAt } from './notifications.js';
 
-/** True for a kind a channel set-up sends: a service kind, or a critical fault code. */
+/** True for a kind a channel set-up sends: a service kind, a critical fault code, an issue reported. */
 export function isChannelKind(kind: number): boolean {
-  return isNotificationKind(kind) || kind === NotificationKind.criticalFault;
+  return (
+    isNotificationKind(kind) ||
+    kind === NotificationKind.criticalFault ||
+    kind === NotificationKind.issueReported
+  );
 }
 
 /**
@@ -56,6 +60,7 @@ export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
   [NotificationKind.closed]: 'closed',
   [NotificationKind.rejected]: 'rejected',
   [NotificationKind.criticalFault]: 'criticalFault',
+  [NotificationKind.issueReported]: 'issueReported',
 };
 
 /** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
@@ -84,6 +89,18 @@ export interface ChannelEventSnapshot {
   object: { type: 'u' | 'd' | 't'; id: number; name: string };
   /** A critical fault code (kind 32): the code of the unit (`object`); `service` is then empty (id 0). */
   fault?: { code: string; count: number; reopened: boolean };
+  /** An issue reported (kind 64): the issue of the unit or trailer (`object`); `service` is then empty. */
+  issue?: ChannelIssue;
+}
+
+/** An issue as a channel message tells it (docs/product.md "Issues"). */
+export interface ChannelIssue {
+  id: number;
+  title: string;
+  description: string;
+  priority: string;
+  /** Who reported it ('' when unknown). */
+  reporter: string;
 }
 
 /** The external server's JSON body (PRODUCT.md "Notifications"; docs/operations.md "Webhooks"). */
@@ -102,6 +119,8 @@ export interface WebhookPayload {
   object: { type: 'unit' | 'driver' | 'trailer'; id: number; name: string };
   /** Kind 32 only: the critical fault code the unit reported (`service` is then null). */
   fault?: { code: string; count: number; reopened: boolean };
+  /** Kind 64 only: the issue reported (`service` is then null). */
+  issue?: ChannelIssue;
   link: string;
 }
 
@@ -110,6 +129,18 @@ const OBJECT_TYPE_NAMES = { u: 'unit', d: 'driver', t: 'trailer' } as const;
 /** The link to a unit's fault codes on the public site (the unit page's tab). */
 export function unitFaultsUrl(publicUrl: string, unitId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/unit/${unitId}?tab=faults`;
+}
+
+/** The link to an issue on the public site (the issues screen's issue page). */
+export function issueUrl(publicUrl: string, issueId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/issues/${issueId}`;
+}
+
+/** The link a delivery carries: the issue, the unit's fault codes, or the service. */
+export function snapshotLink(snapshot: ChannelEventSnapshot, publicUrl: string): string {
+  if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
+  if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
+  return serviceUrl(publicUrl, snapshot.service.id);
 }
 
 /** The link to a service on the public site (spec §2 "/service/{id}"). */
@@ -128,24 +159,26 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
       time: snapshot.at,
     },
     fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
-    service: snapshot.fault
-      ? null
-      : {
-          id: s.id,
-          name: s.name,
-          f: s.f,
-          planned_date: s.plannedDate,
-          limit_mileage_km: s.limitMileage,
-          limit_engine_hours: s.limitEngineHours,
-          cost: s.cost,
-        },
+    service:
+      snapshot.fault || snapshot.issue
+        ? null
+        : {
+            id: s.id,
+            name: s.name,
+            f: s.f,
+            planned_date: s.plannedDate,
+            limit_mileage_km: s.limitMileage,
+            limit_engine_hours: s.limitEngineHours,
+            cost: s.cost,
+          },
     object: {
       type: OBJECT_TYPE_NAMES[snapshot.object.type],
       id: snapshot.object.id,
       name: snapshot.object.name,
     },
     ...(snapshot.fault && { fault: snapshot.fault }),
-    link: snapshot.fault ? unitFaultsUrl(publicUrl, snapshot.object.id) : serviceUrl(publicUrl, s.id),
+    ...(snapshot.issue && { issue: snapshot.issue }),
+    link: snapshotLink(snapshot, publicUrl),
   };
 }
 

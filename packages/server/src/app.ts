@@ -34,6 +34,7 @@ import { fleetRoutes } from './modules/fleets/routes.js';
 import { fuelRoutes } from './modules/fuel/routes.js';
 import { importRoutes } from './modules/imports/routes.js';
 import { intervalRoutes } from './modules/intervals/routes.js';
+import { issueRoutes } from './modules/issues/routes.js';
 import { lineItemRoutes } from './modules/lineitems/routes.js';
 import { meterRoutes } from './modules/meter/routes.js';
 import { notificationChannelRoutes } from './modules/notification-channels/routes.js';
@@ -128,6 +129,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(importRoutes(ctx));
   await app.register(meterRoutes(ctx));
   await app.register(faultCodeRoutes(ctx));
+  await app.register(issueRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(reportMailRoutes(ctx));

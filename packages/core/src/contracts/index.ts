@@ -9,6 +9,7 @@ export * from './fleets.js';
 export * from './fuel.js';
 export * from './imports.js';
 export * from './intervals.js';
+export * from './issues.js';
 export * from './lineitems.js';
 export * from './lubelogger.js';
 export * from './meter.js';

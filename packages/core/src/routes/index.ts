@@ -7,6 +7,7 @@ import { fleetsRoutes } from './fleets.js';
 import { fuelRoutes } from './fuel.js';
 import { importsRoutes } from './imports.js';
 import { intervalsRoutes } from './intervals.js';
+import { issuesRoutes } from './issues.js';
 import { lineitemsRoutes } from './lineitems.js';
 import { metaRoutes } from './meta.js';
 import { meterRoutes } from './meter.js';
@@ -31,6 +32,7 @@ export * from './fleets.js';
 export * from './fuel.js';
 export * from './imports.js';
 export * from './intervals.js';
+export * from './issues.js';
 export * from './lineitems.js';
 export * from './meta.js';
 export * from './meter.js';
@@ -76,4 +78,5 @@ export const routes = {
   statistics: statisticsRoutes,
   telematics: telematicsRoutes,
   user: userRoutes,
+  issues: issuesRoutes,
 };

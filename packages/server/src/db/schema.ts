@@ -224,6 +224,36 @@ export interface FaultCodeTable {
   cleared_by: number | null;
 }
 
+/** An issue of a unit or trailer (migration 034, modules/issues). */
+export interface IssueTable {
+  id: Generated<number>;
+  fleet_id: number;
+  /** 'u' unit, 't' trailer. */
+  object_type: string;
+  object_id: number;
+  title: string;
+  description: Generated<string>;
+  /** Rank 1 low, 2 medium, 3 high, 4 critical (core issues.ts). */
+  priority: number;
+  /** core `IssueStatus`. */
+  status: string;
+  note: Generated<string>;
+  reported_by: number | null;
+  reported_at: number;
+  /** km and hours at the report. */
+  mileage: number | null;
+  engine_hours: number | null;
+  work_order_id: number | null;
+  inspection_id: number | null;
+  inspection_item: string | null;
+  ended_at: number | null;
+  ended_by: number | null;
+  /** Lower-cased title and description (the list's search). */
+  search: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface CounterCorrectionTable {
   id: Generated<number>;
   unit_id: number;
@@ -613,6 +643,7 @@ export interface Database {
   login_failures: LoginFailureTable;
   client_faults: ClientFaultTable;
   fault_codes: FaultCodeTable;
+  issues: IssueTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -630,3 +661,4 @@ export type ServiceRow = Selectable<ServiceTable>;
 export type LineItemRow = Selectable<LineItemTable>;
 export type CustomFieldRow = Selectable<CustomFieldTable>;
 export type FuelFillingRow = Selectable<FuelFillingTable>;
+export type IssueRow = Selectable<IssueTable>;

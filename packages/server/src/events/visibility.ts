@@ -14,6 +14,7 @@ export const COLLECTION_NEEDS: Record<Collection, FleetNeedName> = {
   fuelfilling: 'fuel.view',
   faultcode: 'faultcode.view',
   user: 'fleet.member',
+  issue: 'issue.report',
 };
 
 /**

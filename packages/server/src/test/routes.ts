@@ -7,6 +7,7 @@ import { FLEET_TRANSFER_CASES } from './fleet-transfer-cases.js';
 import { FUEL_CASES } from './fuel-cases.js';
 import type { TestServer } from './harness.js';
 import { IMPORT_CASES } from './imports-cases.js';
+import { ISSUE_CASES } from './issue-cases.js';
 import { MAINTENANCE_CASES } from './maintenance-cases.js';
 import {
   ACCOUNT_ADMINS,
@@ -90,6 +91,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...IMPORT_CASES, // the import flow (imports-cases.ts)
   ...METER_CASES, // a unit's meter history (meter-cases.ts)
   ...FAULT_CODE_CASES, // a unit's fault codes (fault-code-cases.ts)
+  ...ISSUE_CASES, // issues of units and trailers (issue-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

@@ -30,6 +30,7 @@ import { faultCodes030 } from './030_fault_codes.js';
 import { vehicleProfile031 } from './031_vehicle_profile.js';
 import { meterIntegrity032 } from './032_meter_integrity.js';
 import { workshopRights033 } from './033_workshop_rights.js';
+import { issues034 } from './034_issues.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -64,6 +65,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '031_vehicle_profile': vehicleProfile031(),
     '032_meter_integrity': meterIntegrity032(),
     '033_workshop_rights': workshopRights033(),
+    '034_issues': issues034(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -3,6 +3,7 @@ import {
   DomainEventType,
   type FaultCodeOpenedEvent,
   fromThousandths,
+  type IssueReportedEvent,
   isCriticalFaultCode,
   type NotificationChannel,
   NotificationKind,
@@ -16,6 +17,7 @@ import type { Database, NotificationDeliveryTable } from '../../db/schema.js';
 import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
 import { parseCritical } from '../fault-codes/service.js';
 import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
+import { issueDeliveriesOf } from './issue-deliveries.js';
 import { recipientsOf } from './mappers.js';
 import { deliveryWorker } from './worker.js';
 
@@ -313,17 +315,19 @@ export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]
 export function channelConsumer(ctx: AppContext): DomainEventConsumer {
   return {
     name: CHANNELS_CONSUMER,
-    types: [...NOTIFYING_EVENT_TYPES, DomainEventType.faultCodeOpened],
+    types: [...NOTIFYING_EVENT_TYPES, DomainEventType.faultCodeOpened, DomainEventType.issueReported],
     async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
       const faults = events.filter(
         (e) => e.type === DomainEventType.faultCodeOpened,
       ) as FaultCodeOpenedEvent[];
+      const issues = events.filter((e) => e.type === DomainEventType.issueReported) as IssueReportedEvent[];
       const services = events.filter(
-        (e) => e.type !== DomainEventType.faultCodeOpened,
+        (e) => e.type !== DomainEventType.faultCodeOpened && e.type !== DomainEventType.issueReported,
       ) as ServiceDomainEvent[];
       const written =
         (await insertDeliveries(trx, await deliveriesOf(trx, services))) +
-        (await insertDeliveries(trx, await faultDeliveriesOf(trx, faults)));
+        (await insertDeliveries(trx, await faultDeliveriesOf(trx, faults))) +
+        (await insertDeliveries(trx, await issueDeliveriesOf(trx, issues)));
       return () => {
         if (written > 0) deliveryWorker(ctx).wake();
       };

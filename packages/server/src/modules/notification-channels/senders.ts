@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import {
   type ChannelEventSnapshot,
+  issueUrl,
   NotificationKind,
   serviceUrl,
   signatureBase,
@@ -84,10 +85,12 @@ const KIND_KEYS: Record<number, string> = {
   [NotificationKind.closed]: 'status.closed',
   [NotificationKind.rejected]: 'status.rejected',
   [NotificationKind.criticalFault]: 'notify.fault.kind',
+  [NotificationKind.issueReported]: 'issues.notify.kind',
 };
 
 /** A link to the service, or to the site for a test (which names no service). */
 export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
+  if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
   if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
   return snapshot.service.id > 0 ? serviceUrl(publicUrl, snapshot.service.id) : publicUrl;
 }
@@ -95,6 +98,28 @@ export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): strin
 /** The text of a mail or bot message in `lang`, as lines, spec §9 formats in the fleet's units. */
 export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
   const f = formatterFor({ lang, fleet: snapshot.fleet });
+  if (snapshot.issue) {
+    // An issue reported (kind 64): the issue of a unit or trailer, no service to describe.
+    const i = snapshot.issue;
+    const values = {
+      title: i.title,
+      object: snapshot.object.name,
+      fleet: snapshot.fleet.name,
+      priority: f.t(`issues.priority.${i.priority}`),
+      reporter: i.reporter,
+    };
+    const details = [f.t('notify.message.fleet', values), f.t('issues.notify.priority', values)];
+    if (i.reporter) details.push(f.t('issues.notify.reporter', values));
+    if (i.description) details.push(i.description);
+    return {
+      subject: f.t('issues.notify.subject', values),
+      headline: f.t('issues.notify.headline', values),
+      details,
+      linkText: f.t('issues.notify.open'),
+      link: linkOf(snapshot, publicUrl),
+      when: f.dateTime(snapshot.at),
+    };
+  }
   if (snapshot.fault) {
     // A critical fault code of a unit (kind 32): no service to describe.
     const values = { code: snapshot.fault.code, object: snapshot.object.name, fleet: snapshot.fleet.name };

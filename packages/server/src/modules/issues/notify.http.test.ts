@@ -1,0 +1,133 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseOutboundAllow } from '../../outbound/policy.js';
+import { deliveriesSettled, eventsSince, outboxMark } from '../../test/domain-events.js';
+import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
+
+/**
+ * An issue reported notifies the channels (kind 64, docs/product.md "Issues"): high and critical at
+ * once, low and medium not at all, through a real HTTP webhook receiver that checks the signature.
+ */
+
+const PUBLIC_URL = 'https://fleet.example.com';
+
+async function startReceiver() {
+  const received: { path: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    received,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('issue reported: notification channels', () => {
+  let t: TestServer;
+  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let manager: Client;
+  let viewer: Client;
+  let api: string;
+
+  beforeAll(async () => {
+    hook = await startReceiver();
+    t = await startTestServer({
+      config: { publicUrl: PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
+    });
+    manager = await t.login('manager');
+    viewer = await t.login('viewer');
+    api = `/api/fleets/${t.demo.fleetId}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await hook?.close();
+  });
+
+  it('a critical issue reaches a webhook that takes kind 64, signed, in the set-up’s language; low and medium do not', async () => {
+    const db = t.server.ctx.db.kysely;
+    const unit = await db
+      .selectFrom('units')
+      .select(['id', 'name'])
+      .where('fleet_id', '=', t.demo.fleetId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const secret = 'issue-hook-secret';
+    const made = await manager.post(`${api}/webhooks`, {
+      n: 'Workshop ERP',
+      k: 64,
+      lang: 'de',
+      url: `${hook.url}/issues`,
+      secret,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const services = await manager.post(`${api}/webhooks`, {
+      n: 'Services',
+      k: 31,
+      url: `${hook.url}/services`,
+    });
+    expect(services.status).toBe(200);
+
+    const mark = await outboxMark(db);
+    for (const priority of ['low', 'medium'] as const) {
+      const res = await viewer.post(`${api}/issues`, {
+        object_type: 'u',
+        object_id: unit.id,
+        title: priority,
+        priority,
+      });
+      expect(res.status).toBe(200);
+    }
+    const critical = await viewer.post(`${api}/issues`, {
+      object_type: 'u',
+      object_id: unit.id,
+      title: 'Brakes fail',
+      description: 'Pedal goes to the floor',
+      priority: 'critical',
+    });
+    expect(critical.status).toBe(200);
+    await deliveriesSettled(t.server.ctx);
+
+    const reported = (await eventsSince(db, mark, ['issue.reported'])).find(
+      (e: any) => e.issueId === critical.body.id,
+    )!;
+    expect(hook.received.map((r) => r.path)).toEqual(['/issues']);
+    const r = hook.received[0]!;
+    const expected = `sha256=${createHmac('sha256', secret)
+      .update(`${r.headers['x-fleetkeep-timestamp']}.${r.body}`)
+      .digest('hex')}`;
+    expect(r.headers['x-fleetkeep-signature']).toBe(expected);
+    expect(r.headers['x-fleetkeep-event']).toBe('issue.reported');
+    const body = JSON.parse(r.body);
+    expect(body).toMatchObject({
+      event: { id: reported.id, kind: 64, kind_name: 'issueReported' },
+      fleet: { id: t.demo.fleetId },
+      service: null,
+      object: { type: 'unit', id: unit.id, name: unit.name },
+      issue: {
+        id: critical.body.id,
+        title: 'Brakes fail',
+        description: 'Pedal goes to the floor',
+        priority: 'critical',
+        reporter: 'Vera Viewer',
+      },
+      link: `${PUBLIC_URL}/issues/${critical.body.id}`,
+    });
+    expect(body.text.subject).toBe(`Mangel (kritisch): Brakes fail – ${unit.name}`);
+    const log = await manager.get(`${api}/deliveries`);
+    expect(log.body.deliveries).toEqual([
+      expect.objectContaining({ kind: 64, status: 'sent', event_id: reported.id }),
+    ]);
+  });
+});
