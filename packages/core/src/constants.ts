@@ -39,11 +39,15 @@ export const NotificationKind = {
 } as const;
 export const ALL_NOTIFICATION_KINDS = 31;
 /**
- * The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds, a critical fault code
- * and an issue reported.
+ * The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds, a critical fault code,
+ * an issue reported, a work order assigned or completed.
  */
 export const ALL_CHANNEL_KINDS =
-  ALL_NOTIFICATION_KINDS | NotificationKind.criticalFault | NotificationKind.issueReported;
+  ALL_NOTIFICATION_KINDS |
+  NotificationKind.criticalFault |
+  NotificationKind.issueReported |
+  NotificationKind.workOrderAssigned |
+  NotificationKind.workOrderCompleted;
 
 /**
  * Fleet permission bit mask (spec §6). Fuel fillings share the service bits. The bits from 1024 on are

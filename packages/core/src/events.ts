@@ -14,7 +14,8 @@ export type Collection =
   | 'fuelfilling'
   | 'faultcode'
   | 'user'
-  | 'issue';
+  | 'issue'
+  | 'workorder';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';
 

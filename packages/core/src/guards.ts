@@ -46,7 +46,9 @@ export type RouteName =
   | 'lineitems'
   | 'lineitemsImport'
   | 'tokens'
-  | 'settings';
+  | 'settings'
+  | 'workOrders'
+  | 'workOrder';
 
 export interface RouteParams {
   /** The `{id}` path parameter, when the route has one. */
@@ -213,6 +215,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'tokens':
     case 'settings':
       return allow;
+    case 'workOrders':
+    case 'workOrder':
+      return need(has(Acl.viewWorkOrder));
   }
 }
 
@@ -233,6 +238,8 @@ export interface MenuVisibility {
   services: boolean;
   reports: boolean;
   lineitems: boolean;
+  /** Work orders (docs/product.md "Work orders"): viewWorkOrder. */
+  workOrders: boolean;
 }
 
 export function menuVisibility(user: GuardUser): MenuVisibility {
@@ -250,6 +257,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     services: ok('services') && !adminOnly,
     reports: ok('reports') && hasAll(acl, Acl.viewService),
     lineitems: ok('lineitems'),
+    workOrders: ok('workOrders') && !adminOnly,
   };
 }
 

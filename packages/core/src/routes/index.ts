@@ -22,6 +22,7 @@ import { setupRoutes } from './setup.js';
 import { statisticsRoutes } from './statistics.js';
 import { telematicsRoutes } from './telematics.js';
 import { userRoutes } from './user.js';
+import { workOrdersRoutes } from './work-orders.js';
 
 export * from './admin.js';
 export * from './client-errors.js';
@@ -48,6 +49,7 @@ export * from './setup.js';
 export * from './statistics.js';
 export * from './telematics.js';
 export * from './user.js';
+export * from './work-orders.js';
 
 /**
  * Every API route's descriptor by module (core routes/route.ts). The server registers each one
@@ -79,4 +81,5 @@ export const routes = {
   telematics: telematicsRoutes,
   user: userRoutes,
   issues: issuesRoutes,
+  workOrders: workOrdersRoutes,
 };

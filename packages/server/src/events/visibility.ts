@@ -15,6 +15,7 @@ export const COLLECTION_NEEDS: Record<Collection, FleetNeedName> = {
   faultcode: 'faultcode.view',
   user: 'fleet.member',
   issue: 'issue.report',
+  workorder: 'workorder.view',
 };
 
 /**

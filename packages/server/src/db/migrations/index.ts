@@ -31,6 +31,7 @@ import { vehicleProfile031 } from './031_vehicle_profile.js';
 import { meterIntegrity032 } from './032_meter_integrity.js';
 import { workshopRights033 } from './033_workshop_rights.js';
 import { issues034 } from './034_issues.js';
+import { workOrders037 } from './037_work_orders.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -66,6 +67,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '032_meter_integrity': meterIntegrity032(),
     '033_workshop_rights': workshopRights033(),
     '034_issues': issues034(dialect),
+    '037_work_orders': workOrders037(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -19,6 +19,7 @@ import { parseCritical } from '../fault-codes/service.js';
 import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
 import { issueDeliveriesOf } from './issue-deliveries.js';
 import { recipientsOf } from './mappers.js';
+import { type WorkOrderChannelEvent, workOrderDeliveriesOf } from './work-order-deliveries.js';
 import { deliveryWorker } from './worker.js';
 
 /**
@@ -312,22 +313,37 @@ export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]
 }
 
 /** The outbox consumer of the channels (registered in server.ts). */
+/** The work-order events the channels send (kinds 128 and 256). */
+const WORK_ORDER_TYPES = [DomainEventType.workOrderAssigned, DomainEventType.workOrderCompleted] as const;
+
 export function channelConsumer(ctx: AppContext): DomainEventConsumer {
   return {
     name: CHANNELS_CONSUMER,
-    types: [...NOTIFYING_EVENT_TYPES, DomainEventType.faultCodeOpened, DomainEventType.issueReported],
+    types: [
+      ...NOTIFYING_EVENT_TYPES,
+      DomainEventType.faultCodeOpened,
+      DomainEventType.issueReported,
+      ...WORK_ORDER_TYPES,
+    ],
     async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
       const faults = events.filter(
         (e) => e.type === DomainEventType.faultCodeOpened,
       ) as FaultCodeOpenedEvent[];
       const issues = events.filter((e) => e.type === DomainEventType.issueReported) as IssueReportedEvent[];
+      const orders = events.filter((e) =>
+        (WORK_ORDER_TYPES as readonly string[]).includes(e.type),
+      ) as WorkOrderChannelEvent[];
       const services = events.filter(
-        (e) => e.type !== DomainEventType.faultCodeOpened && e.type !== DomainEventType.issueReported,
+        (e) =>
+          e.type !== DomainEventType.faultCodeOpened &&
+          e.type !== DomainEventType.issueReported &&
+          !(WORK_ORDER_TYPES as readonly string[]).includes(e.type),
       ) as ServiceDomainEvent[];
       const written =
         (await insertDeliveries(trx, await deliveriesOf(trx, services))) +
         (await insertDeliveries(trx, await faultDeliveriesOf(trx, faults))) +
-        (await insertDeliveries(trx, await issueDeliveriesOf(trx, issues)));
+        (await insertDeliveries(trx, await issueDeliveriesOf(trx, issues))) +
+        (await insertDeliveries(trx, await workOrderDeliveriesOf(trx, orders)));
       return () => {
         if (written > 0) deliveryWorker(ctx).wake();
       };
