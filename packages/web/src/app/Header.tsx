@@ -38,6 +38,7 @@ const NAV: { key: MenuKey; to: string; label: string }[] = [
   { key: 'fuelfillings', to: '/fuelfillings', label: 'menu.fuelfillings' },
   { key: 'intervals', to: '/intervals', label: 'menu.intervals' },
   { key: 'services', to: '/services', label: 'menu.services' },
+  { key: 'workOrders', to: '/work-orders', label: 'workOrders.title' },
   { key: 'reports', to: '/reports', label: 'menu.reports' },
 ];
 

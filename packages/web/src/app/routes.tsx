@@ -36,6 +36,8 @@ const FuelEditorScreen = lazy(() => import('../features/fuel/FuelEditorScreen.ts
 const ReportsScreen = lazy(() => import('../features/reports/ReportsScreen.tsx'));
 const MigrationScreen = lazy(() => import('../features/migration/MigrationScreen.tsx'));
 const ImportScreen = lazy(() => import('../features/imports/ImportScreen.tsx'));
+const WorkOrdersScreen = lazy(() => import('../features/work-orders/WorkOrdersScreen.tsx'));
+const WorkOrderScreen = lazy(() => import('../features/work-orders/WorkOrderScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -97,6 +99,8 @@ export const router = createBrowserRouter(
         <Route path="reports" element={guarded('reports', <ReportsScreen />)} />
         <Route path="lineitems" element={guarded('lineitems', <LineItemsScreen />)} />
         <Route path="lineitems/import" element={<ImportScreen kind="lineitems" />} />
+        <Route path="work-orders" element={guarded('workOrders', <WorkOrdersScreen />)} />
+        <Route path="work-orders/:id" element={guarded('workOrder', <WorkOrderScreen />)} />
         <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />
         <Route path="settings" element={guarded('settings', <SettingsScreen />)} />
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,4 +1,4 @@
-import { localDate, type PersonWire, type ServiceWire, type UnitWire } from '@fleetkeep/core';
+import { localDate, type PersonWire, routes, type ServiceWire, type UnitWire } from '@fleetkeep/core';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { useCan } from '../../lib/useCan.ts';
 import { CustomizeDialog } from './Customize.tsx';
 import classes from './Dashboard.module.css';
 import { GettingStarted } from './GettingStarted.tsx';
+import { OverdueWorkOrders } from './OverdueWorkOrders.tsx';
 import { type SectionId, statusCounts, visibleSections } from './rules.ts';
 import {
   AttentionSection,
@@ -53,6 +54,7 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
   const [layout, setLayout, saveFailed] = useLayout();
   const [customizing, setCustomizing] = useState(false);
   const canMap = useCan('map.view');
+  const canWorkOrders = useCan(routes.workOrders.list);
 
   const units = useUnits<UnitPart>(fid);
   const drivers = useDrivers<PersonPart>(fid);
@@ -129,6 +131,8 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
         );
       case 'map':
         return map && canMap ? <Suspense fallback={<Loading />}>{map}</Suspense> : null;
+      case 'overdueWorkOrders':
+        return canWorkOrders ? <OverdueWorkOrders fid={fid} fmt={fmt} /> : null;
     }
   };
 

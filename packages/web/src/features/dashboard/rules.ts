@@ -30,6 +30,7 @@ export const SECTION_IDS = [
   'costChart',
   'topUnits',
   'attention',
+  'overdueWorkOrders',
   'map',
 ] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
