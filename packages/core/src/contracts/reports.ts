@@ -53,6 +53,7 @@ export const REPORT_TYPES = [
   'upcoming-overdue',
   'fuel',
   'cost-per-distance',
+  'work-orders',
 ] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
@@ -182,6 +183,19 @@ export const REPORT_COLUMNS: Record<ReportType, readonly ReportColumnDef[]> = {
     col('total_cost', 'money'),
     col('cost_per_distance', 'cost_per_distance'),
   ],
+  // The work orders completed in the period (docs/product.md "Work orders"): their line items' cost and
+  // downtime in hours.
+  'work-orders': [
+    col('date', 'date'),
+    col('object_type', 'object_type'),
+    col('object', 'text'),
+    col('work_order', 'text'),
+    col('assignee', 'text'),
+    col('issues_count', 'count'),
+    col('services_count', 'count'),
+    col('cost', 'money'),
+    col('downtime_hours', 'number'),
+  ],
 };
 
 /** The columns of a report as the reply lists them: the period column first when grouped. */
@@ -203,6 +217,7 @@ export const REPORT_CHART_SERIES: Record<ReportType, string> = {
   'upcoming-overdue': 'rows',
   fuel: 'fuel_volume',
   'cost-per-distance': 'cost_per_distance',
+  'work-orders': 'cost',
 };
 
 /**
@@ -225,6 +240,7 @@ export const REPORT_TOTALS: Record<ReportType, readonly string[]> = {
     'consumption_per_hour',
   ],
   'cost-per-distance': ['mileage', 'services_cost', 'fuel_cost', 'total_cost', 'cost_per_distance'],
+  'work-orders': ['issues_count', 'services_count', 'cost', 'downtime_hours'],
 };
 
 /** The most characters of the `ids` text (REPORT_IDS_MAX ids of up to 10 digits and their commas). */

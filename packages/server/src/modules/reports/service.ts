@@ -32,6 +32,7 @@ import { fuelReport } from './fuel.js';
 import { servicesPerformed } from './services-performed.js';
 import { type Ctx, type Objects, objectNames, type Row, THOUSANDTHS } from './shared.js';
 import { upcomingOverdue } from './upcoming-overdue.js';
+import { workOrdersReport } from './work-orders.js';
 
 /**
  * The reports (PRODUCT.md "Reports"; core contracts/reports.ts, whose header comment holds the
@@ -53,6 +54,7 @@ const BUILDERS: Record<ReportType, (c: Ctx) => Promise<Row[]>> = {
   'upcoming-overdue': upcomingOverdue,
   fuel: fuelReport,
   'cost-per-distance': costPerDistanceReport,
+  'work-orders': workOrdersReport,
 };
 
 /** Sums of the summable keys over rows (thousandths and km), with the ratios recomputed. */
