@@ -83,14 +83,19 @@ for (const width of [1280, 375]) {
     await expect(overdue).toContainText(`Overdue check ${tag}`);
     await overdue.scrollIntoViewIfNeeded();
     await screenshot(manager, `work-orders-dashboard-${width}`);
-    if (width < 1280) await manager.goto('/work-orders');
-    else await manager.getByRole('link', { name: 'Work orders' }).first().click();
-    await expect(manager).toHaveURL(/\/work-orders/);
-    await manager.getByTestId('wo-new').click();
     const dialog = manager.getByTestId('wo-create');
-    await choose(manager, 'wo-object', truck);
+    if (width < 1280) {
+      // The issue page's "Create work order": the dialog opens with the truck and the issue chosen.
+      await manager.goto(`/work-orders?object=u:${unitId}&issue=${issueId}`);
+      await expect(dialog.getByTestId(`wo-issue-${issueId}`)).toBeChecked();
+    } else {
+      await manager.getByRole('link', { name: 'Work orders' }).first().click();
+      await expect(manager).toHaveURL(/\/work-orders/);
+      await manager.getByTestId('wo-new').click();
+      await choose(manager, 'wo-object', truck);
+      await dialog.getByTestId(`wo-issue-${issueId}`).check();
+    }
     await dialog.getByTestId('wo-title').fill(`Brakes and oil ${tag}`);
-    await dialog.getByTestId(`wo-issue-${issueId}`).check();
     await dialog.getByTestId(`wo-service-${oilId}`).check();
     await choose(manager, 'wo-assignee', 'Mike Mechanic');
     await screenshot(manager, `work-order-create-${width}`);
