@@ -1,6 +1,7 @@
-import { isOverdue, statusOf, type WorkOrderWire } from '@fleetkeep/core';
-import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import type { WorkOrderWire } from '@fleetkeep/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ServiceStatusBadge } from '../../components/ServiceStatus.tsx';
 import { useDueServices, useOpenIssues } from './api.ts';
 
 /**
@@ -29,11 +30,7 @@ export function LinksSection({
   const serviceIds = wo.services.map((s) => s.id);
   const addableIssues = (open.data ?? []).filter((i) => !issueIds.includes(i.id));
   const addableServices = (due.data ?? []).filter((s) => !serviceIds.includes(s.id));
-  const serviceBadge = (f: number) => {
-    const status = statusOf(f);
-    if (isOverdue(f)) return <Badge color="red">{t('status.overdue')}</Badge>;
-    return <Badge color={status === 'inProgress' ? 'yellow' : 'blue'}>{t(`serviceStatus.${status}`)}</Badge>;
-  };
+  const serviceBadge = (f: number) => <ServiceStatusBadge f={f} size="sm" />;
 
   return (
     <Stack gap="md">
