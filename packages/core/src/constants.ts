@@ -40,13 +40,15 @@ export const NotificationKind = {
 export const ALL_NOTIFICATION_KINDS = 31;
 /**
  * The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds, a critical fault code,
- * an issue reported and an inspection with defects.
+ * an issue reported, an inspection with defects, a work order assigned or completed.
  */
 export const ALL_CHANNEL_KINDS =
   ALL_NOTIFICATION_KINDS |
   NotificationKind.criticalFault |
   NotificationKind.issueReported |
-  NotificationKind.inspectionFailed;
+  NotificationKind.inspectionFailed |
+  NotificationKind.workOrderAssigned |
+  NotificationKind.workOrderCompleted;
 
 /**
  * Fleet permission bit mask (spec §6). Fuel fillings share the service bits. The bits from 1024 on are

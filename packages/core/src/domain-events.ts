@@ -2,6 +2,7 @@ import { NotificationKind, ServiceFlag } from './constants.js';
 import type { IssuePriority, IssueStatus } from './issues.js';
 import { isOverdue, statusOf } from './service-status.js';
 import { addCalendar, startOfDay } from './timezone.js';
+import type { WorkOrderStatus } from './work-orders.js';
 
 /**
  * Domain events (DESIGN §6 "domain events"): what happened to the fleet's data, not
@@ -68,6 +69,18 @@ export const DomainEventType = {
   issueClosed: 'issue.closed',
   /** An issue was deleted. */
   issueDeleted: 'issue.deleted',
+  /** A work order was made (docs/product.md "Work orders"). */
+  workOrderCreated: 'workOrder.created',
+  /** A work order's fields, links, line items or status (start, hold) changed. */
+  workOrderChanged: 'workOrder.changed',
+  /** A work order got an assignee (made with one, or the assignee changed to another user). */
+  workOrderAssigned: 'workOrder.assigned',
+  /** A work order was completed: its services closed, the unplanned one archived, its issues resolved. */
+  workOrderCompleted: 'workOrder.completed',
+  /** A work order was cancelled: its issues went back to open. */
+  workOrderCancelled: 'workOrder.cancelled',
+  /** A work order was deleted. */
+  workOrderDeleted: 'workOrder.deleted',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -223,6 +236,37 @@ export type IssueDomainEvent =
   | IssueClosedEvent
   | IssueDeletedEvent;
 
+/** The work order a work-order event is about (docs/product.md "Work orders"), after the change. */
+export interface WorkOrderSubject {
+  workOrderId: number;
+  objectType: 'u' | 't';
+  objectId: number;
+  status: WorkOrderStatus;
+  assigneeId: number | null;
+}
+export type WorkOrderCreatedEvent = DomainEventBase<'workOrder.created'> & WorkOrderSubject;
+export type WorkOrderChangedEvent = DomainEventBase<'workOrder.changed'> &
+  WorkOrderSubject & { before: WorkOrderStatus };
+export type WorkOrderAssignedEvent = DomainEventBase<'workOrder.assigned'> & WorkOrderSubject;
+export type WorkOrderCompletedEvent = DomainEventBase<'workOrder.completed'> &
+  WorkOrderSubject & {
+    /** The services it closed (linked) and the one it archived for the unplanned work (null: none). */
+    closedServiceIds: number[];
+    unplannedServiceId: number | null;
+    resolvedIssueIds: number[];
+    /** Downtime in seconds (null when no start was known). */
+    downtime: number | null;
+  };
+export type WorkOrderCancelledEvent = DomainEventBase<'workOrder.cancelled'> & WorkOrderSubject;
+export type WorkOrderDeletedEvent = DomainEventBase<'workOrder.deleted'> & WorkOrderSubject;
+export type WorkOrderDomainEvent =
+  | WorkOrderCreatedEvent
+  | WorkOrderChangedEvent
+  | WorkOrderAssignedEvent
+  | WorkOrderCompletedEvent
+  | WorkOrderCancelledEvent
+  | WorkOrderDeletedEvent;
+
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
   | ServiceDueEvent
@@ -241,7 +285,8 @@ export type DomainEvent =
   | FuelDomainEvent
   | AssignmentDomainEvent
   | InspectionDomainEvent
-  | IssueDomainEvent;
+  | IssueDomainEvent
+  | WorkOrderDomainEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

@@ -16,7 +16,8 @@ export type Collection =
   | 'assignment'
   | 'inspection'
   | 'user'
-  | 'issue';
+  | 'issue'
+  | 'workorder';
 
 export type EventType = 'c' | 'u' | 'd' | 'e';
 

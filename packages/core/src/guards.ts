@@ -50,7 +50,9 @@ export type RouteName =
   | 'tokens'
   | 'settings'
   | 'issues'
-  | 'issue';
+  | 'issue'
+  | 'workOrders'
+  | 'workOrder';
 
 export interface RouteParams {
   /** The `{id}` path parameter, when the route has one. */
@@ -241,6 +243,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'issues':
     case 'issue':
       return need(has(Acl.reportIssue));
+    case 'workOrders':
+    case 'workOrder':
+      return need(has(Acl.viewWorkOrder));
   }
 }
 
@@ -264,6 +269,8 @@ export interface MenuVisibility {
   lineitems: boolean;
   /** The workshop's issues (docs/product.md "Issues"): reportIssue. */
   issues: boolean;
+  /** Work orders (docs/product.md "Work orders"): viewWorkOrder. */
+  workOrders: boolean;
 }
 
 export function menuVisibility(user: GuardUser): MenuVisibility {
@@ -283,6 +290,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     reports: ok('reports') && hasAll(acl, Acl.viewService),
     lineitems: ok('lineitems'),
     issues: ok('issues') && !adminOnly,
+    workOrders: ok('workOrders') && !adminOnly,
   };
 }
 

@@ -28,3 +28,4 @@ export * from './status.js';
 export * from './timezone.js';
 export * from './validators.js';
 export * from './vehicle.js';
+export * from './work-orders.js';

@@ -1,13 +1,18 @@
 import { NotificationKind } from './constants.js';
 import { isNotificationKind, setupExistedAt } from './notifications.js';
 
-/** True for a kind a channel set-up sends: a service kind, a critical fault code, an issue reported, a failed inspection. */
+/**
+ * True for a kind a channel set-up sends: a service kind, a critical fault code, an issue reported, a
+ * failed inspection, a work order assigned or completed.
+ */
 export function isChannelKind(kind: number): boolean {
   return (
     isNotificationKind(kind) ||
     kind === NotificationKind.criticalFault ||
     kind === NotificationKind.issueReported ||
-    kind === NotificationKind.inspectionFailed
+    kind === NotificationKind.inspectionFailed ||
+    kind === NotificationKind.workOrderAssigned ||
+    kind === NotificationKind.workOrderCompleted
   );
 }
 
@@ -63,6 +68,8 @@ export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
   [NotificationKind.criticalFault]: 'criticalFault',
   [NotificationKind.inspectionFailed]: 'inspectionFailed',
   [NotificationKind.issueReported]: 'issueReported',
+  [NotificationKind.workOrderAssigned]: 'workOrderAssigned',
+  [NotificationKind.workOrderCompleted]: 'workOrderCompleted',
 };
 
 /** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
@@ -95,6 +102,24 @@ export interface ChannelEventSnapshot {
   issue?: ChannelIssue;
   /** An inspection with defects (kind 512): the object's inspection; `service` is then empty (id 0). */
   inspection?: InspectionSnapshot;
+  /** A work order assigned (kind 128) or completed (kind 256): `service` is then empty. */
+  workOrder?: ChannelWorkOrder;
+}
+
+/** A work order as a channel message tells it (docs/product.md "Work orders"). */
+export interface ChannelWorkOrder {
+  id: number;
+  title: string;
+  status: string;
+  /** Who does the work ('' when none). */
+  assignee: string;
+  /** Sum of its line items in the fleet currency. */
+  cost: number;
+  /** Completed: downtime in seconds (null when unknown or not completed). */
+  downtime: number | null;
+  /** Completed: the meter at completion, km and hours. */
+  mileage: number | null;
+  engineHours: number | null;
 }
 
 /** An issue as a channel message tells it (docs/product.md "Issues"). */
@@ -135,6 +160,8 @@ export interface WebhookPayload {
   issue?: ChannelIssue;
   /** Kind 512 only: the inspection with defects (`service` is then null). */
   inspection?: InspectionSnapshot;
+  /** Kinds 128 and 256 only: the work order assigned or completed (`service` is then null). */
+  work_order?: ChannelWorkOrder;
   link: string;
 }
 
@@ -155,8 +182,14 @@ export function issueUrl(publicUrl: string, issueId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/issues/${issueId}`;
 }
 
-/** The link a delivery carries: the issue, the inspection, the unit's fault codes, or the service. */
+/** The link to a work order on the public site (the work-orders screen's page). */
+export function workOrderUrl(publicUrl: string, workOrderId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/work-orders/${workOrderId}`;
+}
+
+/** The link a delivery carries: the work order, the issue, the inspection, the unit's fault codes, or the service. */
 export function snapshotLink(snapshot: ChannelEventSnapshot, publicUrl: string): string {
+  if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
   if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
   if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
   if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
@@ -180,7 +213,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     },
     fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
     service:
-      snapshot.fault || snapshot.issue || snapshot.inspection
+      snapshot.fault || snapshot.issue || snapshot.inspection || snapshot.workOrder
         ? null
         : {
             id: s.id,
@@ -199,6 +232,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     ...(snapshot.fault && { fault: snapshot.fault }),
     ...(snapshot.issue && { issue: snapshot.issue }),
     ...(snapshot.inspection && { inspection: snapshot.inspection }),
+    ...(snapshot.workOrder && { work_order: snapshot.workOrder }),
     link: snapshotLink(snapshot, publicUrl),
   };
 }

@@ -49,6 +49,7 @@ import { sessionRoutes } from './modules/session/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
 import { statisticsRoutes } from './modules/statistics/routes.js';
 import { userRoutes } from './modules/user/routes.js';
+import { workOrderRoutes } from './modules/work-orders/routes.js';
 import { ingestRoutes } from './telematics/routes.js';
 
 export interface BuildOptions {
@@ -133,6 +134,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(faultCodeRoutes(ctx));
   await app.register(inspectionRoutes(ctx));
   await app.register(issueRoutes(ctx));
+  await app.register(workOrderRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(reportMailRoutes(ctx));

@@ -27,3 +27,4 @@ export * from './setup.js';
 export * from './statistics.js';
 export * from './telematics.js';
 export * from './user.js';
+export * from './work-orders.js';

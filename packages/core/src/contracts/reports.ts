@@ -54,6 +54,7 @@ export const REPORT_TYPES = [
   'fuel',
   'cost-per-distance',
   'inspections-with-defects',
+  'work-orders',
 ] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
@@ -200,6 +201,19 @@ export const REPORT_COLUMNS: Record<ReportType, readonly ReportColumnDef[]> = {
     col('certification', 'certification'),
     col('certified_by', 'text'),
   ],
+  // The work orders completed in the period (docs/product.md "Work orders"): their line items' cost and
+  // downtime in hours.
+  'work-orders': [
+    col('date', 'date'),
+    col('object_type', 'object_type'),
+    col('object', 'text'),
+    col('work_order', 'text'),
+    col('assignee', 'text'),
+    col('issues_count', 'count'),
+    col('services_count', 'count'),
+    col('cost', 'money'),
+    col('downtime_hours', 'number'),
+  ],
 };
 
 /** The columns of a report as the reply lists them: the period column first when grouped. */
@@ -222,6 +236,7 @@ export const REPORT_CHART_SERIES: Record<ReportType, string> = {
   fuel: 'fuel_volume',
   'cost-per-distance': 'cost_per_distance',
   'inspections-with-defects': 'rows',
+  'work-orders': 'cost',
 };
 
 /**
@@ -245,6 +260,7 @@ export const REPORT_TOTALS: Record<ReportType, readonly string[]> = {
   ],
   'cost-per-distance': ['mileage', 'services_cost', 'fuel_cost', 'total_cost', 'cost_per_distance'],
   'inspections-with-defects': [],
+  'work-orders': ['issues_count', 'services_count', 'cost', 'downtime_hours'],
 };
 
 /** The most characters of the `ids` text (REPORT_IDS_MAX ids of up to 10 digits and their commas). */

@@ -24,6 +24,7 @@ import { setupRoutes } from './setup.js';
 import { statisticsRoutes } from './statistics.js';
 import { telematicsRoutes } from './telematics.js';
 import { userRoutes } from './user.js';
+import { workOrdersRoutes } from './work-orders.js';
 
 export * from './admin.js';
 export * from './assignments.js';
@@ -51,6 +52,7 @@ export * from './setup.js';
 export * from './statistics.js';
 export * from './telematics.js';
 export * from './user.js';
+export * from './work-orders.js';
 
 /**
  * Every API route's descriptor by module (core routes/route.ts). The server registers each one
@@ -85,5 +87,6 @@ export const routes = {
   inspectionForms: inspectionFormRoutes,
   inspections: inspectionRoutes,
   issues: issuesRoutes,
+  workOrders: workOrdersRoutes,
 };
 export * from './inspections.js';

@@ -258,6 +258,48 @@ export interface IssueTable {
   updated_at: number;
 }
 
+/** A work order of a unit or trailer (migration 037, modules/work-orders). */
+export interface WorkOrderTable {
+  id: Generated<number>;
+  fleet_id: number;
+  /** 'u' unit, 't' trailer. */
+  object_type: string;
+  object_id: number;
+  title: string;
+  description: Generated<string>;
+  /** core `WorkOrderStatus`. */
+  status: string;
+  assignee_id: number | null;
+  created_by: number | null;
+  scheduled_start: number | null;
+  scheduled_end: number | null;
+  actual_start: number | null;
+  actual_end: number | null;
+  /** km and hours at completion. */
+  mileage: number | null;
+  engine_hours: number | null;
+  /** Fixed at completion: the first linked issue's report, or the actual start. */
+  downtime_start: number | null;
+  /** The archived service record of the unplanned work. */
+  service_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A service a work order carries out (migration 037). */
+export interface WorkOrderServiceTable {
+  work_order_id: number;
+  service_id: number;
+  fleet_id: number;
+  position: number;
+}
+
+/** A line item of a work order (migration 037), as service_line_items. */
+export interface WorkOrderLineItemTable extends ItemLineTable {
+  work_order_id: number;
+  fleet_id: number;
+}
+
 export interface CounterCorrectionTable {
   id: Generated<number>;
   unit_id: number;
@@ -671,6 +713,9 @@ export interface Database {
   inspections: InspectionTable;
   inspection_defects: InspectionDefectTable;
   issues: IssueTable;
+  work_orders: WorkOrderTable;
+  work_order_services: WorkOrderServiceTable;
+  work_order_line_items: WorkOrderLineItemTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -742,3 +787,4 @@ export type InspectionFormRow = Selectable<InspectionFormTable>;
 export type InspectionRow = Selectable<InspectionTable>;
 export type InspectionDefectRow = Selectable<InspectionDefectTable>;
 export type IssueRow = Selectable<IssueTable>;
+export type WorkOrderRow = Selectable<WorkOrderTable>;

@@ -28,6 +28,7 @@ import {
 } from './catalog.js';
 import { writeFillings } from './fuel.js';
 import { writeClosedServices } from './services.js';
+import { seedDemoWorkOrders } from './work-orders.js';
 
 /**
  * The maintenance side of the demo: a line-items library, a dozen
@@ -447,6 +448,7 @@ export async function seedDemoMaintenance(ctx: AppContext, ids: MaintenanceSeed,
     await rejectService(ctx, manager, ids.fleetId, s.id);
   }
 
+  await seedDemoWorkOrders(ctx, manager, ids.fleetId, today);
   await seedOtherFleet(ctx, ids.otherFleetId, at, Math.min(historyDays, 90), next);
 }
 

@@ -17,6 +17,7 @@ export const COLLECTION_NEEDS: Record<Collection, FleetNeedName> = {
   inspection: 'inspection.submit',
   user: 'fleet.member',
   issue: 'issue.report',
+  workorder: 'workorder.view',
 };
 
 /**

@@ -31,6 +31,7 @@ import { REPORT_MAIL_CASES } from './reportmails-cases.js';
 import { SERVICE_CASES } from './service-cases.js';
 import { STATISTICS_CASES } from './statistics-cases.js';
 import { USER_CASES } from './user-cases.js';
+import { WORK_ORDER_CASES } from './work-order-cases.js';
 
 export type { CaseEnv, CaseRequest, MatrixFixtures, MatrixUser, Outcome, RouteCase } from './matrix.js';
 export { MATRIX_USERS } from './matrix.js';
@@ -96,6 +97,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...ASSIGNMENT_CASES, // vehicle assignments (assignment-cases.ts)
   ...INSPECTION_CASES, // inspection forms and inspections (inspection-cases.ts)
   ...ISSUE_CASES, // issues of units and trailers (issue-cases.ts)
+  ...WORK_ORDER_CASES, // work orders (work-order-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

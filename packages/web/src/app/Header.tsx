@@ -40,6 +40,7 @@ const NAV: { key: MenuKey; to: string; label: string }[] = [
   { key: 'intervals', to: '/intervals', label: 'menu.intervals' },
   { key: 'services', to: '/services', label: 'menu.services' },
   { key: 'issues', to: '/issues', label: 'issues.heading' },
+  { key: 'workOrders', to: '/work-orders', label: 'workOrders.title' },
   { key: 'reports', to: '/reports', label: 'menu.reports' },
 ];
 

@@ -45,6 +45,8 @@ const IssuePage = lazy(() => import('../features/issues/IssuePage.tsx'));
 const ObjectIssuesTab = lazy(async () => ({
   default: (await import('../features/issues/ObjectIssuesTab.tsx')).ObjectIssuesTab,
 }));
+const WorkOrdersScreen = lazy(() => import('../features/work-orders/WorkOrdersScreen.tsx'));
+const WorkOrderScreen = lazy(() => import('../features/work-orders/WorkOrderScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -126,6 +128,8 @@ export const router = createBrowserRouter(
         <Route path="reports" element={guarded('reports', <ReportsScreen />)} />
         <Route path="lineitems" element={guarded('lineitems', <LineItemsScreen />)} />
         <Route path="lineitems/import" element={<ImportScreen kind="lineitems" />} />
+        <Route path="work-orders" element={guarded('workOrders', <WorkOrdersScreen />)} />
+        <Route path="work-orders/:id" element={guarded('workOrder', <WorkOrderScreen />)} />
         <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />
         <Route path="settings" element={guarded('settings', <SettingsScreen />)} />
         <Route path="*" element={<Navigate to="/" replace />} />

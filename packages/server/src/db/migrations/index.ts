@@ -33,6 +33,7 @@ import { workshopRights033 } from './033_workshop_rights.js';
 import { issues034 } from './034_issues.js';
 import { inspections035 } from './035_inspections.js';
 import { vehicleAssignments036 } from './036_vehicle_assignments.js';
+import { workOrders037 } from './037_work_orders.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -70,6 +71,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '035_inspections': inspections035(dialect),
     '036_vehicle_assignments': vehicleAssignments036(dialect),
     '034_issues': issues034(dialect),
+    '037_work_orders': workOrders037(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -21,6 +21,7 @@ import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
 import { inspectionDeliveriesOf } from './inspection-deliveries.js';
 import { issueDeliveriesOf } from './issue-deliveries.js';
 import { recipientsOf } from './mappers.js';
+import { type WorkOrderChannelEvent, workOrderDeliveriesOf } from './work-order-deliveries.js';
 import { deliveryWorker } from './worker.js';
 
 /**
@@ -314,6 +315,9 @@ export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]
 }
 
 /** The outbox consumer of the channels (registered in server.ts). */
+/** The work-order events the channels send (kinds 128 and 256). */
+const WORK_ORDER_TYPES = [DomainEventType.workOrderAssigned, DomainEventType.workOrderCompleted] as const;
+
 export function channelConsumer(ctx: AppContext): DomainEventConsumer {
   return {
     name: CHANNELS_CONSUMER,
@@ -322,6 +326,7 @@ export function channelConsumer(ctx: AppContext): DomainEventConsumer {
       DomainEventType.faultCodeOpened,
       DomainEventType.inspectionSubmitted,
       DomainEventType.issueReported,
+      ...WORK_ORDER_TYPES,
     ],
     async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
       const faults = events.filter(
@@ -331,17 +336,22 @@ export function channelConsumer(ctx: AppContext): DomainEventConsumer {
         (e) => e.type === DomainEventType.inspectionSubmitted,
       ) as InspectionSubmittedEvent[];
       const issues = events.filter((e) => e.type === DomainEventType.issueReported) as IssueReportedEvent[];
+      const orders = events.filter((e) =>
+        (WORK_ORDER_TYPES as readonly string[]).includes(e.type),
+      ) as WorkOrderChannelEvent[];
       const services = events.filter(
         (e) =>
           e.type !== DomainEventType.faultCodeOpened &&
           e.type !== DomainEventType.inspectionSubmitted &&
-          e.type !== DomainEventType.issueReported,
+          e.type !== DomainEventType.issueReported &&
+          !(WORK_ORDER_TYPES as readonly string[]).includes(e.type),
       ) as ServiceDomainEvent[];
       const written =
         (await insertDeliveries(trx, await deliveriesOf(trx, services))) +
         (await insertDeliveries(trx, await faultDeliveriesOf(trx, faults))) +
         (await insertDeliveries(trx, await inspectionDeliveriesOf(trx, inspections))) +
-        (await insertDeliveries(trx, await issueDeliveriesOf(trx, issues)));
+        (await insertDeliveries(trx, await issueDeliveriesOf(trx, issues))) +
+        (await insertDeliveries(trx, await workOrderDeliveriesOf(trx, orders)));
       return () => {
         if (written > 0) deliveryWorker(ctx).wake();
       };

@@ -9,6 +9,7 @@ import {
   unitFaultsUrl,
   WebhookHeader,
   webhookPayload,
+  workOrderUrl,
 } from '@fleetkeep/core';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
@@ -88,11 +89,14 @@ const KIND_KEYS: Record<number, string> = {
   [NotificationKind.criticalFault]: 'notify.fault.kind',
   [NotificationKind.inspectionFailed]: 'inspections.notify.kind',
   [NotificationKind.issueReported]: 'issues.notify.kind',
+  [NotificationKind.workOrderAssigned]: 'workOrders.notify.assignedKind',
+  [NotificationKind.workOrderCompleted]: 'workOrders.notify.completedKind',
 };
 
 /** A link to the service, or to the site for a test (which names no service). */
 export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
   if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
+  if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
   if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
   if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
   return snapshot.service.id > 0 ? serviceUrl(publicUrl, snapshot.service.id) : publicUrl;
@@ -124,6 +128,37 @@ function inspectionMessage(
 export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
   const f = formatterFor({ lang, fleet: snapshot.fleet });
   if (snapshot.inspection) return inspectionMessage(snapshot, f, publicUrl);
+  if (snapshot.workOrder) {
+    // A work order assigned (kind 128) or completed (kind 256): no service to describe.
+    const w = snapshot.workOrder;
+    const completed = snapshot.kind === NotificationKind.workOrderCompleted;
+    const values = {
+      title: w.title,
+      object: snapshot.object.name,
+      fleet: snapshot.fleet.name,
+      assignee: w.assignee,
+    };
+    const details = [f.t('notify.message.fleet', values)];
+    if (w.assignee) details.push(f.t('workOrders.notify.assignee', values));
+    if (w.cost > 0) details.push(f.t('notify.message.cost', { value: f.money(w.cost) }));
+    if (completed && w.mileage !== null)
+      details.push(f.t('workOrders.notify.mileage', { value: f.distance(w.mileage) }));
+    if (completed && w.engineHours !== null)
+      details.push(f.t('workOrders.notify.engineHours', { value: f.engineHours(w.engineHours) }));
+    if (completed && w.downtime !== null)
+      details.push(
+        f.t('workOrders.notify.downtime', { value: f.number(w.downtime / 3600, { decimals: 1 }) }),
+      );
+    const which = completed ? 'completed' : 'assigned';
+    return {
+      subject: f.t(`workOrders.notify.${which}Subject`, values),
+      headline: f.t(`workOrders.notify.${which}Headline`, values),
+      details,
+      linkText: f.t('workOrders.notify.open'),
+      link: linkOf(snapshot, publicUrl),
+      when: f.dateTime(snapshot.at),
+    };
+  }
   if (snapshot.issue) {
     // An issue reported (kind 64): the issue of a unit or trailer, no service to describe.
     const i = snapshot.issue;

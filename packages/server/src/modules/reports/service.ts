@@ -33,6 +33,7 @@ import { inspectionsWithDefects } from './inspections-with-defects.js';
 import { servicesPerformed } from './services-performed.js';
 import { type Ctx, type Objects, objectNames, type Row, THOUSANDTHS } from './shared.js';
 import { upcomingOverdue } from './upcoming-overdue.js';
+import { workOrdersReport } from './work-orders.js';
 
 /**
  * The reports (PRODUCT.md "Reports"; core contracts/reports.ts, whose header comment holds the
@@ -55,6 +56,7 @@ const BUILDERS: Record<ReportType, (c: Ctx) => Promise<Row[]>> = {
   fuel: fuelReport,
   'cost-per-distance': costPerDistanceReport,
   'inspections-with-defects': inspectionsWithDefects,
+  'work-orders': workOrdersReport,
 };
 
 /** Sums of the summable keys over rows (thousandths and km), with the ratios recomputed. */

@@ -172,33 +172,50 @@ export async function runChange<T>(
   write: (trx: Kysely<Database>, ch: Changes) => Promise<T>,
 ): Promise<{ result: T; wires: ServiceWire[] }> {
   const ch = new Changes();
-  let wires: ServiceWire[] = [];
+  let read: () => ServiceWire[] = () => [];
   const result = await unitOfWork(ctx, async (trx, uow) => {
     const r = await write(trx, ch);
-    const ownerEvents = await syncIns(trx, ctx.db.ops, fleetId, ch.objects);
-    uow.recorded(); // the domain events of the write (write.ts)
-    uow.afterCommit(async () => {
-      committed(ch.created.size + ch.updated.size); // an import's progress bar (db/yield.ts)
-      wires = await changedWires(ctx, fleetId, ch);
-      return [
-        ...ch.library.map(
-          (item) => ({ t: 'c', s: 'lineitem', fid: fleetId, d: libraryItemToWire(item) }) as const,
-        ),
-        ...wires.map(
-          (w) => ({ t: ch.created.has(w.id) ? 'c' : 'u', s: 'service', fid: fleetId, d: w }) as const,
-        ),
-        ...[...ch.deleted].map((id) => ({ t: 'd', s: 'service', fid: fleetId, d: { id } }) as const),
-        ...ownerEvents,
-      ];
-    });
-    if (ch.assignments.size) afterBaselines(uow, ctx, fleetId, [...ch.assignments]);
+    read = await finishChanges(ctx, fleetId, uow, ch);
     return r;
   }).catch((err: unknown) => {
     // services_open_assignment: a concurrent write opened a service for the same assignment.
     if (isUniqueViolation(err)) throw conflict('An open service exists for this interval and object');
     throw err;
   });
-  return { result, wires };
+  return { result, wires: read() };
+}
+
+/**
+ * The end of a services write inside a caller's unit of work (runChange, and the work orders'
+ * completion, which closes services in its own unit): keeps `ins` exact, and after the commit
+ * publishes the library, service and owner events and hands reset assignments to the status engine.
+ * Returns a reader of the changed services' wires, filled after the commit.
+ */
+export async function finishChanges(
+  ctx: AppContext,
+  fleetId: number,
+  uow: UnitOfWork,
+  ch: Changes,
+): Promise<() => ServiceWire[]> {
+  let wires: ServiceWire[] = [];
+  const ownerEvents = await syncIns(uow.trx, ctx.db.ops, fleetId, ch.objects);
+  uow.recorded(); // the domain events of the write (write.ts)
+  uow.afterCommit(async () => {
+    committed(ch.created.size + ch.updated.size); // an import's progress bar (db/yield.ts)
+    wires = await changedWires(ctx, fleetId, ch);
+    return [
+      ...ch.library.map(
+        (item) => ({ t: 'c', s: 'lineitem', fid: fleetId, d: libraryItemToWire(item) }) as const,
+      ),
+      ...wires.map(
+        (w) => ({ t: ch.created.has(w.id) ? 'c' : 'u', s: 'service', fid: fleetId, d: w }) as const,
+      ),
+      ...[...ch.deleted].map((id) => ({ t: 'd', s: 'service', fid: fleetId, d: { id } }) as const),
+      ...ownerEvents,
+    ];
+  });
+  if (ch.assignments.size) afterBaselines(uow, ctx, fleetId, [...ch.assignments]);
+  return () => wires;
 }
 
 /** The changed services read back after the commit, in parts with turns for the event loop. */

@@ -1,4 +1,4 @@
-import { localDate, type PersonWire, type ServiceWire, type UnitWire } from '@fleetkeep/core';
+import { localDate, type PersonWire, routes, type ServiceWire, type UnitWire } from '@fleetkeep/core';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import classes from './Dashboard.module.css';
 import { FailedInspectionsSection } from './FailedInspections.tsx';
 import { GettingStarted } from './GettingStarted.tsx';
 import { OpenIssuesSection } from './OpenIssuesSection.tsx';
+import { OverdueWorkOrders } from './OverdueWorkOrders.tsx';
 import { type SectionId, sectionTitleKey, statusCounts, visibleSections } from './rules.ts';
 import {
   AttentionSection,
@@ -56,6 +57,7 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
   const [customizing, setCustomizing] = useState(false);
   const canMap = useCan('map.view');
   const canInspect = useCan('inspection.submit');
+  const canWorkOrders = useCan(routes.workOrders.list);
 
   const units = useUnits<UnitPart>(fid);
   const drivers = useDrivers<PersonPart>(fid);
@@ -136,6 +138,8 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
         return canInspect ? <FailedInspectionsSection fid={fid} fmt={fmt} /> : null;
       case 'openIssues':
         return <OpenIssuesSection fid={fid} fmt={fmt} />;
+      case 'overdueWorkOrders':
+        return canWorkOrders ? <OverdueWorkOrders fid={fid} fmt={fmt} /> : null;
     }
   };
 

@@ -31,6 +31,7 @@ export const SECTION_IDS = [
   'topUnits',
   'attention',
   'failedInspections',
+  'overdueWorkOrders',
   'map',
   'openIssues',
 ] as const;

@@ -1,0 +1,193 @@
+import { outcomes } from './attachment-cases.js';
+import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
+
+/**
+ * Permission-matrix cases of the work-orders API (docs/product.md "Work orders", "Workshop rights"),
+ * spread into ROUTE_CASES of routes.ts. Reading needs viewWorkOrder (viewer, mechanic, manager hold it);
+ * every write and action needs manageWorkOrder (mechanic, manager). Root and admin hold the admin bit
+ * only: an admin-only user sees no work orders. Another fleet's work order answers 404.
+ */
+
+const VIEWERS: MatrixUser[] = ['manager', 'mechanic', 'viewer'];
+const MANAGERS: MatrixUser[] = ['manager', 'mechanic'];
+const TITLE = 'matrix work order';
+const unknown: Outcome = { status: 404, error: 5 };
+
+/** An open work order of the demo fleet's first unit (or of the other fleet's), written directly. */
+async function seed({ t, fx }: CaseEnv, other = false, status = 'open'): Promise<number> {
+  const db = t.server.ctx.db.kysely;
+  const fleetId = other ? fx.otherFleetId : fx.fleetId;
+  const unit = other
+    ? await db.selectFrom('units').select('id').where('fleet_id', '=', fleetId).executeTakeFirstOrThrow()
+    : fx.unit;
+  const now = Math.floor(Date.now() / 1000);
+  const row = await db
+    .insertInto('work_orders')
+    .values({
+      fleet_id: fleetId,
+      object_type: 'u',
+      object_id: unit.id,
+      title: TITLE,
+      status,
+      assignee_id: null,
+      created_by: null,
+      scheduled_start: null,
+      scheduled_end: null,
+      actual_start: status === 'in_progress' ? now : null,
+      actual_end: null,
+      mileage: null,
+      engine_hours: null,
+      downtime_start: null,
+      service_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Removes the work orders the cases made, and the service records a completion archived. */
+async function restore({ t }: CaseEnv) {
+  const db = t.server.ctx.db.kysely;
+  const rows = await db
+    .selectFrom('work_orders')
+    .select(['id', 'service_id'])
+    .where('title', '=', TITLE)
+    .execute();
+  if (rows.length === 0) return;
+  await db
+    .deleteFrom('work_orders')
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
+  const services = rows.map((r) => r.service_id).filter((id): id is number => id !== null);
+  if (services.length) {
+    await db.deleteFrom('service_line_items').where('service_id', 'in', services).execute();
+    await db.deleteFrom('services').where('id', 'in', services).execute();
+  }
+}
+
+const base = ({ fx }: CaseEnv) => `/api/fleets/${fx.fleetId}/work-orders`;
+const route = '/api/fleets/:fid/work-orders';
+const foreign = (ok: MatrixUser[]) => ({
+  ...outcomes(ok),
+  ...Object.fromEntries(ok.map((u) => [u, unknown])),
+});
+
+const action = (name: string, status = 'open', body: unknown = {}): RouteCase[] => [
+  {
+    route: `POST ${route}/:id/${name}`,
+    build: async (env) => ({
+      method: 'POST',
+      url: `${base(env)}/${await seed(env, false, status)}/${name}`,
+      body,
+    }),
+    expect: outcomes(MANAGERS),
+    restore,
+  },
+  {
+    route: `POST ${route}/:id/${name}`,
+    label: 'a work order of another fleet',
+    build: async (env) => ({
+      method: 'POST',
+      url: `${base(env)}/${await seed(env, true, status)}/${name}`,
+      body,
+    }),
+    expect: foreign(MANAGERS),
+    restore,
+  },
+];
+
+export const WORK_ORDER_CASES: RouteCase[] = [
+  {
+    route: `GET ${route}/assignees`,
+    build: (env) => ({ method: 'GET', url: `${base(env)}/assignees` }),
+    expect: outcomes(MANAGERS),
+  },
+  {
+    route: `GET ${route}`,
+    build: (env) => ({ method: 'GET', url: `${base(env)}?status=open,in_progress&overdue=1&sort=scheduled` }),
+    expect: outcomes(VIEWERS),
+  },
+  {
+    route: `POST ${route}`,
+    build: (env) => ({
+      method: 'POST',
+      url: base(env),
+      body: {
+        object_type: 'u',
+        object_id: env.fx.unit.id,
+        title: TITLE,
+        li: [{ n: 'Matrix part', t: 2, q: 1, c: 10 }],
+      },
+    }),
+    expect: outcomes(MANAGERS),
+    restore,
+  },
+  {
+    route: `POST ${route}`,
+    label: 'a trailer of the fleet',
+    build: (env) => ({
+      method: 'POST',
+      url: base(env),
+      body: { object_type: 't', object_id: env.fx.trailer.id, title: TITLE },
+    }),
+    expect: outcomes(MANAGERS),
+    restore,
+  },
+  {
+    route: `GET ${route}/:id`,
+    build: async (env) => ({ method: 'GET', url: `${base(env)}/${await seed(env)}` }),
+    expect: outcomes(VIEWERS),
+    restore,
+  },
+  {
+    route: `GET ${route}/:id`,
+    label: 'a work order of another fleet',
+    build: async (env) => ({ method: 'GET', url: `${base(env)}/${await seed(env, true)}` }),
+    expect: foreign(VIEWERS),
+    restore,
+  },
+  {
+    route: `PUT ${route}/:id`,
+    build: async (env) => ({
+      method: 'PUT',
+      url: `${base(env)}/${await seed(env)}`,
+      body: { description: 'matrix' },
+    }),
+    expect: outcomes(MANAGERS),
+    restore,
+  },
+  {
+    route: `PUT ${route}/:id`,
+    label: 'a work order of another fleet',
+    build: async (env) => ({
+      method: 'PUT',
+      url: `${base(env)}/${await seed(env, true)}`,
+      body: { description: 'matrix' },
+    }),
+    expect: foreign(MANAGERS),
+    restore,
+  },
+  {
+    route: `DELETE ${route}/:id`,
+    build: async (env) => ({ method: 'DELETE', url: `${base(env)}/${await seed(env)}` }),
+    expect: outcomes(MANAGERS),
+    restore,
+  },
+  {
+    route: `DELETE ${route}/:id`,
+    label: 'a work order of another fleet',
+    build: async (env) => ({ method: 'DELETE', url: `${base(env)}/${await seed(env, true)}` }),
+    expect: foreign(MANAGERS),
+    restore,
+  },
+  ...action('start'),
+  ...action('hold', 'in_progress'),
+  ...action('complete', 'in_progress', { mileage: null }),
+  ...action('cancel'),
+];

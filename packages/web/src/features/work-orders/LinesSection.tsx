@@ -1,0 +1,130 @@
+import {
+  fromThousandths,
+  LineItemKind,
+  type LineItemLineInput,
+  multiplyThousandths,
+  toThousandths,
+  type WorkOrderWire,
+} from '@fleetkeep/core';
+import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NumericInput } from '../../components/NumericInput.tsx';
+import { Select } from '../../components/Select.tsx';
+import { useLibrary } from '../../lib/fleetData.ts';
+import type { FleetFormat } from './format.ts';
+
+/**
+ * Parts and labour of a work order from the fleet's line-item library: pick an item, its quantity, add;
+ * each line's cost and the total. Every change is saved at once (`onSave` with all lines).
+ */
+export function LinesSection({
+  wo,
+  fid,
+  editable,
+  busy,
+  fmt,
+  onSave,
+}: {
+  wo: WorkOrderWire;
+  fid: number;
+  editable: boolean;
+  busy: boolean;
+  fmt: FleetFormat;
+  onSave: (lines: LineItemLineInput[]) => void;
+}) {
+  const { t } = useTranslation();
+  const library = useLibrary(fid);
+  const [itemId, setItemId] = useState<string | null>(null);
+  const [qty, setQty] = useState('1');
+  const items = (library.data ?? []).filter((i) => i.t === LineItemKind.part || i.t === LineItemKind.task);
+  const options = items.map((i) => ({
+    value: String(i.id),
+    label: `${i.n} (${i.t === LineItemKind.task ? t('lineitems.labour') : t('lineitems.part')})`,
+  }));
+  const lines: LineItemLineInput[] = wo.li.map((l) => ({ n: l.n, t: l.t as 1 | 2, q: l.q, c: l.c }));
+  const add = () => {
+    const item = items.find((i) => String(i.id) === itemId);
+    const q = Number(qty);
+    if (!item || !(q > 0)) return;
+    onSave([...lines, { n: item.n, t: item.t as 1 | 2, q, c: item.c }]);
+    setItemId(null);
+    setQty('1');
+  };
+  const lineCost = (l: { q: number; c: number }) =>
+    fromThousandths(multiplyThousandths(toThousandths(l.q) ?? 0, toThousandths(l.c) ?? 0));
+
+  return (
+    <Stack gap="xs">
+      <Title order={2} size="h4">
+        {t('workOrders.lines')}
+      </Title>
+      {wo.li.length > 0 && (
+        <Table.ScrollContainer minWidth={360}>
+          <Table data-testid="wo-lines">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('lineitems.name')}</Table.Th>
+                <Table.Th ta="right">{t('workOrders.qty')}</Table.Th>
+                <Table.Th ta="right">{t('workOrders.unitCost')}</Table.Th>
+                <Table.Th ta="right">{t('lineitems.cost')}</Table.Th>
+                {editable && <Table.Th />}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {wo.li.map((l, index) => (
+                <Table.Tr key={`${l.n}-${index}`}>
+                  <Table.Td>{l.n}</Table.Td>
+                  <Table.Td ta="right">{fmt.number(l.q)}</Table.Td>
+                  <Table.Td ta="right">{fmt.money(l.c)}</Table.Td>
+                  <Table.Td ta="right">{fmt.money(lineCost(l))}</Table.Td>
+                  {editable && (
+                    <Table.Td ta="right">
+                      <Button
+                        size="compact-xs"
+                        variant="subtle"
+                        color="red"
+                        disabled={busy}
+                        aria-label={`${t('common.delete')}: ${l.n}`}
+                        onClick={() => onSave(lines.filter((_, i) => i !== index))}
+                      >
+                        {t('common.delete')}
+                      </Button>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Text fw={600} data-testid="wo-total">
+        {t('workOrders.total')}: {fmt.money(wo.total_cost)}
+      </Text>
+      {editable && (
+        <Group align="flex-end" gap="xs" wrap="wrap">
+          <Select
+            label={t('lineitems.name')}
+            options={options}
+            value={itemId}
+            onChange={setItemId}
+            w={260}
+            data-testid="wo-line-item"
+          />
+          <NumericInput
+            label={t('workOrders.qty')}
+            value={qty}
+            precision={3}
+            maxIntegerLength={9}
+            onChange={setQty}
+            w={110}
+            data-testid="wo-line-qty"
+          />
+          <Button variant="light" onClick={add} disabled={busy || itemId === null} data-testid="wo-line-add">
+            {t('workOrders.addLine')}
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
