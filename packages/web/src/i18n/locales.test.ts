@@ -103,8 +103,15 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   pl: ['issues.statusLabel', 'tokens.count_one', 'reports.col.status'],
   hu: ['tokens.count_one'],
   cs: ['tokens.count_one', 'objects.interval', 'reports.col.interval'],
-  az: ['issues.statusLabel', 'tokens.count_one', 'services.status', 'reports.col.status', 'vehicle.model'],
-  tr: ['vehicle.model'],
+  az: [
+    'imports.field.model',
+    'issues.statusLabel',
+    'tokens.count_one',
+    'services.status',
+    'reports.col.status',
+    'vehicle.model',
+  ],
+  tr: ['imports.field.model', 'vehicle.model'],
 };
 
 function flatten(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {

@@ -124,6 +124,53 @@ describe('a driver with assigned units only', () => {
     expect((await manager.put(`/api/fleets/${fid}/users`, { users: list.body.users })).status).toBe(200);
   });
 
+  it('reports issues of the assigned truck only and sees only its issues and inspections', async () => {
+    const issues = `/api/fleets/${fid}/issues`;
+    const mine = await driver.post(issues, { object_type: 'u', object_id: truck, title: 'Mirror cracked' });
+    expect(mine.status).toBe(200);
+    const elsewhere = await driver.post(issues, { object_type: 'u', object_id: other, title: 'Not mine' });
+    expect(elsewhere.status).toBe(404);
+    const theirs = await manager.post(issues, { object_type: 'u', object_id: other, title: 'Tyre worn' });
+    expect(theirs.status).toBe(200);
+    const listed = (await driver.get(issues)).body.issues;
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((i: { object_type: string; object_id: number }) => i.object_id === truck)).toBe(true);
+    expect((await driver.get(`${issues}/${theirs.body.id}`)).status).toBe(404);
+    expect((await driver.get(`${issues}/${mine.body.id}`)).status).toBe(200);
+    expect((await manager.get(`${issues}/${mine.body.id}`)).status).toBe(200);
+
+    const inspections = `/api/fleets/${fid}/inspections`;
+    // An inspection of another unit, as the manager would submit it (written directly: the rows only).
+    const form = (await manager.get(`/api/fleets/${fid}/inspection-forms`)).body.forms[0];
+    const notMine = await t.server.ctx.db.kysely
+      .insertInto('inspections')
+      .values({
+        fleet_id: fid,
+        form_id: form.id,
+        form_name: form.n,
+        builtin: 'dvir',
+        object_type: 'u',
+        object_id: other,
+        mileage: null,
+        engine_hours: null,
+        note: '',
+        items: JSON.stringify(form.items),
+        results: '[]',
+        signature_id: null,
+        submitted_at: now(),
+        submitter_id: t.demo.users.manager,
+        defects: 0,
+        ack_by: null,
+        ack_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await manager.get(`${inspections}/${notMine.id}`)).status).toBe(200);
+    const seen = (await driver.get(inspections)).body.inspections;
+    expect(seen.every((i: { ot: string; oi: number }) => i.ot === 'u' && i.oi === truck)).toBe(true);
+    expect((await driver.get(`${inspections}/${notMine.id}`)).status).toBe(404);
+  });
+
   it('follows the assignments: ended, the truck is gone; assigned another, that one shows', async () => {
     const current = (await manager.get(`/api/fleets/${fid}/vehicle-assignments?current=1&unit=${truck}`)).body
       .assignments[0];

@@ -38,8 +38,16 @@ export async function readInspection(db: Kysely<Database>, fleetId: number, id: 
 
 export const LIST_DEFAULT = 200;
 
-export async function listRows(db: Kysely<Database>, fleetId: number, q: InspectionListQuery) {
+/** `reach`: the units an "assigned units only" member reaches (auth/reach.ts), null for all. */
+export async function listRows(
+  db: Kysely<Database>,
+  fleetId: number,
+  q: InspectionListQuery,
+  reach: readonly number[] | null = null,
+) {
   let query = db.selectFrom('inspections').selectAll().where('fleet_id', '=', fleetId);
+  if (reach !== null)
+    query = query.where('object_type', '=', 'u').where('object_id', 'in', reach.length ? [...reach] : [0]);
   if (q.ot) query = query.where('object_type', '=', q.ot);
   if (q.oi) query = query.where('object_id', '=', q.oi);
   if (q.d === '1') query = query.where('defects', '>', 0);
@@ -62,7 +70,12 @@ export async function listRows(db: Kysely<Database>, fleetId: number, q: Inspect
   return { rows, defects, people, objects };
 }
 
-export async function listInspectionRows(db: Kysely<Database>, fleetId: number, q: InspectionListQuery) {
-  const { rows, ...c } = await listRows(db, fleetId, q);
+export async function listInspectionRows(
+  db: Kysely<Database>,
+  fleetId: number,
+  q: InspectionListQuery,
+  reach: readonly number[] | null = null,
+) {
+  const { rows, ...c } = await listRows(db, fleetId, q, reach);
   return rows.map((r) => rowToWire(r, c));
 }

@@ -8,6 +8,7 @@ import {
 } from '@fleetkeep/core';
 import { holds, requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
+import { reachableUnits, reaches } from '../../auth/reach.js';
 import { type AppContext, now } from '../../context.js';
 import { unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, conflict, notFound } from '../../http/errors.js';
@@ -31,13 +32,19 @@ export async function listInspections(
   fleetId: number,
   q: InspectionListQuery,
 ) {
-  await requireFleet(ctx, actor, fleetId, 'inspection.submit');
-  return { inspections: await listInspectionRows(ctx.db.kysely, fleetId, q) };
+  const access = await requireFleet(ctx, actor, fleetId, 'inspection.submit');
+  // An "assigned units only" member (a driver) sees the inspections of the units assigned to them now.
+  const reach = await reachableUnits(ctx, actor, access);
+  return { inspections: await listInspectionRows(ctx.db.kysely, fleetId, q, reach) };
 }
 
 export async function getInspection(ctx: AppContext, actor: Actor, fleetId: number, id: number) {
-  await requireFleet(ctx, actor, fleetId, 'inspection.submit');
-  return readInspection(ctx.db.kysely, fleetId, id);
+  const access = await requireFleet(ctx, actor, fleetId, 'inspection.submit');
+  const inspection = await readInspection(ctx.db.kysely, fleetId, id);
+  const reach = await reachableUnits(ctx, actor, access);
+  if (reach !== null && (inspection.ot !== 'u' || !reaches(reach, inspection.oi)))
+    throw notFound('Inspection not found');
+  return inspection;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
 import type { Kysely } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
+import { requireReach } from '../../auth/reach.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { unitOfWork } from '../../events/unit-of-work.js';
@@ -71,7 +72,8 @@ export async function submitInspection(
   fleetId: number,
   body: InspectionSubmitBody,
 ) {
-  await requireFleet(ctx, actor, fleetId, 'inspection.submit');
+  const access = await requireFleet(ctx, actor, fleetId, 'inspection.submit');
+  await requireReach(ctx, actor, access, body.ot === 'u' ? 'units' : 'trailers', body.oi);
   const db = ctx.db.kysely;
   await ensureBuiltinForm(db, fleetId);
   const form = await loadForm(db, fleetId, body.fm);

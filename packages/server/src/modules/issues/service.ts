@@ -13,9 +13,10 @@ import {
 import { sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
+import { reachableUnits, reaches, requireReach } from '../../auth/reach.js';
 import { type AppContext, now } from '../../context.js';
 import { unitOfWork } from '../../events/unit-of-work.js';
-import { invalidInput } from '../../http/errors.js';
+import { invalidInput, notFound } from '../../http/errors.js';
 import { changedFixedFields } from '../../http/fixed-fields.js';
 import { ISSUE_ATTACHMENT_OWNER, issueWireById, issueWires, loadIssue } from './load.js';
 import { emitIssue, issueObject, issueSubject, openIssue } from './open.js';
@@ -36,10 +37,14 @@ export async function listIssues(
   fleetId: number,
   q: IssueListQuery,
 ): Promise<IssueListReply> {
-  await requireFleet(ctx, actor, fleetId, 'issue.report');
+  const access = await requireFleet(ctx, actor, fleetId, 'issue.report');
   if (q.object_id !== undefined && q.object_type === undefined)
     throw invalidInput([{ field: 'querystring.object_type', message: 'Required with object_id' }]);
   let query = ctx.db.kysely.selectFrom('issues').where('fleet_id', '=', fleetId);
+  // An "assigned units only" member (a driver) sees the issues of the units assigned to them now.
+  const reach = await reachableUnits(ctx, actor, access);
+  if (reach !== null)
+    query = query.where('object_type', '=', 'u').where('object_id', 'in', reach.length ? reach : [0]);
   if (q.status?.length) query = query.where('status', 'in', q.status);
   if (q.priority?.length) query = query.where('priority', 'in', q.priority.map(priorityRank));
   if (q.object_type !== undefined) query = query.where('object_type', '=', q.object_type);
@@ -72,8 +77,12 @@ export async function getIssue(
   fleetId: number,
   id: number,
 ): Promise<IssueWire> {
-  await requireFleet(ctx, actor, fleetId, 'issue.report');
-  return issueWireById(ctx.db.kysely, fleetId, id);
+  const access = await requireFleet(ctx, actor, fleetId, 'issue.report');
+  const issue = await issueWireById(ctx.db.kysely, fleetId, id);
+  const reach = await reachableUnits(ctx, actor, access);
+  if (reach !== null && (issue.object_type !== 'u' || !reaches(reach, issue.object_id)))
+    throw notFound('Issue not found');
+  return issue;
 }
 
 /** POST .../issues: reported by the caller, now unless `reported_at` says when. */
@@ -83,7 +92,8 @@ export async function createIssue(
   fleetId: number,
   input: IssueCreateInput,
 ): Promise<IssueWire> {
-  await requireFleet(ctx, actor, fleetId, 'issue.report');
+  const access = await requireFleet(ctx, actor, fleetId, 'issue.report');
+  await requireReach(ctx, actor, access, input.object_type === 'u' ? 'units' : 'trailers', input.object_id);
   const id = await unitOfWork(ctx, (_trx, work) =>
     openIssue(work, ctx, {
       fleetId,

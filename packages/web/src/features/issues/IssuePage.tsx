@@ -59,6 +59,8 @@ export default function IssuePage() {
   const issue = useIssue(fid, id);
   const canManage = useCan(routes.issues.resolve);
   const canDelete = useCan(routes.issues.remove);
+  // An open issue becomes a work order's (docs/product.md "Work orders": the create dialog filled in).
+  const canOrder = useCan(routes.workOrders.create);
   const [noteFor, setNoteFor] = useState<'resolve' | 'close' | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -127,6 +129,26 @@ export default function IssuePage() {
               data-testid="issue-reopen"
             >
               {t('issues.reopen')}
+            </Button>
+          )}
+          {canOrder && i.status === 'open' && (
+            <Button
+              variant="default"
+              component={Link}
+              to={`/work-orders?object=${i.object_type}:${i.object_id}&issue=${i.id}`}
+              data-testid="issue-work-order"
+            >
+              {t('workOrders.fromIssue')}
+            </Button>
+          )}
+          {i.work_order_id !== null && (
+            <Button
+              variant="subtle"
+              component={Link}
+              to={`/work-orders/${i.work_order_id}`}
+              data-testid="issue-open-wo"
+            >
+              {t('workOrders.title')}
             </Button>
           )}
           {canDelete && (
