@@ -68,9 +68,9 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '031_vehicle_profile': vehicleProfile031(),
     '032_meter_integrity': meterIntegrity032(),
     '033_workshop_rights': workshopRights033(),
+    '034_issues': issues034(dialect),
     '035_inspections': inspections035(dialect),
     '036_vehicle_assignments': vehicleAssignments036(dialect),
-    '034_issues': issues034(dialect),
     '037_work_orders': workOrders037(dialect),
   };
   return { getMigrations: async () => list };

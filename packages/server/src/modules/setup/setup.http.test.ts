@@ -84,7 +84,9 @@ describe('first run', () => {
     expect(unit.status, JSON.stringify(unit.body)).toBe(200);
     // The access list keeps them: saved back as read, it is accepted.
     const members = await rita.get(`/api/fleets/${auth.fid}/users`);
-    expect(members.body.users).toEqual([{ id: auth.user.id, nm: 'Rita Root', login: 'rita', acl: ACL_ALL }]);
+    expect(members.body.users).toEqual([
+      { id: auth.user.id, nm: 'Rita Root', login: 'rita', acl: ACL_ALL, ao: 0 },
+    ]);
     const saved = await rita.put(`/api/fleets/${auth.fid}/users`, {
       users: [{ id: auth.user.id, acl: ACL_ALL }],
     });
