@@ -278,9 +278,9 @@ test('service objects at 375 px, the viewer without bulk actions, an unknown uni
   expect(csv.suggestedFilename()).toBe('service-objects.csv');
   const text = fs.readFileSync((await csv.path()) as string, 'utf8');
   // Plate and tags: the vehicle profile (docs/product.md "The vehicle profile").
-  expect(text).toContain('Name,Kind,Unit type,Licence plate,Tags,State,Mileage,Engine hours');
+  expect(text).toContain('Name,Kind,Unit type,Licence plate,Tags,State,Driver,Mileage,Engine hours');
   // The CSV keeps plain numbers; the screen shows them in the user's language (docs/product.md).
-  expect(text).toMatch(/DAF XF 480,Unit,Lorry,,,(Active|In service),\d+,\d+\r?\n/);
+  expect(text).toMatch(/DAF XF 480,Unit,Lorry,,,(Active|In service),[^,]*,\d+,\d+\r?\n/);
   await expect(page.getByRole('button', { name: 'Create interval' })).toHaveCount(0);
   await page.goto(`/unit/${tractor.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'John Deere 6155R' })).toBeVisible();
