@@ -36,6 +36,14 @@ export const NotificationKind = {
   workOrderAssigned: 128,
   workOrderCompleted: 256,
   inspectionFailed: 512,
+  /**
+   * The records beside maintenance (docs/product.md "Store rights"): a part's stock at or under its
+   * threshold, a document that nears its expiry, a tyre's tread under the fleet's threshold. Channel
+   * kinds, as above; each joins `ALL_CHANNEL_KINDS` with the module that sends it.
+   */
+  lowStock: 1024,
+  documentExpiring: 2048,
+  treadLow: 4096,
 } as const;
 export const ALL_NOTIFICATION_KINDS = 31;
 /**
@@ -54,6 +62,8 @@ export const ALL_CHANNEL_KINDS =
  * Fleet permission bit mask (spec §6). Fuel fillings share the service bits. The bits from 1024 on are
  * beyond the spec, for the workshop loop (docs/product.md "Workshop rights"): issues, work orders,
  * inspections, vehicle assignments, and adding fuel fillings without managing them (a driver's right).
+ * The bits from 262144 on keep the records beside maintenance (docs/product.md "Store rights"): parts
+ * and stock, documents with renewals, tyres and other components.
  */
 export const Acl = {
   admin: 1,
@@ -76,11 +86,17 @@ export const Acl = {
   manageInspection: 32768,
   manageAssignment: 65536,
   addFuelFilling: 131072,
+  viewPart: 262144,
+  managePart: 524288,
+  viewDocument: 1048576,
+  manageDocument: 2097152,
+  viewComponent: 4194304,
+  manageComponent: 8388608,
 } as const;
 export type AclName = keyof typeof Acl;
 
 /** Every bit a fleet membership can carry. */
-export const ACL_ALL = 1 | 2 | 4 | 16 | 32 | 64 | 128 | 256 | 512 | 0x3fc00;
+export const ACL_ALL = 1 | 2 | 4 | 16 | 32 | 64 | 128 | 256 | 512 | 0x3fc00 | 0xfc0000;
 
 /** The bits of spec §6 alone, before the workshop ones. */
 export const ACL_SPEC = 1 | 2 | 4 | 16 | 32 | 64 | 128 | 256 | 512;

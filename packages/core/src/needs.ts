@@ -84,6 +84,18 @@ export const NEEDS = {
   /** Vehicle assignments: any member reads them (the current driver shows in the lists); managing them. */
   'assignment.view': fleet({}),
   'assignment.manage': fleet({ all: Acl.manageAssignment }),
+  /**
+   * The store (docs/product.md "Store rights"): parts, stock locations, moves and purchase orders.
+   * Using a part on a service or work-order line needs only the line's own right (the stock follows).
+   */
+  'part.view': fleet({ all: Acl.viewPart }),
+  'part.manage': fleet({ all: Acl.managePart }),
+  /** Documents of units, trailers and drivers, their renewals and types. */
+  'document.view': fleet({ all: Acl.viewDocument }),
+  'document.manage': fleet({ all: Acl.manageDocument }),
+  /** Tyres and other components: mounting, dismounting, tread readings, retiring. */
+  'component.view': fleet({ all: Acl.viewComponent }),
+  'component.manage': fleet({ all: Acl.manageComponent }),
   'notification.view': fleet({ all: Acl.viewNotification }),
   /** Line items and the library: viewService or viewInterval to read (spec §6). */
   'lineitem.view': fleet({ any: Acl.viewService | Acl.viewInterval, operational: true }),

@@ -64,7 +64,9 @@ describe('acl (spec §6)', () => {
 
   it('refuses unknown bits', () => {
     expect(isValidAcl(8)).toBe(false);
-    expect(isValidAcl(1 << 18)).toBe(false);
+    expect(isValidAcl(1 << 24)).toBe(false);
+    expect(isValidAcl(Acl.viewPart | Acl.managePart)).toBe(true);
+    expect(isValidAcl(Acl.manageDocument)).toBe(false);
     expect(isValidAcl(Acl.reportIssue | Acl.manageIssue)).toBe(true);
     expect(isValidAcl(Acl.manageIssue)).toBe(false);
     expect(isValidAcl(-1)).toBe(false);
@@ -111,6 +113,18 @@ describe('workshop rights (docs/product.md "Workshop rights")', () => {
     expect(isValidAcl(mechanic)).toBe(true);
     expect(hasAll(mechanic, Acl.manageWorkOrder | Acl.manageAssignment | Acl.addFuelFilling)).toBe(true);
     expect(withWorkshopRights(ACL_SPEC)).toBe(ACL_ALL);
+  });
+
+  it('give the store rights (docs/product.md "Store rights"): documents to the planner', () => {
+    const viewer = withWorkshopRights(Acl.viewInterval | Acl.viewService);
+    expect(hasAll(viewer, Acl.viewPart | Acl.viewDocument | Acl.viewComponent)).toBe(true);
+    expect(hasAny(viewer, Acl.managePart | Acl.manageDocument | Acl.manageComponent)).toBe(false);
+    const mechanic = withWorkshopRights(Acl.viewInterval | Acl.viewService | Acl.manageService);
+    expect(hasAll(mechanic, Acl.managePart | Acl.manageComponent)).toBe(true);
+    expect(hasAny(mechanic, Acl.manageDocument)).toBe(false);
+    const planner = withWorkshopRights(Acl.viewInterval | Acl.manageInterval | Acl.viewService);
+    expect(hasAll(planner, Acl.manageDocument | Acl.viewDocument)).toBe(true);
+    expect(isValidAcl(planner)).toBe(true);
   });
 
   it('need their lower rights, as the spec §6 ones do', () => {

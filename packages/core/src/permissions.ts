@@ -16,24 +16,39 @@ export const ACL_REQUIRES: Readonly<Record<number, number>> = {
   [Acl.manageIssue]: Acl.reportIssue,
   [Acl.manageWorkOrder]: Acl.viewWorkOrder | Acl.reportIssue | Acl.viewService | Acl.viewInterval,
   [Acl.manageInspection]: Acl.submitInspection,
+  // The store bits: managing needs viewing.
+  [Acl.managePart]: Acl.viewPart,
+  [Acl.manageDocument]: Acl.viewDocument,
+  [Acl.manageComponent]: Acl.viewComponent,
 };
 
 /**
- * The workshop rights that follow the spec §6 service rights (docs/product.md "Workshop rights"): who
- * views services reports issues, views work orders and submits inspections; who manages services
- * manages all of the workshop and adds fuel fillings. Migration 033 gave existing members these, and
- * API tokens derive theirs the same way.
+ * The rights beyond spec §6 that follow its service and interval rights (docs/product.md "Workshop
+ * rights", "Store rights"): who views services reports issues, views work orders, submits inspections
+ * and reads parts, documents and components; who manages services manages all of the workshop, parts
+ * and components and adds fuel fillings; who manages intervals (the planner) manages documents.
+ * Migrations 033 and 038 gave existing members these, and API tokens derive theirs the same way.
  */
 export function withWorkshopRights(acl: number): number {
   let out = acl;
-  if (out & Acl.viewService) out |= Acl.reportIssue | Acl.viewWorkOrder | Acl.submitInspection;
+  if (out & Acl.viewService)
+    out |=
+      Acl.reportIssue |
+      Acl.viewWorkOrder |
+      Acl.submitInspection |
+      Acl.viewPart |
+      Acl.viewDocument |
+      Acl.viewComponent;
   if (out & Acl.manageService)
     out |=
       Acl.manageIssue |
       Acl.manageWorkOrder |
       Acl.manageInspection |
       Acl.manageAssignment |
-      Acl.addFuelFilling;
+      Acl.addFuelFilling |
+      Acl.managePart |
+      Acl.manageComponent;
+  if (out & Acl.manageInterval && out & Acl.viewService) out |= Acl.manageDocument;
   return out;
 }
 

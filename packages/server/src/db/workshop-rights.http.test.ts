@@ -5,8 +5,11 @@ import { createPgDatabase, TEST_DB } from '../test/harness.js';
 import { type Db, openDatabase } from './database.js';
 import { migrations } from './migrations/index.js';
 
-/** Migration 033 on a database with members: each keeps what it could do and gains core `withWorkshopRights`. */
-describe('migration 033_workshop_rights', () => {
+/**
+ * Migrations 033 (workshop) and 038 (store) on a database with members: each keeps what it could do and
+ * gains, step by step, what core `withWorkshopRights` gives.
+ */
+describe('migrations 033_workshop_rights and 038_store_rights', () => {
   let db: Db;
   let drop: (() => Promise<void>) | undefined;
 
@@ -66,8 +69,9 @@ describe('migration 033_workshop_rights', () => {
     expect((await migrator.migrateTo('033_workshop_rights')).error).toBeUndefined();
     const rows = await k.selectFrom('fleet_users').select(['user_id', 'acl']).execute();
     const after = new Map(rows.map((r) => [r.user_id, Number(r.acl)]));
+    const storeBits = 0xfc0000;
     for (const [name, acl] of Object.entries(before)) {
-      expect(after.get(ids[name] as number), name).toBe(withWorkshopRights(acl));
+      expect(after.get(ids[name] as number), name).toBe(withWorkshopRights(acl) & ~storeBits);
     }
     // The figures, so that a change of the core rule cannot pass unnoticed.
     expect(after.get(ids.viewer as number)).toBe(
@@ -76,5 +80,24 @@ describe('migration 033_workshop_rights', () => {
     expect(after.get(ids.admin as number)).toBe(Acl.admin);
     expect(after.get(ids.intervals as number)).toBe(before.intervals);
     expect(after.get(ids.manager as number)).toBe((1 << 18) - 1 - 8);
+
+    expect((await migrator.migrateTo('038_store_rights')).error).toBeUndefined();
+    const stored = new Map(
+      (await k.selectFrom('fleet_users').select(['user_id', 'acl']).execute()).map((r) => [
+        r.user_id,
+        Number(r.acl),
+      ]),
+    );
+    for (const [name, acl] of Object.entries(before)) {
+      expect(stored.get(ids[name] as number), name).toBe(withWorkshopRights(acl));
+    }
+    expect(stored.get(ids.viewer as number)).toBe(
+      (after.get(ids.viewer as number) as number) | Acl.viewPart | Acl.viewDocument | Acl.viewComponent,
+    );
+    expect(stored.get(ids.mechanic as number)).toBe(
+      (after.get(ids.mechanic as number) as number) | (0xfc0000 & ~Acl.manageDocument),
+    );
+    expect(stored.get(ids.intervals as number)).toBe(before.intervals);
+    expect(stored.get(ids.manager as number)).toBe((1 << 24) - 1 - 8);
   });
 });

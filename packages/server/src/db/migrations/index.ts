@@ -34,6 +34,7 @@ import { issues034 } from './034_issues.js';
 import { inspections035 } from './035_inspections.js';
 import { vehicleAssignments036 } from './036_vehicle_assignments.js';
 import { workOrders037 } from './037_work_orders.js';
+import { storeRights038 } from './038_store_rights.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -72,6 +73,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '035_inspections': inspections035(dialect),
     '036_vehicle_assignments': vehicleAssignments036(dialect),
     '037_work_orders': workOrders037(dialect),
+    '038_store_rights': storeRights038(),
   };
   return { getMigrations: async () => list };
 }

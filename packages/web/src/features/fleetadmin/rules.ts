@@ -66,6 +66,27 @@ export const ACL_GROUPS: readonly AclGroup[] = [
   },
   { key: 'assignments', boxes: [{ key: 'manage', bit: Acl.manageAssignment }] },
   { key: 'fuel', boxes: [{ key: 'add', bit: Acl.addFuelFilling }] },
+  {
+    key: 'parts',
+    boxes: [
+      { key: 'view', bit: Acl.viewPart },
+      { key: 'manage', bit: Acl.managePart },
+    ],
+  },
+  {
+    key: 'documents',
+    boxes: [
+      { key: 'view', bit: Acl.viewDocument },
+      { key: 'manage', bit: Acl.manageDocument },
+    ],
+  },
+  {
+    key: 'components',
+    boxes: [
+      { key: 'view', bit: Acl.viewComponent },
+      { key: 'manage', bit: Acl.manageComponent },
+    ],
+  },
   { key: 'geolocation', boxes: [{ key: 'view', bit: Acl.viewMap }] },
   { key: 'notifications', boxes: [{ key: 'view', bit: Acl.viewNotification }] },
   { key: 'admin', boxes: [{ key: 'admin', bit: Acl.admin }] },
