@@ -1,5 +1,5 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { apiSession, cpuThrottle, type DemoUser, expect, login, test } from './fixtures.ts';
+import type { APIRequestContext } from '@playwright/test';
+import { apiSession, cpuThrottle, type DemoUser, expect, login, navigateInApp, test } from './fixtures.ts';
 
 /**
  * Spec §2, every route's guard for every demo user, in the browser. The expected landings are written
@@ -124,21 +124,6 @@ const USERS: DemoUser[] = ['root', 'admin', 'manager', 'mechanic', 'viewer', 'ou
 // The six users' checks only read: they may run on both workers at once.
 test.describe.configure({ mode: 'parallel' });
 
-/**
- * Moves inside the app as a link would (history push, then the router's pop-state listener), instead of
- * loading the page again: the guard is the same code either way, and a full load per route made this
- * sweep the slowest file of the suite. The screen mark (web components/ScreenMark.tsx) says when the
- * screen the guard let through, or the one it sent the user to, has been committed.
- */
-async function navigateInApp(page: Page, route: string): Promise<void> {
-  await page.evaluate((to) => {
-    delete document.documentElement.dataset.screen;
-    window.history.pushState(null, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, route);
-  await expect(page.locator('html[data-screen]')).toHaveCount(1);
-}
-
 for (const user of USERS) {
   test(`every spec §2 guard for ${user}`, async ({ page, request }) => {
     test.setTimeout(120_000 * cpuThrottle());
@@ -150,7 +135,7 @@ for (const user of USERS) {
     for (const [route, expected] of table(ids)) {
       const target = expected[user];
       if (target === undefined) continue;
-      // The first route by a full page load, the others inside the app.
+      // The first route by a full page load, the others inside the app (fixtures `navigateInApp`).
       if (first) {
         await page.goto(route);
         await expect(page.locator('html[data-screen]')).toHaveCount(1);
