@@ -28,6 +28,10 @@ export default defineConfig({
         test: {
           name: 'http',
           include: ['packages/server/src/**/*.http.test.ts'],
+          // The files share their worker's module cache: each starts its own server on its own database,
+          // and importing the server's module graph again per file took two thirds of the suite's time
+          // (SQLite: 6 min instead of 17 on a loaded machine, every test passing both ways).
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
