@@ -36,6 +36,7 @@ import { fuelRoutes } from './modules/fuel/routes.js';
 import { importRoutes } from './modules/imports/routes.js';
 import { inspectionRoutes } from './modules/inspections/routes.js';
 import { intervalRoutes } from './modules/intervals/routes.js';
+import { documentRoutes } from './modules/documents/routes.js';
 import { issueRoutes } from './modules/issues/routes.js';
 import { lineItemRoutes } from './modules/lineitems/routes.js';
 import { meterRoutes } from './modules/meter/routes.js';
@@ -135,6 +136,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(inspectionRoutes(ctx));
   await app.register(issueRoutes(ctx));
   await app.register(workOrderRoutes(ctx));
+  await app.register(documentRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(reportMailRoutes(ctx));
