@@ -76,7 +76,11 @@ async function restore({ t }: CaseEnv) {
   const rows = await db.selectFrom('documents').select('id').where('number', '=', NUMBER).execute();
   const ids = rows.map((r) => r.id);
   if (ids.length) {
-    await db.deleteFrom('attachments').where('owner_type', '=', 'document').where('owner_id', 'in', ids).execute();
+    await db
+      .deleteFrom('attachments')
+      .where('owner_type', '=', 'document')
+      .where('owner_id', 'in', ids)
+      .execute();
     await db.deleteFrom('document_periods').where('document_id', 'in', ids).execute();
     await db.deleteFrom('documents').where('id', 'in', ids).execute();
   }
@@ -144,7 +148,13 @@ export const DOCUMENT_CASES: RouteCase[] = [
     build: (env) => ({
       method: 'POST',
       url: base(env),
-      body: { owner_type: 't', owner_id: env.fx.trailer.id, type: 'insurance', number: NUMBER, valid_to: later() },
+      body: {
+        owner_type: 't',
+        owner_id: env.fx.trailer.id,
+        type: 'insurance',
+        number: NUMBER,
+        valid_to: later(),
+      },
     }),
     expect: outcomes(MANAGERS),
     restore,

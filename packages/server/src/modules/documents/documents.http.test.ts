@@ -29,7 +29,12 @@ describe('documents', () => {
     api = `/api/fleets/${t.demo.fleetId}`;
     const db = t.server.ctx.db.kysely;
     const first = (table: 'units' | 'trailers' | 'drivers') =>
-      db.selectFrom(table).select('id').where('fleet_id', '=', t.demo.fleetId).orderBy('id').executeTakeFirstOrThrow();
+      db
+        .selectFrom(table)
+        .select('id')
+        .where('fleet_id', '=', t.demo.fleetId)
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
     unitId = (await first('units')).id;
     trailerId = (await first('trailers')).id;
     driverId = (await first('drivers')).id;
@@ -102,9 +107,24 @@ describe('documents', () => {
 
   it('answers the expiry states and filters by owner, type and state', async () => {
     const at = now();
-    const valid = await create({ owner_type: 't', owner_id: trailerId, type: 'registration', valid_to: at + 90 * DAY });
-    const expiring = await create({ owner_type: 'd', owner_id: driverId, type: 'licence', valid_to: at + 10 * DAY });
-    const expired = await create({ owner_type: 'u', owner_id: unitId, type: 'roadworthiness', valid_to: at - DAY });
+    const valid = await create({
+      owner_type: 't',
+      owner_id: trailerId,
+      type: 'registration',
+      valid_to: at + 90 * DAY,
+    });
+    const expiring = await create({
+      owner_type: 'd',
+      owner_id: driverId,
+      type: 'licence',
+      valid_to: at + 10 * DAY,
+    });
+    const expired = await create({
+      owner_type: 'u',
+      owner_id: unitId,
+      type: 'roadworthiness',
+      valid_to: at - DAY,
+    });
     expect([valid.state, expiring.state, expired.state]).toEqual(['valid', 'expiring', 'expired']);
     expect([9, 10]).toContain(expiring.days_left);
     const ids = async (q: string) =>
@@ -168,12 +188,22 @@ describe('documents', () => {
       type_id: made.body.id,
       valid_to: at + 45 * DAY,
     });
-    expect(doc).toMatchObject({ type: 'custom', type_name: 'ADR certificate', reminder_days: 60, state: 'expiring' });
-    const shorter = await manager.put(`${api}/document-types/${made.body.id}`, { name: 'ADR', reminder_days: 7 });
+    expect(doc).toMatchObject({
+      type: 'custom',
+      type_name: 'ADR certificate',
+      reminder_days: 60,
+      state: 'expiring',
+    });
+    const shorter = await manager.put(`${api}/document-types/${made.body.id}`, {
+      name: 'ADR',
+      reminder_days: 7,
+    });
     expect(shorter.status).toBe(200);
     const again = await viewer.get(`${api}/documents/${doc.id}`);
     expect(again.body).toMatchObject({ type_name: 'ADR', reminder_days: 7, state: 'valid' });
-    expect((await viewer.get(`${api}/documents?state=valid`)).body.documents.map((d: { id: number }) => d.id)).toContain(doc.id);
+    expect(
+      (await viewer.get(`${api}/documents?state=valid`)).body.documents.map((d: { id: number }) => d.id),
+    ).toContain(doc.id);
     const refused = await manager.delete(`${api}/document-types/${made.body.id}`);
     expect(refused.status).toBe(409);
     expect((await viewer.get(`${api}/document-types`)).body.types).toEqual([
@@ -184,7 +214,13 @@ describe('documents', () => {
   it('reminds once per period when the window opens, again after a renewal', async () => {
     const db = t.server.ctx.db.kysely;
     const at = now();
-    const doc = await create({ owner_type: 't', owner_id: trailerId, type: 'insurance', number: 'R-1', valid_to: at + 40 * DAY });
+    const doc = await create({
+      owner_type: 't',
+      owner_id: trailerId,
+      type: 'insurance',
+      number: 'R-1',
+      valid_to: at + 40 * DAY,
+    });
     const mark = await outboxMark(db);
     const mine = async () =>
       (await eventsSince(db, mark, ['document.expiring'])).filter(
@@ -220,7 +256,12 @@ describe('documents', () => {
     expect(await mine()).toHaveLength(2);
     // A document made inside its window reminds at once, in the same write.
     const mark2 = await outboxMark(db);
-    const soon = await create({ owner_type: 'u', owner_id: unitId, type: 'registration', valid_to: now() + 3 * DAY });
+    const soon = await create({
+      owner_type: 'u',
+      owner_id: unitId,
+      type: 'registration',
+      valid_to: now() + 3 * DAY,
+    });
     expect(soon.periods[0].reminded).not.toBeNull();
     expect(await eventsSince(db, mark2, ['document.expiring'])).toHaveLength(1);
   });
@@ -240,7 +281,12 @@ describe('documents', () => {
       valid_to: now() + DAY,
     });
     expect(theirs.status).toBe(404);
-    const mine = await create({ owner_type: 'u', owner_id: unitId, type: 'insurance', valid_to: now() + 300 * DAY });
+    const mine = await create({
+      owner_type: 'u',
+      owner_id: unitId,
+      type: 'insurance',
+      valid_to: now() + 300 * DAY,
+    });
     expect((await outsider.get(`${api}/documents/${mine.id}`)).status).toBe(403);
     // A document of the other fleet, asked for through this fleet's routes: not found, never listed.
     const at = now();
@@ -264,7 +310,9 @@ describe('documents', () => {
       .executeTakeFirstOrThrow();
     expect((await manager.get(`${api}/documents/${theirId}`)).status).toBe(404);
     expect((await manager.put(`${api}/documents/${theirId}`, { issuer: 'x' })).status).toBe(404);
-    expect((await manager.post(`${api}/documents/${theirId}/renew`, { valid_to: at + DAY })).status).toBe(404);
+    expect((await manager.post(`${api}/documents/${theirId}/renew`, { valid_to: at + DAY })).status).toBe(
+      404,
+    );
     expect((await manager.delete(`${api}/documents/${theirId}`)).status).toBe(404);
     const list = await manager.get(`${api}/documents?state=expired`);
     expect((list.body.documents as { id: number }[]).map((d) => d.id)).not.toContain(theirId);
@@ -278,10 +326,17 @@ describe('documents', () => {
       .where('fleet_id', '=', t.demo.fleetId)
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
-    const doc = await create({ owner_type: 'd', owner_id: driver.id, type: 'licence', valid_to: now() + 900 * DAY });
+    const doc = await create({
+      owner_type: 'd',
+      owner_id: driver.id,
+      type: 'licence',
+      valid_to: now() + 900 * DAY,
+    });
     const { removeObjectDocuments } = await import('./service.js');
     await removeObjectDocuments(db, t.demo.fleetId, 'd', driver.id);
     expect((await manager.get(`${api}/documents/${doc.id}`)).status).toBe(404);
-    expect(await db.selectFrom('document_periods').select('id').where('document_id', '=', doc.id).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('document_periods').select('id').where('document_id', '=', doc.id).execute(),
+    ).toEqual([]);
   });
 });

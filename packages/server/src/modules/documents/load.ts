@@ -54,7 +54,8 @@ export async function documentOwner(
     .where('id', '=', id)
     .where('fleet_id', '=', fleetId)
     .executeTakeFirst();
-  if (!row) throw notFound(type === 'u' ? 'Unit not found' : type === 't' ? 'Trailer not found' : 'Driver not found');
+  if (!row)
+    throw notFound(type === 'u' ? 'Unit not found' : type === 't' ? 'Trailer not found' : 'Driver not found');
   return row.name;
 }
 
@@ -120,9 +121,24 @@ export async function documentWires(
 ): Promise<DocumentWire[]> {
   if (rows.length === 0) return [];
   const names = {
-    u: await namesOf(db, fleetId, 'u', rows.filter((r) => r.owner_type === 'u').map((r) => r.owner_id)),
-    t: await namesOf(db, fleetId, 't', rows.filter((r) => r.owner_type === 't').map((r) => r.owner_id)),
-    d: await namesOf(db, fleetId, 'd', rows.filter((r) => r.owner_type === 'd').map((r) => r.owner_id)),
+    u: await namesOf(
+      db,
+      fleetId,
+      'u',
+      rows.filter((r) => r.owner_type === 'u').map((r) => r.owner_id),
+    ),
+    t: await namesOf(
+      db,
+      fleetId,
+      't',
+      rows.filter((r) => r.owner_type === 't').map((r) => r.owner_id),
+    ),
+    d: await namesOf(
+      db,
+      fleetId,
+      'd',
+      rows.filter((r) => r.owner_type === 'd').map((r) => r.owner_id),
+    ),
   };
   const types = await fleetTypes(db, fleetId);
   const files = await fileCounts(

@@ -15,9 +15,9 @@ import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { unitOfWork } from '../../events/unit-of-work.js';
-import { remindDocuments } from '../../jobs/document-reminders.js';
 import { invalidInput } from '../../http/errors.js';
 import { changedFixedFields } from '../../http/fixed-fields.js';
+import { remindDocuments } from '../../jobs/document-reminders.js';
 import {
   DOCUMENT_ATTACHMENT_OWNER,
   documentDetail,
@@ -216,7 +216,8 @@ export async function updateDocument(
     const periodCost = patch.cost !== undefined ? cost(patch.cost) : row.cost;
     const at = now();
     // A new end is a new reminder window for the current period: its reminder may come again.
-    const endMoved = validTo !== Number(row.valid_to) || days !== (await reminderDaysOf(trx, fleetId, row.type_id));
+    const endMoved =
+      validTo !== Number(row.valid_to) || days !== (await reminderDaysOf(trx, fleetId, row.type_id));
     await trx
       .updateTable('documents')
       .set({

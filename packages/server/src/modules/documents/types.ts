@@ -87,7 +87,9 @@ export async function updateDocumentType(
     if (days !== Number(row.reminder_days))
       await trx
         .updateTable('documents')
-        .set({ remind_at: sql`case when valid_to > ${days * 86_400} then valid_to - ${days * 86_400} else 0 end` })
+        .set({
+          remind_at: sql`case when valid_to > ${days * 86_400} then valid_to - ${days * 86_400} else 0 end`,
+        })
         .where('fleet_id', '=', fleetId)
         .where('type_id', '=', id)
         .execute();
