@@ -68,7 +68,7 @@ export default function DocumentScreen() {
   const typeName = d.type === 'custom' ? d.type_name : t(`documents.type.${d.type}`);
   const stateText =
     d.state === 'expiring'
-      ? t('documents.daysLeft', { count: Math.max(0, d.days_left) })
+      ? t('documents.daysLeft', { days: Math.max(0, d.days_left) })
       : t(`documents.state.${d.state}`);
   return (
     <Stack>
@@ -108,7 +108,7 @@ export default function DocumentScreen() {
           <Fact label={t('documents.field.validTo')}>{fmt.date(d.valid_to)}</Fact>
           <Fact label={t('documents.field.cost')}>{fmt.money(d.cost) || '—'}</Fact>
           <Fact label={t('documents.field.reminder')}>
-            {t('documents.reminderDays', { count: d.reminder_days })}
+            {t('documents.reminderDays', { days: d.reminder_days })}
           </Fact>
         </Group>
       </Card>

@@ -28,7 +28,7 @@ export function DocumentsTable({
     const typeName = (d: DocumentWire) => (d.type === 'custom' ? d.type_name : t(`documents.type.${d.type}`));
     const stateText = (d: DocumentWire) =>
       d.state === 'expiring'
-        ? t('documents.daysLeft', { count: Math.max(0, d.days_left) })
+        ? t('documents.daysLeft', { days: Math.max(0, d.days_left) })
         : t(`documents.state.${d.state}`);
     return [
       {
