@@ -35,7 +35,12 @@ export function ExpiringDocuments({ fid, fmt }: { fid: number; fmt: Format }) {
     <Stack gap={4} data-testid="dash-expiring-documents">
       {rows.map((d) => (
         <Group key={d.id} gap={6} wrap="nowrap" align="baseline">
-          <Badge color={d.state === 'expired' ? 'red' : 'orange'} variant="light" size="sm">
+          <Badge
+            color={d.state === 'expired' ? 'red' : 'orange'}
+            variant="light"
+            size="sm"
+            style={{ flexShrink: 0 }}
+          >
             {t(`documents.state.${d.state}`)}
           </Badge>
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
