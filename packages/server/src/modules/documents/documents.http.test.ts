@@ -320,20 +320,16 @@ describe('documents', () => {
 
   it('a deleted unit takes its documents along', async () => {
     const db = t.server.ctx.db.kysely;
-    const driver = await db
-      .selectFrom('drivers')
-      .select('id')
-      .where('fleet_id', '=', t.demo.fleetId)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
+    const unit = await manager.post(`${api}/units`, { nm: 'Doc unit', uid: 'doc-unit-1', ut: null });
+    expect(unit.status, JSON.stringify(unit.body)).toBe(200);
+    const unitId = (unit.body.id ?? unit.body.unit?.id) as number;
     const doc = await create({
-      owner_type: 'd',
-      owner_id: driver.id,
-      type: 'licence',
+      owner_type: 'u',
+      owner_id: unitId,
+      type: 'registration',
       valid_to: now() + 900 * DAY,
     });
-    const { removeObjectDocuments } = await import('./service.js');
-    await removeObjectDocuments(db, t.demo.fleetId, 'd', driver.id);
+    expect((await manager.delete(`${api}/units/${unitId}`)).status).toBe(200);
     expect((await manager.get(`${api}/documents/${doc.id}`)).status).toBe(404);
     expect(
       await db.selectFrom('document_periods').select('id').where('document_id', '=', doc.id).execute(),
