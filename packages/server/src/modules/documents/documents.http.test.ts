@@ -335,4 +335,57 @@ describe('documents', () => {
       await db.selectFrom('document_periods').select('id').where('document_id', '=', doc.id).execute(),
     ).toEqual([]);
   });
+
+  it('a long list (more than 500 documents) names every owner and counts files', async () => {
+    const db = t.server.ctx.db.kysely;
+    const at = now();
+    const rows = Array.from({ length: 520 }, (_, i) => ({
+      fleet_id: t.demo.fleetId,
+      owner_type: 'u',
+      owner_id: unitId,
+      type: 'registration',
+      type_id: null,
+      number: `LONG-${i}`,
+      period_id: null,
+      valid_from: null,
+      valid_to: at + (1000 + i) * DAY,
+      cost: null,
+      remind_at: at + (970 + i) * DAY,
+      created_at: at,
+      updated_at: at,
+    }));
+    await db.insertInto('documents').values(rows).execute();
+    // Each with its current period, as the writes keep them.
+    const made = await db
+      .selectFrom('documents')
+      .select(['id', 'valid_to'])
+      .where('number', 'like', 'LONG-%')
+      .execute();
+    for (const d of made) {
+      const { id } = await db
+        .insertInto('document_periods')
+        .values({
+          document_id: d.id,
+          fleet_id: t.demo.fleetId,
+          valid_from: null,
+          valid_to: d.valid_to,
+          cost: null,
+          reminded_at: null,
+          created_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.updateTable('documents').set({ period_id: id }).where('id', '=', d.id).execute();
+    }
+    const list = await viewer.get(`${api}/documents?owner_type=u&owner_id=${unitId}&type=registration`);
+    expect(list.status).toBe(200);
+    const long = (list.body.documents as { number: string; owner_name: string; ats: number }[]).filter((d) =>
+      d.number.startsWith('LONG-'),
+    );
+    expect(long).toHaveLength(520);
+    expect(long.every((d) => d.owner_name !== '' && d.ats === 0)).toBe(true);
+    const ids = made.map((d) => d.id);
+    await db.deleteFrom('document_periods').where('document_id', 'in', ids).execute();
+    await db.deleteFrom('documents').where('id', 'in', ids).execute();
+  });
 });

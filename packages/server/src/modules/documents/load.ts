@@ -73,7 +73,19 @@ export async function loadDocumentType(db: Kysely<Database>, fleetId: number, id
 
 async function namesOf(db: Kysely<Database>, fleetId: number, type: DocumentOwnerType, ids: number[]) {
   const out = new Map<number, string>();
-  for (const part of chunks([...new Set(ids)], CHUNK))
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return out;
+  // A long list: the fleet's objects of the type in one read (a fleet has far fewer than its documents).
+  if (wanted.length > CHUNK) {
+    for (const r of await db
+      .selectFrom(OWNER_TABLE[type])
+      .select(['id', 'name'])
+      .where('fleet_id', '=', fleetId)
+      .execute())
+      out.set(r.id, r.name);
+    return out;
+  }
+  for (const part of chunks(wanted, CHUNK))
     for (const r of await db
       .selectFrom(OWNER_TABLE[type])
       .select(['id', 'name'])
@@ -86,6 +98,18 @@ async function namesOf(db: Kysely<Database>, fleetId: number, type: DocumentOwne
 
 async function fileCounts(db: Kysely<Database>, fleetId: number, ids: number[]) {
   const out = new Map<number, number>();
+  // A long list: the counts of the fleet's document files in one grouped read.
+  if (ids.length > CHUNK) {
+    for (const r of await db
+      .selectFrom('attachments')
+      .select(['owner_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('fleet_id', '=', fleetId)
+      .where('owner_type', '=', DOCUMENT_ATTACHMENT_OWNER)
+      .groupBy('owner_id')
+      .execute())
+      out.set(r.owner_id, Number(r.n));
+    return out;
+  }
   for (const part of chunks(ids, CHUNK))
     for (const r of await db
       .selectFrom('attachments')
