@@ -81,6 +81,11 @@ export const DomainEventType = {
   workOrderCancelled: 'workOrder.cancelled',
   /** A work order was deleted. */
   workOrderDeleted: 'workOrder.deleted',
+  /**
+   * A document's period entered its reminder window (docs/product.md "Documents": N days before its end,
+   * per type, default 30); recorded once per period by the reminder job. Sent as kind 2048.
+   */
+  documentExpiring: 'document.expiring',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -267,6 +272,21 @@ export type WorkOrderDomainEvent =
   | WorkOrderCancelledEvent
   | WorkOrderDeletedEvent;
 
+/** A document period entering its reminder window (docs/product.md "Documents"). */
+export type DocumentExpiringEvent = DomainEventBase<'document.expiring'> & {
+  documentId: number;
+  periodId: number;
+  ownerType: 'u' | 't' | 'd';
+  ownerId: number;
+  /** The built-in type, or custom with the fleet-defined type's name. */
+  docType: string;
+  typeName: string;
+  number: string;
+  /** End of the period, Unix seconds, and the reminder days it was computed with. */
+  validTo: number;
+  reminderDays: number;
+};
+
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
   | ServiceDueEvent
@@ -286,7 +306,8 @@ export type DomainEvent =
   | AssignmentDomainEvent
   | InspectionDomainEvent
   | IssueDomainEvent
-  | WorkOrderDomainEvent;
+  | WorkOrderDomainEvent
+  | DocumentExpiringEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

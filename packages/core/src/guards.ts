@@ -52,7 +52,9 @@ export type RouteName =
   | 'issues'
   | 'issue'
   | 'workOrders'
-  | 'workOrder';
+  | 'workOrder'
+  | 'documents'
+  | 'document';
 
 export interface RouteParams {
   /** The `{id}` path parameter, when the route has one. */
@@ -246,6 +248,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'workOrders':
     case 'workOrder':
       return need(has(Acl.viewWorkOrder));
+    case 'documents':
+    case 'document':
+      return need(has(Acl.viewDocument));
   }
 }
 
@@ -271,6 +276,8 @@ export interface MenuVisibility {
   issues: boolean;
   /** Work orders (docs/product.md "Work orders"): viewWorkOrder. */
   workOrders: boolean;
+  /** Documents and renewals (docs/product.md "Documents"): viewDocument. */
+  documents: boolean;
 }
 
 export function menuVisibility(user: GuardUser): MenuVisibility {
@@ -291,6 +298,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     lineitems: ok('lineitems'),
     issues: ok('issues') && !adminOnly,
     workOrders: ok('workOrders') && !adminOnly,
+    documents: ok('documents') && !adminOnly,
   };
 }
 

@@ -3,6 +3,7 @@ export * from './constants.js';
 export * from './contracts/index.js';
 export * from './csv.js';
 export * from './decimal.js';
+export * from './documents.js';
 export * from './domain-events.js';
 export * from './errors.js';
 export * from './events.js';

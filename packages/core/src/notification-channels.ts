@@ -12,7 +12,8 @@ export function isChannelKind(kind: number): boolean {
     kind === NotificationKind.issueReported ||
     kind === NotificationKind.inspectionFailed ||
     kind === NotificationKind.workOrderAssigned ||
-    kind === NotificationKind.workOrderCompleted
+    kind === NotificationKind.workOrderCompleted ||
+    kind === NotificationKind.documentExpiring
   );
 }
 
@@ -70,6 +71,7 @@ export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
   [NotificationKind.issueReported]: 'issueReported',
   [NotificationKind.workOrderAssigned]: 'workOrderAssigned',
   [NotificationKind.workOrderCompleted]: 'workOrderCompleted',
+  [NotificationKind.documentExpiring]: 'documentExpiring',
 };
 
 /** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
@@ -104,6 +106,21 @@ export interface ChannelEventSnapshot {
   inspection?: InspectionSnapshot;
   /** A work order assigned (kind 128) or completed (kind 256): `service` is then empty. */
   workOrder?: ChannelWorkOrder;
+  /** A document nearing its expiry (kind 2048): the object's document; `service` is then empty. */
+  document?: ChannelDocument;
+}
+
+/** A document as a channel message tells it (docs/product.md "Documents"). */
+export interface ChannelDocument {
+  id: number;
+  /** The built-in type name (registration, insurance, …) or custom. */
+  type: string;
+  /** The fleet-defined type's name ('' for a built-in type). */
+  type_name: string;
+  number: string;
+  /** End of the period, Unix seconds, and the reminder days it was reminded with. */
+  valid_to: number;
+  reminder_days: number;
 }
 
 /** A work order as a channel message tells it (docs/product.md "Work orders"). */
@@ -162,6 +179,8 @@ export interface WebhookPayload {
   inspection?: InspectionSnapshot;
   /** Kinds 128 and 256 only: the work order assigned or completed (`service` is then null). */
   work_order?: ChannelWorkOrder;
+  /** Kind 2048 only: the document nearing its expiry (`service` is then null). */
+  document?: ChannelDocument;
   link: string;
 }
 
@@ -187,9 +206,15 @@ export function workOrderUrl(publicUrl: string, workOrderId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/work-orders/${workOrderId}`;
 }
 
+/** The link to a document on the public site (the documents screen's page). */
+export function documentUrl(publicUrl: string, documentId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/documents/${documentId}`;
+}
+
 /** The link a delivery carries: the work order, the issue, the inspection, the unit's fault codes, or the service. */
 export function snapshotLink(snapshot: ChannelEventSnapshot, publicUrl: string): string {
   if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
+  if (snapshot.document) return documentUrl(publicUrl, snapshot.document.id);
   if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
   if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
   if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
@@ -213,7 +238,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     },
     fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
     service:
-      snapshot.fault || snapshot.issue || snapshot.inspection || snapshot.workOrder
+      snapshot.fault || snapshot.issue || snapshot.inspection || snapshot.workOrder || snapshot.document
         ? null
         : {
             id: s.id,
@@ -233,6 +258,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     ...(snapshot.issue && { issue: snapshot.issue }),
     ...(snapshot.inspection && { inspection: snapshot.inspection }),
     ...(snapshot.workOrder && { work_order: snapshot.workOrder }),
+    ...(snapshot.document && { document: snapshot.document }),
     link: snapshotLink(snapshot, publicUrl),
   };
 }

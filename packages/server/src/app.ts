@@ -26,6 +26,7 @@ import { adminUserRoutes } from './modules/admin/user-routes.js';
 import { assignmentRoutes } from './modules/assignments/routes.js';
 import { clientErrorRoutes } from './modules/client-errors/routes.js';
 import { customFieldRoutes } from './modules/customfields/routes.js';
+import { documentRoutes } from './modules/documents/routes.js';
 import { faultCodeRoutes } from './modules/fault-codes/routes.js';
 import { fleetTransferRoutes } from './modules/fleet-transfer/routes.js';
 import { fleetAdminRoutes } from './modules/fleets/admin-routes.js';
@@ -135,6 +136,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(inspectionRoutes(ctx));
   await app.register(issueRoutes(ctx));
   await app.register(workOrderRoutes(ctx));
+  await app.register(documentRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(reportMailRoutes(ctx));

@@ -4,6 +4,7 @@ export * from './admin.js';
 export * from './assignments.js';
 export * from './common.js';
 export * from './customfields.js';
+export * from './documents.js';
 export * from './fault-codes.js';
 export * from './fleet-transfer.js';
 export * from './fleets.js';

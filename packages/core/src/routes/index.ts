@@ -2,6 +2,7 @@ import { adminRoutes } from './admin.js';
 import { assignmentsRoutes } from './assignments.js';
 import { clientErrorsRoutes } from './client-errors.js';
 import { customfieldsRoutes } from './customfields.js';
+import { documentsRoutes } from './documents.js';
 import { faultCodeRoutes } from './fault-codes.js';
 import { fleetTransferRoutes } from './fleet-transfer.js';
 import { fleetsRoutes } from './fleets.js';
@@ -30,6 +31,7 @@ export * from './admin.js';
 export * from './assignments.js';
 export * from './client-errors.js';
 export * from './customfields.js';
+export * from './documents.js';
 export * from './fault-codes.js';
 export * from './fleet-transfer.js';
 export * from './fleets.js';
@@ -88,5 +90,6 @@ export const routes = {
   inspections: inspectionRoutes,
   issues: issuesRoutes,
   workOrders: workOrdersRoutes,
+  documents: documentsRoutes,
 };
 export * from './inspections.js';

@@ -419,6 +419,50 @@ export interface AttachmentTable {
   creator_id: number | null;
 }
 
+/** Fleet-defined document types (migration 040; docs/product.md "Documents"). */
+export interface DocumentTypeTable {
+  id: Generated<number>;
+  fleet_id: number;
+  name: string;
+  reminder_days: number;
+  created_at: number;
+}
+
+/** A document of a unit, trailer or driver with a copy of its current period (migration 040). */
+export interface DocumentTable {
+  id: Generated<number>;
+  fleet_id: number;
+  owner_type: string;
+  owner_id: number;
+  type: string;
+  type_id: number | null;
+  number: Generated<string>;
+  issuer: Generated<string>;
+  notes: Generated<string>;
+  period_id: number | null;
+  valid_from: number | null;
+  valid_to: number;
+  /** Integer thousandths of the fleet currency. */
+  cost: number | null;
+  /** Start of the current period's reminder window, Unix seconds. */
+  remind_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One period of a document: the current one and the renewals before it (migration 040). */
+export interface DocumentPeriodTable {
+  id: Generated<number>;
+  document_id: number;
+  fleet_id: number;
+  number: Generated<string>;
+  valid_from: number | null;
+  valid_to: number;
+  cost: number | null;
+  reminded_at: number | null;
+  created_at: number;
+}
+
 export interface MapKeyTable {
   id: Generated<number>;
   provider: string;
@@ -692,6 +736,9 @@ export interface Database {
   services: ServiceTable;
   service_line_items: ServiceLineItemTable;
   attachments: AttachmentTable;
+  document_types: DocumentTypeTable;
+  documents: DocumentTable;
+  document_periods: DocumentPeriodTable;
   map_keys: MapKeyTable;
   custom_fields: CustomFieldTable;
   domain_events: DomainEventTable;
@@ -787,4 +834,5 @@ export type InspectionFormRow = Selectable<InspectionFormTable>;
 export type InspectionRow = Selectable<InspectionTable>;
 export type InspectionDefectRow = Selectable<InspectionDefectTable>;
 export type IssueRow = Selectable<IssueTable>;
+export type DocumentRow = Selectable<DocumentTable>;
 export type WorkOrderRow = Selectable<WorkOrderTable>;

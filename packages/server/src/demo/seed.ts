@@ -14,6 +14,7 @@ import {
   DEMO_USERS,
   OTHER_FLEET,
 } from './data.js';
+import { seedDemoDocuments } from './documents.js';
 import { seedDemoInspections } from './inspections.js';
 import { seedDemoIssues } from './issues.js';
 import { seedDemoMaintenance } from './maintenance.js';
@@ -43,6 +44,7 @@ export async function seedDemoIfEmpty(ctx: AppContext, password: string): Promis
   if (ids) await seedDemoMaintenance(ctx, ids, DEMO_FULL_HISTORY_DAYS);
   if (ids) await seedDemoInspections(ctx, ids);
   if (ids) await seedDemoIssues(ctx, ids); // demo/issues.ts
+  if (ids) await seedDemoDocuments(ctx, ids); // demo/documents.ts
   return ids;
 }
 

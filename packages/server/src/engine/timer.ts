@@ -1,4 +1,5 @@
 import { type AppContext, now } from '../context.js';
+import { remindDueDocuments } from '../jobs/document-reminders.js';
 import { recompute } from './recompute.js';
 import { remindDue } from './reminders.js';
 
@@ -38,6 +39,7 @@ async function guardedSweep(ctx: AppContext, at: number, full: boolean): Promise
   await ctx.db.ops.withSessionLock(ctx.db.kysely, 'engineSweep', 0, async () => {
     await sweep(ctx, at, full);
     await remindDue(ctx, at);
+    await remindDueDocuments(ctx, at);
   });
 }
 

@@ -3,6 +3,7 @@ import { ADMIN_CASES } from './admin-cases.js';
 import { ASSIGNMENT_CASES } from './assignment-cases.js';
 import { attachmentCases } from './attachment-cases.js';
 import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
+import { DOCUMENT_CASES } from './document-cases.js';
 import { FAULT_CODE_CASES } from './fault-code-cases.js';
 import { FLEET_TRANSFER_CASES } from './fleet-transfer-cases.js';
 import { FUEL_CASES } from './fuel-cases.js';
@@ -98,6 +99,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...INSPECTION_CASES, // inspection forms and inspections (inspection-cases.ts)
   ...ISSUE_CASES, // issues of units and trailers (issue-cases.ts)
   ...WORK_ORDER_CASES, // work orders (work-order-cases.ts)
+  ...DOCUMENT_CASES, // documents (document-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

@@ -47,6 +47,11 @@ const ObjectIssuesTab = lazy(async () => ({
 }));
 const WorkOrdersScreen = lazy(() => import('../features/work-orders/WorkOrdersScreen.tsx'));
 const WorkOrderScreen = lazy(() => import('../features/work-orders/WorkOrderScreen.tsx'));
+const DocumentsScreen = lazy(() => import('../features/documents/DocumentsScreen.tsx'));
+const DocumentScreen = lazy(() => import('../features/documents/DocumentScreen.tsx'));
+const ObjectDocumentsTab = lazy(async () => ({
+  default: (await import('../features/documents/ObjectDocumentsTab.tsx')).ObjectDocumentsTab,
+}));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -68,6 +73,13 @@ function RequireAuth() {
 const objectIssues = (type: 'u' | 't', id: number) => (
   <Suspense fallback={<Loading />}>
     <ObjectIssuesTab type={type} id={id} />
+  </Suspense>
+);
+
+/** The "Documents" tab of a unit's, trailer's or driver's page (features/documents, composed here). */
+const objectDocuments = (type: 'u' | 't' | 'd', id: number) => (
+  <Suspense fallback={<Loading />}>
+    <ObjectDocumentsTab type={type} id={id} />
   </Suspense>
 );
 
@@ -101,14 +113,25 @@ export const router = createBrowserRouter(
           path="unit/:id"
           element={guarded(
             'unit',
-            <ObjectScreen kind="unit" unitMap={<FleetMap mode="unit" />} issuesTab={objectIssues} />,
+            <ObjectScreen
+              kind="unit"
+              unitMap={<FleetMap mode="unit" />}
+              issuesTab={objectIssues}
+              documentsTab={objectDocuments}
+            />,
           )}
         />
         <Route
           path="trailer/:id"
-          element={guarded('trailer', <ObjectScreen kind="trailer" issuesTab={objectIssues} />)}
+          element={guarded(
+            'trailer',
+            <ObjectScreen kind="trailer" issuesTab={objectIssues} documentsTab={objectDocuments} />,
+          )}
         />
-        <Route path="driver/:id" element={guarded('driver', <ObjectScreen kind="driver" />)} />
+        <Route
+          path="driver/:id"
+          element={guarded('driver', <ObjectScreen kind="driver" documentsTab={objectDocuments} />)}
+        />
         <Route path="intervals" element={guarded('intervals', <IntervalsScreen />)} />
         <Route path="intervals/import" element={<ImportScreen kind="intervals" />} />
         <Route path="interval/:id" element={guarded('interval', <IntervalEditorScreen />)} />
@@ -130,6 +153,8 @@ export const router = createBrowserRouter(
         <Route path="lineitems/import" element={<ImportScreen kind="lineitems" />} />
         <Route path="work-orders" element={guarded('workOrders', <WorkOrdersScreen />)} />
         <Route path="work-orders/:id" element={guarded('workOrder', <WorkOrderScreen />)} />
+        <Route path="documents" element={guarded('documents', <DocumentsScreen />)} />
+        <Route path="documents/:id" element={guarded('document', <DocumentScreen />)} />
         <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />
         <Route path="settings" element={guarded('settings', <SettingsScreen />)} />
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -64,6 +64,8 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'vehicle.photo',
     'inspections.menu',
     'inspections.title',
+    'documents.title',
+    'documents.tab',
   ],
   es: ['tokens.count_one', 'tokens.count_other'],
   it: ['login.password', 'tokens.count_one'],

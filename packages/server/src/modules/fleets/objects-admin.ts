@@ -18,6 +18,7 @@ import { isUniqueViolation } from '../../db/dialect/index.js';
 import type { Database } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../events/unit-of-work.js';
 import { accessDenied, conflict, invalidInput, notFound } from '../../http/errors.js';
+import { removeObjectDocuments } from '../documents/service.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
 import { removeObjectIssues } from '../issues/remove.js';
 import { trackServices } from '../statistics/cost-days.js';
@@ -243,6 +244,7 @@ export async function deleteUnit(
     if (!unit) throw notFound('Unit not found');
     const result = await removeObjectServices(trx, fleetId, 'u', unitId, withArchive);
     await removeObjectIssues(uow, fleetId, 'u', unitId, actor.userId);
+    await removeObjectDocuments(trx, fleetId, 'u', unitId);
     // Positions, the ingest log, corrections and counter days go with the unit (foreign keys cascade);
     // its photo is a row of the generic attachments table (no foreign key), removed here.
     await trx
@@ -280,6 +282,7 @@ export async function deletePerson(
   const removed = await unitOfWork(ctx, async (trx, uow) => {
     const result = await removeObjectServices(trx, fleetId, PERSON_TYPE[kind], objectId, withArchive);
     await removeObjectIssues(uow, fleetId, PERSON_TYPE[kind], objectId, actor.userId);
+    await removeObjectDocuments(trx, fleetId, PERSON_TYPE[kind], objectId);
     const gone = await trx
       .deleteFrom(kind)
       .where('id', '=', objectId)

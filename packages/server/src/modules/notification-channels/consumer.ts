@@ -1,4 +1,5 @@
 import {
+  type DocumentExpiringEvent,
   DomainEventType,
   type FaultCodeOpenedEvent,
   fromThousandths,
@@ -17,6 +18,7 @@ import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../
 import { parseCritical } from '../fault-codes/service.js';
 import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
 import { type ChannelKind, channelDeliveries, type NewDelivery } from './deliveries.js';
+import { documentExpiringKind } from './document-deliveries.js';
 import { inspectionFailedKind } from './inspection-deliveries.js';
 import { issueReportedKind } from './issue-deliveries.js';
 import { type WorkOrderChannelEvent, workOrderKind } from './work-order-deliveries.js';
@@ -190,6 +192,7 @@ export function channelConsumer(ctx: AppContext): DomainEventConsumer {
       DomainEventType.inspectionSubmitted,
       DomainEventType.issueReported,
       ...WORK_ORDER_TYPES,
+      DomainEventType.documentExpiring,
     ],
     async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
       const ofTypes = <E>(types: readonly string[]) => events.filter((e) => types.includes(e.type)) as E[];
@@ -198,6 +201,7 @@ export function channelConsumer(ctx: AppContext): DomainEventConsumer {
         DomainEventType.inspectionSubmitted,
         DomainEventType.issueReported,
         ...WORK_ORDER_TYPES,
+        DomainEventType.documentExpiring,
       ];
       // One after the other: the batches share the consumer's transaction (one connection).
       const batches = [
@@ -216,6 +220,12 @@ export function channelConsumer(ctx: AppContext): DomainEventConsumer {
             issueReportedKind,
           ),
         () => channelDeliveries(trx, ofTypes<WorkOrderChannelEvent>(WORK_ORDER_TYPES), workOrderKind),
+        () =>
+          channelDeliveries(
+            trx,
+            ofTypes<DocumentExpiringEvent>([DomainEventType.documentExpiring]),
+            documentExpiringKind,
+          ),
         () => deliveriesOf(trx, events.filter((e) => !special.includes(e.type)) as ServiceDomainEvent[]),
       ];
       let written = 0;

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import {
   type ChannelEventSnapshot,
+  documentUrl,
   inspectionUrl,
   issueUrl,
   NotificationKind,
@@ -91,12 +92,14 @@ const KIND_KEYS: Record<number, string> = {
   [NotificationKind.issueReported]: 'issues.notify.kind',
   [NotificationKind.workOrderAssigned]: 'workOrders.notify.assignedKind',
   [NotificationKind.workOrderCompleted]: 'workOrders.notify.completedKind',
+  [NotificationKind.documentExpiring]: 'documents.notify.kind',
 };
 
 /** A link to the service, or to the site for a test (which names no service). */
 export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
   if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
   if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
+  if (snapshot.document) return documentUrl(publicUrl, snapshot.document.id);
   if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
   if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
   return snapshot.service.id > 0 ? serviceUrl(publicUrl, snapshot.service.id) : publicUrl;
@@ -128,6 +131,26 @@ function inspectionMessage(
 export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
   const f = formatterFor({ lang, fleet: snapshot.fleet });
   if (snapshot.inspection) return inspectionMessage(snapshot, f, publicUrl);
+  if (snapshot.document) {
+    // A document nearing its expiry (kind 2048): no service to describe.
+    const d = snapshot.document;
+    const values = {
+      type: d.type === 'custom' ? d.type_name : f.t(`documents.type.${d.type}`),
+      object: snapshot.object.name,
+      fleet: snapshot.fleet.name,
+      date: f.date(d.valid_to),
+    };
+    const details = [f.t('notify.message.fleet', values)];
+    if (d.number) details.push(`${f.t('documents.field.number')}: ${d.number}`);
+    return {
+      subject: f.t('documents.notify.subject', values),
+      headline: f.t('documents.notify.headline', values),
+      details,
+      linkText: f.t('documents.notify.open'),
+      link: linkOf(snapshot, publicUrl),
+      when: f.dateTime(snapshot.at),
+    };
+  }
   if (snapshot.workOrder) {
     // A work order assigned (kind 128) or completed (kind 256): no service to describe.
     const w = snapshot.workOrder;

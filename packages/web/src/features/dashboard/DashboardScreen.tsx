@@ -12,6 +12,7 @@ import { useUrlParams } from '../../lib/urlParams.ts';
 import { useCan } from '../../lib/useCan.ts';
 import { CustomizeDialog } from './Customize.tsx';
 import classes from './Dashboard.module.css';
+import { ExpiringDocuments } from './ExpiringDocuments.tsx';
 import { FailedInspectionsSection } from './FailedInspections.tsx';
 import { GettingStarted } from './GettingStarted.tsx';
 import { OpenIssuesSection } from './OpenIssuesSection.tsx';
@@ -58,6 +59,7 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
   const canMap = useCan('map.view');
   const canInspect = useCan('inspection.submit');
   const canWorkOrders = useCan(routes.workOrders.list);
+  const canDocuments = useCan(routes.documents.list);
 
   const units = useUnits<UnitPart>(fid);
   const drivers = useDrivers<PersonPart>(fid);
@@ -140,6 +142,8 @@ export default function DashboardScreen({ map }: { map?: ReactNode }) {
         return <OpenIssuesSection fid={fid} fmt={fmt} />;
       case 'overdueWorkOrders':
         return canWorkOrders ? <OverdueWorkOrders fid={fid} fmt={fmt} /> : null;
+      case 'expiringDocuments':
+        return canDocuments ? <ExpiringDocuments fid={fid} fmt={fmt} /> : null;
     }
   };
 

@@ -34,6 +34,7 @@ export const SECTION_IDS = [
   'overdueWorkOrders',
   'map',
   'openIssues',
+  'expiringDocuments',
 ] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
 
@@ -41,6 +42,7 @@ export type SectionId = (typeof SECTION_IDS)[number];
 export function sectionTitleKey(id: SectionId): string {
   if (id === 'failedInspections') return 'inspections.dashboard';
   if (id === 'openIssues') return 'issues.dashboardTitle';
+  if (id === 'expiringDocuments') return 'documents.dashboard';
   return `dashboard.section_${id}`;
 }
 

@@ -11,7 +11,7 @@ import { kmToDisplay } from '../../lib/distance.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlParams.ts';
 import { useCan } from '../../lib/useCan.ts';
-import { usePeople, useUnits } from './api.ts';
+import { useExpiredDocumentOwners, usePeople, useUnits } from './api.ts';
 import { useCurrentDrivers } from './assignmentsApi.ts';
 import {
   decodeFilters,
@@ -56,6 +56,8 @@ export default function ItemsScreen() {
   const trailers = usePeople(fid, 'trailers');
   // The current driver of each unit (docs/product.md "Vehicle assignments").
   const currentDrivers = useCurrentDrivers(fid, useCan(routes.assignments.list));
+  // Objects with an expired document are flagged (docs/product.md "Documents").
+  const expired = useExpiredDocumentOwners(fid, useCan(routes.documents.list));
   const [params, patchParams] = useUrlParams();
   const kindParam = params.get('kind');
   const typesParam = params.get('ut');
@@ -95,9 +97,18 @@ export default function ItemsScreen() {
         header: t('objects.name'),
         value: (r) => r.name,
         cell: (r) => (
-          <Anchor component={Link} to={`/${KIND_OF_TYPE[r.t]}/${r.id}`} fw={500}>
-            {r.name}
-          </Anchor>
+          <Group gap={6} wrap="nowrap">
+            <Anchor component={Link} to={`/${KIND_OF_TYPE[r.t]}/${r.id}`} fw={500}>
+              {r.name}
+            </Anchor>
+            {expired.has(`${r.t}:${r.id}`) && (
+              <Anchor component={Link} to={`/${KIND_OF_TYPE[r.t]}/${r.id}?tab=documents`} underline="never">
+                <Badge color="red" variant="light" size="sm" data-testid={`expired-doc-${r.t}${r.id}`}>
+                  {t('documents.expiredFlag')}
+                </Badge>
+              </Anchor>
+            )}
+          </Group>
         ),
         // At phone width each object is a card (as the services list): name, then kind, type, state and
         // counters, instead of a table scrolling sideways (spec §2 /items; docs/product.md "Phone").
@@ -192,7 +203,7 @@ export default function ItemsScreen() {
         searchable: false,
       },
     ],
-    [t, labels, currentDrivers],
+    [t, labels, currentDrivers, expired],
   );
 
   const setFilters = (patch: Partial<ObjectFilters>) =>

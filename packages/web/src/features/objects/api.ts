@@ -1,5 +1,6 @@
 import type { UnitWire } from '@fleetkeep/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { client } from '../../lib/client.ts';
 import {
   useIntervals as useFleetIntervals,
@@ -54,4 +55,18 @@ export function useUnitStatistics(
     enabled: fid !== null && unit !== null,
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * The objects that have an expired document, as `u:12` / `t:3` / `d:7` (docs/product.md "Documents"):
+ * the objects list flags them. Under the documents' key, so their writes refresh it.
+ */
+export function useExpiredDocumentOwners(fid: number | null, enabled: boolean): ReadonlySet<string> {
+  const list = useQuery({
+    queryKey: [...queryKeys.fleet(fid ?? 0), 'documents', 'expired'],
+    enabled: fid !== null && enabled,
+    queryFn: async ({ signal }) =>
+      (await client.documents.list(fid ?? 0, { state: 'expired' }, { signal })).documents,
+  });
+  return useMemo(() => new Set((list.data ?? []).map((d) => `${d.owner_type}:${d.owner_id}`)), [list.data]);
 }

@@ -102,7 +102,8 @@ export function SetupDialog({
   };
 
   // The channels (not the in-app bell) also send a unit's critical fault code (core ALL_CHANNEL_KINDS).
-  // They also send an issue reported (high and critical at once, docs/product.md "Issues").
+  // They also send an issue reported (high and critical at once, docs/product.md "Issues") and a
+  // document nearing its expiry (docs/product.md "Documents").
   const kinds =
     channel === 'inapp'
       ? NOTIFICATION_KINDS
@@ -111,6 +112,7 @@ export function SetupDialog({
           NotificationKind.criticalFault,
           NotificationKind.issueReported,
           NotificationKind.inspectionFailed,
+          NotificationKind.documentExpiring,
         ];
   const bot = setup as BotSetupWire | null;
   const hook = setup as WebhookSetupWire | null;
@@ -165,7 +167,9 @@ export function SetupDialog({
                         ? t('inspections.notify.kind')
                         : k === NotificationKind.issueReported
                           ? t('issues.notifyKind')
-                          : t(kindTitleKey(k))
+                          : k === NotificationKind.documentExpiring
+                            ? t('documents.notify.kind')
+                            : t(kindTitleKey(k))
                   }
                   disabled={busy}
                 />

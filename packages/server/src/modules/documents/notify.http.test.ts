@@ -1,0 +1,111 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { now } from '../../context.js';
+import { remindDueDocuments } from '../../jobs/document-reminders.js';
+import { parseOutboundAllow } from '../../outbound/policy.js';
+import { deliveriesSettled } from '../../test/domain-events.js';
+import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
+
+/**
+ * A document nearing its expiry (kind 2048) reaches the notification channels once per period: a real
+ * HTTP webhook receiver gets one delivery, in the set-up's language, and none on the next sweeps.
+ */
+
+const PUBLIC_URL = 'https://fleet.example.com';
+const DAY = 86_400;
+
+async function startReceiver() {
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    received,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('documents: notification channels', () => {
+  let t: TestServer;
+  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let manager: Client;
+  let api: string;
+
+  beforeAll(async () => {
+    hook = await startReceiver();
+    t = await startTestServer({
+      config: { publicUrl: PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
+    });
+    manager = await t.login('manager');
+    api = `/api/fleets/${t.demo.fleetId}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await hook?.close();
+  });
+
+  it('a document entering its reminder window reaches a webhook of kind 2048 once, in German', async () => {
+    const db = t.server.ctx.db.kysely;
+    const trailer = await db
+      .selectFrom('trailers')
+      .select(['id', 'name'])
+      .where('fleet_id', '=', t.demo.fleetId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const made = await manager.post(`${api}/webhooks`, {
+      n: 'Compliance',
+      k: 2048,
+      lang: 'de',
+      url: `${hook.url}/docs`,
+      secret: 'doc-hook-secret',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const at = now();
+    const doc = await manager.post(`${api}/documents`, {
+      owner_type: 't',
+      owner_id: trailer.id,
+      type: 'insurance',
+      number: 'INS-77',
+      valid_to: at + 45 * DAY,
+    });
+    expect(doc.status, JSON.stringify(doc.body)).toBe(200);
+    await deliveriesSettled(t.server.ctx);
+    expect(hook.received).toHaveLength(0);
+
+    await remindDueDocuments(t.server.ctx, at + 20 * DAY);
+    await remindDueDocuments(t.server.ctx, at + 21 * DAY);
+    await deliveriesSettled(t.server.ctx);
+    expect(hook.received).toHaveLength(1);
+    expect(hook.received[0]!.headers['x-fleetkeep-event']).toBe('document.expiring');
+    const body = JSON.parse(hook.received[0]!.body);
+    expect(body).toMatchObject({
+      event: { kind: 2048, kind_name: 'documentExpiring' },
+      service: null,
+      object: { type: 'trailer', id: trailer.id, name: trailer.name },
+      document: {
+        id: doc.body.id,
+        type: 'insurance',
+        number: 'INS-77',
+        valid_to: at + 45 * DAY,
+        reminder_days: 30,
+      },
+      link: `${PUBLIC_URL}/documents/${doc.body.id}`,
+    });
+    expect(body.text.subject).toBe(`Dokument läuft ab: Versicherung – ${trailer.name}`);
+    const log = await manager.get(`${api}/deliveries`);
+    expect(log.body.deliveries.map((d: { kind: number; status: string }) => [d.kind, d.status])).toEqual([
+      [2048, 'sent'],
+    ]);
+  });
+});
