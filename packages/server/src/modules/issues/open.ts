@@ -83,9 +83,11 @@ export function emitIssue(
   fleetId: number,
   id: number,
   t: 'c' | 'u' | 'd',
+  /** For a deletion: the object it concerned (events/visibility.ts). */
+  on?: { t: 'u' | 't'; id: number },
 ) {
   if (t === 'd') {
-    work.emit({ t: 'd', s: 'issue', fid: fleetId, d: { id } });
+    work.emit({ t: 'd', s: 'issue', fid: fleetId, d: { id }, ...(on ? { on } : {}) });
     return;
   }
   work.afterCommit(async () => {

@@ -45,9 +45,11 @@ export function emitWorkOrder(
   fleetId: number,
   id: number,
   t: 'c' | 'u' | 'd',
+  /** For a deletion: the object it concerned (events/visibility.ts). */
+  on?: { t: 'u' | 't'; id: number },
 ) {
   if (t === 'd') {
-    work.emit({ t: 'd', s: 'workorder', fid: fleetId, d: { id } });
+    work.emit({ t: 'd', s: 'workorder', fid: fleetId, d: { id }, ...(on ? { on } : {}) });
     return;
   }
   work.afterCommit(async () => {
@@ -281,7 +283,7 @@ export async function deleteWorkOrder(ctx: AppContext, actor: Actor, fleetId: nu
     await work.record([
       { type: 'workOrder.deleted', fid: fleetId, at: now(), by: actor.userId, ...workOrderSubject(row) },
     ]);
-    emitWorkOrder(ctx, work, fleetId, id, 'd');
+    emitWorkOrder(ctx, work, fleetId, id, 'd', { t: row.object_type as 'u' | 't', id: row.object_id });
   });
   return { error: 0 as const };
 }
