@@ -177,6 +177,13 @@ for (const width of [1280, 375]) {
       const woId = Number(manager.url().split('/').pop());
       await expect(manager.getByTestId('wo-issues')).toContainText(BRAKES);
       await expect(manager.getByTestId('wo-services')).toContainText(s.oil);
+      // Unlinking says what it does: the issue and the service stay, only the link goes.
+      await expect(manager.getByTestId(`wo-remove-issue-${issueId}`)).toHaveText('Remove from work order');
+      await expect(manager.getByTestId(`wo-remove-service-${s.serviceId}`)).toHaveText(
+        'Remove from work order',
+      );
+      await expectNoPageScroll(manager, width);
+      await screenshot(manager, `loop-wo-open-${width}`);
 
       // 3. The mechanic: starts it, adds the part, completes it at 120,600 km.
       const mechanic = await open('mechanic');
@@ -188,6 +195,12 @@ for (const width of [1280, 375]) {
       await mechanic.getByTestId('wo-line-qty').fill('1');
       await mechanic.getByTestId('wo-line-add').click();
       await expect(mechanic.getByTestId('wo-lines')).toContainText(s.part);
+      // The lines do not scroll sideways: a table at desktop width, stacked cards on a phone.
+      expect(await mechanic.getByTestId('wo-lines').evaluate((e) => e.tagName)).toBe(
+        width < 600 ? 'DIV' : 'TABLE',
+      );
+      await expectNoPageScroll(mechanic, width);
+      await screenshot(mechanic, `loop-wo-lines-${width}`);
       await mechanic.getByTestId('wo-action-complete').click();
       const complete = mechanic.getByTestId('wo-complete-dialog');
       await complete.getByTestId('wo-complete-mileage').fill('120600');
