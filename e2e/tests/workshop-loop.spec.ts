@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, APIResponse, Browser, Page } from '@playwright/test';
 import {
   apiSession,
   cpuThrottle,
@@ -64,7 +64,7 @@ async function answerDvir(page: Page, fail: number[] = []) {
 async function setUp(request: APIRequestContext, tag: string) {
   const { fid, headers } = await apiSession(request, 'manager');
   const api = `/api/fleets/${fid}`;
-  const ok = async (res: Awaited<ReturnType<APIRequestContext['get']>>) => {
+  const ok = async (res: APIResponse) => {
     expect(res.ok(), await res.text()).toBe(true);
     return res.json();
   };
