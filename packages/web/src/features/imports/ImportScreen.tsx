@@ -28,6 +28,7 @@ const ROUTES: Record<ImportKind, RouteName> = {
   fuelfillings: 'fuelfillingsImport',
   lineitems: 'lineitemsImport',
   units: 'unitsImport',
+  issues: 'issuesImport',
 };
 
 /**
