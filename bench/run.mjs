@@ -39,6 +39,8 @@ async function loadModules() {
     server: [
       ...http.benchmarks,
       ...(await import('./services.mjs')).benchmarks,
+      // workshop lists: 10,000 issues and 10,000 work orders of the demo fleet (workshop.mjs).
+      ...(await import('./workshop.mjs')).benchmarks,
       // After services.mjs: it renders the list that benchmark's data set fills.
       ...(await import('./render.mjs')).benchmarks,
       // statistics: a fleet of its own (10,000 units × 365 days of counter history).

@@ -28,7 +28,7 @@ export function cpuThrottle(): number {
   return Number.isFinite(rate) && rate > 1 ? rate : 1;
 }
 
-export type DemoUser = 'root' | 'admin' | 'manager' | 'mechanic' | 'viewer' | 'outsider';
+export type DemoUser = 'root' | 'admin' | 'manager' | 'mechanic' | 'viewer' | 'outsider' | 'driver';
 
 /** Signs in through the login screen. */
 export async function login(page: Page, user: DemoUser, password = DEMO_PASSWORD): Promise<void> {

@@ -84,7 +84,7 @@ test('imports the LubeLogger sample into a new fleet, then copies the fleet thro
   fs.mkdirSync(SHOTS, { recursive: true });
   await (await downloading).saveAs(file);
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
-  expect(doc).toMatchObject({ format: 'fleetkeep-fleet', version: 5 });
+  expect(doc).toMatchObject({ format: 'fleetkeep-fleet', version: 6 });
   expect(doc.archive).toHaveLength(3);
 
   // …imported into the second fleet: a summary first, then the result.

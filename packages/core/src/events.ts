@@ -37,6 +37,18 @@ export interface LiveEvent<D = unknown> {
   by?: number | null;
   /** On the wire: the receiving session made this change itself. */
   own?: 1;
+  /**
+   * Server side only, never sent: the unit or trailer the change concerns when its payload does not
+   * name it (a deletion by id, an inspection's `{id}`), so that members limited to their assigned units
+   * hear only of those (server `events/visibility.ts`).
+   */
+  on?: LiveEventObject;
+}
+
+/** The object a live event concerns: a unit, a driver record or a trailer. */
+export interface LiveEventObject {
+  t: 'u' | 'd' | 't';
+  id: number;
 }
 
 /**

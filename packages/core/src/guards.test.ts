@@ -206,6 +206,7 @@ describe('routes needing navigation state', () => {
     ['servicesClose', viewer, user({ fleets: [{ id: 1, acl: Acl.viewInterval }] })],
     ['lineitemsImport', viewer, su],
     ['unitsImport', user({ fleets: [{ id: 1, acl: ACL_ALL }] }), user()],
+    ['issuesImport', user({ fleets: [{ id: 1, acl: Acl.manageIssue | Acl.reportIssue }] }), viewer],
   ] as const;
   for (const [route, allowed, denied] of cases) {
     it(route, () => {

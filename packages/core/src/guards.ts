@@ -30,6 +30,7 @@ export type RouteName =
   | 'dashboard'
   | 'items'
   | 'unitsImport'
+  | 'issuesImport'
   | 'unit'
   | 'trailer'
   | 'driver'
@@ -245,6 +246,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'issues':
     case 'issue':
       return need(has(Acl.reportIssue));
+    case 'issuesImport':
+      // The import of issues: as resolving and closing them (need issue.manage).
+      return withState(has(Acl.manageIssue));
     case 'workOrders':
     case 'workOrder':
       return need(has(Acl.viewWorkOrder));

@@ -41,6 +41,15 @@ export const IMPORT_TITLE_KEYS: Titles = {
   lineitems: {
     type: ['lineitems.type'],
   },
+  // The columns of the issues list and the report dialog.
+  issues: {
+    object: ['issues.object'],
+    title: ['issues.title'],
+    description: ['issues.description'],
+    priority: ['issues.priorityLabel'],
+    reported_date: ['issues.reported'],
+    status: ['issues.statusLabel'],
+  },
   // The columns of the service objects list and of the unit's profile tab.
   units: {
     name: ['objects.name'],
@@ -109,6 +118,23 @@ export const IMPORT_SYNONYMS: Titles = {
   lineitems: {
     name: ['Item', 'Part', 'Part name', 'Labour', 'Labor'],
     cost: ['Unit cost', 'Price', 'Unit price', 'Rate'],
+  },
+  // Fleetio's issues export ("Vehicle", "Summary", "Priority", "Reported date", "Status") and trackers'.
+  issues: {
+    object: [...UNIT, 'Unit', 'Trailer', 'Vehicle/Trailer'],
+    title: ['Summary', 'Subject', 'Issue', 'Defect', 'Name'],
+    description: [...NOTES, 'Details'],
+    priority: ['Severity', 'Urgency'],
+    reported_date: [
+      'Reported date',
+      'Reported on',
+      'Reported at',
+      'Date reported',
+      'Date',
+      'Created',
+      'Created at',
+    ],
+    status: ['State', 'Issue status'],
   },
   // Fleetio's vehicle export ("Name", "VIN", "License Plate", "Year", "Group", "Labels"), LubeLogger's
   // vehicles ("Year", "Make", "Model", "LicensePlate", "Tags", "Notes") and the fleet export's units CSV.

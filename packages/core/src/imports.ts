@@ -13,6 +13,12 @@ import type { LineItemImportRow } from './contracts/lineitems.js';
 import type { ServiceImportRow } from './contracts/services.js';
 import { toThousandths } from './decimal.js';
 import { ImportError } from './import-errors.js';
+import {
+  buildIssueRows,
+  checkIssueCell,
+  type IssueImportRow,
+  type IssueRuleContext,
+} from './import-issues.js';
 import { IMPORT_SYNONYMS } from './import-synonyms.js';
 import { IMPORT_TITLES } from './import-titles.js';
 import {
@@ -40,7 +46,7 @@ export interface ImportUnit {
   n: string;
 }
 
-export interface ImportCheckContext extends UnitRuleContext {
+export interface ImportCheckContext extends UnitRuleContext, IssueRuleContext {
   dateFormat: ImportDateFormat;
   /** The fleet's local date today, YYYY-MM-DD ("not after today", spec §5). */
   today: string;
@@ -59,7 +65,8 @@ export type ImportPayload =
   | { kind: 'services'; rows: number[]; data: ServiceImportRow }
   | { kind: 'fuelfillings'; rows: number[]; data: FuelFillingImportRow }
   | { kind: 'lineitems'; rows: number[]; data: LineItemImportRow }
-  | { kind: 'units'; rows: number[]; data: UnitImportRow };
+  | { kind: 'units'; rows: number[]; data: UnitImportRow }
+  | { kind: 'issues'; rows: number[]; data: IssueImportRow };
 
 export interface ImportCheck {
   issues: ImportCellIssue[];
@@ -131,7 +138,7 @@ const TIME_UNITS: Record<string, 'd' | 'w' | 'm' | 'y'> = {
 };
 const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
 
-type Value = string | number | number[] | string[] | null | undefined;
+type Value = string | number | number[] | string[] | { t: 'u' | 't'; id: number } | null | undefined;
 
 /** One cell against its column's type; `undefined` value for an empty optional cell. */
 function checkCell(
@@ -181,6 +188,11 @@ function checkCell(
       if (t === 'part') return { value: LineItemKind.part };
       return { error: ImportError.lineType };
     }
+    case 'issueObject':
+    case 'issuePriority':
+    case 'issueStatus':
+      // The issues' columns (import-issues.ts).
+      return checkIssueCell(col, text, ctx);
     default:
       // The unit and vehicle profile columns (import-units.ts).
       return checkUnitCell(col, text, ctx);
@@ -220,7 +232,7 @@ function finishCheck(
 }
 
 /** Kinds whose payloads are built row by row (no rule across rows): built step by step as well. */
-const ROW_WISE: ReadonlySet<ImportKind> = new Set(['services', 'fuelfillings']);
+const ROW_WISE: ReadonlySet<ImportKind> = new Set(['services', 'fuelfillings', 'issues']);
 
 /**
  * Checks every cell of every row of a kind and builds the payloads of the batch writers. All issues are
@@ -457,6 +469,9 @@ const build: Record<ImportKind, Builder> = {
         },
       ];
     });
+  },
+  issues(values, _ctx, issues, offset) {
+    return buildIssueRows(values, issues, offset).map((p) => ({ kind: 'issues' as const, ...p }));
   },
   units(values, ctx, issues, offset) {
     const { names, devices } = unitRuleSets(ctx);

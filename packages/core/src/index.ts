@@ -12,6 +12,7 @@ export * from './format/index.js';
 export * from './fuel.js';
 export * from './geo.js';
 export * from './guards.js';
+export * from './import-issues.js';
 export * from './import-units.js';
 export * from './imports.js';
 export * from './inspections.js';

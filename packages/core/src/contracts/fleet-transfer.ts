@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ALL_NOTIFICATION_KINDS, LANGUAGES, Limits } from '../constants.js';
 import { flag, id, objectType } from './common.js';
 import { CUSTOM_VALUE_MAX, CUSTOM_VALUES_MAX } from './customfields.js';
+import { workshopTransfer } from './fleet-transfer-workshop.js';
 import { deviceId, UNIT_DEVICE_ID_MAX, vehicleProfileBody } from './fleets.js';
 import {
   BOT_CHAT_MAX,
@@ -29,12 +30,14 @@ export const FLEET_TRANSFER_FORMAT = 'fleetkeep-fleet';
  * Version 2 added the meter history (`meter_readings`, `counter_corrections`) and the notification
  * set-ups; version 3 the units' total counters and device identifiers; version 4 the units' vehicle
  * profile and photo (docs/product.md "The vehicle profile"); version 5 the issues of units and trailers
- * with their photos (docs/product.md "Issues"). The importer reads versions 1 to 4 too (those
- * collections empty; a unit's total taken as its actual counter, no identifier, no profile, no issues).
+ * with their photos (docs/product.md "Issues"); version 6 the inspection forms, inspections, work orders
+ * and vehicle assignments (contracts/fleet-transfer-workshop.ts). The importer reads versions 1 to 5 too
+ * (those collections empty; a unit's total taken as its actual counter, no identifier, no profile, no
+ * issues, no workshop records).
  */
-export const FLEET_TRANSFER_VERSION = 5;
+export const FLEET_TRANSFER_VERSION = 6;
 /** Versions the importer reads. */
-export const FLEET_TRANSFER_VERSIONS = [1, 2, 3, 4, 5] as const;
+export const FLEET_TRANSFER_VERSIONS = [1, 2, 3, 4, 5, 6] as const;
 /** Body limit of `POST .../transfer` (the document with its attachments in base64). */
 export const FLEET_TRANSFER_BODY_MAX = 256 * 1024 * 1024;
 /** Records per collection of one document. */
@@ -333,6 +336,13 @@ export type TransferNotificationSetup = z.output<typeof transferNotificationSetu
 
 const rows = <T extends z.ZodTypeAny>(s: T) => z.array(s).max(FLEET_TRANSFER_ROWS_MAX).default([]);
 
+/** Version 6: the workshop records (contracts/fleet-transfer-workshop.ts). */
+const workshop = workshopTransfer({ attachment: transferAttachment, line: transferLine, text });
+export type TransferInspectionForm = z.output<typeof workshop.inspectionForm>;
+export type TransferInspection = z.output<typeof workshop.inspection>;
+export type TransferWorkOrder = z.output<typeof workshop.workOrder>;
+export type TransferVehicleAssignment = z.output<typeof workshop.vehicleAssignment>;
+
 /** The whole export document. */
 export const fleetTransferDocument = z.object({
   format: z.literal(FLEET_TRANSFER_FORMAT),
@@ -343,6 +353,7 @@ export const fleetTransferDocument = z.object({
       z.ZodLiteral<3>,
       z.ZodLiteral<4>,
       z.ZodLiteral<5>,
+      z.ZodLiteral<6>,
     ],
   ),
   exported_at: time,
@@ -361,6 +372,10 @@ export const fleetTransferDocument = z.object({
   counter_corrections: rows(transferCorrection),
   notification_setups: rows(transferNotificationSetup),
   issues: rows(transferIssue),
+  inspection_forms: rows(workshop.inspectionForm),
+  inspections: rows(workshop.inspection),
+  work_orders: rows(workshop.workOrder),
+  vehicle_assignments: rows(workshop.vehicleAssignment),
 });
 export type FleetTransferDocument = z.output<typeof fleetTransferDocument>;
 export type TransferService = z.output<typeof transferService>;
@@ -416,6 +431,10 @@ const TRANSFER_COUNT_KEYS = [
   'counter_corrections',
   'notification_setups',
   'issues',
+  'inspection_forms',
+  'inspections',
+  'work_orders',
+  'vehicle_assignments',
 ] as const;
 const counts = z.object(
   Object.fromEntries(TRANSFER_COUNT_KEYS.map((k) => [k, z.number().int()])) as Record<

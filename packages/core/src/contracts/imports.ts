@@ -26,7 +26,14 @@ import { intervalImportRow, intervalWire } from './intervals.js';
  * The kinds of import, named as their screens (spec §2), and the units of the service objects list
  * (docs/product.md "The vehicle profile").
  */
-export const IMPORT_KINDS = ['intervals', 'services', 'fuelfillings', 'lineitems', 'units'] as const;
+export const IMPORT_KINDS = [
+  'intervals',
+  'services',
+  'fuelfillings',
+  'lineitems',
+  'units',
+  'issues',
+] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 export const importKind = z.enum(IMPORT_KINDS);
 
@@ -93,7 +100,11 @@ export type ImportColumnType =
   | 'year'
   | 'vehicleFuel'
   | 'tank'
-  | 'tags';
+  | 'tags'
+  // The issues import (core import-issues.ts):
+  | 'issueObject'
+  | 'issuePriority'
+  | 'issueStatus';
 
 export interface ImportColumn {
   /** Field key; its title is the i18n key `imports.field.<key>`. */
@@ -148,6 +159,15 @@ export const IMPORT_COLUMNS: Readonly<Record<ImportKind, readonly ImportColumn[]
     { key: 'cost', type: 'decimal', required: true },
   ],
   // A unit and its vehicle profile, as the unit editor and the profile tab take them (contracts/fleets.ts).
+  // An issue of a unit or trailer, as the report dialog and the issue's status take it (contracts/issues.ts).
+  issues: [
+    { key: 'object', type: 'issueObject', required: true },
+    { key: 'title', type: 'text', required: true },
+    { key: 'description', type: 'text', max: Limits.descriptionMax },
+    { key: 'priority', type: 'issuePriority' },
+    { key: 'reported_date', type: 'date' },
+    { key: 'status', type: 'issueStatus' },
+  ],
   units: [
     { key: 'name', type: 'text', required: true },
     { key: 'device_id', type: 'deviceId' },
@@ -180,6 +200,7 @@ export const importMappingSetting = z.strictObject({
   fuelfillings: importMapping.optional(),
   lineitems: importMapping.optional(),
   units: importMapping.optional(),
+  issues: importMapping.optional(),
 });
 export type ImportMappingSetting = z.infer<typeof importMappingSetting>;
 

@@ -157,6 +157,29 @@ export const importsRoutes = {
     summary: `${rowsSummary('units')}; a device identifier in use refuses its row (409)`,
     tags,
   }),
+  // Issues of units and trailers (docs/product.md "Issues"): history of the fleet, so managing issues.
+  parseIssues: route({
+    method: 'POST',
+    path: '/api/fleets/:fid/import/issues/parse',
+    params: fleetParams,
+    query: importParseQuery,
+    body: importFileBody,
+    consumes: fileBytes,
+    reply: importParseReply,
+    need: 'issue.manage',
+    summary: parseSummary('issues'),
+    tags,
+  }),
+  importIssues: route({
+    method: 'POST',
+    path: '/api/fleets/:fid/import/issues',
+    params: fleetParams,
+    body: importRowsBody,
+    reply: importResultReply,
+    need: 'issue.manage',
+    summary: rowsSummary('issues'),
+    tags,
+  }),
 };
 
 /** Each import kind's two calls: the file's parse and the mapped rows' import. */
@@ -166,4 +189,5 @@ export const importRoutesOfKind = {
   fuelfillings: { parse: importsRoutes.parseFuelfillings, rows: importsRoutes.importFuelfillings },
   lineitems: { parse: importsRoutes.parseLineitems, rows: importsRoutes.importLineitems },
   units: { parse: importsRoutes.parseUnits, rows: importsRoutes.importUnits },
+  issues: { parse: importsRoutes.parseIssues, rows: importsRoutes.importIssues },
 } as const satisfies Record<ImportKind, { parse: unknown; rows: unknown }>;

@@ -84,3 +84,28 @@ export async function requireReach(
   if (reach === null) return;
   if (table !== 'units' || !reach.includes(objectId)) throw notFound(OBJECT_NOT_FOUND[table]);
 }
+
+/**
+ * For the websocket (events/socket.ts): per fleet of `acls` (fleet id → effective acl) where the user's
+ * membership is limited to assigned units and not admin, the units currently assigned to the user.
+ * Fleets where the user reaches everything are left out.
+ */
+export async function limitedReach(
+  ctx: AppContext,
+  userId: number,
+  acls: ReadonlyMap<number, number>,
+): Promise<Map<number, number[]>> {
+  const fleets = [...acls].filter(([, acl]) => (acl & Acl.admin) === 0).map(([id]) => id);
+  const out = new Map<number, number[]>();
+  if (fleets.length === 0) return out;
+  const limited = await ctx.db.kysely
+    .selectFrom('fleet_users')
+    .select('fleet_id')
+    .where('user_id', '=', userId)
+    .where('assigned_only', '=', 1)
+    .where('fleet_id', 'in', fleets)
+    .execute();
+  for (const { fleet_id } of limited)
+    out.set(fleet_id, await currentUnitsOf(ctx.db.kysely, fleet_id, userId));
+  return out;
+}

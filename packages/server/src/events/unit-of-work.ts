@@ -1,4 +1,4 @@
-import type { Collection, LiveEvent, NewDomainEvent } from '@fleetkeep/core';
+import type { Collection, LiveEvent, LiveEventObject, NewDomainEvent } from '@fleetkeep/core';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
@@ -64,7 +64,8 @@ export class UnitOfWork {
   /**
    * Queues the live event of one record of a fleet written in this work: a deletion (`d`, its id) at
    * once; a creation or change (`c`, `u`) after the commit with the record's wire as committed, read by
-   * `wireOf` (what a GET returns), and nothing when it is gone by then.
+   * `wireOf` (what a GET returns), and nothing when it is gone by then. `on` names the object a
+   * deletion concerned, for the sockets of members limited to their units (events/visibility.ts).
    */
   emitRecord(
     s: Collection,
@@ -72,9 +73,10 @@ export class UnitOfWork {
     id: number,
     t: 'c' | 'u' | 'd',
     wireOf: () => Promise<unknown | undefined>,
+    on?: LiveEventObject,
   ): void {
     if (t === 'd') {
-      this.emit({ t, s, fid, d: { id } });
+      this.emit({ t, s, fid, d: { id }, ...(on ? { on } : {}) });
       return;
     }
     this.afterCommit(async () => {

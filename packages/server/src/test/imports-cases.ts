@@ -28,6 +28,7 @@ async function restore({ t, fx }: CaseEnv) {
     .execute();
   await db.deleteFrom('line_items').where('fleet_id', '=', fx.fleetId).where('name', '=', NAME).execute();
   await db.deleteFrom('units').where('fleet_id', '=', fx.fleetId).where('name', '=', NAME).execute();
+  await db.deleteFrom('issues').where('fleet_id', '=', fx.fleetId).where('title', '=', NAME).execute();
 }
 
 const rows = (env: CaseEnv) => ({
@@ -38,6 +39,7 @@ const rows = (env: CaseEnv) => ({
   ],
   lineitems: [{ name: NAME, type: 'part', cost: '1.5' }],
   units: [{ name: NAME, plate: 'M-IMP 1', tags: 'matrix; import' }],
+  issues: [{ object: env.fx.unit.name, title: NAME }],
 });
 const managers = {
   intervals: INTERVAL_MANAGERS,
@@ -45,6 +47,8 @@ const managers = {
   fuelfillings: SERVICE_MANAGERS,
   lineitems: SERVICE_MANAGERS,
   units: FLEET_ADMINS,
+  // Issue managers (issue.manage).
+  issues: SERVICE_MANAGERS,
 } as const;
 
 export const IMPORT_CASES: RouteCase[] = [
@@ -63,7 +67,7 @@ export const IMPORT_CASES: RouteCase[] = [
     expect: outcomes(INTERVAL_MANAGERS),
     restore,
   },
-  ...(['intervals', 'services', 'fuelfillings', 'lineitems', 'units'] as const).flatMap(
+  ...(['intervals', 'services', 'fuelfillings', 'lineitems', 'units', 'issues'] as const).flatMap(
     (kind): RouteCase[] => [
       {
         route: `POST /api/fleets/:fid/import/${kind}/parse`,

@@ -140,6 +140,7 @@ export const router = createBrowserRouter(
         <Route path="services/import" element={<ImportScreen kind="services" />} />
         <Route path="service/:id" element={guarded('service', <ServiceEditorScreen />)} />
         <Route path="issues" element={guarded('issues', <IssuesScreen />)} />
+        <Route path="issues/import" element={<ImportScreen kind="issues" />} />
         <Route path="issues/:id" element={guarded('issue', <IssuePage />)} />
         <Route path="fuelfillings" element={guarded('fuelfillings', <FuelFillingsScreen />)} />
         <Route path="fuelfillings/import" element={<ImportScreen kind="fuelfillings" />} />

@@ -29,6 +29,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   ],
   de: [
     'issues.statusLabel',
+    'imports.field.status',
     'header.navigation',
     'screen.migration',
     'tokens.count_one',
@@ -69,10 +70,17 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   ],
   es: ['tokens.count_one', 'tokens.count_other'],
   it: ['login.password', 'tokens.count_one'],
-  'pt-br': ['issues.statusLabel', 'tokens.count_one', 'tokens.count_other', 'reports.col.status'],
+  'pt-br': [
+    'issues.statusLabel',
+    'imports.field.status',
+    'tokens.count_one',
+    'tokens.count_other',
+    'reports.col.status',
+  ],
   ro: ['tokens.count_one', 'objects.interval', 'objects.cost', 'reports.col.cost', 'reports.col.interval'],
   nl: [
     'issues.statusLabel',
+    'imports.field.status',
     'issues.status.open',
     'tokens.count_one',
     'tokens.count_other',
@@ -88,6 +96,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   ],
   hr: [
     'issues.statusLabel',
+    'imports.field.status',
     'tokens.count_one',
     'objects.interval',
     'reports.col.interval',
@@ -95,6 +104,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
   ],
   sr: [
     'issues.statusLabel',
+    'imports.field.status',
     'tokens.count_one',
     'objects.interval',
     'reports.col.interval',
@@ -102,12 +112,13 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'reports.col.status',
     'reports.export.period',
   ],
-  pl: ['issues.statusLabel', 'tokens.count_one', 'reports.col.status'],
+  pl: ['issues.statusLabel', 'imports.field.status', 'tokens.count_one', 'reports.col.status'],
   hu: ['tokens.count_one'],
   cs: ['tokens.count_one', 'objects.interval', 'reports.col.interval'],
   az: [
     'imports.field.model',
     'issues.statusLabel',
+    'imports.field.status',
     'tokens.count_one',
     'services.status',
     'reports.col.status',

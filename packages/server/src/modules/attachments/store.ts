@@ -1,7 +1,7 @@
 import type { Multipart } from '@fastify/multipart';
 import type { FleetNeedName, ServiceAttachmentWire } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
-import { requireFleet } from '../../auth/access.js';
+import { type FleetAccess, requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, now } from '../../context.js';
 import type { Database } from '../../db/schema.js';
@@ -42,6 +42,11 @@ export interface AttachmentOwner {
   view: FleetNeedName;
   /** Throws 404 when the owner is not in the fleet. */
   load(db: Kysely<Database>, fleetId: number, ownerId: number): Promise<unknown>;
+  /**
+   * Throws the owner's 404 when the actor may not see it although it is in the fleet (an issue of a unit
+   * outside a driver's reach, auth/reach.ts); asked by the list and the download after `load`.
+   */
+  visible?(ctx: AppContext, actor: Actor, access: FleetAccess, ownerId: number): Promise<void>;
   /**
    * Checks that the actor may change the owner's files and that the owner exists (before any body is
    * read); returns the owner's write.
@@ -161,8 +166,9 @@ export function attachmentStore(owner: AttachmentOwner) {
       fleetId: number,
       ownerId: number,
     ): Promise<{ attachments: AttachmentWire[] }> {
-      await requireFleet(ctx, actor, fleetId, owner.view);
+      const access = await requireFleet(ctx, actor, fleetId, owner.view);
       await owner.load(ctx.db.kysely, fleetId, ownerId);
+      await owner.visible?.(ctx, actor, access, ownerId);
       const attachments = await ctx.db.kysely
         .selectFrom('attachments')
         .select(listColumns)
@@ -175,7 +181,11 @@ export function attachmentStore(owner: AttachmentOwner) {
     },
 
     async read(ctx: AppContext, actor: Actor, fleetId: number, ownerId: number, id: number) {
-      await requireFleet(ctx, actor, fleetId, owner.view);
+      const access = await requireFleet(ctx, actor, fleetId, owner.view);
+      if (owner.visible) {
+        await owner.load(ctx.db.kysely, fleetId, ownerId);
+        await owner.visible(ctx, actor, access, ownerId);
+      }
       const row = await ctx.db.kysely
         .selectFrom('attachments')
         .select(['name', 'content_type', 'data'])

@@ -5,6 +5,7 @@ import {
   SERVICE_ATTACHMENTS_MAX,
 } from '@fleetkeep/core';
 import { isFinished } from './records.js';
+import { workshopIssues } from './workshop-checks.js';
 
 /**
  * What the import checks beyond the document's schema (core contracts/fleet-transfer.ts), before it
@@ -119,5 +120,6 @@ export function documentIssues(doc: Doc, prefix: string): FieldIssue[] {
       issues.push({ field: `${field}.object_id`, message: 'Unknown object' });
     checkFiles(x.attachments, field);
   });
+  issues.push(...workshopIssues(doc, prefix, { objects: { u: units, t: objects.t }, services: serviceIds }));
   return issues;
 }

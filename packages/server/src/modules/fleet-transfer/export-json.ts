@@ -20,6 +20,12 @@ import {
   unitPagesWithFiles,
   type WithFiles,
 } from './readers.js';
+import {
+  inspectionFormPages,
+  inspectionPages,
+  vehicleAssignmentPages,
+  workOrderPages,
+} from './workshop-export.js';
 
 /**
  * The fleet export document (core contracts/fleet-transfer.ts) written as a stream of JSON text (issue
@@ -100,5 +106,10 @@ export async function* documentText(db: Db, fid: number): AsyncGenerator<string>
   yield* plain('counter_corrections', correctionPages(src));
   yield* plain('notification_setups', setupPages(src));
   yield* withAttachments(db, 'issues', issuePages(src)); // version 5 (issues.ts)
+  // Version 6 (workshop-export.ts): an inspection's images are its attachments.
+  yield* plain('inspection_forms', inspectionFormPages(src));
+  yield* withAttachments(db, 'inspections', inspectionPages(src));
+  yield* plain('work_orders', workOrderPages(src));
+  yield* plain('vehicle_assignments', vehicleAssignmentPages(src));
   yield '}';
 }

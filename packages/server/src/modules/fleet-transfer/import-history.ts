@@ -90,6 +90,7 @@ export async function importHistory(run: Run, doc: Doc, matchedAssignments: Set<
       costs.add(id);
       owners.add(objectKey(s.object_type, object));
       run.created[key]++;
+      run.maps.services.set(s.id, id);
       run.published.services.push(id);
     }
   }

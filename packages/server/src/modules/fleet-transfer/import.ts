@@ -19,6 +19,7 @@ import {
 import { importSetups } from './import-setups.js';
 import { importIssues } from './issues.js';
 import { type Db, emptyPublished, type Published, type Run, zeroCounts } from './run.js';
+import { importWorkshop } from './workshop-import.js';
 
 export type { UnitTarget } from './import-objects.js';
 export { LIVE_EVENTS_MAX, publishImport } from './publish.js';
@@ -69,6 +70,8 @@ export async function importInto(
       persons: { d: new Map(), t: new Map() },
       intervals: new Map(),
       assignments: new Map(),
+      services: new Map(),
+      issues: new Map(),
     },
     existingUnits: new Set(),
   };
@@ -81,6 +84,7 @@ export async function importInto(
   await importHistory(run, doc, matchedAssignments);
   await importMeter(run, doc);
   await importIssues(run, doc); // version 5 (issues.ts)
+  await importWorkshop(run, doc); // version 6 (workshop-import.ts)
   const secrets = await importSetups(run, doc);
 
   const pairs = (m: Map<number, number>) => [...m.entries()] as [number, number][];

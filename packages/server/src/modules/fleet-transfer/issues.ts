@@ -94,6 +94,7 @@ export async function importIssues(run: Run, doc: Doc): Promise<void> {
       search: issueSearchText(rest.title, rest.description),
     };
     const { id } = await trx.insertInto('issues').values(row).returning('id').executeTakeFirstOrThrow();
+    run.maps.issues.set(i.id, id);
     for (const f of attachments) {
       const data = Buffer.from(f.data, 'base64');
       await trx

@@ -224,6 +224,10 @@ export function toDocument(
     counter_corrections: [],
     notification_setups: [],
     issues: [],
+    inspection_forms: [],
+    inspections: [],
+    work_orders: [],
+    vehicle_assignments: [],
   };
   let id = 0;
   const blank = {

@@ -36,6 +36,10 @@ export const CUT_TABLES = [
   'notification_setups',
   'channel_setups',
   'issues',
+  'inspection_forms',
+  'inspections',
+  'work_orders',
+  'vehicle_assignments',
 ] as const;
 export type CutTable = (typeof CUT_TABLES)[number];
 

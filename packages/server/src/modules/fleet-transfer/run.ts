@@ -42,6 +42,10 @@ export const zeroCounts = (): TransferCounts => ({
   counter_corrections: 0,
   notification_setups: 0,
   issues: 0,
+  inspection_forms: 0,
+  inspections: 0,
+  work_orders: 0,
+  vehicle_assignments: 0,
 });
 
 export const emptyPublished = (): Published => ({
@@ -75,6 +79,9 @@ export interface Run {
     persons: Record<'d' | 't', Map<number, number>>;
     intervals: Map<number, number>;
     assignments: Map<number, number>;
+    /** Services and archived ones (one id space), issues: for the workshop records (version 6). */
+    services: Map<number, number>;
+    issues: Map<number, number>;
   };
   /** Units that existed before the import (matched ones), as opposed to the ones it created. */
   existingUnits: Set<number>;

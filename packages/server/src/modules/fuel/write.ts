@@ -1,4 +1,10 @@
-import { type FuelFillingWire, LineItemKind, type NewDomainEvent, startOfDay } from '@fleetkeep/core';
+import {
+  type FuelFillingWire,
+  LineItemKind,
+  type LiveEvent,
+  type NewDomainEvent,
+  startOfDay,
+} from '@fleetkeep/core';
 import type { Kysely, Updateable } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { type AppContext, DAY, now } from '../../context.js';
@@ -31,6 +37,8 @@ export class FuelChanges {
   readonly created = new Set<number>();
   readonly updated = new Set<number>();
   readonly deleted = new Set<number>();
+  /** The unit of each deleted filling, for the live event (events/visibility.ts). */
+  readonly deletedUnits = new Map<number, number>();
   readonly library: LineItemRow[] = [];
 }
 
@@ -138,6 +146,7 @@ export async function deleteFillingRow(
     .execute();
   await trx.deleteFrom('fuel_fillings').where('id', '=', existing.id).execute();
   ch.deleted.add(existing.id);
+  ch.deletedUnits.set(existing.id, existing.unit_id);
   await recordDomainEvents(trx, [
     { type: 'fuel.deleted', ...eventBase(fc), fillingId: existing.id, ...figuresOf(existing) },
   ]);
@@ -168,7 +177,10 @@ export async function runFuelChange<T>(
       return [
         ...ch.library.map((item) => ({ t: 'c', s: 'lineitem', fid, d: libraryItemToWire(item) }) as const),
         ...wires.map((d) => ({ t: ch.created.has(d.id) ? 'c' : 'u', s: 'fuelfilling', fid, d }) as const),
-        ...[...ch.deleted].map((id) => ({ t: 'd', s: 'fuelfilling', fid, d: { id } }) as const),
+        ...[...ch.deleted].map((id): LiveEvent => {
+          const unit = ch.deletedUnits.get(id);
+          return { t: 'd', s: 'fuelfilling', fid, d: { id }, ...(unit ? { on: { t: 'u', id: unit } } : {}) };
+        }),
       ];
     });
     return r;

@@ -8,6 +8,7 @@ import {
   type ImportRowsBody,
   type IntervalImportRow,
   type IntervalWire,
+  type IssueImportRow,
   intervalImportIssues,
   type LineItemImportRow,
   localDate,
@@ -29,6 +30,7 @@ import { fleetObjects } from '../intervals/store.js';
 import { isUniqueViolation } from '../lineitems/library.js';
 import { libraryEvents } from '../lineitems/service.js';
 import { createMany as createServices } from '../services/batch.js';
+import { writeIssues } from './issues.js';
 import { FileRefused, type ParseOptions, parseImportFile } from './parse.js';
 import { importProgress } from './progress.js';
 import { writeUnits } from './units.js';
@@ -41,6 +43,8 @@ export const IMPORT_NEEDS: Readonly<Record<ImportKind, FleetNeedName>> = {
   lineitems: 'lineitem.manage',
   // As creating a unit (routes/fleets.ts createUnit).
   units: 'fleet.admin',
+  // Issues of the past: as managing them (resolve, close).
+  issues: 'issue.manage',
 };
 
 /** `POST …/import/{kind}/parse`: the file's cells, or 400 with the reason's i18n key. */
@@ -96,6 +100,11 @@ export async function importRows(
           (r) => r.name,
         )
       : [];
+  // The issues import: the fleet's trailers by name too.
+  const trailers =
+    kind === 'issues'
+      ? await db.selectFrom('trailers').select(['id', 'name as n']).where('fleet_id', '=', fleetId).execute()
+      : [];
   const lineItems =
     kind === 'lineitems'
       ? await db
@@ -112,6 +121,7 @@ export async function importRows(
       dateFormat: body.date_format,
       today: localDate(fleet.tz, now()),
       units,
+      trailers,
       fleetId,
       intervalNames,
       lineItems,
@@ -163,6 +173,8 @@ async function write(
         return await writeLineItems(ctx, fleetId, data as LineItemImportRow[], written);
       case 'units':
         return await writeUnits(ctx, actor, fleet, data as UnitImportRow[]);
+      case 'issues':
+        return await writeIssues(ctx, actor, fleet, data as IssueImportRow[]);
     }
   } catch (e) {
     throw toSourceRows(e, payloads);

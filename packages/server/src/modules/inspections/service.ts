@@ -130,7 +130,7 @@ export async function updateInspection(
       });
     }
     await uow.record(events);
-    uow.emit({ t: 'u', s: 'inspection', fid: fleetId, d: { id } });
+    uow.emit({ t: 'u', s: 'inspection', fid: fleetId, d: { id }, on: { t: stored.ot, id: stored.oi } });
   });
   return readInspection(db, fleetId, id);
 }
@@ -154,7 +154,13 @@ export async function deleteInspection(ctx: AppContext, actor: Actor, fleetId: n
         reason: 'deleted',
       },
     ]);
-    uow.emit({ t: 'd', s: 'inspection', fid: fleetId, d: { id } });
+    uow.emit({
+      t: 'd',
+      s: 'inspection',
+      fid: fleetId,
+      d: { id },
+      on: { t: row.object_type as 'u' | 't', id: row.object_id },
+    });
   });
   return { error: 0 as const };
 }
@@ -167,7 +173,8 @@ export async function inspectionImage(
   id: number,
   aid: number,
 ) {
-  await requireFleet(ctx, actor, fleetId, 'inspection.submit');
+  // The inspection first: one of a unit outside a driver's reach answers like an unknown one.
+  await getInspection(ctx, actor, fleetId, id);
   const row = await ctx.db.kysely
     .selectFrom('attachments')
     .select(['name', 'content_type', 'data'])

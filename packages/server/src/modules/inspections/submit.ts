@@ -219,7 +219,7 @@ export async function submitInspection(
         worst: worstSeverity(defects.map((d) => d.severity)),
       },
     ]);
-    uow.emit({ t: 'c', s: 'inspection', fid: fleetId, d: { id: row.id } });
+    uow.emit({ t: 'c', s: 'inspection', fid: fleetId, d: { id: row.id }, on: { t: body.ot, id: body.oi } });
     return row.id;
   });
   return readInspection(db, fleetId, id);

@@ -83,16 +83,25 @@ export function emitIssue(
   fleetId: number,
   id: number,
   t: 'c' | 'u' | 'd',
+  /** For a deletion: the object it concerned (events/visibility.ts). */
+  on?: { t: 'u' | 't'; id: number },
 ) {
-  work.emitRecord('issue', fleetId, id, t, async () => {
-    const row = await ctx.db.kysely
-      .selectFrom('issues')
-      .selectAll()
-      .where('fleet_id', '=', fleetId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row ? (await issueWires(ctx.db.kysely, fleetId, [row]))[0] : undefined;
-  });
+  work.emitRecord(
+    'issue',
+    fleetId,
+    id,
+    t,
+    async () => {
+      const row = await ctx.db.kysely
+        .selectFrom('issues')
+        .selectAll()
+        .where('fleet_id', '=', fleetId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? (await issueWires(ctx.db.kysely, fleetId, [row]))[0] : undefined;
+    },
+    on,
+  );
 }
 
 /**

@@ -174,7 +174,7 @@ export async function deleteIssue(ctx: AppContext, actor: Actor, fleetId: number
     await work.record([
       { type: 'issue.deleted', fid: fleetId, at: now(), by: actor.userId, ...issueSubject(row) },
     ]);
-    emitIssue(ctx, work, fleetId, id, 'd');
+    emitIssue(ctx, work, fleetId, id, 'd', { t: row.object_type as 'u' | 't', id: row.object_id });
   });
   return { error: 0 as const };
 }

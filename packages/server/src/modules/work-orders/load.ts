@@ -73,6 +73,9 @@ export async function workOrderWires(
       .select(['id', 'work_order_id', 'title', 'priority', 'status', 'reported_at'])
       .where('fleet_id', '=', fleetId)
       .where('work_order_id', 'in', part)
+      // By work order first: SQLite then reads the index (fleet_id, work_order_id) instead of walking
+      // every issue of the fleet along (fleet_id, reported_at) to save a sort (bench/workshop.mjs).
+      .orderBy('work_order_id')
       .orderBy('reported_at')
       .orderBy('id')
       .execute()) {

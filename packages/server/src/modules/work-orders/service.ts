@@ -45,16 +45,25 @@ export function emitWorkOrder(
   fleetId: number,
   id: number,
   t: 'c' | 'u' | 'd',
+  /** For a deletion: the object it concerned (events/visibility.ts). */
+  on?: { t: 'u' | 't'; id: number },
 ) {
-  work.emitRecord('workorder', fleetId, id, t, async () => {
-    const row = await ctx.db.kysely
-      .selectFrom('work_orders')
-      .selectAll()
-      .where('fleet_id', '=', fleetId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row ? (await workOrderWires(ctx.db.kysely, fleetId, [row]))[0] : undefined;
-  });
+  work.emitRecord(
+    'workorder',
+    fleetId,
+    id,
+    t,
+    async () => {
+      const row = await ctx.db.kysely
+        .selectFrom('work_orders')
+        .selectAll()
+        .where('fleet_id', '=', fleetId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? (await workOrderWires(ctx.db.kysely, fleetId, [row]))[0] : undefined;
+    },
+    on,
+  );
 }
 
 /** The work order for update: locked on PostgreSQL, 404 when it is not of the fleet. */
@@ -275,7 +284,7 @@ export async function deleteWorkOrder(ctx: AppContext, actor: Actor, fleetId: nu
     await work.record([
       { type: 'workOrder.deleted', fid: fleetId, at: now(), by: actor.userId, ...workOrderSubject(row) },
     ]);
-    emitWorkOrder(ctx, work, fleetId, id, 'd');
+    emitWorkOrder(ctx, work, fleetId, id, 'd', { t: row.object_type as 'u' | 't', id: row.object_id });
   });
   return { error: 0 as const };
 }

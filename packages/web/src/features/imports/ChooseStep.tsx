@@ -48,6 +48,7 @@ const LIST_PATHS: Record<ImportKind, string> = {
   lineitems: '/lineitems',
   // Units are listed among the service objects (docs/product.md "The vehicle profile").
   units: '/items',
+  issues: '/issues',
 };
 export const listPath = (kind: ImportKind) => LIST_PATHS[kind];
 

@@ -29,6 +29,7 @@ const ROUTES: Record<ImportKind, RouteName> = {
   fuelfillings: 'fuelfillingsImport',
   lineitems: 'lineitemsImport',
   units: 'unitsImport',
+  issues: 'issuesImport',
 };
 
 /**

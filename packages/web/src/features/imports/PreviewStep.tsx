@@ -13,7 +13,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useIntervals, useLibrary, useUnits } from '../../lib/fleetData.ts';
+import { useIntervals, useLibrary, useTrailers, useUnits } from '../../lib/fleetData.ts';
 import { keysForEvent } from '../../lib/queryKeys.ts';
 import { readRefusal, rowErrors } from '../../lib/refusal.ts';
 import { useSession } from '../../lib/session.ts';
@@ -34,6 +34,7 @@ const COLLECTIONS = {
   fuelfillings: 'fuelfilling',
   lineitems: 'lineitem',
   units: 'avl_unit',
+  issues: 'issue',
 } as const satisfies Record<ImportKind, Parameters<typeof keysForEvent>[0]>;
 const CELL_WIDTH = 160;
 
@@ -56,6 +57,7 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
   const fid = auth?.fid ?? null;
   const fleet = auth?.fleets.find((f) => f.id === fid);
   const units = useUnits(fid);
+  const trailers = useTrailers(fid);
   const intervals = useIntervals(fid);
   const library = useLibrary(fid);
   const [rows, setRows] = useState<ImportCells[]>(state.rows);
@@ -76,8 +78,20 @@ export function PreviewStep({ kind, state }: { kind: ImportKind; state: ImportRo
       deviceIds: (units.data ?? []).map((u) => u.uid),
       unitTypes: auth?.unit_types ?? [],
       ms: fleet?.ms,
+      // The issues import: trailers by name too.
+      trailers: (trailers.data ?? []).map((p) => ({ id: p.id, n: p.n })),
     }),
-    [state.dateFormat, fleet?.tz, fleet?.ms, units.data, intervals.data, library.data, fid, auth?.unit_types],
+    [
+      state.dateFormat,
+      fleet?.tz,
+      fleet?.ms,
+      units.data,
+      trailers.data,
+      intervals.data,
+      library.data,
+      fid,
+      auth?.unit_types,
+    ],
   );
   const check = useMemo(() => checkImportRows(kind, rows, ctx), [kind, rows, ctx]);
   const issues = useMemo(() => {

@@ -1,5 +1,5 @@
 import { ISSUE_PRIORITIES, routes } from '@fleetkeep/core';
-import { Alert, Button, Group, Stack, Title } from '@mantine/core';
+import { Alert, Button, FileButton, Group, Stack, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -25,6 +25,8 @@ export default function IssuesScreen() {
   const navigate = useNavigate();
   const { fid, tz, dateFormat, timeFormat } = useFleetFormats();
   const canReport = useCan(routes.issues.create);
+  // The issues import: as resolving and closing issues (docs/product.md "Issues").
+  const canImport = useCan(routes.imports.importIssues);
   const [params, patchParams] = useUrlParams();
   const filters = decodeFilters(params);
   const list = useIssues(fid, filtersQuery(filters));
@@ -101,11 +103,25 @@ export default function IssuesScreen() {
         <Title order={1} size="h2">
           {t('issues.heading')}
         </Title>
-        {canReport && (
-          <Button onClick={() => setReporting(true)} data-testid="issue-report">
-            {t('issues.report')}
-          </Button>
-        )}
+        <Group gap="xs">
+          {canReport && (
+            <Button onClick={() => setReporting(true)} data-testid="issue-report">
+              {t('issues.report')}
+            </Button>
+          )}
+          {canImport && (
+            <FileButton
+              accept=".csv,.txt,.xlsx"
+              onChange={(file) => file && navigate('/issues/import', { state: { file } })}
+            >
+              {(props) => (
+                <Button variant="default" data-testid="import-open" {...props}>
+                  {t('imports.action')}
+                </Button>
+              )}
+            </FileButton>
+          )}
+        </Group>
       </Group>
       {list.isError ? (
         <Alert color="red" role="alert">

@@ -5,7 +5,7 @@ describe('migration rules', () => {
   it('checks a Fleetkeep export and counts its collections', () => {
     expect(checkDocument('{')).toEqual({ ok: false, reason: 'json' });
     expect(checkDocument('{"format":"other","version":1}')).toEqual({ ok: false, reason: 'format' });
-    expect(checkDocument('{"format":"fleetkeep-fleet","version":6}')).toEqual({
+    expect(checkDocument('{"format":"fleetkeep-fleet","version":7}')).toEqual({
       ok: false,
       reason: 'format',
     });

@@ -6,9 +6,11 @@ import {
   toThousandths,
   type WorkOrderWire,
 } from '@fleetkeep/core';
-import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PHONE_MAX_WIDTH } from '../../components/DataTable/DataTable.tsx';
 import { NumericInput } from '../../components/NumericInput.tsx';
 import { Select } from '../../components/Select.tsx';
 import { useLibrary } from '../../lib/fleetData.ts';
@@ -16,7 +18,9 @@ import type { FleetFormat } from './format.ts';
 
 /**
  * Parts and labour of a work order from the fleet's line-item library: pick an item, its quantity, add;
- * each line's cost and the total. Every change is saved at once (`onSave` with all lines).
+ * each line's cost and the total. Every change is saved at once (`onSave` with all lines). On a phone
+ * the lines are stacked cards (name, then quantity × unit cost = cost) instead of a table that would
+ * scroll sideways.
  */
 export function LinesSection({
   wo,
@@ -34,6 +38,9 @@ export function LinesSection({
   onSave: (lines: LineItemLineInput[]) => void;
 }) {
   const { t } = useTranslation();
+  const narrow = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`, false, {
+    getInitialValueInEffect: false,
+  });
   const library = useLibrary(fid);
   const [itemId, setItemId] = useState<string | null>(null);
   const [qty, setQty] = useState('1');
@@ -53,13 +60,45 @@ export function LinesSection({
   };
   const lineCost = (l: { q: number; c: number }) =>
     fromThousandths(multiplyThousandths(toThousandths(l.q) ?? 0, toThousandths(l.c) ?? 0));
+  const removeButton = (index: number, name: string) => (
+    <Button
+      size="compact-xs"
+      variant="subtle"
+      color="red"
+      disabled={busy}
+      aria-label={`${t('common.delete')}: ${name}`}
+      onClick={() => onSave(lines.filter((_, i) => i !== index))}
+      style={{ flexShrink: 0 }}
+    >
+      {t('common.delete')}
+    </Button>
+  );
 
   return (
     <Stack gap="xs">
       <Title order={2} size="h4">
         {t('workOrders.lines')}
       </Title>
-      {wo.li.length > 0 && (
+      {wo.li.length > 0 && narrow && (
+        <Stack gap="xs" data-testid="wo-lines">
+          {wo.li.map((l, index) => (
+            <Paper key={`${l.n}-${index}`} withBorder p="xs" data-testid="wo-line">
+              <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
+                <Stack gap={2} style={{ minWidth: 0 }}>
+                  <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                    {l.n}
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    {fmt.number(l.q)} × {fmt.money(l.c)} = {fmt.money(lineCost(l))}
+                  </Text>
+                </Stack>
+                {editable && removeButton(index, l.n)}
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+      {wo.li.length > 0 && !narrow && (
         <Table.ScrollContainer minWidth={360}>
           <Table data-testid="wo-lines">
             <Table.Thead>
@@ -78,20 +117,7 @@ export function LinesSection({
                   <Table.Td ta="right">{fmt.number(l.q)}</Table.Td>
                   <Table.Td ta="right">{fmt.money(l.c)}</Table.Td>
                   <Table.Td ta="right">{fmt.money(lineCost(l))}</Table.Td>
-                  {editable && (
-                    <Table.Td ta="right">
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        color="red"
-                        disabled={busy}
-                        aria-label={`${t('common.delete')}: ${l.n}`}
-                        onClick={() => onSave(lines.filter((_, i) => i !== index))}
-                      >
-                        {t('common.delete')}
-                      </Button>
-                    </Table.Td>
-                  )}
+                  {editable && <Table.Td ta="right">{removeButton(index, l.n)}</Table.Td>}
                 </Table.Tr>
               ))}
             </Table.Tbody>

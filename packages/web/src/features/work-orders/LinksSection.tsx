@@ -5,8 +5,8 @@ import { ServiceStatusBadge } from '../../components/ServiceStatus.tsx';
 import { useDueServices, useOpenIssues } from './api.ts';
 
 /**
- * The linked issues and services of a work order, each removable while it is unfinished, and what may be
- * added: the object's open issues, and "what is due" (its Due, overdue and In progress services).
+ * The linked issues and services of a work order, each removable while it is unfinished ("Remove from
+ * work order": the issue or service stays, only the link goes), and what may be added: the object's open issues, and "what is due" (its Due, overdue and In progress services).
  */
 export function LinksSection({
   wo,
@@ -40,17 +40,21 @@ export function LinksSection({
         </Title>
         {wo.issues.map((i) => (
           <Group key={i.id} justify="space-between" wrap="nowrap" gap="xs">
-            <Text size="sm">{i.title}</Text>
+            <Text size="sm" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+              {i.title}
+            </Text>
             {editable && (
               <Button
                 size="compact-xs"
                 variant="subtle"
                 color="red"
                 disabled={busy}
-                aria-label={`${t('common.delete')}: ${i.title}`}
+                style={{ flexShrink: 0 }}
+                aria-label={`${t('workOrders.removeLink')}: ${i.title}`}
+                data-testid={`wo-remove-issue-${i.id}`}
                 onClick={() => onIssues(issueIds.filter((id) => id !== i.id))}
               >
-                {t('common.delete')}
+                {t('workOrders.removeLink')}
               </Button>
             )}
           </Group>
@@ -84,8 +88,10 @@ export function LinksSection({
         </Title>
         {wo.services.map((s) => (
           <Group key={s.id} justify="space-between" wrap="nowrap" gap="xs">
-            <Group gap="xs" wrap="nowrap">
-              <Text size="sm">{s.n}</Text>
+            <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
+              <Text size="sm" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                {s.n}
+              </Text>
               {serviceBadge(s.f)}
             </Group>
             {editable && (
@@ -94,10 +100,12 @@ export function LinksSection({
                 variant="subtle"
                 color="red"
                 disabled={busy}
-                aria-label={`${t('common.delete')}: ${s.n}`}
+                style={{ flexShrink: 0 }}
+                aria-label={`${t('workOrders.removeLink')}: ${s.n}`}
+                data-testid={`wo-remove-service-${s.id}`}
                 onClick={() => onServices(serviceIds.filter((id) => id !== s.id))}
               >
-                {t('common.delete')}
+                {t('workOrders.removeLink')}
               </Button>
             )}
           </Group>
