@@ -81,6 +81,8 @@ export const DomainEventType = {
   workOrderCancelled: 'workOrder.cancelled',
   /** A work order was deleted. */
   workOrderDeleted: 'workOrder.deleted',
+  /** A tread-depth reading under the fleet's threshold (docs/product.md "Components"; kind 4096). */
+  componentTreadLow: 'component.treadLow',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -267,6 +269,17 @@ export type WorkOrderDomainEvent =
   | WorkOrderCancelledEvent
   | WorkOrderDeletedEvent;
 
+/** A tyre's tread read under the fleet threshold; depth and threshold in mm. */
+export type ComponentTreadLowEvent = DomainEventBase<'component.treadLow'> & {
+  componentId: number;
+  kind: string;
+  serial: string;
+  unitId: number | null;
+  position: string | null;
+  depth: number;
+  threshold: number;
+};
+
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
   | ServiceDueEvent
@@ -286,7 +299,8 @@ export type DomainEvent =
   | AssignmentDomainEvent
   | InspectionDomainEvent
   | IssueDomainEvent
-  | WorkOrderDomainEvent;
+  | WorkOrderDomainEvent
+  | ComponentTreadLowEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

@@ -50,6 +50,7 @@ import { setupRoutes } from './modules/setup/routes.js';
 import { statisticsRoutes } from './modules/statistics/routes.js';
 import { userRoutes } from './modules/user/routes.js';
 import { workOrderRoutes } from './modules/work-orders/routes.js';
+import { componentRoutes } from './modules/components/routes.js';
 import { ingestRoutes } from './telematics/routes.js';
 
 export interface BuildOptions {
@@ -135,6 +136,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(inspectionRoutes(ctx));
   await app.register(issueRoutes(ctx));
   await app.register(workOrderRoutes(ctx));
+  await app.register(componentRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(reportMailRoutes(ctx));

@@ -28,3 +28,4 @@ export * from './statistics.js';
 export * from './telematics.js';
 export * from './user.js';
 export * from './work-orders.js';
+export * from './components.js';

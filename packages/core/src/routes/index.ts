@@ -25,10 +25,12 @@ import { statisticsRoutes } from './statistics.js';
 import { telematicsRoutes } from './telematics.js';
 import { userRoutes } from './user.js';
 import { workOrdersRoutes } from './work-orders.js';
+import { componentsRoutes } from './components.js';
 
 export * from './admin.js';
 export * from './assignments.js';
 export * from './client-errors.js';
+export * from './components.js';
 export * from './customfields.js';
 export * from './fault-codes.js';
 export * from './fleet-transfer.js';
@@ -88,5 +90,6 @@ export const routes = {
   inspections: inspectionRoutes,
   issues: issuesRoutes,
   workOrders: workOrdersRoutes,
+  components: componentsRoutes,
 };
 export * from './inspections.js';
