@@ -52,7 +52,9 @@ export type RouteName =
   | 'issues'
   | 'issue'
   | 'workOrders'
-  | 'workOrder';
+  | 'workOrder'
+  | 'components'
+  | 'component';
 
 export interface RouteParams {
   /** The `{id}` path parameter, when the route has one. */
@@ -246,6 +248,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'workOrders':
     case 'workOrder':
       return need(has(Acl.viewWorkOrder));
+    case 'components':
+    case 'component':
+      return need(has(Acl.viewComponent));
   }
 }
 
@@ -271,6 +276,8 @@ export interface MenuVisibility {
   issues: boolean;
   /** Work orders (docs/product.md "Work orders"): viewWorkOrder. */
   workOrders: boolean;
+  /** Tyres and other components (docs/product.md "Components"): viewComponent. */
+  components: boolean;
 }
 
 export function menuVisibility(user: GuardUser): MenuVisibility {
@@ -291,6 +298,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     lineitems: ok('lineitems'),
     issues: ok('issues') && !adminOnly,
     workOrders: ok('workOrders') && !adminOnly,
+    components: ok('components') && !adminOnly,
   };
 }
 

@@ -25,6 +25,7 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { adminUserRoutes } from './modules/admin/user-routes.js';
 import { assignmentRoutes } from './modules/assignments/routes.js';
 import { clientErrorRoutes } from './modules/client-errors/routes.js';
+import { componentRoutes } from './modules/components/routes.js';
 import { customFieldRoutes } from './modules/customfields/routes.js';
 import { faultCodeRoutes } from './modules/fault-codes/routes.js';
 import { fleetTransferRoutes } from './modules/fleet-transfer/routes.js';
@@ -50,7 +51,6 @@ import { setupRoutes } from './modules/setup/routes.js';
 import { statisticsRoutes } from './modules/statistics/routes.js';
 import { userRoutes } from './modules/user/routes.js';
 import { workOrderRoutes } from './modules/work-orders/routes.js';
-import { componentRoutes } from './modules/components/routes.js';
 import { ingestRoutes } from './telematics/routes.js';
 
 export interface BuildOptions {

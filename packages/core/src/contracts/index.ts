@@ -3,6 +3,7 @@
 export * from './admin.js';
 export * from './assignments.js';
 export * from './common.js';
+export * from './components.js';
 export * from './customfields.js';
 export * from './fault-codes.js';
 export * from './fleet-transfer.js';
@@ -28,4 +29,3 @@ export * from './statistics.js';
 export * from './telematics.js';
 export * from './user.js';
 export * from './work-orders.js';
-export * from './components.js';

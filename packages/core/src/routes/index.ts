@@ -1,6 +1,7 @@
 import { adminRoutes } from './admin.js';
 import { assignmentsRoutes } from './assignments.js';
 import { clientErrorsRoutes } from './client-errors.js';
+import { componentsRoutes } from './components.js';
 import { customfieldsRoutes } from './customfields.js';
 import { faultCodeRoutes } from './fault-codes.js';
 import { fleetTransferRoutes } from './fleet-transfer.js';
@@ -25,7 +26,6 @@ import { statisticsRoutes } from './statistics.js';
 import { telematicsRoutes } from './telematics.js';
 import { userRoutes } from './user.js';
 import { workOrdersRoutes } from './work-orders.js';
-import { componentsRoutes } from './components.js';
 
 export * from './admin.js';
 export * from './assignments.js';

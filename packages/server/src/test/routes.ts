@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_CASES } from './admin-cases.js';
 import { ASSIGNMENT_CASES } from './assignment-cases.js';
-import { COMPONENT_CASES } from './component-cases.js';
 import { attachmentCases } from './attachment-cases.js';
+import { COMPONENT_CASES } from './component-cases.js';
 import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
 import { FAULT_CODE_CASES } from './fault-code-cases.js';
 import { FLEET_TRANSFER_CASES } from './fleet-transfer-cases.js';

@@ -47,6 +47,11 @@ const ObjectIssuesTab = lazy(async () => ({
 }));
 const WorkOrdersScreen = lazy(() => import('../features/work-orders/WorkOrdersScreen.tsx'));
 const WorkOrderScreen = lazy(() => import('../features/work-orders/WorkOrderScreen.tsx'));
+const ComponentsScreen = lazy(() => import('../features/components/ComponentsScreen.tsx'));
+const ComponentScreen = lazy(() => import('../features/components/ComponentScreen.tsx'));
+const UnitTyresTab = lazy(() =>
+  import('../features/components/TyresTab.tsx').then((m) => ({ default: m.TyresTab })),
+);
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -68,6 +73,13 @@ function RequireAuth() {
 const objectIssues = (type: 'u' | 't', id: number) => (
   <Suspense fallback={<Loading />}>
     <ObjectIssuesTab type={type} id={id} />
+  </Suspense>
+);
+
+/** The "Tyres" tab of a unit's page (features/components, composed here). */
+const unitTyres = (unitId: number, unitTypeId: number | null) => (
+  <Suspense fallback={<Loading />}>
+    <UnitTyresTab unitId={unitId} unitTypeId={unitTypeId} />
   </Suspense>
 );
 
@@ -101,7 +113,12 @@ export const router = createBrowserRouter(
           path="unit/:id"
           element={guarded(
             'unit',
-            <ObjectScreen kind="unit" unitMap={<FleetMap mode="unit" />} issuesTab={objectIssues} />,
+            <ObjectScreen
+              kind="unit"
+              unitMap={<FleetMap mode="unit" />}
+              issuesTab={objectIssues}
+              tyresTab={unitTyres}
+            />,
           )}
         />
         <Route
@@ -130,6 +147,8 @@ export const router = createBrowserRouter(
         <Route path="lineitems/import" element={<ImportScreen kind="lineitems" />} />
         <Route path="work-orders" element={guarded('workOrders', <WorkOrdersScreen />)} />
         <Route path="work-orders/:id" element={guarded('workOrder', <WorkOrderScreen />)} />
+        <Route path="components" element={guarded('components', <ComponentsScreen />)} />
+        <Route path="components/:id" element={guarded('component', <ComponentScreen />)} />
         <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />
         <Route path="settings" element={guarded('settings', <SettingsScreen />)} />
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -41,6 +41,7 @@ const TABS = [
   'faults',
   'issues',
   'drivers',
+  'tyres',
 ] as const;
 type Tab = (typeof TABS)[number];
 
@@ -80,11 +81,14 @@ export default function ObjectScreen({
   kind,
   unitMap,
   issuesTab,
+  tyresTab,
 }: {
   kind: ObjectKind;
   unitMap?: ReactNode;
   /** The "Issues" tab of a unit or trailer (features/issues, composed by the app's routes). */
   issuesTab?: (type: 'u' | 't', id: number) => ReactNode;
+  /** The "Tyres" tab of a unit: its axle diagram (features/components, composed by the app's routes). */
+  tyresTab?: (unitId: number, unitTypeId: number | null) => ReactNode;
 }) {
   const { t } = useTranslation();
   const session = useSession();
@@ -109,13 +113,16 @@ export default function ObjectScreen({
   const currentDrivers = useCurrentDrivers(fid, seesDrivers);
   // Issues of a unit or trailer (issue.report).
   const seesIssues = useCan(routes.issues.list) && issuesTab !== undefined && kind !== 'driver';
+  // Tyres and other components of a unit (component.view).
+  const seesTyres = useCan(routes.components.list) && tyresTab !== undefined && kind === 'unit';
   const known =
     (TABS as readonly string[]).includes(tabParam ?? '') &&
     (seesFuel || tabParam !== 'fuel') &&
     (seesMeter || tabParam !== 'meter') &&
     (seesFaults || tabParam !== 'faults') &&
     (seesDrivers || tabParam !== 'drivers') &&
-    (seesIssues || tabParam !== 'issues');
+    (seesIssues || tabParam !== 'issues') &&
+    (seesTyres || tabParam !== 'tyres');
   const tab: Tab = known ? (tabParam as Tab) : 'general';
   const period = decodePeriod(search.get('period'));
 
@@ -194,6 +201,7 @@ export default function ObjectScreen({
           {seesFaults && <Tabs.Tab value="faults">{t('objects.tabFaultCodes')}</Tabs.Tab>}
           {seesDrivers && <Tabs.Tab value="drivers">{t('assignments.tab')}</Tabs.Tab>}
           {seesIssues && <Tabs.Tab value="issues">{t('issues.tab')}</Tabs.Tab>}
+          {seesTyres && <Tabs.Tab value="tyres">{t('components.tab')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <GeneralTab
@@ -235,6 +243,11 @@ export default function ObjectScreen({
         {seesIssues && (
           <Tabs.Panel value="issues" pt="md">
             {issuesTab?.(kind === 'unit' ? 'u' : 't', object.id)}
+          </Tabs.Panel>
+        )}
+        {seesTyres && (
+          <Tabs.Panel value="tyres" pt="md">
+            {tyresTab?.(object.id, object.unit?.ut ?? null)}
           </Tabs.Panel>
         )}
       </ScrollTabs>
