@@ -51,11 +51,11 @@ export function AxleDiagram({
       viewBox={`0 0 ${WIDTH} ${height}`}
       width="100%"
       style={{ maxWidth: 340, display: 'block' }}
-      role="img"
       aria-label={t('components.diagram')}
       data-testid="axle-diagram"
       data-positions={layoutPositions(layout).join(',')}
     >
+      <title>{t('components.diagram')}</title>
       <rect
         x={mid - BODY_W / 2}
         y={14}

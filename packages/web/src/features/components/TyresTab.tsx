@@ -43,15 +43,17 @@ export function TyresTab({ unitId, unitTypeId }: { unitId: number; unitTypeId: n
       <Group align="flex-start" gap="xl" wrap="wrap">
         <AxleDiagram layout={layout} mounted={mounted} onPick={pick} />
         <Stack gap={4} style={{ flex: '1 1 240px' }}>
-          {[...mounted.values()].map((c) => (
-            <Text key={c.id} size="sm">
-              <b>{c.position}</b>{' '}
-              <Anchor component={Link} to={`/components/${c.id}`}>
-                {c.serial || `#${c.id}`}
-              </Anchor>{' '}
-              · {fmt.distance(c.distance)} · {fmt.depth(c.tread)}
-            </Text>
-          ))}
+          {[...mounted.values()]
+            .sort((a, b) => (a.position ?? '').localeCompare(b.position ?? ''))
+            .map((c) => (
+              <Text key={c.id} size="sm">
+                <b>{c.position}</b>{' '}
+                <Anchor component={Link} to={`/components/${c.id}`}>
+                  {c.serial || `#${c.id}`}
+                </Anchor>{' '}
+                · {fmt.distance(c.distance)} · {fmt.depth(c.tread)}
+              </Text>
+            ))}
           {mounted.size === 0 && <Text c="dimmed">{t('components.noTyres')}</Text>}
           {canMount && (
             <Text size="sm" c="dimmed">
