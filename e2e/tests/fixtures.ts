@@ -38,6 +38,25 @@ export async function login(page: Page, user: DemoUser, password = DEMO_PASSWORD
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
+/**
+ * Moves inside the app as a link would (history push, then the router's pop-state listener) instead of
+ * loading the page again, which costs a second or more per screen on a busy machine. Waits until the
+ * screen the guard let through, or the one it sent the user to, has been committed (web
+ * components/ScreenMark.tsx writes `<html data-screen>`): after an in-app navigation the previous screen
+ * may stay on show while the next one's code loads, so neither the URL nor a heading says it alone.
+ */
+export async function navigateInApp(page: Page, route: string): Promise<void> {
+  await page.evaluate((to) => {
+    delete document.documentElement.dataset.screen;
+    // The router's own state shape: a fresh key per entry (the mark follows it), the next index.
+    const idx = ((window.history.state as { idx?: number } | null)?.idx ?? 0) + 1;
+    const key = Math.random().toString(36).slice(2, 10);
+    window.history.pushState({ usr: null, key, idx }, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, route);
+  await expect(page.locator('html[data-screen]')).toHaveCount(1);
+}
+
 export async function openUserMenu(page: Page): Promise<void> {
   await page.getByTestId('user-menu').click();
 }

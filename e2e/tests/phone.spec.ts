@@ -6,6 +6,7 @@ import {
   expect,
   expectNoPageScroll,
   login,
+  navigateInApp,
   screenshot,
   test,
 } from './fixtures.ts';
@@ -73,6 +74,9 @@ test('every list screen at 375 px: no sideways page scroll, in English and Germa
       ['fuelfillings', '/fuelfillings'],
       ['lineitems', '/lineitems'],
       ['reports', '/reports'],
+      ['issues', '/issues'],
+      ['work-orders', '/work-orders'],
+      ['inspections', '/inspections'],
       ['fleet-settings', `/fleet/${fid}`],
       ['fleet-users', `/fleet/${fid}?tab=users`],
       ['fleet-objects', `/fleet/${fid}?tab=objects`],
@@ -92,7 +96,7 @@ test('every list screen at 375 px: no sideways page scroll, in English and Germa
         await signIn(page, user);
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
         for (const [name, url] of screens[user]) {
-          await page.goto(url);
+          await navigateInApp(page, url);
           // The screen itself, not a redirect.
           await expect(page).toHaveURL(url);
           await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 30_000 });

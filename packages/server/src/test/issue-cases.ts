@@ -1,5 +1,6 @@
 import { attachmentCases, outcomes } from './attachment-cases.js';
-import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
+import { onRecord, type RecordApi } from './record-cases.js';
+import type { CaseEnv, MatrixUser, RouteCase } from './routes.js';
 
 /**
  * Permission-matrix cases of the issues API (docs/product.md "Issues", "Workshop rights"), spread into
@@ -12,7 +13,6 @@ import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
 const REPORTERS: MatrixUser[] = ['manager', 'mechanic', 'viewer'];
 const MANAGERS: MatrixUser[] = ['manager', 'mechanic'];
 const TITLE = 'matrix issue';
-const unknown: Outcome = { status: 404, error: 5 };
 
 /**
  * An open issue of the demo fleet's first unit (or of the other fleet's), written directly, reported by
@@ -64,10 +64,7 @@ async function restore({ t }: CaseEnv) {
 
 const base = ({ fx }: CaseEnv) => `/api/fleets/${fx.fleetId}/issues`;
 const route = '/api/fleets/:fid/issues';
-const foreign = (ok: MatrixUser[]) => ({
-  ...outcomes(ok),
-  ...Object.fromEntries(ok.map((u) => [u, unknown])),
-});
+const api: RecordApi = { route, base, seed, restore, foreignLabel: 'an issue of another fleet' };
 
 export const ISSUE_CASES: RouteCase[] = [
   {
@@ -101,73 +98,11 @@ export const ISSUE_CASES: RouteCase[] = [
     expect: outcomes(REPORTERS),
     restore,
   },
-  {
-    route: `GET ${route}/:id`,
-    build: async (env) => ({ method: 'GET', url: `${base(env)}/${await seed(env)}` }),
-    expect: outcomes(REPORTERS),
-    restore,
-  },
-  {
-    route: `GET ${route}/:id`,
-    label: 'an issue of another fleet',
-    build: async (env) => ({ method: 'GET', url: `${base(env)}/${await seed(env, true)}` }),
-    expect: foreign(REPORTERS),
-    restore,
-  },
-  {
-    route: `PUT ${route}/:id`,
-    build: async (env) => ({
-      method: 'PUT',
-      url: `${base(env)}/${await seed(env)}`,
-      body: { priority: 'high' },
-    }),
-    expect: outcomes(MANAGERS),
-    restore,
-  },
-  {
-    route: `PUT ${route}/:id`,
-    label: 'an issue of another fleet',
-    build: async (env) => ({
-      method: 'PUT',
-      url: `${base(env)}/${await seed(env, true)}`,
-      body: { priority: 'high' },
-    }),
-    expect: foreign(MANAGERS),
-    restore,
-  },
-  {
-    route: `DELETE ${route}/:id`,
-    build: async (env) => ({ method: 'DELETE', url: `${base(env)}/${await seed(env)}` }),
-    expect: outcomes(MANAGERS),
-    restore,
-  },
-  {
-    route: `POST ${route}/:id/resolve`,
-    build: async (env) => ({ method: 'POST', url: `${base(env)}/${await seed(env)}/resolve`, body: {} }),
-    expect: outcomes(MANAGERS),
-    restore,
-  },
-  {
-    route: `POST ${route}/:id/close`,
-    build: async (env) => ({
-      method: 'POST',
-      url: `${base(env)}/${await seed(env)}/close`,
-      body: { note: 'Not a defect' },
-    }),
-    expect: outcomes(MANAGERS),
-    restore,
-  },
-  {
-    route: `POST ${route}/:id/close`,
-    label: 'an issue of another fleet',
-    build: async (env) => ({
-      method: 'POST',
-      url: `${base(env)}/${await seed(env, true)}/close`,
-      body: { note: 'Not a defect' },
-    }),
-    expect: foreign(MANAGERS),
-    restore,
-  },
+  ...onRecord(api, 'GET', '', REPORTERS),
+  ...onRecord(api, 'PUT', '', MANAGERS, { priority: 'high' }),
+  ...onRecord(api, 'DELETE', '', MANAGERS),
+  ...onRecord(api, 'POST', 'resolve', MANAGERS, {}),
+  ...onRecord(api, 'POST', 'close', MANAGERS, { note: 'Not a defect' }),
   {
     route: `POST ${route}/:id/reopen`,
     label: 'a resolved issue',

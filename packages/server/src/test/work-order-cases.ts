@@ -1,5 +1,6 @@
 import { outcomes } from './attachment-cases.js';
-import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
+import { onRecord, type RecordApi } from './record-cases.js';
+import type { CaseEnv, MatrixUser, RouteCase } from './routes.js';
 
 /**
  * Permission-matrix cases of the work-orders API (docs/product.md "Work orders", "Workshop rights"),
@@ -11,7 +12,6 @@ import type { CaseEnv, MatrixUser, Outcome, RouteCase } from './routes.js';
 const VIEWERS: MatrixUser[] = ['manager', 'mechanic', 'viewer'];
 const MANAGERS: MatrixUser[] = ['manager', 'mechanic'];
 const TITLE = 'matrix work order';
-const unknown: Outcome = { status: 404, error: 5 };
 
 /** An open work order of the demo fleet's first unit (or of the other fleet's), written directly. */
 async function seed({ t, fx }: CaseEnv, other = false, status = 'open'): Promise<number> {
@@ -73,34 +73,17 @@ async function restore({ t }: CaseEnv) {
 
 const base = ({ fx }: CaseEnv) => `/api/fleets/${fx.fleetId}/work-orders`;
 const route = '/api/fleets/:fid/work-orders';
-const foreign = (ok: MatrixUser[]) => ({
-  ...outcomes(ok),
-  ...Object.fromEntries(ok.map((u) => [u, unknown])),
-});
+const api: RecordApi = {
+  route,
+  base,
+  seed: (env, other) => seed(env, other),
+  restore,
+  foreignLabel: 'a work order of another fleet',
+};
 
-const action = (name: string, status = 'open', body: unknown = {}): RouteCase[] => [
-  {
-    route: `POST ${route}/:id/${name}`,
-    build: async (env) => ({
-      method: 'POST',
-      url: `${base(env)}/${await seed(env, false, status)}/${name}`,
-      body,
-    }),
-    expect: outcomes(MANAGERS),
-    restore,
-  },
-  {
-    route: `POST ${route}/:id/${name}`,
-    label: 'a work order of another fleet',
-    build: async (env) => ({
-      method: 'POST',
-      url: `${base(env)}/${await seed(env, true, status)}/${name}`,
-      body,
-    }),
-    expect: foreign(MANAGERS),
-    restore,
-  },
-];
+/** An action on a work order in `status`. */
+const action = (name: string, status = 'open', body: unknown = {}): RouteCase[] =>
+  onRecord(api, 'POST', name, MANAGERS, body, (env, other) => seed(env, other, status));
 
 export const WORK_ORDER_CASES: RouteCase[] = [
   {
@@ -139,53 +122,9 @@ export const WORK_ORDER_CASES: RouteCase[] = [
     expect: outcomes(MANAGERS),
     restore,
   },
-  {
-    route: `GET ${route}/:id`,
-    build: async (env) => ({ method: 'GET', url: `${base(env)}/${await seed(env)}` }),
-    expect: outcomes(VIEWERS),
-    restore,
-  },
-  {
-    route: `GET ${route}/:id`,
-    label: 'a work order of another fleet',
-    build: async (env) => ({ method: 'GET', url: `${base(env)}/${await seed(env, true)}` }),
-    expect: foreign(VIEWERS),
-    restore,
-  },
-  {
-    route: `PUT ${route}/:id`,
-    build: async (env) => ({
-      method: 'PUT',
-      url: `${base(env)}/${await seed(env)}`,
-      body: { description: 'matrix' },
-    }),
-    expect: outcomes(MANAGERS),
-    restore,
-  },
-  {
-    route: `PUT ${route}/:id`,
-    label: 'a work order of another fleet',
-    build: async (env) => ({
-      method: 'PUT',
-      url: `${base(env)}/${await seed(env, true)}`,
-      body: { description: 'matrix' },
-    }),
-    expect: foreign(MANAGERS),
-    restore,
-  },
-  {
-    route: `DELETE ${route}/:id`,
-    build: async (env) => ({ method: 'DELETE', url: `${base(env)}/${await seed(env)}` }),
-    expect: outcomes(MANAGERS),
-    restore,
-  },
-  {
-    route: `DELETE ${route}/:id`,
-    label: 'a work order of another fleet',
-    build: async (env) => ({ method: 'DELETE', url: `${base(env)}/${await seed(env, true)}` }),
-    expect: foreign(MANAGERS),
-    restore,
-  },
+  ...onRecord(api, 'GET', '', VIEWERS),
+  ...onRecord(api, 'PUT', '', MANAGERS, { description: 'matrix' }),
+  ...onRecord(api, 'DELETE', '', MANAGERS),
   ...action('start'),
   ...action('hold', 'in_progress'),
   ...action('complete', 'in_progress', { mileage: null }),

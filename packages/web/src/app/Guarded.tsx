@@ -2,6 +2,7 @@ import { guardRoute, type RouteName } from '@fleetkeep/core';
 import { type ReactNode, Suspense } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { Loading } from '../components/Loading.tsx';
+import { ScreenMark } from '../components/ScreenMark.tsx';
 import { guardUser, useSession } from '../lib/session.ts';
 
 /** Import rows or selected services passed through navigation state (spec §2). */
@@ -22,5 +23,10 @@ export function Guarded({ route, children }: { route: RouteName; children: React
     hasState: hasNavigationState(location.state),
   });
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
-  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+  return (
+    <Suspense fallback={<Loading />}>
+      {children}
+      <ScreenMark route={route} />
+    </Suspense>
+  );
 }

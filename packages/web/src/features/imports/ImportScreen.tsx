@@ -7,6 +7,7 @@ import {
 } from '@fleetkeep/core';
 import { Navigate, useLocation } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
+import { ScreenMark } from '../../components/ScreenMark.tsx';
 import { guardUser, useSession } from '../../lib/session.ts';
 import { ChooseStep } from './ChooseStep.tsx';
 import { PreviewStep } from './PreviewStep.tsx';
@@ -44,6 +45,14 @@ export default function ImportScreen({ kind }: { kind: ImportKind }) {
   if (session.status !== 'authenticated') return <Loading />;
   const decision = guardRoute(guardUser(session.auth), ROUTES[kind], { hasState: hasRows || hasFile });
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
-  if (hasRows) return <PreviewStep key={location.key} kind={kind} state={state as ImportRowsState} />;
-  return <ChooseStep key={location.key} kind={kind} file={state?.file as File} />;
+  return (
+    <>
+      {hasRows ? (
+        <PreviewStep key={location.key} kind={kind} state={state as ImportRowsState} />
+      ) : (
+        <ChooseStep key={location.key} kind={kind} file={state?.file as File} />
+      )}
+      <ScreenMark route={ROUTES[kind]} />
+    </>
+  );
 }

@@ -72,7 +72,9 @@ export default function FormsScreen() {
         ← {t('inspections.back')}
       </Anchor>
       <Group justify="space-between">
-        <Title order={2}>{t('inspections.forms')}</Title>
+        <Title order={1} size="h2">
+          {t('inspections.forms')}
+        </Title>
         <Button onClick={() => setEditing({ source: null, copy: false })}>{t('inspections.newForm')}</Button>
       </Group>
       {(forms.data ?? []).map((f) => (

@@ -50,7 +50,9 @@ export default function InspectionScreen() {
       </Anchor>
       <Group justify="space-between" align="flex-start">
         <Stack gap={2}>
-          <Title order={2}>{t('inspections.inspectionOf', { name: i.on })}</Title>
+          <Title order={1} size="h2">
+            {t('inspections.inspectionOf', { name: i.on })}
+          </Title>
           <Text c="dimmed" size="sm">
             {formName(i)} · {when(i.at)} · {i.by?.nm ?? ''}
           </Text>

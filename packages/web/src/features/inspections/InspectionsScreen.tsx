@@ -87,7 +87,9 @@ export default function InspectionsScreen() {
   return (
     <Stack>
       <Group justify="space-between" wrap="wrap">
-        <Title order={2}>{t('inspections.title')}</Title>
+        <Title order={1} size="h2">
+          {t('inspections.title')}
+        </Title>
         <Group>
           {can(routes.inspectionForms.create) && (
             <Button variant="default" component={Link} to="/inspections/forms">

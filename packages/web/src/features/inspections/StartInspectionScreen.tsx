@@ -125,7 +125,9 @@ export default function StartInspectionScreen() {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack maw={640} gap="md">
-        <Title order={2}>{t('inspections.start')}</Title>
+        <Title order={1} size="h2">
+          {t('inspections.start')}
+        </Title>
         <Select
           label={t('inspections.form')}
           options={(forms.data ?? []).map((f) => ({ value: String(f.id), label: formName(f) }))}
