@@ -48,7 +48,7 @@ export const NotificationKind = {
 export const ALL_NOTIFICATION_KINDS = 31;
 /**
  * The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds, a critical fault code,
- * an issue reported, an inspection with defects, a work order assigned or completed.
+ * an issue reported, an inspection with defects, a work order assigned or completed, a tyre's tread low.
  */
 export const ALL_CHANNEL_KINDS =
   ALL_NOTIFICATION_KINDS |
@@ -56,7 +56,8 @@ export const ALL_CHANNEL_KINDS =
   NotificationKind.issueReported |
   NotificationKind.inspectionFailed |
   NotificationKind.workOrderAssigned |
-  NotificationKind.workOrderCompleted;
+  NotificationKind.workOrderCompleted |
+  NotificationKind.treadLow;
 
 /**
  * Fleet permission bit mask (spec §6). Fuel fillings share the service bits. The bits from 1024 on are

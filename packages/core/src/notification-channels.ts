@@ -3,7 +3,7 @@ import { isNotificationKind, setupExistedAt } from './notifications.js';
 
 /**
  * True for a kind a channel set-up sends: a service kind, a critical fault code, an issue reported, a
- * failed inspection, a work order assigned or completed.
+ * failed inspection, a work order assigned or completed, a tyre's tread low.
  */
 export function isChannelKind(kind: number): boolean {
   return (
@@ -12,7 +12,8 @@ export function isChannelKind(kind: number): boolean {
     kind === NotificationKind.issueReported ||
     kind === NotificationKind.inspectionFailed ||
     kind === NotificationKind.workOrderAssigned ||
-    kind === NotificationKind.workOrderCompleted
+    kind === NotificationKind.workOrderCompleted ||
+    kind === NotificationKind.treadLow
   );
 }
 
@@ -70,6 +71,7 @@ export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
   [NotificationKind.issueReported]: 'issueReported',
   [NotificationKind.workOrderAssigned]: 'workOrderAssigned',
   [NotificationKind.workOrderCompleted]: 'workOrderCompleted',
+  [NotificationKind.treadLow]: 'treadLow',
 };
 
 /** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
@@ -104,6 +106,18 @@ export interface ChannelEventSnapshot {
   inspection?: InspectionSnapshot;
   /** A work order assigned (kind 128) or completed (kind 256): `service` is then empty. */
   workOrder?: ChannelWorkOrder;
+  /** A tread reading under the fleet's threshold (kind 4096): `object` is the unit it is mounted on. */
+  component?: ChannelComponent;
+}
+
+/** A component as a channel message tells it (docs/product.md "Components"); depths in mm. */
+export interface ChannelComponent {
+  id: number;
+  kind: string;
+  serial: string;
+  position: string | null;
+  depth: number;
+  threshold: number;
 }
 
 /** A work order as a channel message tells it (docs/product.md "Work orders"). */
@@ -162,6 +176,8 @@ export interface WebhookPayload {
   inspection?: InspectionSnapshot;
   /** Kinds 128 and 256 only: the work order assigned or completed (`service` is then null). */
   work_order?: ChannelWorkOrder;
+  /** Kind 4096 only: the component whose tread read low (`service` is then null). */
+  component?: ChannelComponent;
   link: string;
 }
 
@@ -182,6 +198,11 @@ export function issueUrl(publicUrl: string, issueId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/issues/${issueId}`;
 }
 
+/** The link to a component on the public site (the components screen's page). */
+export function componentUrl(publicUrl: string, componentId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/components/${componentId}`;
+}
+
 /** The link to a work order on the public site (the work-orders screen's page). */
 export function workOrderUrl(publicUrl: string, workOrderId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/work-orders/${workOrderId}`;
@@ -189,6 +210,7 @@ export function workOrderUrl(publicUrl: string, workOrderId: number): string {
 
 /** The link a delivery carries: the work order, the issue, the inspection, the unit's fault codes, or the service. */
 export function snapshotLink(snapshot: ChannelEventSnapshot, publicUrl: string): string {
+  if (snapshot.component) return componentUrl(publicUrl, snapshot.component.id);
   if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
   if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
   if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
@@ -213,7 +235,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     },
     fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
     service:
-      snapshot.fault || snapshot.issue || snapshot.inspection || snapshot.workOrder
+      snapshot.fault || snapshot.issue || snapshot.inspection || snapshot.workOrder || snapshot.component
         ? null
         : {
             id: s.id,
@@ -233,6 +255,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     ...(snapshot.issue && { issue: snapshot.issue }),
     ...(snapshot.inspection && { inspection: snapshot.inspection }),
     ...(snapshot.workOrder && { work_order: snapshot.workOrder }),
+    ...(snapshot.component && { component: snapshot.component }),
     link: snapshotLink(snapshot, publicUrl),
   };
 }

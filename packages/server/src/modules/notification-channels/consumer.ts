@@ -1,4 +1,5 @@
 import {
+  type ComponentTreadLowEvent,
   DomainEventType,
   type FaultCodeOpenedEvent,
   fromThousandths,
@@ -15,6 +16,7 @@ import type { Database } from '../../db/schema.js';
 import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
 import { parseCritical } from '../fault-codes/service.js';
 import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
+import { treadLowKind } from './component-deliveries.js';
 import { type ChannelKind, channelDeliveries, type NewDelivery } from './deliveries.js';
 import { inspectionFailedKind } from './inspection-deliveries.js';
 import { issueReportedKind } from './issue-deliveries.js';
@@ -197,6 +199,7 @@ export function channelConsumer(ctx: AppContext): DomainEventConsumer {
       DomainEventType.inspectionSubmitted,
       DomainEventType.issueReported,
       ...WORK_ORDER_TYPES,
+      DomainEventType.componentTreadLow,
     ],
     async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
       const ofTypes = <E>(types: readonly string[]) => events.filter((e) => types.includes(e.type)) as E[];
@@ -205,6 +208,7 @@ export function channelConsumer(ctx: AppContext): DomainEventConsumer {
         DomainEventType.inspectionSubmitted,
         DomainEventType.issueReported,
         ...WORK_ORDER_TYPES,
+        DomainEventType.componentTreadLow,
       ];
       // One after the other: the batches share the consumer's transaction (one connection).
       const batches = [
@@ -223,6 +227,12 @@ export function channelConsumer(ctx: AppContext): DomainEventConsumer {
             issueReportedKind,
           ),
         () => channelDeliveries(trx, ofTypes<WorkOrderChannelEvent>(WORK_ORDER_TYPES), workOrderKind),
+        () =>
+          channelDeliveries(
+            trx,
+            ofTypes<ComponentTreadLowEvent>([DomainEventType.componentTreadLow]),
+            treadLowKind,
+          ),
         () => deliveriesOf(trx, events.filter((e) => !special.includes(e.type)) as ServiceDomainEvent[]),
       ];
       let written = 0;

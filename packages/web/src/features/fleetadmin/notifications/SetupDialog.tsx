@@ -111,6 +111,7 @@ export function SetupDialog({
           NotificationKind.criticalFault,
           NotificationKind.issueReported,
           NotificationKind.inspectionFailed,
+          NotificationKind.treadLow,
         ];
   const bot = setup as BotSetupWire | null;
   const hook = setup as WebhookSetupWire | null;
@@ -165,7 +166,9 @@ export function SetupDialog({
                         ? t('inspections.notify.kind')
                         : k === NotificationKind.issueReported
                           ? t('issues.notifyKind')
-                          : t(kindTitleKey(k))
+                          : k === NotificationKind.treadLow
+                            ? t('components.notify.kind')
+                            : t(kindTitleKey(k))
                   }
                   disabled={busy}
                 />
