@@ -102,6 +102,8 @@ for (const width of [1280, 375]) {
 
     await page.goto('/components?kind=tyre');
     await expect(page.getByText(`${tag}-FL`)).toBeVisible();
+    // The fleet's tread threshold (default 3 mm): the reading of 2.5 mm above was under it.
+    await expect(page.getByTestId('comp-threshold')).toHaveValue('3');
     await expectNoPageScroll(page, width);
     await screenshot(page, `components-list-${width}`);
     await page.context().close();

@@ -12,6 +12,7 @@ import { useComponents, useKinds } from './api.ts';
 import { CreateComponentDialog } from './CreateComponentDialog.tsx';
 import { useComponentFormat } from './format.ts';
 import { STATE_COLOR, useKindLabel } from './labels.ts';
+import { ThresholdSetting } from './ThresholdSetting.tsx';
 
 const stateOf = (text: string | null): ComponentState | undefined =>
   (COMPONENT_STATES as readonly string[]).includes(text ?? '') ? (text as ComponentState) : undefined;
@@ -160,6 +161,7 @@ export default function ComponentsScreen() {
           data-testid="comp-list"
         />
       )}
+      <ThresholdSetting fid={fid} />
       {creating && (
         <CreateComponentDialog
           onClose={() => setCreating(false)}
