@@ -3,7 +3,8 @@ import { apiSession, cpuThrottle, expect, login, screenshot, test } from './fixt
 /**
  * A unit's fault codes. A Traccar server forwards a position whose `dtcs` attribute reports two codes;
  * the open unit page's "Fault codes" tab shows them live, the one the fleet counts as critical marked.
- * The manager clears it (confirmed); reported again, it is active again with its count going on.
+ * The manager clears it (confirmed); reported again, it is active again with its count going on. The
+ * critical code opened an issue on the unit, once.
  */
 test('fault codes arrive live, are cleared and reopen', async ({ page, request }) => {
   test.setTimeout(60_000 * cpuThrottle());
@@ -66,6 +67,11 @@ test('fault codes arrive live, are cleared and reopen', async ({ page, request }
     await page.setViewportSize({ width: 375, height: 800 });
     await expect(page.getByText('P0171')).toBeVisible();
     await screenshot(page, 'fault-codes-375');
+
+    // The critical code opened one issue on the unit (not two, though it came back after the clear).
+    await page.goto(`/unit/${unitId}?tab=issues`);
+    await expect(page.getByText('DTC P0300')).toHaveCount(1);
+    await expect(page.getByText('DTC P0171')).toHaveCount(0);
   } finally {
     await request.put(`/api/fleets/${fid}/critical-fault-codes`, { headers, data: { codes: [] } });
     await request.delete(`/api/fleets/${fid}/units/${unitId}`, { headers });

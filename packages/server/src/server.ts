@@ -10,6 +10,7 @@ import { engineCountersListener } from './engine/index.js';
 import { type EventBus, MemoryBus } from './events/bus.js';
 import { Outbox } from './events/outbox.js';
 import { PgBus } from './events/pg-bus.js';
+import { faultIssueConsumer } from './modules/issues/fault-issues.js';
 import { channelConsumer } from './modules/notification-channels/consumer.js';
 import { startDeliveryWorker } from './modules/notification-channels/worker.js';
 import { notificationConsumer } from './modules/notifications/consumer.js';
@@ -49,6 +50,7 @@ export async function createServer(config: Config, options: CreateOptions = {}):
   ctx.countersListeners.push(engineCountersListener(ctx));
   ctx.outbox.register(notificationConsumer(ctx));
   ctx.outbox.register(channelConsumer(ctx));
+  ctx.outbox.register(faultIssueConsumer(ctx));
   const app = await buildApp(ctx, { logger: options.logger });
   const deliveries = startDeliveryWorker(ctx);
   const reportMails = startReportMailScheduler(ctx);

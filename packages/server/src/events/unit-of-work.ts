@@ -1,4 +1,4 @@
-import type { LiveEvent, NewDomainEvent } from '@fleetkeep/core';
+import type { Collection, LiveEvent, NewDomainEvent } from '@fleetkeep/core';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
@@ -59,6 +59,28 @@ export class UnitOfWork {
    */
   afterCommit(step: AfterCommit): void {
     this.steps.push(step);
+  }
+
+  /**
+   * Queues the live event of one record of a fleet written in this work: a deletion (`d`, its id) at
+   * once; a creation or change (`c`, `u`) after the commit with the record's wire as committed, read by
+   * `wireOf` (what a GET returns), and nothing when it is gone by then.
+   */
+  emitRecord(
+    s: Collection,
+    fid: number,
+    id: number,
+    t: 'c' | 'u' | 'd',
+    wireOf: () => Promise<unknown | undefined>,
+  ): void {
+    if (t === 'd') {
+      this.emit({ t, s, fid, d: { id } });
+      return;
+    }
+    this.afterCommit(async () => {
+      const d = await wireOf();
+      return d === undefined ? [] : [{ t, s, fid, d }];
+    });
   }
 
   /** After the commit: the queued events and steps in order, then the outbox (also when a step fails). */

@@ -7,6 +7,7 @@ import {
   fromThousandths,
 } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
+import { chunks } from '../../db/lookups.js';
 import type { Database, FuelFillingRow } from '../../db/schema.js';
 import { fuelUnitOf } from './rules.js';
 
@@ -42,12 +43,6 @@ const FULL_TANK = sql<boolean>`${sql.ref('full_tank')} = 1`;
 const SAME_FLEET = (fleetId: number) => sql<boolean>`+${sql.ref('fleet_id')} = ${fleetId}`;
 /** Units per query of the consumption context (three bound values each). */
 const UNIT_CHUNK = 200;
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 async function attachmentCounts(db: Kysely<Database>, fleetId: number, ids: number[]) {
   const out = new Map<number, number>();

@@ -1,5 +1,6 @@
 import { type IssuePriority, type IssueStatus, type IssueWire, priorityOfRank } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
+import { chunks, namesOf } from '../../db/lookups.js';
 import type { Database, IssueRow } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 
@@ -10,14 +11,6 @@ import { notFound } from '../../http/errors.js';
 
 /** The attachments' owner type of issues in the generic table (photos). */
 export const ISSUE_ATTACHMENT_OWNER = 'issue';
-
-const CHUNK = 500;
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 /** The issue of the fleet; one of another fleet answers like a missing one (404). */
 export async function loadIssue(db: Kysely<Database>, fleetId: number, id: number): Promise<IssueRow> {
@@ -31,29 +24,9 @@ export async function loadIssue(db: Kysely<Database>, fleetId: number, id: numbe
   return row;
 }
 
-async function namesOf(db: Kysely<Database>, table: 'units' | 'trailers', ids: number[]) {
-  const out = new Map<number, string>();
-  for (const part of chunks([...new Set(ids)], CHUNK))
-    for (const r of await db.selectFrom(table).select(['id', 'name']).where('id', 'in', part).execute())
-      out.set(r.id, r.name);
-  return out;
-}
-
-async function peopleOf(db: Kysely<Database>, ids: number[]) {
-  const out = new Map<number, string>();
-  for (const part of chunks([...new Set(ids)], CHUNK))
-    for (const r of await db
-      .selectFrom('users')
-      .select(['id', 'name', 'full_name'])
-      .where('id', 'in', part)
-      .execute())
-      out.set(r.id, r.full_name || r.name);
-  return out;
-}
-
 async function photoCounts(db: Kysely<Database>, fleetId: number, ids: number[]) {
   const out = new Map<number, number>();
-  for (const part of chunks(ids, CHUNK))
+  for (const part of chunks(ids))
     for (const r of await db
       .selectFrom('attachments')
       .select(['owner_id', (eb) => eb.fn.countAll<number>().as('n')])
@@ -85,8 +58,9 @@ export async function issueWires(
     'trailers',
     rows.filter((r) => r.object_type === 't').map((r) => r.object_id),
   );
-  const people = await peopleOf(
+  const people = await namesOf(
     db,
+    'users',
     rows.flatMap((r) => [r.reported_by, r.ended_by]).filter((v): v is number => v !== null),
   );
   const photos = await photoCounts(

@@ -76,7 +76,7 @@ export const issueSubject = (
   status: row.status as IssueStatus,
 });
 
-/** Queues the live event of the issue after the commit (created, updated or deleted). */
+/** Queues the live event of the issue (created, updated or deleted; the unit of work's `emitRecord`). */
 export function emitIssue(
   ctx: AppContext,
   work: UnitOfWork,
@@ -84,20 +84,14 @@ export function emitIssue(
   id: number,
   t: 'c' | 'u' | 'd',
 ) {
-  if (t === 'd') {
-    work.emit({ t: 'd', s: 'issue', fid: fleetId, d: { id } });
-    return;
-  }
-  work.afterCommit(async () => {
+  work.emitRecord('issue', fleetId, id, t, async () => {
     const row = await ctx.db.kysely
       .selectFrom('issues')
       .selectAll()
       .where('fleet_id', '=', fleetId)
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) return [];
-    const [d] = await issueWires(ctx.db.kysely, fleetId, [row]);
-    return [{ t, s: 'issue', fid: fleetId, d }];
+    return row ? (await issueWires(ctx.db.kysely, fleetId, [row]))[0] : undefined;
   });
 }
 

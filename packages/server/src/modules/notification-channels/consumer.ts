@@ -12,6 +12,7 @@ import {
 } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { chunks, IN_LIST } from '../../db/lookups.js';
 import type { Database } from '../../db/schema.js';
 import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
 import { parseCritical } from '../fault-codes/service.js';
@@ -38,14 +39,6 @@ export const CHANNELS_CONSUMER = 'notifications.channels';
 
 /** Rows per insert: 16 columns each, well under both dialects' bound-parameter limits. */
 const INSERT_ROWS = 300;
-/** Ids per `in (...)` list. */
-const IN_LIST = 500;
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 const OBJECT_TABLES = { u: 'units', d: 'drivers', t: 'trailers' } as const;
 

@@ -12,6 +12,7 @@ import {
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { accountTreeOf } from '../../auth/access.js';
 import { type AppContext, now } from '../../context.js';
+import { chunks, IN_LIST } from '../../db/lookups.js';
 import type { Database, NotificationSetupTable, NotificationTable } from '../../db/schema.js';
 import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
 import { announce } from '../../events/unit-of-work.js';
@@ -44,14 +45,6 @@ export type NotificationRow = Selectable<NotificationTable>;
 
 /** Rows per insert: 13 columns each, well under both dialects' bound-parameter limits. */
 const INSERT_ROWS = 500;
-/** Ids per `in (...)` list. */
-const IN_LIST = 500;
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 function parseJson(text: string): unknown {
   try {

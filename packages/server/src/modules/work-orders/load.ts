@@ -11,6 +11,7 @@ import {
 } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
 import { now } from '../../context.js';
+import { chunks, namesOf } from '../../db/lookups.js';
 import type { Database, WorkOrderRow } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { lineToWire } from '../maintenance-wire.js';
@@ -20,14 +21,6 @@ import { lineToWire } from '../maintenance-wire.js';
  * people, the linked issues and services, the line items and their total, and the downtime, each
  * looked up once per batch of rows.
  */
-
-const CHUNK = 500;
-
-function chunks<T>(list: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 /** The work order of the fleet; one of another fleet answers like a missing one (404). */
 export async function loadWorkOrder(
@@ -43,24 +36,6 @@ export async function loadWorkOrder(
     .executeTakeFirst();
   if (!row) throw notFound('Work order not found');
   return row;
-}
-
-async function namesOf(db: Kysely<Database>, table: 'units' | 'trailers' | 'users', ids: number[]) {
-  const out = new Map<number, string>();
-  for (const part of chunks([...new Set(ids)])) {
-    if (table === 'users') {
-      for (const r of await db
-        .selectFrom('users')
-        .select(['id', 'name', 'full_name'])
-        .where('id', 'in', part)
-        .execute())
-        out.set(r.id, r.full_name || r.name);
-    } else {
-      for (const r of await db.selectFrom(table).select(['id', 'name']).where('id', 'in', part).execute())
-        out.set(r.id, r.name);
-    }
-  }
-  return out;
 }
 
 const num = (v: number | null) => (v === null ? null : Number(v));

@@ -38,7 +38,7 @@ export const workOrderSubject = (
   assigneeId: row.assignee_id,
 });
 
-/** Queues the live event of the work order after the commit (created, updated or deleted). */
+/** Queues the live event of the work order (created, updated or deleted; `emitRecord`). */
 export function emitWorkOrder(
   ctx: AppContext,
   work: UnitOfWork,
@@ -46,20 +46,14 @@ export function emitWorkOrder(
   id: number,
   t: 'c' | 'u' | 'd',
 ) {
-  if (t === 'd') {
-    work.emit({ t: 'd', s: 'workorder', fid: fleetId, d: { id } });
-    return;
-  }
-  work.afterCommit(async () => {
+  work.emitRecord('workorder', fleetId, id, t, async () => {
     const row = await ctx.db.kysely
       .selectFrom('work_orders')
       .selectAll()
       .where('fleet_id', '=', fleetId)
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) return [];
-    const [d] = await workOrderWires(ctx.db.kysely, fleetId, [row]);
-    return [{ t, s: 'workorder', fid: fleetId, d }];
+    return row ? (await workOrderWires(ctx.db.kysely, fleetId, [row]))[0] : undefined;
   });
 }
 
