@@ -9,6 +9,7 @@ import {
   isTreadLow,
 } from '@fleetkeep/core';
 import type { Kysely } from 'kysely';
+import { chunks } from '../../db/lookups.js';
 import type { ComponentMountRow, ComponentRow, Database } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 
@@ -17,14 +18,6 @@ import { notFound } from '../../http/errors.js';
  * distance (odometer at dismount, or the unit's current mileage while mounted, less the odometer at
  * mount), the cost per km and the latest tread reading, each looked up once per batch of rows.
  */
-
-const CHUNK = 500;
-
-function chunks<T>(list: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 /** The component of the fleet; one of another fleet answers like a missing one (404). */
 export async function loadComponent(
