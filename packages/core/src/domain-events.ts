@@ -86,6 +86,8 @@ export const DomainEventType = {
    * per type, default 30); recorded once per period by the reminder job. Sent as kind 2048.
    */
   documentExpiring: 'document.expiring',
+  /** A tread-depth reading under the fleet's threshold (docs/product.md "Components"; kind 4096). */
+  componentTreadLow: 'component.treadLow',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -287,6 +289,17 @@ export type DocumentExpiringEvent = DomainEventBase<'document.expiring'> & {
   reminderDays: number;
 };
 
+/** A tyre's tread read under the fleet threshold; depth and threshold in mm. */
+export type ComponentTreadLowEvent = DomainEventBase<'component.treadLow'> & {
+  componentId: number;
+  kind: string;
+  serial: string;
+  unitId: number | null;
+  position: string | null;
+  depth: number;
+  threshold: number;
+};
+
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
   | ServiceDueEvent
@@ -307,7 +320,8 @@ export type DomainEvent =
   | InspectionDomainEvent
   | IssueDomainEvent
   | WorkOrderDomainEvent
-  | DocumentExpiringEvent;
+  | DocumentExpiringEvent
+  | ComponentTreadLowEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

@@ -55,7 +55,9 @@ export type RouteName =
   | 'workOrders'
   | 'workOrder'
   | 'documents'
-  | 'document';
+  | 'document'
+  | 'components'
+  | 'component';
 
 export interface RouteParams {
   /** The `{id}` path parameter, when the route has one. */
@@ -255,6 +257,9 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'documents':
     case 'document':
       return need(has(Acl.viewDocument));
+    case 'components':
+    case 'component':
+      return need(has(Acl.viewComponent));
   }
 }
 
@@ -282,6 +287,8 @@ export interface MenuVisibility {
   workOrders: boolean;
   /** Documents and renewals (docs/product.md "Documents"): viewDocument. */
   documents: boolean;
+  /** Tyres and other components (docs/product.md "Components"): viewComponent. */
+  components: boolean;
 }
 
 export function menuVisibility(user: GuardUser): MenuVisibility {
@@ -303,6 +310,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     issues: ok('issues') && !adminOnly,
     workOrders: ok('workOrders') && !adminOnly,
     documents: ok('documents') && !adminOnly,
+    components: ok('components') && !adminOnly,
   };
 }
 

@@ -1,4 +1,5 @@
 export * from './assignments.js';
+export * from './components.js';
 export * from './constants.js';
 export * from './contracts/index.js';
 export * from './csv.js';

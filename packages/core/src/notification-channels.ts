@@ -3,7 +3,8 @@ import { isNotificationKind, setupExistedAt } from './notifications.js';
 
 /**
  * True for a kind a channel set-up sends: a service kind, a critical fault code, an issue reported, a
- * failed inspection, a work order assigned or completed.
+ * failed inspection, a work order assigned or completed, a document nearing its expiry, a tyre's tread
+ * low.
  */
 export function isChannelKind(kind: number): boolean {
   return (
@@ -13,7 +14,8 @@ export function isChannelKind(kind: number): boolean {
     kind === NotificationKind.inspectionFailed ||
     kind === NotificationKind.workOrderAssigned ||
     kind === NotificationKind.workOrderCompleted ||
-    kind === NotificationKind.documentExpiring
+    kind === NotificationKind.documentExpiring ||
+    kind === NotificationKind.treadLow
   );
 }
 
@@ -72,6 +74,7 @@ export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
   [NotificationKind.workOrderAssigned]: 'workOrderAssigned',
   [NotificationKind.workOrderCompleted]: 'workOrderCompleted',
   [NotificationKind.documentExpiring]: 'documentExpiring',
+  [NotificationKind.treadLow]: 'treadLow',
 };
 
 /** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
@@ -108,6 +111,8 @@ export interface ChannelEventSnapshot {
   workOrder?: ChannelWorkOrder;
   /** A document nearing its expiry (kind 2048): the object's document; `service` is then empty. */
   document?: ChannelDocument;
+  /** A tread reading under the fleet's threshold (kind 4096): `object` is the unit it is mounted on. */
+  component?: ChannelComponent;
 }
 
 /** A document as a channel message tells it (docs/product.md "Documents"). */
@@ -121,6 +126,16 @@ export interface ChannelDocument {
   /** End of the period, Unix seconds, and the reminder days it was reminded with. */
   valid_to: number;
   reminder_days: number;
+}
+
+/** A component as a channel message tells it (docs/product.md "Components"); depths in mm. */
+export interface ChannelComponent {
+  id: number;
+  kind: string;
+  serial: string;
+  position: string | null;
+  depth: number;
+  threshold: number;
 }
 
 /** A work order as a channel message tells it (docs/product.md "Work orders"). */
@@ -181,6 +196,8 @@ export interface WebhookPayload {
   work_order?: ChannelWorkOrder;
   /** Kind 2048 only: the document nearing its expiry (`service` is then null). */
   document?: ChannelDocument;
+  /** Kind 4096 only: the component whose tread read low (`service` is then null). */
+  component?: ChannelComponent;
   link: string;
 }
 
@@ -201,6 +218,11 @@ export function issueUrl(publicUrl: string, issueId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/issues/${issueId}`;
 }
 
+/** The link to a component on the public site (the components screen's page). */
+export function componentUrl(publicUrl: string, componentId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/components/${componentId}`;
+}
+
 /** The link to a work order on the public site (the work-orders screen's page). */
 export function workOrderUrl(publicUrl: string, workOrderId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/work-orders/${workOrderId}`;
@@ -213,6 +235,7 @@ export function documentUrl(publicUrl: string, documentId: number): string {
 
 /** The link a delivery carries: the work order, the issue, the inspection, the unit's fault codes, or the service. */
 export function snapshotLink(snapshot: ChannelEventSnapshot, publicUrl: string): string {
+  if (snapshot.component) return componentUrl(publicUrl, snapshot.component.id);
   if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
   if (snapshot.document) return documentUrl(publicUrl, snapshot.document.id);
   if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
@@ -238,7 +261,12 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     },
     fleet: { id: snapshot.fleet.id, name: snapshot.fleet.name, currency: snapshot.fleet.cur },
     service:
-      snapshot.fault || snapshot.issue || snapshot.inspection || snapshot.workOrder || snapshot.document
+      snapshot.fault ||
+      snapshot.issue ||
+      snapshot.inspection ||
+      snapshot.workOrder ||
+      snapshot.document ||
+      snapshot.component
         ? null
         : {
             id: s.id,
@@ -259,6 +287,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     ...(snapshot.inspection && { inspection: snapshot.inspection }),
     ...(snapshot.workOrder && { work_order: snapshot.workOrder }),
     ...(snapshot.document && { document: snapshot.document }),
+    ...(snapshot.component && { component: snapshot.component }),
     link: snapshotLink(snapshot, publicUrl),
   };
 }

@@ -25,6 +25,7 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { adminUserRoutes } from './modules/admin/user-routes.js';
 import { assignmentRoutes } from './modules/assignments/routes.js';
 import { clientErrorRoutes } from './modules/client-errors/routes.js';
+import { componentRoutes } from './modules/components/routes.js';
 import { customFieldRoutes } from './modules/customfields/routes.js';
 import { documentRoutes } from './modules/documents/routes.js';
 import { faultCodeRoutes } from './modules/fault-codes/routes.js';
@@ -137,6 +138,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(issueRoutes(ctx));
   await app.register(workOrderRoutes(ctx));
   await app.register(documentRoutes(ctx));
+  await app.register(componentRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(reportMailRoutes(ctx));

@@ -3,6 +3,7 @@
 export * from './admin.js';
 export * from './assignments.js';
 export * from './common.js';
+export * from './components.js';
 export * from './customfields.js';
 export * from './documents.js';
 export * from './fault-codes.js';

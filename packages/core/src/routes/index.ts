@@ -1,6 +1,7 @@
 import { adminRoutes } from './admin.js';
 import { assignmentsRoutes } from './assignments.js';
 import { clientErrorsRoutes } from './client-errors.js';
+import { componentsRoutes } from './components.js';
 import { customfieldsRoutes } from './customfields.js';
 import { documentsRoutes } from './documents.js';
 import { faultCodeRoutes } from './fault-codes.js';
@@ -30,6 +31,7 @@ import { workOrdersRoutes } from './work-orders.js';
 export * from './admin.js';
 export * from './assignments.js';
 export * from './client-errors.js';
+export * from './components.js';
 export * from './customfields.js';
 export * from './documents.js';
 export * from './fault-codes.js';
@@ -91,5 +93,6 @@ export const routes = {
   issues: issuesRoutes,
   workOrders: workOrdersRoutes,
   documents: documentsRoutes,
+  components: componentsRoutes,
 };
 export * from './inspections.js';

@@ -259,6 +259,55 @@ export interface IssueTable {
 }
 
 /** A work order of a unit or trailer (migration 037, modules/work-orders). */
+/** components (041): a tyre, battery or fleet-defined component; cost in thousandths. */
+export interface ComponentTable {
+  id: Generated<number>;
+  fleet_id: number;
+  kind: string;
+  serial: Generated<string>;
+  brand: Generated<string>;
+  model: Generated<string>;
+  cost: Generated<number>;
+  /** core `ComponentState`. */
+  state: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** components (041): a mount period on a unit; odometers in km; open while `dismounted_at` is null. */
+export interface ComponentMountTable {
+  id: Generated<number>;
+  component_id: number;
+  fleet_id: number;
+  unit_id: number;
+  position: string;
+  mounted_at: number;
+  mount_odometer: number;
+  dismounted_at: number | null;
+  dismount_odometer: number | null;
+}
+
+/** components (041): a tread-depth reading, thousandths of a mm. */
+export interface ComponentTreadTable {
+  id: Generated<number>;
+  component_id: number;
+  fleet_id: number;
+  depth: number;
+  at: number;
+}
+
+export interface ComponentKindTable {
+  id: Generated<number>;
+  fleet_id: number;
+  name: string;
+}
+
+/** components (041): the fleet's tread threshold, thousandths of a mm. */
+export interface ComponentSettingsTable {
+  fleet_id: number;
+  tread_threshold: number;
+}
+
 export interface WorkOrderTable {
   id: Generated<number>;
   fleet_id: number;
@@ -761,6 +810,11 @@ export interface Database {
   inspection_defects: InspectionDefectTable;
   issues: IssueTable;
   work_orders: WorkOrderTable;
+  components: ComponentTable;
+  component_mounts: ComponentMountTable;
+  component_treads: ComponentTreadTable;
+  component_kinds: ComponentKindTable;
+  component_settings: ComponentSettingsTable;
   work_order_services: WorkOrderServiceTable;
   work_order_line_items: WorkOrderLineItemTable;
 }
@@ -836,3 +890,5 @@ export type InspectionDefectRow = Selectable<InspectionDefectTable>;
 export type IssueRow = Selectable<IssueTable>;
 export type DocumentRow = Selectable<DocumentTable>;
 export type WorkOrderRow = Selectable<WorkOrderTable>;
+export type ComponentRow = Selectable<ComponentTable>;
+export type ComponentMountRow = Selectable<ComponentMountTable>;

@@ -26,6 +26,7 @@ import {
   HEAVY_TYPES,
   type TemplateLine,
 } from './catalog.js';
+import { seedDemoComponents } from './components.js';
 import { writeFillings } from './fuel.js';
 import { writeClosedServices } from './services.js';
 import { seedDemoWorkOrders } from './work-orders.js';
@@ -449,6 +450,7 @@ export async function seedDemoMaintenance(ctx: AppContext, ids: MaintenanceSeed,
   }
 
   await seedDemoWorkOrders(ctx, manager, ids.fleetId, today);
+  await seedDemoComponents(ctx, manager, ids.fleetId, today);
   await seedOtherFleet(ctx, ids.otherFleetId, at, Math.min(historyDays, 90), next);
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ADMIN_CASES } from './admin-cases.js';
 import { ASSIGNMENT_CASES } from './assignment-cases.js';
 import { attachmentCases } from './attachment-cases.js';
+import { COMPONENT_CASES } from './component-cases.js';
 import { CUSTOM_FIELD_CASES } from './customfield-cases.js';
 import { DOCUMENT_CASES } from './document-cases.js';
 import { FAULT_CODE_CASES } from './fault-code-cases.js';
@@ -100,6 +101,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...ISSUE_CASES, // issues of units and trailers (issue-cases.ts)
   ...WORK_ORDER_CASES, // work orders (work-order-cases.ts)
   ...DOCUMENT_CASES, // documents (document-cases.ts)
+  ...COMPONENT_CASES, // tyres and other components (component-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

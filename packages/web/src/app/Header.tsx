@@ -42,6 +42,7 @@ const NAV: { key: MenuKey; to: string; label: string }[] = [
   { key: 'issues', to: '/issues', label: 'issues.heading' },
   { key: 'workOrders', to: '/work-orders', label: 'workOrders.title' },
   { key: 'documents', to: '/documents', label: 'documents.title' },
+  { key: 'components', to: '/components', label: 'components.title' },
   { key: 'reports', to: '/reports', label: 'menu.reports' },
 ];
 

@@ -52,6 +52,11 @@ const DocumentScreen = lazy(() => import('../features/documents/DocumentScreen.t
 const ObjectDocumentsTab = lazy(async () => ({
   default: (await import('../features/documents/ObjectDocumentsTab.tsx')).ObjectDocumentsTab,
 }));
+const ComponentsScreen = lazy(() => import('../features/components/ComponentsScreen.tsx'));
+const ComponentScreen = lazy(() => import('../features/components/ComponentScreen.tsx'));
+const UnitTyresTab = lazy(() =>
+  import('../features/components/TyresTab.tsx').then((m) => ({ default: m.TyresTab })),
+);
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -80,6 +85,13 @@ const objectIssues = (type: 'u' | 't', id: number) => (
 const objectDocuments = (type: 'u' | 't' | 'd', id: number) => (
   <Suspense fallback={<Loading />}>
     <ObjectDocumentsTab type={type} id={id} />
+  </Suspense>
+);
+
+/** The "Tyres" tab of a unit's page (features/components, composed here). */
+const unitTyres = (unitId: number, unitTypeId: number | null) => (
+  <Suspense fallback={<Loading />}>
+    <UnitTyresTab unitId={unitId} unitTypeId={unitTypeId} />
   </Suspense>
 );
 
@@ -118,6 +130,7 @@ export const router = createBrowserRouter(
               unitMap={<FleetMap mode="unit" />}
               issuesTab={objectIssues}
               documentsTab={objectDocuments}
+              tyresTab={unitTyres}
             />,
           )}
         />
@@ -156,6 +169,8 @@ export const router = createBrowserRouter(
         <Route path="work-orders/:id" element={guarded('workOrder', <WorkOrderScreen />)} />
         <Route path="documents" element={guarded('documents', <DocumentsScreen />)} />
         <Route path="documents/:id" element={guarded('document', <DocumentScreen />)} />
+        <Route path="components" element={guarded('components', <ComponentsScreen />)} />
+        <Route path="components/:id" element={guarded('component', <ComponentScreen />)} />
         <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />
         <Route path="settings" element={guarded('settings', <SettingsScreen />)} />
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -36,6 +36,7 @@ import { vehicleAssignments036 } from './036_vehicle_assignments.js';
 import { workOrders037 } from './037_work_orders.js';
 import { storeRights038 } from './038_store_rights.js';
 import { documents040 } from './040_documents.js';
+import { components041 } from './041_components.js';
 
 /** Forward-only migrations, in order. Each receives the dialect for the few types that differ. */
 export function migrations(dialect: DialectName): MigrationProvider {
@@ -76,6 +77,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '037_work_orders': workOrders037(dialect),
     '038_store_rights': storeRights038(),
     '040_documents': documents040(dialect),
+    '041_components': components041(dialect),
   };
   return { getMigrations: async () => list };
 }

@@ -1,4 +1,5 @@
 import {
+  type ComponentTreadLowEvent,
   type DocumentExpiringEvent,
   DomainEventType,
   type FaultCodeOpenedEvent,
@@ -17,7 +18,8 @@ import type { Database } from '../../db/schema.js';
 import type { AfterCommit, DomainEventConsumer, PublishedDomainEvent } from '../../events/consumers.js';
 import { parseCritical } from '../fault-codes/service.js';
 import { NOTIFYING_EVENT_TYPES } from '../notifications/consumer.js';
-import { type ChannelKind, channelDeliveries, type NewDelivery } from './deliveries.js';
+import { treadLowKind } from './component-deliveries.js';
+import { type ChannelEvent, type ChannelKind, channelDeliveries, type NewDelivery } from './deliveries.js';
 import { documentExpiringKind } from './document-deliveries.js';
 import { inspectionFailedKind } from './inspection-deliveries.js';
 import { issueReportedKind } from './issue-deliveries.js';
@@ -179,54 +181,49 @@ export async function insertDeliveries(db: Kysely<Database>, rows: NewDelivery[]
   return written;
 }
 
-/** The outbox consumer of the channels (registered in server.ts). */
 /** The work-order events the channels send (kinds 128 and 256). */
 const WORK_ORDER_TYPES = [DomainEventType.workOrderAssigned, DomainEventType.workOrderCompleted] as const;
 
+/** The events of one channel kind beyond the services', with its descriptor (deliveries.ts). */
+interface KindBatch {
+  types: readonly DomainEventType[];
+  deliveries(trx: Kysely<Database>, events: readonly PublishedDomainEvent[]): Promise<NewDelivery[]>;
+}
+
+function kindBatch<E extends ChannelEvent>(
+  types: readonly DomainEventType[],
+  kind: ChannelKind<E>,
+): KindBatch {
+  return { types, deliveries: (trx, events) => channelDeliveries(trx, events as unknown as E[], kind) };
+}
+
+/** Every kind the channels send beside the service events (core ALL_CHANNEL_KINDS). */
+const KIND_BATCHES: readonly KindBatch[] = [
+  kindBatch<FaultCodeOpenedEvent>([DomainEventType.faultCodeOpened], faultKind),
+  kindBatch<InspectionSubmittedEvent>([DomainEventType.inspectionSubmitted], inspectionFailedKind),
+  kindBatch<IssueReportedEvent>([DomainEventType.issueReported], issueReportedKind),
+  kindBatch<WorkOrderChannelEvent>(WORK_ORDER_TYPES, workOrderKind),
+  kindBatch<DocumentExpiringEvent>([DomainEventType.documentExpiring], documentExpiringKind),
+  kindBatch<ComponentTreadLowEvent>([DomainEventType.componentTreadLow], treadLowKind),
+];
+
+/** The outbox consumer of the channels (registered in server.ts). */
 export function channelConsumer(ctx: AppContext): DomainEventConsumer {
   return {
     name: CHANNELS_CONSUMER,
-    types: [
-      ...NOTIFYING_EVENT_TYPES,
-      DomainEventType.faultCodeOpened,
-      DomainEventType.inspectionSubmitted,
-      DomainEventType.issueReported,
-      ...WORK_ORDER_TYPES,
-      DomainEventType.documentExpiring,
-    ],
+    types: [...NOTIFYING_EVENT_TYPES, ...KIND_BATCHES.flatMap((k) => k.types)],
     async handle(trx, events: PublishedDomainEvent[]): Promise<AfterCommit> {
-      const ofTypes = <E>(types: readonly string[]) => events.filter((e) => types.includes(e.type)) as E[];
-      const special: readonly string[] = [
-        DomainEventType.faultCodeOpened,
-        DomainEventType.inspectionSubmitted,
-        DomainEventType.issueReported,
-        ...WORK_ORDER_TYPES,
-        DomainEventType.documentExpiring,
-      ];
+      const special = new Set(KIND_BATCHES.flatMap((k) => k.types));
       // One after the other: the batches share the consumer's transaction (one connection).
       const batches = [
-        () =>
-          channelDeliveries(trx, ofTypes<FaultCodeOpenedEvent>([DomainEventType.faultCodeOpened]), faultKind),
-        () =>
-          channelDeliveries(
-            trx,
-            ofTypes<InspectionSubmittedEvent>([DomainEventType.inspectionSubmitted]),
-            inspectionFailedKind,
-          ),
-        () =>
-          channelDeliveries(
-            trx,
-            ofTypes<IssueReportedEvent>([DomainEventType.issueReported]),
-            issueReportedKind,
-          ),
-        () => channelDeliveries(trx, ofTypes<WorkOrderChannelEvent>(WORK_ORDER_TYPES), workOrderKind),
-        () =>
-          channelDeliveries(
-            trx,
-            ofTypes<DocumentExpiringEvent>([DomainEventType.documentExpiring]),
-            documentExpiringKind,
-          ),
-        () => deliveriesOf(trx, events.filter((e) => !special.includes(e.type)) as ServiceDomainEvent[]),
+        ...KIND_BATCHES.map(
+          (k) => () =>
+            k.deliveries(
+              trx,
+              events.filter((e) => k.types.includes(e.type)),
+            ),
+        ),
+        () => deliveriesOf(trx, events.filter((e) => !special.has(e.type)) as ServiceDomainEvent[]),
       ];
       let written = 0;
       for (const batch of batches) written += await insertDeliveries(trx, await batch());

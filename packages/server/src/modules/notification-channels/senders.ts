@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import {
   type ChannelEventSnapshot,
+  componentUrl,
   documentUrl,
   inspectionUrl,
   issueUrl,
@@ -93,11 +94,13 @@ const KIND_KEYS: Record<number, string> = {
   [NotificationKind.workOrderAssigned]: 'workOrders.notify.assignedKind',
   [NotificationKind.workOrderCompleted]: 'workOrders.notify.completedKind',
   [NotificationKind.documentExpiring]: 'documents.notify.kind',
+  [NotificationKind.treadLow]: 'components.notify.kind',
 };
 
 /** A link to the service, or to the site for a test (which names no service). */
 export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
   if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
+  if (snapshot.component) return componentUrl(publicUrl, snapshot.component.id);
   if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
   if (snapshot.document) return documentUrl(publicUrl, snapshot.document.id);
   if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
@@ -127,6 +130,30 @@ function inspectionMessage(
   };
 }
 
+/** The message of a tread reading under the threshold (kind 4096): the tyre, its unit and position. */
+function treadMessage(snapshot: ChannelEventSnapshot, f: ReturnType<typeof formatterFor>, publicUrl: string) {
+  const c = snapshot.component!;
+  const mm = (v: number) => `${f.number(v, { decimals: 1 })} mm`;
+  const values = {
+    serial: c.serial || `#${c.id}`,
+    object: snapshot.object.name,
+    fleet: snapshot.fleet.name,
+    depth: mm(c.depth),
+    threshold: mm(c.threshold),
+    position: c.position ?? '',
+  };
+  const details = [f.t('notify.message.fleet', values), f.t('components.notify.depth', values)];
+  if (c.position && snapshot.object.name) details.push(f.t('components.notify.mounted', values));
+  return {
+    subject: f.t('components.notify.subject', values),
+    headline: f.t('components.notify.headline', values),
+    details,
+    linkText: f.t('components.notify.open'),
+    link: linkOf(snapshot, publicUrl),
+    when: f.dateTime(snapshot.at),
+  };
+}
+
 /** The text of a mail or bot message in `lang`, as lines, spec §9 formats in the fleet's units. */
 export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
   const f = formatterFor({ lang, fleet: snapshot.fleet });
@@ -151,6 +178,7 @@ export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUr
       when: f.dateTime(snapshot.at),
     };
   }
+  if (snapshot.component) return treadMessage(snapshot, f, publicUrl);
   if (snapshot.workOrder) {
     // A work order assigned (kind 128) or completed (kind 256): no service to describe.
     const w = snapshot.workOrder;

@@ -42,6 +42,7 @@ const TABS = [
   'issues',
   'drivers',
   'documents',
+  'tyres',
 ] as const;
 type Tab = (typeof TABS)[number];
 
@@ -82,6 +83,7 @@ export default function ObjectScreen({
   unitMap,
   issuesTab,
   documentsTab,
+  tyresTab,
 }: {
   kind: ObjectKind;
   unitMap?: ReactNode;
@@ -89,6 +91,8 @@ export default function ObjectScreen({
   issuesTab?: (type: 'u' | 't', id: number) => ReactNode;
   /** The "Documents" tab of a unit, trailer or driver (features/documents, composed by the app's routes). */
   documentsTab?: (type: 'u' | 't' | 'd', id: number) => ReactNode;
+  /** The "Tyres" tab of a unit: its axle diagram (features/components, composed by the app's routes). */
+  tyresTab?: (unitId: number, unitTypeId: number | null) => ReactNode;
 }) {
   const { t } = useTranslation();
   const session = useSession();
@@ -115,6 +119,8 @@ export default function ObjectScreen({
   const seesIssues = useCan(routes.issues.list) && issuesTab !== undefined && kind !== 'driver';
   // Documents of a unit, trailer or driver (document.view).
   const seesDocuments = useCan(routes.documents.list) && documentsTab !== undefined;
+  // Tyres and other components of a unit (component.view).
+  const seesTyres = useCan(routes.components.list) && tyresTab !== undefined && kind === 'unit';
   const known =
     (TABS as readonly string[]).includes(tabParam ?? '') &&
     (seesFuel || tabParam !== 'fuel') &&
@@ -122,7 +128,8 @@ export default function ObjectScreen({
     (seesFaults || tabParam !== 'faults') &&
     (seesDrivers || tabParam !== 'drivers') &&
     (seesIssues || tabParam !== 'issues') &&
-    (seesDocuments || tabParam !== 'documents');
+    (seesDocuments || tabParam !== 'documents') &&
+    (seesTyres || tabParam !== 'tyres');
   const tab: Tab = known ? (tabParam as Tab) : 'general';
   const period = decodePeriod(search.get('period'));
 
@@ -202,6 +209,7 @@ export default function ObjectScreen({
           {seesDrivers && <Tabs.Tab value="drivers">{t('assignments.tab')}</Tabs.Tab>}
           {seesIssues && <Tabs.Tab value="issues">{t('issues.tab')}</Tabs.Tab>}
           {seesDocuments && <Tabs.Tab value="documents">{t('documents.tab')}</Tabs.Tab>}
+          {seesTyres && <Tabs.Tab value="tyres">{t('components.tab')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <GeneralTab
@@ -248,6 +256,11 @@ export default function ObjectScreen({
         {seesDocuments && (
           <Tabs.Panel value="documents" pt="md">
             {documentsTab?.(kind === 'unit' ? 'u' : kind === 'trailer' ? 't' : 'd', object.id)}
+          </Tabs.Panel>
+        )}
+        {seesTyres && (
+          <Tabs.Panel value="tyres" pt="md">
+            {tyresTab?.(object.id, object.unit?.ut ?? null)}
           </Tabs.Panel>
         )}
       </ScrollTabs>

@@ -50,6 +50,23 @@ const PROBLEM_KEY: Record<Problem, string> = {
  * with the spec §4 titles, and the channel's own fields; tokens and secrets are write-only (shown as
  * "set", replaced by typing a new one). "Send test" tests the form as it is, saved or not.
  */
+/**
+ * The kinds only the channels send (e-mail, bot, webhook; core ALL_CHANNEL_KINDS), in the dialog's order,
+ * with their titles: a unit's critical fault code, an issue reported (high and critical at once), a
+ * failed inspection, a work order assigned or completed, a document nearing its expiry, a tyre's tread
+ * low.
+ */
+const CHANNEL_KIND_TITLES: Readonly<Record<number, string>> = {
+  [NotificationKind.criticalFault]: 'faultCodes.notifyKind',
+  [NotificationKind.issueReported]: 'issues.notifyKind',
+  [NotificationKind.inspectionFailed]: 'inspections.notify.kind',
+  [NotificationKind.workOrderAssigned]: 'workOrders.notify.assignedKind',
+  [NotificationKind.workOrderCompleted]: 'workOrders.notify.completedKind',
+  [NotificationKind.documentExpiring]: 'documents.notify.kind',
+  [NotificationKind.treadLow]: 'components.notify.kind',
+};
+const CHANNEL_ONLY_KINDS = Object.keys(CHANNEL_KIND_TITLES).map(Number);
+
 export function SetupDialog({
   fid,
   channel,
@@ -101,19 +118,8 @@ export function SetupDialog({
     });
   };
 
-  // The channels (not the in-app bell) also send a unit's critical fault code (core ALL_CHANNEL_KINDS).
-  // They also send an issue reported (high and critical at once, docs/product.md "Issues") and a
-  // document nearing its expiry (docs/product.md "Documents").
-  const kinds =
-    channel === 'inapp'
-      ? NOTIFICATION_KINDS
-      : [
-          ...NOTIFICATION_KINDS,
-          NotificationKind.criticalFault,
-          NotificationKind.issueReported,
-          NotificationKind.inspectionFailed,
-          NotificationKind.documentExpiring,
-        ];
+  // The channels (not the in-app bell) also send the kinds beyond the services' (core ALL_CHANNEL_KINDS).
+  const kinds = channel === 'inapp' ? NOTIFICATION_KINDS : [...NOTIFICATION_KINDS, ...CHANNEL_ONLY_KINDS];
   const bot = setup as BotSetupWire | null;
   const hook = setup as WebhookSetupWire | null;
   const langOptions = LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }));
@@ -160,17 +166,7 @@ export function SetupDialog({
                 <Checkbox
                   key={k}
                   value={String(k)}
-                  label={
-                    k === NotificationKind.criticalFault
-                      ? t('faultCodes.notifyKind')
-                      : k === NotificationKind.inspectionFailed
-                        ? t('inspections.notify.kind')
-                        : k === NotificationKind.issueReported
-                          ? t('issues.notifyKind')
-                          : k === NotificationKind.documentExpiring
-                            ? t('documents.notify.kind')
-                            : t(kindTitleKey(k))
-                  }
+                  label={t(CHANNEL_KIND_TITLES[k] ?? kindTitleKey(k))}
                   disabled={busy}
                 />
               ))}

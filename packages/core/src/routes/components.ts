@@ -1,0 +1,142 @@
+import type { z } from 'zod';
+import { fleetItemParams, fleetParams } from '../contracts/common.js';
+import {
+  componentCreateBody,
+  componentDeleteReply,
+  componentDetailWire,
+  componentDismountBody,
+  componentKindBody,
+  componentKindParams,
+  componentKindsReply,
+  componentKindWire,
+  componentListQuery,
+  componentListReply,
+  componentMountBody,
+  componentSettingsBody,
+  componentSettingsReply,
+  componentTreadBody,
+  componentUpdateBody,
+} from '../contracts/components.js';
+import { route } from './route.js';
+
+/** The components API (docs/product.md "Components"; core contracts/components.ts, rules in components.ts). */
+
+const tags = ['components'];
+const base = '/api/fleets/:fid/components';
+const action = <B extends z.ZodType>(name: string, summary: string, body: B) =>
+  route({
+    method: 'POST',
+    path: `${base}/:id/${name}`,
+    params: fleetItemParams,
+    body,
+    reply: componentDetailWire,
+    need: 'component.manage',
+    summary,
+    tags,
+  });
+
+export const componentsRoutes = {
+  list: route({
+    method: 'GET',
+    path: base,
+    params: fleetParams,
+    query: componentListQuery,
+    reply: componentListReply,
+    need: 'component.view',
+    summary: 'Components of the fleet: filters by kind, state and unit; newest first, paged',
+    tags,
+  }),
+  create: route({
+    method: 'POST',
+    path: base,
+    params: fleetParams,
+    body: componentCreateBody,
+    reply: componentDetailWire,
+    need: 'component.manage',
+    summary: 'Add a component in stock',
+    tags,
+  }),
+  kinds: route({
+    method: 'GET',
+    path: `${base}/kinds`,
+    params: fleetParams,
+    reply: componentKindsReply,
+    need: 'component.view',
+    summary: 'The built-in and fleet-defined component kinds',
+    tags,
+  }),
+  addKind: route({
+    method: 'POST',
+    path: `${base}/kinds`,
+    params: fleetParams,
+    body: componentKindBody,
+    reply: componentKindWire,
+    need: 'component.manage',
+    summary: 'Define a component kind of the fleet',
+    tags,
+  }),
+  removeKind: route({
+    method: 'DELETE',
+    path: `${base}/kinds/:kid`,
+    params: componentKindParams,
+    reply: componentDeleteReply,
+    need: 'component.manage',
+    summary: 'Delete a fleet-defined kind no component has',
+    tags,
+  }),
+  settings: route({
+    method: 'GET',
+    path: `${base}/settings`,
+    params: fleetParams,
+    reply: componentSettingsReply,
+    need: 'component.view',
+    summary: "The fleet's tread-depth threshold",
+    tags,
+  }),
+  updateSettings: route({
+    method: 'PUT',
+    path: `${base}/settings`,
+    params: fleetParams,
+    body: componentSettingsBody,
+    reply: componentSettingsReply,
+    need: 'component.manage',
+    summary: "Set the fleet's tread-depth threshold",
+    tags,
+  }),
+  get: route({
+    method: 'GET',
+    path: `${base}/:id`,
+    params: fleetItemParams,
+    reply: componentDetailWire,
+    need: 'component.view',
+    summary: 'One component with its mount history and tread readings',
+    tags,
+  }),
+  update: route({
+    method: 'PUT',
+    path: `${base}/:id`,
+    params: fleetItemParams,
+    body: componentUpdateBody,
+    reply: componentDetailWire,
+    need: 'component.manage',
+    summary: 'Change serial, brand, model, cost or kind; the component as read is accepted',
+    tags,
+  }),
+  remove: route({
+    method: 'DELETE',
+    path: `${base}/:id`,
+    params: fleetItemParams,
+    reply: componentDeleteReply,
+    need: 'component.manage',
+    summary: 'Delete a component that was never mounted (retire it otherwise)',
+    tags,
+  }),
+  mount: action('mount', 'Mount a component in stock on a unit at a free position', componentMountBody),
+  dismount: action('dismount', 'Dismount a mounted component back to stock', componentDismountBody),
+  retire: action(
+    'retire',
+    'Retire a component (dismounting it first); its history stays',
+    componentDismountBody,
+  ),
+  tread: action('treads', 'Record a tread-depth reading', componentTreadBody),
+};
