@@ -81,6 +81,8 @@ export const DomainEventType = {
   workOrderCancelled: 'workOrder.cancelled',
   /** A work order was deleted. */
   workOrderDeleted: 'workOrder.deleted',
+  /** A part's stock at a location dropped to or under its threshold (docs/product.md "Parts and stock"). */
+  partLowStock: 'part.lowStock',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -267,6 +269,14 @@ export type WorkOrderDomainEvent =
   | WorkOrderCancelledEvent
   | WorkOrderDeletedEvent;
 
+/** Stock of a part at a location went from above its threshold to it or under (thousandths). */
+export type PartLowStockEvent = DomainEventBase<'part.lowStock'> & {
+  partId: number;
+  locationId: number;
+  qty: number;
+  threshold: number;
+};
+
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
   | ServiceDueEvent
@@ -286,7 +296,8 @@ export type DomainEvent =
   | AssignmentDomainEvent
   | InspectionDomainEvent
   | IssueDomainEvent
-  | WorkOrderDomainEvent;
+  | WorkOrderDomainEvent
+  | PartLowStockEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

@@ -15,6 +15,7 @@ import { metaRoutes } from './meta.js';
 import { meterRoutes } from './meter.js';
 import { notificationChannelsRoutes } from './notification-channels.js';
 import { notificationsRoutes } from './notifications.js';
+import { partsRoutes, purchaseOrdersRoutes, stockLocationsRoutes } from './parts.js';
 import { platformRoutes } from './platform.js';
 import { reportmailsRoutes } from './reportmails.js';
 import { reportsRoutes } from './reports.js';
@@ -42,6 +43,7 @@ export * from './meta.js';
 export * from './meter.js';
 export * from './notification-channels.js';
 export * from './notifications.js';
+export * from './parts.js';
 export * from './platform.js';
 export * from './reportmails.js';
 export * from './reports.js';
@@ -88,5 +90,8 @@ export const routes = {
   inspections: inspectionRoutes,
   issues: issuesRoutes,
   workOrders: workOrdersRoutes,
+  parts: partsRoutes,
+  stockLocations: stockLocationsRoutes,
+  purchaseOrders: purchaseOrdersRoutes,
 };
 export * from './inspections.js';
