@@ -95,8 +95,7 @@ async function restore({ t }: CaseEnv) {
 const P = '/api/fleets/:fid/parts';
 const L = '/api/fleets/:fid/stock-locations';
 const O = '/api/fleets/:fid/purchase-orders';
-const url = (env: CaseEnv, other: boolean, tail: string) =>
-  `/api/fleets/${other ? env.fx.otherFleetId : env.fx.fleetId}${tail}`;
+const url = (env: CaseEnv, other: boolean, tail: string) => `/api/fleets/${env.fx.fleetId}${tail}`;
 
 /** A case on a seeded object and the same on another fleet's (404 for those allowed). */
 function both(
