@@ -52,7 +52,10 @@ export type RouteName =
   | 'issues'
   | 'issue'
   | 'workOrders'
-  | 'workOrder';
+  | 'workOrder'
+  | 'parts'
+  | 'part'
+  | 'purchaseOrder';
 
 export interface RouteParams {
   /** The `{id}` path parameter, when the route has one. */
@@ -246,6 +249,10 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'workOrders':
     case 'workOrder':
       return need(has(Acl.viewWorkOrder));
+    case 'parts':
+    case 'part':
+    case 'purchaseOrder':
+      return need(has(Acl.viewPart));
   }
 }
 
@@ -271,6 +278,8 @@ export interface MenuVisibility {
   issues: boolean;
   /** Work orders (docs/product.md "Work orders"): viewWorkOrder. */
   workOrders: boolean;
+  /** Parts and stock (docs/product.md "Parts and stock"): viewPart. */
+  parts: boolean;
 }
 
 export function menuVisibility(user: GuardUser): MenuVisibility {
@@ -291,6 +300,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     lineitems: ok('lineitems'),
     issues: ok('issues') && !adminOnly,
     workOrders: ok('workOrders') && !adminOnly,
+    parts: ok('parts') && !adminOnly,
   };
 }
 

@@ -41,6 +41,7 @@ const NAV: { key: MenuKey; to: string; label: string }[] = [
   { key: 'services', to: '/services', label: 'menu.services' },
   { key: 'issues', to: '/issues', label: 'issues.heading' },
   { key: 'workOrders', to: '/work-orders', label: 'workOrders.title' },
+  { key: 'parts', to: '/parts', label: 'parts.title' },
   { key: 'reports', to: '/reports', label: 'menu.reports' },
 ];
 

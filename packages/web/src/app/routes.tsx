@@ -47,6 +47,9 @@ const ObjectIssuesTab = lazy(async () => ({
 }));
 const WorkOrdersScreen = lazy(() => import('../features/work-orders/WorkOrdersScreen.tsx'));
 const WorkOrderScreen = lazy(() => import('../features/work-orders/WorkOrderScreen.tsx'));
+const PartsScreen = lazy(() => import('../features/parts/PartsScreen.tsx'));
+const PartScreen = lazy(() => import('../features/parts/PartScreen.tsx'));
+const PurchaseOrderScreen = lazy(() => import('../features/parts/PurchaseOrderScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -130,6 +133,9 @@ export const router = createBrowserRouter(
         <Route path="lineitems/import" element={<ImportScreen kind="lineitems" />} />
         <Route path="work-orders" element={guarded('workOrders', <WorkOrdersScreen />)} />
         <Route path="work-orders/:id" element={guarded('workOrder', <WorkOrderScreen />)} />
+        <Route path="parts" element={guarded('parts', <PartsScreen />)} />
+        <Route path="parts/:id" element={guarded('part', <PartScreen />)} />
+        <Route path="purchase-orders/:id" element={guarded('purchaseOrder', <PurchaseOrderScreen />)} />
         <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />
         <Route path="settings" element={guarded('settings', <SettingsScreen />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
