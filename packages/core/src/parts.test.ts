@@ -50,7 +50,15 @@ describe('parts rules', () => {
       { ...a, qty: 2_000 },
       { ...b, qty: -1_000 },
     ]);
-    expect(useDeltas([], [{ ...a, qty: 1_000 }, { ...a, qty: 500 }])).toEqual([{ ...a, qty: -1_500 }]);
+    expect(
+      useDeltas(
+        [],
+        [
+          { ...a, qty: 1_000 },
+          { ...a, qty: 500 },
+        ],
+      ),
+    ).toEqual([{ ...a, qty: -1_500 }]);
   });
 
   it('values stock and tells a fully received order', () => {

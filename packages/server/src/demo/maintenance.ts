@@ -27,6 +27,7 @@ import {
   type TemplateLine,
 } from './catalog.js';
 import { writeFillings } from './fuel.js';
+import { seedDemoParts } from './parts.js';
 import { writeClosedServices } from './services.js';
 import { seedDemoWorkOrders } from './work-orders.js';
 
@@ -449,6 +450,7 @@ export async function seedDemoMaintenance(ctx: AppContext, ids: MaintenanceSeed,
   }
 
   await seedDemoWorkOrders(ctx, manager, ids.fleetId, today);
+  await seedDemoParts(ctx, manager, ids.fleetId);
   await seedOtherFleet(ctx, ids.otherFleetId, at, Math.min(historyDays, 90), next);
 }
 

@@ -95,7 +95,8 @@ async function restore({ t }: CaseEnv) {
 const P = '/api/fleets/:fid/parts';
 const L = '/api/fleets/:fid/stock-locations';
 const O = '/api/fleets/:fid/purchase-orders';
-const url = (env: CaseEnv, other: boolean, tail: string) => `/api/fleets/${env.fx.fleetId}${tail}`;
+/** The URL is always of the demo fleet: another fleet's object must answer 404 there. */
+const url = (env: CaseEnv, tail: string) => `/api/fleets/${env.fx.fleetId}${tail}`;
 
 /** A case on a seeded object and the same on another fleet's (404 for those allowed). */
 function both(
@@ -111,7 +112,7 @@ function both(
     ...(other && { label: 'another fleet’s' }),
     build: async (env: CaseEnv) => {
       const s = await seed(env, other, status);
-      return { method, url: url(env, other, tail(s)), ...(body && { body: body(s) }) };
+      return { method, url: url(env, tail(s)), ...(body && { body: body(s) }) };
     },
     expect: other ? foreign(ok) : outcomes(ok),
     restore,
@@ -121,14 +122,14 @@ function both(
 export const PART_CASES: RouteCase[] = [
   {
     route: `GET ${P}`,
-    build: (env) => ({ method: 'GET', url: url(env, false, '/parts?q=x&low=0') }),
+    build: (env) => ({ method: 'GET', url: url(env, '/parts?q=x&low=0') }),
     expect: outcomes(VIEWERS),
   },
   {
     route: `POST ${P}`,
     build: (env) => ({
       method: 'POST',
-      url: url(env, false, '/parts'),
+      url: url(env, '/parts'),
       body: { number: `${MARK}-${env.user}`, name: MARK, cost: 1.5 },
     }),
     expect: outcomes(MANAGERS),
@@ -136,14 +137,14 @@ export const PART_CASES: RouteCase[] = [
   },
   {
     route: `GET ${P}/settings`,
-    build: (env) => ({ method: 'GET', url: url(env, false, '/parts/settings') }),
+    build: (env) => ({ method: 'GET', url: url(env, '/parts/settings') }),
     expect: outcomes(VIEWERS),
   },
   {
     route: `PUT ${P}/settings`,
     build: (env) => ({
       method: 'PUT',
-      url: url(env, false, '/parts/settings'),
+      url: url(env, '/parts/settings'),
       body: { allow_negative_stock: false },
     }),
     expect: outcomes(MANAGERS),
@@ -184,14 +185,14 @@ export const PART_CASES: RouteCase[] = [
   ),
   {
     route: `GET ${L}`,
-    build: (env) => ({ method: 'GET', url: url(env, false, '/stock-locations') }),
+    build: (env) => ({ method: 'GET', url: url(env, '/stock-locations') }),
     expect: outcomes(VIEWERS),
   },
   {
     route: `POST ${L}`,
     build: (env) => ({
       method: 'POST',
-      url: url(env, false, '/stock-locations'),
+      url: url(env, '/stock-locations'),
       body: { name: `${MARK} van`, kind: 'van' },
     }),
     expect: outcomes(MANAGERS),
@@ -208,12 +209,12 @@ export const PART_CASES: RouteCase[] = [
   ...both('DELETE', `${L}/:id`, MANAGERS, (s) => `/stock-locations/${s.to}`),
   {
     route: `GET ${O}`,
-    build: (env) => ({ method: 'GET', url: url(env, false, '/purchase-orders?status=ordered') }),
+    build: (env) => ({ method: 'GET', url: url(env, '/purchase-orders?status=ordered') }),
     expect: outcomes(VIEWERS),
   },
   {
     route: `POST ${O}`,
-    build: (env) => ({ method: 'POST', url: url(env, false, '/purchase-orders'), body: { vendor: MARK } }),
+    build: (env) => ({ method: 'POST', url: url(env, '/purchase-orders'), body: { vendor: MARK } }),
     expect: outcomes(MANAGERS),
     restore,
   },
