@@ -88,6 +88,8 @@ export const DomainEventType = {
   documentExpiring: 'document.expiring',
   /** A tread-depth reading under the fleet's threshold (docs/product.md "Components"; kind 4096). */
   componentTreadLow: 'component.treadLow',
+  /** A part's stock at a location dropped to or under its threshold (docs/product.md "Parts and stock"). */
+  partLowStock: 'part.lowStock',
 } as const;
 
 export type DomainEventType = (typeof DomainEventType)[keyof typeof DomainEventType];
@@ -300,6 +302,14 @@ export type ComponentTreadLowEvent = DomainEventBase<'component.treadLow'> & {
   threshold: number;
 };
 
+/** Stock of a part at a location went from above its threshold to it or under (thousandths). */
+export type PartLowStockEvent = DomainEventBase<'part.lowStock'> & {
+  partId: number;
+  locationId: number;
+  qty: number;
+  threshold: number;
+};
+
 export type ServiceDomainEvent =
   | ServiceCreatedEvent
   | ServiceDueEvent
@@ -321,7 +331,8 @@ export type DomainEvent =
   | IssueDomainEvent
   | WorkOrderDomainEvent
   | DocumentExpiringEvent
-  | ComponentTreadLowEvent;
+  | ComponentTreadLowEvent
+  | PartLowStockEvent;
 
 type WithoutId<E> = E extends unknown ? Omit<E, 'id'> : never;
 /** An event before the outbox gave it its id. */

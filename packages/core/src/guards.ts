@@ -57,7 +57,10 @@ export type RouteName =
   | 'documents'
   | 'document'
   | 'components'
-  | 'component';
+  | 'component'
+  | 'parts'
+  | 'part'
+  | 'purchaseOrder';
 
 export interface RouteParams {
   /** The `{id}` path parameter, when the route has one. */
@@ -260,6 +263,10 @@ export function guardRoute(user: GuardUser, route: RouteName, params: RouteParam
     case 'components':
     case 'component':
       return need(has(Acl.viewComponent));
+    case 'parts':
+    case 'part':
+    case 'purchaseOrder':
+      return need(has(Acl.viewPart));
   }
 }
 
@@ -289,6 +296,8 @@ export interface MenuVisibility {
   documents: boolean;
   /** Tyres and other components (docs/product.md "Components"): viewComponent. */
   components: boolean;
+  /** Parts and stock (docs/product.md "Parts and stock"): viewPart. */
+  parts: boolean;
 }
 
 export function menuVisibility(user: GuardUser): MenuVisibility {
@@ -311,6 +320,7 @@ export function menuVisibility(user: GuardUser): MenuVisibility {
     workOrders: ok('workOrders') && !adminOnly,
     documents: ok('documents') && !adminOnly,
     components: ok('components') && !adminOnly,
+    parts: ok('parts') && !adminOnly,
   };
 }
 

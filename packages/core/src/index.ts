@@ -22,6 +22,7 @@ export * from './map-keys.js';
 export * from './needs.js';
 export * from './notification-channels.js';
 export * from './notifications.js';
+export * from './parts.js';
 export * from './permissions.js';
 export * from './reportmails.js';
 export * from './reports.js';

@@ -43,6 +43,7 @@ import { lineItemRoutes } from './modules/lineitems/routes.js';
 import { meterRoutes } from './modules/meter/routes.js';
 import { notificationChannelRoutes } from './modules/notification-channels/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
+import { partRoutes } from './modules/parts/routes.js';
 import { platformRoutes } from './modules/platform/routes.js';
 import { reportMailRoutes } from './modules/reportmails/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(workOrderRoutes(ctx));
   await app.register(documentRoutes(ctx));
   await app.register(componentRoutes(ctx));
+  await app.register(partRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await app.register(reportMailRoutes(ctx));

@@ -19,6 +19,7 @@ export * from './lubelogger.js';
 export * from './meter.js';
 export * from './notification-channels.js';
 export * from './notifications.js';
+export * from './parts.js';
 export * from './platform.js';
 export * from './refusal.js';
 export * from './reportmails.js';

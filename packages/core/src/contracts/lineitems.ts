@@ -48,6 +48,8 @@ export const lineItemLineInput = z.object({
   t: z.union([z.literal(LineItemKind.task), z.literal(LineItemKind.part)]),
   q: decimal3({ positive: true }),
   c: decimal3(),
+  pid: id.nullable().optional().describe('Part taken from stock (services and work orders)'),
+  slid: id.nullable().optional().describe('Stock location the part is taken from (with pid)'),
 });
 export type LineItemLineInput = z.infer<typeof lineItemLineInput>;
 
@@ -77,5 +79,7 @@ export const lineWire = z.object({
   t: z.number().int().describe('Kind: 1 labour, 2 part'),
   q: z.number().describe('Quantity'),
   c: z.number().describe('Unit cost in the fleet currency'),
+  pid: id.optional().describe('Part taken from stock'),
+  slid: id.optional().describe('Stock location it is taken from'),
 });
 export type LineWire = z.infer<typeof lineWire>;

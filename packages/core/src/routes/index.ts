@@ -17,6 +17,7 @@ import { metaRoutes } from './meta.js';
 import { meterRoutes } from './meter.js';
 import { notificationChannelsRoutes } from './notification-channels.js';
 import { notificationsRoutes } from './notifications.js';
+import { partsRoutes, purchaseOrdersRoutes, stockLocationsRoutes } from './parts.js';
 import { platformRoutes } from './platform.js';
 import { reportmailsRoutes } from './reportmails.js';
 import { reportsRoutes } from './reports.js';
@@ -46,6 +47,7 @@ export * from './meta.js';
 export * from './meter.js';
 export * from './notification-channels.js';
 export * from './notifications.js';
+export * from './parts.js';
 export * from './platform.js';
 export * from './reportmails.js';
 export * from './reports.js';
@@ -94,5 +96,8 @@ export const routes = {
   workOrders: workOrdersRoutes,
   documents: documentsRoutes,
   components: componentsRoutes,
+  parts: partsRoutes,
+  stockLocations: stockLocationsRoutes,
+  purchaseOrders: purchaseOrdersRoutes,
 };
 export * from './inspections.js';

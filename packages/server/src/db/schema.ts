@@ -43,6 +43,8 @@ export interface FleetTable {
   meter_daily_distance_max: Generated<number>;
   /** Months the fleet keeps inspections (migration 035; at least 3, default 12). */
   inspection_retention_months: Generated<number>;
+  /** 1 when moves may take stock below zero (migration 039; default 0). */
+  allow_negative_stock: Generated<number>;
 }
 
 export interface FleetUserTable {
@@ -344,7 +346,7 @@ export interface WorkOrderServiceTable {
 }
 
 /** A line item of a work order (migration 037), as service_line_items. */
-export interface WorkOrderLineItemTable extends ItemLineTable {
+export interface WorkOrderLineItemTable extends ItemLineTable, StockLineColumns {
   work_order_id: number;
   fleet_id: number;
 }
@@ -403,11 +405,83 @@ export interface ItemLineTable {
   cost: number;
 }
 
+/** Service and work-order lines may take a part from a stock location (migration 039). */
+export interface StockLineColumns {
+  part_id: Generated<number | null>;
+  location_id: Generated<number | null>;
+}
+
+/** Parts and stock (migration 039, modules/parts): thousandths and Unix seconds. */
+export interface StockLocationTable {
+  id: Generated<number>;
+  fleet_id: number;
+  name: string;
+  kind: string;
+  created_at: number;
+}
+export interface PartTable {
+  id: Generated<number>;
+  fleet_id: number;
+  number: string;
+  name: string;
+  manufacturer: Generated<string>;
+  unit: Generated<string>;
+  cost: Generated<number>;
+  line_item_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+export interface PartStockTable {
+  part_id: number;
+  location_id: number;
+  fleet_id: number;
+  qty: Generated<number>;
+  threshold: number | null;
+}
+export interface PartMoveTable {
+  id: Generated<number>;
+  fleet_id: number;
+  part_id: number;
+  location_id: number;
+  kind: string;
+  reason: string | null;
+  qty: number;
+  before: number;
+  after: number;
+  ref_type: string | null;
+  ref_id: number | null;
+  note: Generated<string>;
+  user_id: number | null;
+  at: number;
+}
+export interface PurchaseOrderTable {
+  id: Generated<number>;
+  fleet_id: number;
+  vendor: string;
+  status: string;
+  location_id: number | null;
+  note: Generated<string>;
+  created_by: number | null;
+  ordered_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+export interface PurchaseOrderLineTable {
+  id: Generated<number>;
+  purchase_order_id: number;
+  fleet_id: number;
+  position: number;
+  part_id: number;
+  qty: number;
+  cost: number;
+  received: Generated<number>;
+}
+
 export interface IntervalLineItemTable extends ItemLineTable {
   interval_id: number;
 }
 
-export interface ServiceLineItemTable extends ItemLineTable {
+export interface ServiceLineItemTable extends ItemLineTable, StockLineColumns {
   service_id: number;
 }
 
@@ -817,11 +891,19 @@ export interface Database {
   component_settings: ComponentSettingsTable;
   work_order_services: WorkOrderServiceTable;
   work_order_line_items: WorkOrderLineItemTable;
+  stock_locations: StockLocationTable;
+  parts: PartTable;
+  part_stock: PartStockTable;
+  part_moves: PartMoveTable;
+  purchase_orders: PurchaseOrderTable;
+  purchase_order_lines: PurchaseOrderLineTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
 export type UserRow = Selectable<UserTable>;
 export type FleetRow = Selectable<FleetTable>;
+export type PartRow = Selectable<PartTable>;
+export type PurchaseOrderRow = Selectable<PurchaseOrderTable>;
 export type UnitRow = Selectable<UnitTable>;
 export type NewUnit = Insertable<UnitTable>;
 export type UnitUpdate = Updateable<UnitTable>;

@@ -28,6 +28,7 @@ import {
 } from './catalog.js';
 import { seedDemoComponents } from './components.js';
 import { writeFillings } from './fuel.js';
+import { seedDemoParts } from './parts.js';
 import { writeClosedServices } from './services.js';
 import { seedDemoWorkOrders } from './work-orders.js';
 
@@ -451,6 +452,7 @@ export async function seedDemoMaintenance(ctx: AppContext, ids: MaintenanceSeed,
 
   await seedDemoWorkOrders(ctx, manager, ids.fleetId, today);
   await seedDemoComponents(ctx, manager, ids.fleetId, today);
+  await seedDemoParts(ctx, manager, ids.fleetId);
   await seedOtherFleet(ctx, ids.otherFleetId, at, Math.min(historyDays, 90), next);
 }
 

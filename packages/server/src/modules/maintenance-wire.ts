@@ -22,8 +22,25 @@ import { round3 } from './fleets/mappers.js';
 export type { IntervalWire, LineWire, ObjectType };
 
 /** A line item of an interval or a service: name, kind (1 labour, 2 part), quantity, unit cost. */
-export function lineToWire(row: { name: string; kind: number; qty: number; cost: number }): LineWire {
-  return { n: row.name, t: row.kind, q: fromThousandths(row.qty), c: fromThousandths(row.cost) };
+export function lineToWire(row: {
+  name: string;
+  kind: number;
+  qty: number;
+  cost: number;
+  part_id?: number | null;
+  location_id?: number | null;
+}): LineWire {
+  const wire: LineWire = {
+    n: row.name,
+    t: row.kind,
+    q: fromThousandths(row.qty),
+    c: fromThousandths(row.cost),
+  };
+  if (row.part_id != null && row.location_id != null) {
+    wire.pid = row.part_id;
+    wire.slid = row.location_id;
+  }
+  return wire;
 }
 
 /** A library item (spec §3 "Line item"; kinds task=1, part=2, fuel=4). */

@@ -28,6 +28,7 @@ import { METER_CASES } from './meter-cases.js';
 import { NOTIFICATION_CASES } from './notification-cases.js';
 import { NOTIFICATION_CHANNEL_CASES } from './notification-channel-cases.js';
 import { OBJECTS_ADMIN_CASES } from './objects-admin-cases.js';
+import { PART_CASES } from './part-cases.js';
 import { REPORT_CASES } from './report-cases.js';
 import { REPORT_MAIL_CASES } from './reportmails-cases.js';
 import { SERVICE_CASES } from './service-cases.js';
@@ -102,6 +103,7 @@ export const ROUTE_CASES: RouteCase[] = [
   ...WORK_ORDER_CASES, // work orders (work-order-cases.ts)
   ...DOCUMENT_CASES, // documents (document-cases.ts)
   ...COMPONENT_CASES, // tyres and other components (component-cases.ts)
+  ...PART_CASES, // parts, stock locations, purchase orders (part-cases.ts)
   // --- fleets (spec §7 "Fleet") ---
   {
     route: 'GET /api/fleets',

@@ -43,6 +43,7 @@ const NAV: { key: MenuKey; to: string; label: string }[] = [
   { key: 'workOrders', to: '/work-orders', label: 'workOrders.title' },
   { key: 'documents', to: '/documents', label: 'documents.title' },
   { key: 'components', to: '/components', label: 'components.title' },
+  { key: 'parts', to: '/parts', label: 'parts.title' },
   { key: 'reports', to: '/reports', label: 'menu.reports' },
 ];
 

@@ -57,6 +57,9 @@ const ComponentScreen = lazy(() => import('../features/components/ComponentScree
 const UnitTyresTab = lazy(() =>
   import('../features/components/TyresTab.tsx').then((m) => ({ default: m.TyresTab })),
 );
+const PartsScreen = lazy(() => import('../features/parts/PartsScreen.tsx'));
+const PartScreen = lazy(() => import('../features/parts/PartScreen.tsx'));
+const PurchaseOrderScreen = lazy(() => import('../features/parts/PurchaseOrderScreen.tsx'));
 
 /** Every route needs a logged-in user; otherwise /login, remembering where the user wanted to go. */
 function RequireAuth() {
@@ -171,6 +174,9 @@ export const router = createBrowserRouter(
         <Route path="documents/:id" element={guarded('document', <DocumentScreen />)} />
         <Route path="components" element={guarded('components', <ComponentsScreen />)} />
         <Route path="components/:id" element={guarded('component', <ComponentScreen />)} />
+        <Route path="parts" element={guarded('parts', <PartsScreen />)} />
+        <Route path="parts/:id" element={guarded('part', <PartScreen />)} />
+        <Route path="purchase-orders/:id" element={guarded('purchaseOrder', <PurchaseOrderScreen />)} />
         <Route path="tokens" element={guarded('tokens', <TokensScreen />)} />
         <Route path="settings" element={guarded('settings', <SettingsScreen />)} />
         <Route path="*" element={<Navigate to="/" replace />} />

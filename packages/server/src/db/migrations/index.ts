@@ -35,6 +35,7 @@ import { inspections035 } from './035_inspections.js';
 import { vehicleAssignments036 } from './036_vehicle_assignments.js';
 import { workOrders037 } from './037_work_orders.js';
 import { storeRights038 } from './038_store_rights.js';
+import { parts039 } from './039_parts.js';
 import { documents040 } from './040_documents.js';
 import { components041 } from './041_components.js';
 
@@ -76,6 +77,7 @@ export function migrations(dialect: DialectName): MigrationProvider {
     '036_vehicle_assignments': vehicleAssignments036(dialect),
     '037_work_orders': workOrders037(dialect),
     '038_store_rights': storeRights038(),
+    '039_parts': parts039(dialect),
     '040_documents': documents040(dialect),
     '041_components': components041(dialect),
   };

@@ -21,6 +21,7 @@ import { accessDenied, conflict, invalidInput, notFound } from '../../http/error
 import { removeObjectDocuments } from '../documents/service.js';
 import { dropAssignments, loadIntervals } from '../intervals/store.js';
 import { removeObjectIssues } from '../issues/remove.js';
+import { releaseServiceParts } from '../parts/stock.js';
 import { trackServices } from '../statistics/cost-days.js';
 import { personToWire, unitToWire } from './mappers.js';
 import type { PersonKind } from './objects.js';
@@ -194,6 +195,8 @@ async function removeObjectServices(
     .filter((s) => withArchive || (s.f & ARCHIVED) === 0)
     .map((s) => s.id);
   if (more.length) {
+    // Parts their lines took go back to stock (modules/parts).
+    await releaseServiceParts(trx, { fleetId, by: null, at: now() }, more);
     const costs = await trackServices(trx, more); // statistics: deleted closed services
     await trx
       .deleteFrom('attachments')

@@ -4,6 +4,7 @@ import { now } from '../../context.js';
 import type { AssignmentRow, Database, LineItemRow } from '../../db/schema.js';
 import { byName, ensureLibraryItems, type Issue, thousandths } from '../lineitems/library.js';
 import { type IntervalWire, intervalToWire, lineToWire } from '../maintenance-wire.js';
+import { releaseServiceParts } from '../parts/stock.js';
 
 /** Shared reads and writes of the intervals module; every query filters on the fleet. */
 
@@ -209,6 +210,8 @@ export async function dropDueServices(
   const open = ServiceFlag.inProgress | ServiceFlag.closed | ServiceFlag.rejected;
   const ids = (await query.execute()).filter((s) => (s.f & open) === 0).map((s) => s.id);
   if (ids.length === 0) return [];
+  // Parts their lines took go back to stock (modules/parts).
+  await releaseServiceParts(trx, { fleetId, by: null, at: now() }, ids);
   await trx
     .deleteFrom('attachments')
     .where('owner_type', '=', 'service')

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { requireFleet } from '../../auth/access.js';
 import type { Actor } from '../../auth/actor.js';
-import { type AppContext, DAY } from '../../context.js';
+import { type AppContext, DAY, now } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { Database, ServiceRow } from '../../db/schema.js';
 import { conflict, invalidInput } from '../../http/errors.js';
@@ -19,6 +19,7 @@ import { changedFixedFields } from '../../http/fixed-fields.js';
 import { validateCustomValues } from '../customfields/service.js';
 import { thousandths } from '../lineitems/library.js';
 import { serviceToWire } from '../maintenance-wire.js';
+import { releaseServiceParts } from '../parts/stock.js';
 import { trackServices } from '../statistics/cost-days.js';
 import { type Changes, replaceLines, runChange } from './effects.js';
 import { keptListWires } from './kept.js';
@@ -151,7 +152,7 @@ export async function updateArchived(
       })
       .where('id', '=', id)
       .execute();
-    if (patch.li !== undefined) await replaceLines(trx, fleetId, id, patch.li, ch);
+    if (patch.li !== undefined) await replaceLines(trx, fleetId, id, patch.li, ch, actor.userId);
     await followBaseline(trx, row, { end, mileage: patch.mileage, engineHours: patch.engine_hours }, ch);
     await costs.done(); // statistics
     ch.updated.add(id);
@@ -189,6 +190,8 @@ export async function deleteArchived(
     });
     if (refused.length) throw conflict('Some services cannot be deleted', refused);
     if (wanted.length === 0) return;
+    // Parts the deleted services' lines took go back to stock (modules/parts).
+    await releaseServiceParts(trx, { fleetId, by: actor.userId, at: now() }, wanted);
     const costs = await trackServices(trx, wanted); // statistics: deleted closed services
     await trx
       .deleteFrom('attachments')

@@ -1,6 +1,6 @@
 import type { LineItemLineInput as LineIn, LiveEvent, ServiceWire } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
-import type { AppContext } from '../../context.js';
+import { type AppContext, now } from '../../context.js';
 import type { DialectOps } from '../../db/dialect/index.js';
 import type { Database, LineItemRow } from '../../db/schema.js';
 import { committed, turn } from '../../db/yield.js';
@@ -11,6 +11,7 @@ import { personToWire, unitToWire } from '../fleets/mappers.js';
 import { loadIntervals } from '../intervals/store.js';
 import { ensureLibraryItems, isUniqueViolation, thousandths } from '../lineitems/library.js';
 import { libraryItemToWire } from '../maintenance-wire.js';
+import { applyLineUses, checkStockLines } from '../parts/stock.js';
 import { byIds, loadWires, type ObjectKey } from './load.js';
 import type { ObjectState } from './plan.js';
 
@@ -33,7 +34,23 @@ export async function replaceLines(
   serviceId: number,
   lines: LineIn[],
   ch: Changes,
+  by: number | null,
 ) {
+  // Parts taken from stock (modules/parts): the old lines give back, the new ones take.
+  await checkStockLines(trx, fleetId, lines);
+  const before = await trx
+    .selectFrom('service_line_items')
+    .select(['part_id', 'location_id', 'qty'])
+    .where('service_id', '=', serviceId)
+    .where('part_id', 'is not', null)
+    .execute();
+  await applyLineUses(
+    trx,
+    { fleetId, by, at: now() },
+    { type: 's', id: serviceId },
+    before.map((r) => ({ pid: r.part_id, slid: r.location_id, qty: Number(r.qty) })),
+    lines.map((l) => ({ pid: l.pid, slid: l.slid, qty: thousandths(l.q) })),
+  );
   await trx.deleteFrom('service_line_items').where('service_id', '=', serviceId).execute();
   // The list's revision (migration 020): SQLite keeps no row triggers on line items.
   await trx
@@ -53,6 +70,8 @@ export async function replaceLines(
         kind: l.t,
         qty: thousandths(l.q),
         cost: thousandths(l.c),
+        part_id: l.pid ?? null,
+        location_id: l.pid == null ? null : (l.slid ?? null),
       })),
     )
     .execute();

@@ -50,7 +50,7 @@ const OWNER_AT = SERVICE_COLUMNS.length;
 /** A row array of the services query: SERVICE_COLUMNS, then unit mileage, engine hours, ins, driver and trailer ins, attachments. */
 export type ServiceArray = unknown[];
 /** A row array of the line items query: service id, name, kind, quantity and cost (thousandths). */
-export type LineArray = [number, string, number, number, number];
+export type LineArray = [number, string, number, number, number, number | null, number | null];
 
 /** A service's attachment count (the reply's `ats`). */
 const ATTACHMENTS = sql<number>`(select count(*) from attachments as x where x.owner_type = ${'service'} and x.owner_id = s.id)`;
@@ -107,7 +107,9 @@ export function servicesOnlyQuery(db: Kysely<Database>, ops: DialectOps, scope: 
 
 /** The line items of the services in scope as JSON arrays (LineArray), by service id and position. */
 export function linesQuery(db: Kysely<Database>, ops: DialectOps, scope: Scope) {
-  const values = ['service_id', 'name', 'kind', 'qty', 'cost'].map((c) => sql.ref(`li.${c}`));
+  const values = ['service_id', 'name', 'kind', 'qty', 'cost', 'part_id', 'location_id'].map((c) =>
+    sql.ref(`li.${c}`),
+  );
   return db
     .selectFrom(scope(db.selectFrom('services').select('id')).as('s'))
     .innerJoin('service_line_items as li', 'li.service_id', 's.id')
@@ -177,8 +179,8 @@ export function wiresOf(
     const own: LineWire[] = [];
     let cost = 0;
     for (; at < lines.length && lines[at]?.[0] === row.id; at++) {
-      const [, name, kind, qty, lineCost] = lines[at] as LineArray;
-      own.push(lineToWire({ name, kind, qty, cost: lineCost }));
+      const [, name, kind, qty, lineCost, partId, locationId] = lines[at] as LineArray;
+      own.push(lineToWire({ name, kind, qty, cost: lineCost, part_id: partId, location_id: locationId }));
       cost += multiplyThousandths(qty, lineCost);
     }
     wires.push(serviceToWire(row, own, Number(a[OWNER_AT + 5]), owner(a), cost));

@@ -77,6 +77,8 @@ type OneRow = ListRow & {
   li_kind: number | null;
   li_qty: number | null;
   li_cost: number | null;
+  li_part: number | null;
+  li_location: number | null;
 };
 
 /**
@@ -97,7 +99,14 @@ function compileOne(db: Kysely<Database>): CompiledQuery {
     .selectFrom(one)
     .leftJoin('service_line_items as li', 'li.service_id', 'o.id')
     .selectAll('o')
-    .select(['li.name as li_name', 'li.kind as li_kind', 'li.qty as li_qty', 'li.cost as li_cost'])
+    .select([
+      'li.name as li_name',
+      'li.kind as li_kind',
+      'li.qty as li_qty',
+      'li.cost as li_cost',
+      'li.part_id as li_part',
+      'li.location_id as li_location',
+    ])
     .orderBy('li.position')
     .orderBy('li.id')
     .compile();
@@ -138,7 +147,7 @@ export async function loadOneWire(
   for (const r of rows) {
     if (r.li_name === null) continue;
     const line = { name: r.li_name, kind: Number(r.li_kind), qty: Number(r.li_qty), cost: Number(r.li_cost) };
-    lines.push(lineToWire(line));
+    lines.push(lineToWire({ ...line, part_id: r.li_part, location_id: r.li_location }));
     cost += multiplyThousandths(line.qty, line.cost);
   }
   return serviceToWire(row, lines, Number(row.ats), ownerOf(row), cost);

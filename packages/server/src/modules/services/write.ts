@@ -39,7 +39,8 @@ export async function insertService(
   const { id } = await trx.insertInto('services').values(plan.row).returning('id').executeTakeFirstOrThrow();
   // Domain event "service created", in this transaction (events/domain.ts).
   await recordServiceWrite(trx, null, { id, ...plan.row }, plan.row.creator_id, plan.row.created_at);
-  if (plan.lines?.length) await replaceLines(trx, plan.row.fleet_id, id, plan.lines, ch);
+  if (plan.lines?.length)
+    await replaceLines(trx, plan.row.fleet_id, id, plan.lines, ch, plan.row.creator_id ?? null);
   if (plan.to === 'closed' && plan.row.assignment_id !== null)
     await closeBaseline(trx, plan.row.assignment_id, plan.row, ch);
   // statistics: a service created closed adds to the daily cost aggregates (modules/statistics).
@@ -69,7 +70,7 @@ export async function updateService(
   // Domain event of a status change (in progress, closed, rejected, back to due), in this transaction.
   if (plan.row.f !== undefined)
     await recordServiceWrite(trx, existing.f, { ...existing, f: plan.row.f }, pc.actorId, pc.now);
-  if (plan.lines !== undefined) await replaceLines(trx, pc.fleetId, existing.id, plan.lines, ch);
+  if (plan.lines !== undefined) await replaceLines(trx, pc.fleetId, existing.id, plan.lines, ch, pc.actorId);
   if (plan.from !== plan.to && existing.assignment_id !== null) {
     if (plan.to === 'closed') {
       const merged = { ...existing, ...plan.row } as ServiceRow;

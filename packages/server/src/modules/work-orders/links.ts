@@ -1,10 +1,11 @@
 import type { LineItemLineInput } from '@fleetkeep/core';
-import type { AppContext } from '../../context.js';
+import { type AppContext, now } from '../../context.js';
 import type { WorkOrderRow } from '../../db/schema.js';
 import type { UnitOfWork } from '../../events/unit-of-work.js';
 import { conflict, invalidInput } from '../../http/errors.js';
 import { changeIssueStatus } from '../issues/status.js';
 import { thousandths } from '../lineitems/library.js';
+import { applyLineUses, checkStockLines } from '../parts/stock.js';
 
 /**
  * The contents of a work order, written inside its unit of work (docs/product.md "Work orders"):
@@ -147,7 +148,28 @@ export async function setServices(work: UnitOfWork, order: Order, ids: number[])
 }
 
 /** Replaces the line items (quantities and unit costs as integer thousandths). */
-export async function setLines(work: UnitOfWork, order: Order, lines: LineItemLineInput[]): Promise<void> {
+export async function setLines(
+  work: UnitOfWork,
+  order: Order,
+  lines: LineItemLineInput[],
+  by: number | null,
+): Promise<void> {
+  // Parts taken from stock (modules/parts): the old lines give back, the new ones take.
+  await checkStockLines(work.trx, order.fleet_id, lines);
+  const before = await work.trx
+    .selectFrom('work_order_line_items')
+    .select(['part_id', 'location_id', 'qty'])
+    .where('work_order_id', '=', order.id)
+    .where('part_id', 'is not', null)
+    .execute();
+  await applyLineUses(
+    work.trx,
+    { fleetId: order.fleet_id, by, at: now() },
+    { type: 'w', id: order.id },
+    before.map((r) => ({ pid: r.part_id, slid: r.location_id, qty: Number(r.qty) })),
+    lines.map((l) => ({ pid: l.pid, slid: l.slid, qty: thousandths(l.q) })),
+  );
+  work.recorded();
   await work.trx.deleteFrom('work_order_line_items').where('work_order_id', '=', order.id).execute();
   if (lines.length === 0) return;
   await work.trx
@@ -161,6 +183,8 @@ export async function setLines(work: UnitOfWork, order: Order, lines: LineItemLi
         kind: l.t,
         qty: thousandths(l.q),
         cost: thousandths(l.c),
+        part_id: l.pid ?? null,
+        location_id: l.pid == null ? null : (l.slid ?? null),
       })),
     )
     .execute();

@@ -66,7 +66,17 @@ export async function workOrderWires(
   );
   const issues = new Map<number, WorkOrderWire['issues']>();
   const services = new Map<number, WorkOrderWire['services']>();
-  const lines = new Map<number, { name: string; kind: number; qty: number; cost: number }[]>();
+  const lines = new Map<
+    number,
+    {
+      name: string;
+      kind: number;
+      qty: number;
+      cost: number;
+      part_id: number | null;
+      location_id: number | null;
+    }[]
+  >();
   for (const part of chunks(ids)) {
     for (const r of await db
       .selectFrom('issues')
@@ -120,14 +130,21 @@ export async function workOrderWires(
     }
     for (const r of await db
       .selectFrom('work_order_line_items')
-      .select(['work_order_id', 'name', 'kind', 'qty', 'cost'])
+      .select(['work_order_id', 'name', 'kind', 'qty', 'cost', 'part_id', 'location_id'])
       .where('fleet_id', '=', fleetId)
       .where('work_order_id', 'in', part)
       .orderBy('work_order_id')
       .orderBy('position')
       .execute()) {
       const list = lines.get(r.work_order_id) ?? [];
-      list.push({ name: r.name, kind: r.kind, qty: Number(r.qty), cost: Number(r.cost) });
+      list.push({
+        name: r.name,
+        kind: r.kind,
+        qty: Number(r.qty),
+        cost: Number(r.cost),
+        part_id: r.part_id,
+        location_id: r.location_id,
+      });
       lines.set(r.work_order_id, list);
     }
   }

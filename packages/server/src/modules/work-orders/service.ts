@@ -196,7 +196,7 @@ export async function createWorkOrder(
     const order = { ...row, id };
     await setIssues(work, ctx, order, input.issue_ids ?? [], actor.userId);
     await setServices(work, order, input.service_ids ?? []);
-    await setLines(work, order, input.li ?? []);
+    await setLines(work, order, input.li ?? [], actor.userId);
     const base = { fid: fleetId, at, by: actor.userId, ...workOrderSubject(order) };
     const events: NewDomainEvent[] = [{ type: 'workOrder.created', ...base }];
     if (order.assignee_id !== null) events.push({ type: 'workOrder.assigned', ...base });
@@ -251,7 +251,7 @@ export async function updateWorkOrder(
     await trx.updateTable('work_orders').set(set).where('id', '=', id).execute();
     if (patch.issue_ids !== undefined) await setIssues(work, ctx, row, patch.issue_ids, actor.userId);
     if (patch.service_ids !== undefined) await setServices(work, row, patch.service_ids);
-    if (patch.li !== undefined) await setLines(work, row, patch.li);
+    if (patch.li !== undefined) await setLines(work, row, patch.li, actor.userId);
     const after = { ...row, ...set };
     const base = { fid: fleetId, at: set.updated_at, by: actor.userId, ...workOrderSubject(after) };
     const events: NewDomainEvent[] = [
@@ -279,7 +279,8 @@ export async function deleteWorkOrder(ctx: AppContext, actor: Actor, fleetId: nu
       ]);
     await releaseIssues(work, ctx, row, actor.userId);
     await trx.deleteFrom('work_order_services').where('work_order_id', '=', id).execute();
-    await trx.deleteFrom('work_order_line_items').where('work_order_id', '=', id).execute();
+    // A cancelled or unfinished work order gives its parts back (modules/parts).
+    await setLines(work, row, [], actor.userId);
     await trx.deleteFrom('work_orders').where('id', '=', id).execute();
     await work.record([
       { type: 'workOrder.deleted', fid: fleetId, at: now(), by: actor.userId, ...workOrderSubject(row) },

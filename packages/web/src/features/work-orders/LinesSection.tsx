@@ -14,6 +14,7 @@ import { PHONE_MAX_WIDTH } from '../../components/DataTable/DataTable.tsx';
 import { NumericInput } from '../../components/NumericInput.tsx';
 import { Select } from '../../components/Select.tsx';
 import { useLibrary } from '../../lib/fleetData.ts';
+import { useStockChoices } from '../../lib/stock.ts';
 import type { FleetFormat } from './format.ts';
 
 /**
@@ -44,16 +45,33 @@ export function LinesSection({
   const library = useLibrary(fid);
   const [itemId, setItemId] = useState<string | null>(null);
   const [qty, setQty] = useState('1');
+  const stock = useStockChoices(fid);
+  const [stockValue, setStockValue] = useState<string | null>(null);
   const items = (library.data ?? []).filter((i) => i.t === LineItemKind.part || i.t === LineItemKind.task);
   const options = items.map((i) => ({
     value: String(i.id),
     label: `${i.n} (${i.t === LineItemKind.task ? t('lineitems.labour') : t('lineitems.part')})`,
   }));
-  const lines: LineItemLineInput[] = wo.li.map((l) => ({ n: l.n, t: l.t as 1 | 2, q: l.q, c: l.c }));
+  // Parts taken from stock keep their part and location (docs/product.md "Parts and stock").
+  const lines: LineItemLineInput[] = wo.li.map((l) => ({
+    n: l.n,
+    t: l.t as 1 | 2,
+    q: l.q,
+    c: l.c,
+    ...(l.pid !== undefined && { pid: l.pid, slid: l.slid ?? null }),
+  }));
   const add = () => {
-    const item = items.find((i) => String(i.id) === itemId);
     const q = Number(qty);
-    if (!item || !(q > 0)) return;
+    if (!(q > 0)) return;
+    const choice = stock.find((c) => c.value === stockValue);
+    if (choice) {
+      onSave([...lines, { n: choice.name, t: 2, q, c: choice.cost, pid: choice.pid, slid: choice.slid }]);
+      setStockValue(null);
+      setQty('1');
+      return;
+    }
+    const item = items.find((i) => String(i.id) === itemId);
+    if (!item) return;
     onSave([...lines, { n: item.n, t: item.t as 1 | 2, q, c: item.c }]);
     setItemId(null);
     setQty('1');
@@ -137,6 +155,16 @@ export function LinesSection({
             w={260}
             data-testid="wo-line-item"
           />
+          {stock.length > 0 && (
+            <Select
+              label={t('parts.fromStock')}
+              options={stock.map((c) => ({ value: c.value, label: c.label }))}
+              value={stockValue}
+              onChange={setStockValue}
+              w={260}
+              data-testid="wo-line-stock"
+            />
+          )}
           <NumericInput
             label={t('workOrders.qty')}
             value={qty}
@@ -146,7 +174,12 @@ export function LinesSection({
             w={110}
             data-testid="wo-line-qty"
           />
-          <Button variant="light" onClick={add} disabled={busy || itemId === null} data-testid="wo-line-add">
+          <Button
+            variant="light"
+            onClick={add}
+            disabled={busy || (itemId === null && stockValue === null)}
+            data-testid="wo-line-add"
+          >
             {t('workOrders.addLine')}
           </Button>
         </Group>

@@ -5,7 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { CreatableSelect } from '../../../components/CreatableSelect.tsx';
 import { IconButton } from '../../../components/IconButton.tsx';
 import { NumericInput } from '../../../components/NumericInput.tsx';
+import { Select } from '../../../components/Select.tsx';
 import { fillDefaults } from '../../../lib/defaults.ts';
+import { useSession } from '../../../lib/session.ts';
+import { stockChoiceValue, useStockChoices } from '../../../lib/stock.ts';
 import {
   decimalText,
   emptyLine,
@@ -44,6 +47,25 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
     return [...seen].map(([value, label]) => ({ value, label }));
   }, [parts]);
   const total = linesTotal(lines);
+  // Parts from stock (docs/product.md "Parts and stock"): saving the line takes it from the location.
+  const session = useSession();
+  const stock = useStockChoices(session.status === 'authenticated' ? session.auth.fid : null);
+  const stockOptions = stock.map((c) => ({ value: c.value, label: c.label }));
+  const takeFrom = (index: number, value: string | null) => {
+    const row = lines[index];
+    if (!row) return;
+    const choice = stock.find((c) => c.value === value);
+    if (!choice) {
+      patch(index, { pid: null, slid: null });
+      return;
+    }
+    patch(index, {
+      pid: choice.pid,
+      slid: choice.slid,
+      n: row.n.trim() ? row.n : choice.name,
+      c: row.c.trim() ? row.c : decimalText(choice.cost),
+    });
+  };
 
   const patch = (index: number, next: Partial<LineDraft>) =>
     onChange(lines.map((l, i) => (i === index ? { ...l, ...next } : l)));
@@ -180,6 +202,18 @@ export function LinesTab({ lines, onChange, library, errors, editable, busy, cur
                   {money(lineTotal(l))}
                 </Text>
               </Input.Wrapper>
+              {l.t === LINE_KIND.part && stockOptions.length > 0 && (
+                <Select
+                  label={t('parts.fromStock')}
+                  options={stockOptions}
+                  value={l.pid != null && l.slid != null ? stockChoiceValue(l.pid, l.slid) : null}
+                  onChange={(v) => takeFrom(i, v)}
+                  disabled={busy}
+                  clearable
+                  data-testid="service-line-stock"
+                  style={{ flex: '1 1 14rem', minWidth: 0 }}
+                />
+              )}
               <IconButton
                 aria-label={t('serviceEditor.removeLine', { name: l.n || String(i + 1) })}
                 onClick={() => onChange(lines.filter((_, j) => j !== i))}

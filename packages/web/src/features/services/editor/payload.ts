@@ -26,7 +26,13 @@ import type { Problem } from './validation.ts';
  */
 
 const linesOut = (lines: readonly LineDraft[]): LineItemLineInput[] =>
-  lines.map((l) => ({ n: l.n.trim(), t: l.t, q: wireDecimal(l.q), c: wireDecimal(l.c) }));
+  lines.map((l) => ({
+    n: l.n.trim(),
+    t: l.t,
+    q: wireDecimal(l.q),
+    c: wireDecimal(l.c),
+    ...(l.pid != null && l.slid != null && { pid: l.pid, slid: l.slid }),
+  }));
 
 function counterOut(text: string, miles: boolean, distance: boolean): number | null {
   const v = numericValue(text);

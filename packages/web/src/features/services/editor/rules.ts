@@ -123,6 +123,9 @@ export interface LineDraft {
   q: string;
   /** Unit cost, NumericInput text. */
   c: string;
+  /** A part taken from stock and its location (docs/product.md "Parts and stock"); none when absent. */
+  pid?: number | null;
+  slid?: number | null;
 }
 
 let lineSeq = 0;
@@ -220,6 +223,7 @@ export function formFromService(s: ServiceWire, tz: number, miles: boolean): Ser
       t: l.t === LINE_KIND.labour ? LINE_KIND.labour : LINE_KIND.part,
       q: decimalText(l.q),
       c: decimalText(l.c),
+      ...(l.pid !== undefined && { pid: l.pid, slid: l.slid ?? null }),
     })),
     cf: (s.cf ?? []).filter((x) => x.v !== ''),
   };
@@ -236,7 +240,9 @@ export function withStatus(form: ServiceForm, status: ServiceStatus, today: stri
 }
 
 export const linesSignature = (lines: readonly LineDraft[]) =>
-  JSON.stringify(lines.map((l) => [l.n.trim(), l.t, wireDecimal(l.q), wireDecimal(l.c)]));
+  JSON.stringify(
+    lines.map((l) => [l.n.trim(), l.t, wireDecimal(l.q), wireDecimal(l.c), l.pid ?? null, l.slid ?? null]),
+  );
 
 /** The object's current counters (units list `cnm` km, `cneh` hours) as form text. */
 export function countersText(
