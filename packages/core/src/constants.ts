@@ -49,7 +49,7 @@ export const ALL_NOTIFICATION_KINDS = 31;
 /**
  * The kinds a channel set-up (e-mail, bot, webhook) may send: the service kinds, a critical fault code,
  * an issue reported, an inspection with defects, a work order assigned or completed, a document
- * nearing its expiry, a tyre's tread low.
+ * nearing its expiry, a tyre's tread low, a part's stock low.
  */
 export const ALL_CHANNEL_KINDS =
   ALL_NOTIFICATION_KINDS |
@@ -59,7 +59,8 @@ export const ALL_CHANNEL_KINDS =
   NotificationKind.workOrderAssigned |
   NotificationKind.workOrderCompleted |
   NotificationKind.documentExpiring |
-  NotificationKind.treadLow;
+  NotificationKind.treadLow |
+  NotificationKind.lowStock;
 
 /**
  * Fleet permission bit mask (spec §6). Fuel fillings share the service bits. The bits from 1024 on are

@@ -15,7 +15,8 @@ export function isChannelKind(kind: number): boolean {
     kind === NotificationKind.workOrderAssigned ||
     kind === NotificationKind.workOrderCompleted ||
     kind === NotificationKind.documentExpiring ||
-    kind === NotificationKind.treadLow
+    kind === NotificationKind.treadLow ||
+    kind === NotificationKind.lowStock
   );
 }
 
@@ -75,6 +76,7 @@ export const NOTIFICATION_KIND_NAMES: Readonly<Record<number, string>> = {
   [NotificationKind.workOrderCompleted]: 'workOrderCompleted',
   [NotificationKind.documentExpiring]: 'documentExpiring',
   [NotificationKind.treadLow]: 'treadLow',
+  [NotificationKind.lowStock]: 'lowStock',
 };
 
 /** What the server knows of an event when it queues its deliveries (the snapshot a delivery keeps). */
@@ -113,6 +115,21 @@ export interface ChannelEventSnapshot {
   document?: ChannelDocument;
   /** A tread reading under the fleet's threshold (kind 4096): `object` is the unit it is mounted on. */
   component?: ChannelComponent;
+  /** A part's stock low at a location (kind 1024): no object (id 0) and no service. */
+  part?: ChannelPart;
+}
+
+/** A part whose stock went low, as a channel message tells it (docs/product.md "Parts and stock"). */
+export interface ChannelPart {
+  id: number;
+  number: string;
+  name: string;
+  /** The unit of measure ('' when none). */
+  unit: string;
+  location: string;
+  /** Quantity on hand and the location's threshold, decimals. */
+  qty: number;
+  threshold: number;
 }
 
 /** A document as a channel message tells it (docs/product.md "Documents"). */
@@ -198,6 +215,8 @@ export interface WebhookPayload {
   document?: ChannelDocument;
   /** Kind 4096 only: the component whose tread read low (`service` is then null). */
   component?: ChannelComponent;
+  /** Kind 1024 only: the part whose stock went low (`service` is then null). */
+  part?: ChannelPart;
   link: string;
 }
 
@@ -223,6 +242,11 @@ export function componentUrl(publicUrl: string, componentId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/components/${componentId}`;
 }
 
+/** The link to a part on the public site (the parts screen's page). */
+export function partUrl(publicUrl: string, partId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/parts/${partId}`;
+}
+
 /** The link to a work order on the public site (the work-orders screen's page). */
 export function workOrderUrl(publicUrl: string, workOrderId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/work-orders/${workOrderId}`;
@@ -236,6 +260,7 @@ export function documentUrl(publicUrl: string, documentId: number): string {
 /** The link a delivery carries: the work order, the issue, the inspection, the unit's fault codes, or the service. */
 export function snapshotLink(snapshot: ChannelEventSnapshot, publicUrl: string): string {
   if (snapshot.component) return componentUrl(publicUrl, snapshot.component.id);
+  if (snapshot.part) return partUrl(publicUrl, snapshot.part.id);
   if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
   if (snapshot.document) return documentUrl(publicUrl, snapshot.document.id);
   if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
@@ -266,7 +291,8 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
       snapshot.inspection ||
       snapshot.workOrder ||
       snapshot.document ||
-      snapshot.component
+      snapshot.component ||
+      snapshot.part
         ? null
         : {
             id: s.id,
@@ -288,6 +314,7 @@ export function webhookPayload(snapshot: ChannelEventSnapshot, publicUrl: string
     ...(snapshot.workOrder && { work_order: snapshot.workOrder }),
     ...(snapshot.document && { document: snapshot.document }),
     ...(snapshot.component && { component: snapshot.component }),
+    ...(snapshot.part && { part: snapshot.part }),
     link: snapshotLink(snapshot, publicUrl),
   };
 }

@@ -9,6 +9,7 @@ import {
   isCriticalFaultCode,
   NotificationKind,
   notificationKindOf,
+  type PartLowStockEvent,
   type ServiceDomainEvent,
 } from '@fleetkeep/core';
 import { type Kysely, sql } from 'kysely';
@@ -23,6 +24,7 @@ import { type ChannelEvent, type ChannelKind, channelDeliveries, type NewDeliver
 import { documentExpiringKind } from './document-deliveries.js';
 import { inspectionFailedKind } from './inspection-deliveries.js';
 import { issueReportedKind } from './issue-deliveries.js';
+import { lowStockKind } from './part-deliveries.js';
 import { type WorkOrderChannelEvent, workOrderKind } from './work-order-deliveries.js';
 import { deliveryWorker } from './worker.js';
 
@@ -205,6 +207,7 @@ const KIND_BATCHES: readonly KindBatch[] = [
   kindBatch<WorkOrderChannelEvent>(WORK_ORDER_TYPES, workOrderKind),
   kindBatch<DocumentExpiringEvent>([DomainEventType.documentExpiring], documentExpiringKind),
   kindBatch<ComponentTreadLowEvent>([DomainEventType.componentTreadLow], treadLowKind),
+  kindBatch<PartLowStockEvent>([DomainEventType.partLowStock], lowStockKind),
 ];
 
 /** The outbox consumer of the channels (registered in server.ts). */

@@ -6,6 +6,7 @@ import {
   inspectionUrl,
   issueUrl,
   NotificationKind,
+  partUrl,
   serviceUrl,
   signatureBase,
   unitFaultsUrl,
@@ -95,12 +96,14 @@ const KIND_KEYS: Record<number, string> = {
   [NotificationKind.workOrderCompleted]: 'workOrders.notify.completedKind',
   [NotificationKind.documentExpiring]: 'documents.notify.kind',
   [NotificationKind.treadLow]: 'components.notify.kind',
+  [NotificationKind.lowStock]: 'parts.notify.kind',
 };
 
 /** A link to the service, or to the site for a test (which names no service). */
 export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
   if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
   if (snapshot.component) return componentUrl(publicUrl, snapshot.component.id);
+  if (snapshot.part) return partUrl(publicUrl, snapshot.part.id);
   if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
   if (snapshot.document) return documentUrl(publicUrl, snapshot.document.id);
   if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
@@ -154,6 +157,32 @@ function treadMessage(snapshot: ChannelEventSnapshot, f: ReturnType<typeof forma
   };
 }
 
+/** The message of a part's stock gone low at a location (kind 1024): the part, the place, the stock. */
+function lowStockMessage(
+  snapshot: ChannelEventSnapshot,
+  f: ReturnType<typeof formatterFor>,
+  publicUrl: string,
+) {
+  const p = snapshot.part!;
+  const amount = (v: number) => `${f.number(v)}${p.unit ? ` ${p.unit}` : ''}`;
+  const values = {
+    name: p.name,
+    number: p.number,
+    location: p.location,
+    fleet: snapshot.fleet.name,
+    qty: amount(p.qty),
+    threshold: amount(p.threshold),
+  };
+  return {
+    subject: f.t('parts.notify.subject', values),
+    headline: f.t('parts.notify.headline', values),
+    details: [f.t('notify.message.fleet', values), f.t('parts.notify.stock', values)],
+    linkText: f.t('parts.notify.open'),
+    link: linkOf(snapshot, publicUrl),
+    when: f.dateTime(snapshot.at),
+  };
+}
+
 /** The text of a mail or bot message in `lang`, as lines, spec §9 formats in the fleet's units. */
 export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUrl: string) {
   const f = formatterFor({ lang, fleet: snapshot.fleet });
@@ -179,6 +208,7 @@ export function messageOf(snapshot: ChannelEventSnapshot, lang: string, publicUr
     };
   }
   if (snapshot.component) return treadMessage(snapshot, f, publicUrl);
+  if (snapshot.part) return lowStockMessage(snapshot, f, publicUrl);
   if (snapshot.workOrder) {
     // A work order assigned (kind 128) or completed (kind 256): no service to describe.
     const w = snapshot.workOrder;

@@ -54,7 +54,7 @@ const PROBLEM_KEY: Record<Problem, string> = {
  * The kinds only the channels send (e-mail, bot, webhook; core ALL_CHANNEL_KINDS), in the dialog's order,
  * with their titles: a unit's critical fault code, an issue reported (high and critical at once), a
  * failed inspection, a work order assigned or completed, a document nearing its expiry, a tyre's tread
- * low.
+ * low, a part's stock low.
  */
 const CHANNEL_KIND_TITLES: Readonly<Record<number, string>> = {
   [NotificationKind.criticalFault]: 'faultCodes.notifyKind',
@@ -64,6 +64,7 @@ const CHANNEL_KIND_TITLES: Readonly<Record<number, string>> = {
   [NotificationKind.workOrderCompleted]: 'workOrders.notify.completedKind',
   [NotificationKind.documentExpiring]: 'documents.notify.kind',
   [NotificationKind.treadLow]: 'components.notify.kind',
+  [NotificationKind.lowStock]: 'parts.notify.kind',
 };
 const CHANNEL_ONLY_KINDS = Object.keys(CHANNEL_KIND_TITLES).map(Number);
 
