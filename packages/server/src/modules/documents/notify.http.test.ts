@@ -1,11 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../../context.js';
 import { remindDueDocuments } from '../../jobs/document-reminders.js';
 import { parseOutboundAllow } from '../../outbound/policy.js';
 import { deliveriesSettled } from '../../test/domain-events.js';
 import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
+import { startWebhookReceiver } from '../../test/webhook-receiver.js';
 
 /**
  * A document nearing its expiry (kind 2048) reaches the notification channels once per period: a real
@@ -15,35 +14,14 @@ import { type Client, startTestServer, type TestServer } from '../../test/harnes
 const PUBLIC_URL = 'https://fleet.example.com';
 const DAY = 86_400;
 
-async function startReceiver() {
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    received,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 describe('documents: notification channels', () => {
   let t: TestServer;
-  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let manager: Client;
   let api: string;
 
   beforeAll(async () => {
-    hook = await startReceiver();
+    hook = await startWebhookReceiver();
     t = await startTestServer({
       config: { publicUrl: PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
     });

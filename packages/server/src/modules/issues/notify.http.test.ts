@@ -1,10 +1,9 @@
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOutboundAllow } from '../../outbound/policy.js';
 import { deliveriesSettled, eventsSince, outboxMark } from '../../test/domain-events.js';
 import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
+import { startWebhookReceiver } from '../../test/webhook-receiver.js';
 
 /**
  * An issue reported notifies the channels (kind 64, docs/product.md "Issues"): high and critical at
@@ -13,36 +12,15 @@ import { type Client, startTestServer, type TestServer } from '../../test/harnes
 
 const PUBLIC_URL = 'https://fleet.example.com';
 
-async function startReceiver() {
-  const received: { path: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    received,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 describe('issue reported: notification channels', () => {
   let t: TestServer;
-  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let manager: Client;
   let viewer: Client;
   let api: string;
 
   beforeAll(async () => {
-    hook = await startReceiver();
+    hook = await startWebhookReceiver();
     t = await startTestServer({
       config: { publicUrl: PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
     });
