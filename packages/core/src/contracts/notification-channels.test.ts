@@ -40,7 +40,9 @@ describe('mail set-ups (spec §7 "E-mail notification configs")', () => {
     expect(mailSetupBody.safeParse({ ...mail, k: 128 | 256 }).success).toBe(true);
     // 512 is an inspection with defects (docs/product.md "Inspections").
     expect(mailSetupBody.safeParse({ ...mail, k: 512 | 64 | 32 | 1 }).success).toBe(true);
-    expect(paths(mailSetupBody.safeParse({ ...mail, k: 1024 }))).toEqual(['k']);
+    // 1024 low stock, 2048 a document expiring, 4096 a tyre's tread low (docs/product.md "Store rights").
+    expect(mailSetupBody.safeParse({ ...mail, k: 1024 | 2048 | 4096 }).success).toBe(true);
+    expect(paths(mailSetupBody.safeParse({ ...mail, k: 8192 }))).toEqual(['k']);
   });
   it('PUT takes the set-up as read and does not switch it on by default', () => {
     expect(mailSetupUpdateBody.parse({ id: 4, n: 'X' })).toEqual({ n: 'X' });
