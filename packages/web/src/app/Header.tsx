@@ -30,7 +30,11 @@ import { guardUser, logout, switchFleet } from '../lib/session.ts';
 import classes from './Header.module.css';
 
 type MenuKey = keyof MenuVisibility;
-const NAV: { key: MenuKey; to: string; label: string }[] = [
+/**
+ * The main menu, in order. Entries marked `more` sit in the desktop header's "More" menu (the header
+ * has room for about ten at 1280 px); the phone's menu lists them all.
+ */
+const NAV: { key: MenuKey; to: string; label: string; more?: true }[] = [
   { key: 'activation', to: '/activation', label: 'menu.activation' },
   { key: 'administration', to: '/admin', label: 'menu.administration' },
   { key: 'dashboard', to: '/dashboard', label: 'menu.dashboard' },
@@ -41,10 +45,10 @@ const NAV: { key: MenuKey; to: string; label: string }[] = [
   { key: 'services', to: '/services', label: 'menu.services' },
   { key: 'issues', to: '/issues', label: 'issues.heading' },
   { key: 'workOrders', to: '/work-orders', label: 'workOrders.title' },
-  { key: 'documents', to: '/documents', label: 'documents.title' },
-  { key: 'components', to: '/components', label: 'components.title' },
-  { key: 'parts', to: '/parts', label: 'parts.title' },
   { key: 'reports', to: '/reports', label: 'menu.reports' },
+  { key: 'parts', to: '/parts', label: 'parts.title', more: true },
+  { key: 'documents', to: '/documents', label: 'documents.title', more: true },
+  { key: 'components', to: '/components', label: 'components.title', more: true },
 ];
 
 function HelpIcon() {
@@ -86,6 +90,7 @@ export function Header({ auth }: { auth: SessionAuthReply }) {
   const showBell = bellVisible(user, auth.model.s.notification?.enabled ?? 31);
   const name = auth.user.nm;
   const items = NAV.filter((n) => menu[n.key]);
+  const more = items.filter((n) => n.more);
   const logoTarget = indexTarget(user) === '/dashboard' ? '/dashboard' : '/';
 
   const exit = async () => {
@@ -122,11 +127,33 @@ export function Header({ auth }: { auth: SessionAuthReply }) {
             {t('app.name')}
           </Anchor>
           <nav aria-label={t('header.navigation')} className={classes.desktopNav}>
-            {items.map((n) => (
-              <NavLink key={n.key} to={n.to} className={classes.link}>
-                {t(n.label)}
-              </NavLink>
-            ))}
+            {items
+              .filter((n) => !n.more)
+              .map((n) => (
+                <NavLink key={n.key} to={n.to} className={classes.link}>
+                  {t(n.label)}
+                </NavLink>
+              ))}
+            {more.length > 0 && (
+              <Menu position="bottom-start" withinPortal>
+                <Menu.Target>
+                  <UnstyledButton
+                    className={classes.link}
+                    aria-current={more.some((n) => location.pathname.startsWith(n.to)) ? 'page' : undefined}
+                    data-testid="menu-more"
+                  >
+                    {t('menu.more')} ▾
+                  </UnstyledButton>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  {more.map((n) => (
+                    <Menu.Item key={n.key} component={Link} to={n.to}>
+                      {t(n.label)}
+                    </Menu.Item>
+                  ))}
+                </Menu.Dropdown>
+              </Menu>
+            )}
           </nav>
         </Group>
         <Group gap="xs" wrap="nowrap" className={classes.right}>
