@@ -84,6 +84,8 @@ for (const width of [1280, 375]) {
       .click();
     await line.getByRole('textbox', { name: 'Quantity' }).fill('2');
     await expect(line.getByRole('textbox', { name: 'Cost per unit' })).toHaveValue('16');
+    // The part's name fills the line's name field as shown, not only in the saved line.
+    await expect(line.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(`Oil filter ${tag}`);
     await screenshot(page, `parts-service-line-${width}`);
     await page.getByTestId('service-save').click();
     await expect(page).toHaveURL(/\/service\/\d+$/);

@@ -32,6 +32,12 @@ export function CreatableSelect({
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const selected = options.find((o) => o.value === value) ?? null;
   const [search, setSearch] = useState(selected?.label ?? '');
+  // A value set from outside (another field filled this one, e.g. a part taken from stock) shows at once.
+  const [shownValue, setShownValue] = useState(value);
+  if (value !== shownValue) {
+    setShownValue(value);
+    setSearch(selected?.label ?? '');
+  }
   const shown = filterOptions(options, search === selected?.label ? '' : search);
   const creatable = canCreate(search, options);
 
