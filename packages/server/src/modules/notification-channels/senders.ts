@@ -1,18 +1,11 @@
 import { createHmac } from 'node:crypto';
 import {
   type ChannelEventSnapshot,
-  componentUrl,
-  documentUrl,
-  inspectionUrl,
-  issueUrl,
   NotificationKind,
-  partUrl,
-  serviceUrl,
   signatureBase,
-  unitFaultsUrl,
+  snapshotLink,
   WebhookHeader,
   webhookPayload,
-  workOrderUrl,
 } from '@fleetkeep/core';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
@@ -101,14 +94,15 @@ const KIND_KEYS: Record<number, string> = {
 
 /** A link to the service, or to the site for a test (which names no service). */
 export function linkOf(snapshot: ChannelEventSnapshot, publicUrl: string): string {
-  if (snapshot.inspection) return inspectionUrl(publicUrl, snapshot.inspection.id);
-  if (snapshot.component) return componentUrl(publicUrl, snapshot.component.id);
-  if (snapshot.part) return partUrl(publicUrl, snapshot.part.id);
-  if (snapshot.workOrder) return workOrderUrl(publicUrl, snapshot.workOrder.id);
-  if (snapshot.document) return documentUrl(publicUrl, snapshot.document.id);
-  if (snapshot.issue) return issueUrl(publicUrl, snapshot.issue.id);
-  if (snapshot.fault) return unitFaultsUrl(publicUrl, snapshot.object.id);
-  return snapshot.service.id > 0 ? serviceUrl(publicUrl, snapshot.service.id) : publicUrl;
+  const record =
+    snapshot.inspection ||
+    snapshot.component ||
+    snapshot.part ||
+    snapshot.workOrder ||
+    snapshot.document ||
+    snapshot.issue ||
+    snapshot.fault;
+  return record || snapshot.service.id > 0 ? snapshotLink(snapshot, publicUrl) : publicUrl;
 }
 
 /** The message of an inspection with defects (kind 512): the object, the form, defects, worst severity. */
