@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseOutboundAllow } from '../outbound/policy.js';
+import { startTestServer } from './harness.js';
 
 /** A request the receiver got: its path, headers and body. */
 export interface ReceivedRequest {
@@ -31,4 +33,20 @@ export async function startWebhookReceiver() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** The public URL the channel tests' servers put in their links. */
+export const CHANNEL_PUBLIC_URL = 'https://fleet.example.com';
+
+/**
+ * A test server whose outbound requests may reach loopback, with a webhook receiver and the demo
+ * manager signed in: what every channel notification test starts from.
+ */
+export async function startChannelServer() {
+  const hook = await startWebhookReceiver();
+  const t = await startTestServer({
+    config: { publicUrl: CHANNEL_PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
+  });
+  const manager = await t.login('manager');
+  return { hook, t, manager, api: `/api/fleets/${t.demo.fleetId}` };
 }

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseOutboundAllow } from '../../outbound/policy.js';
 import { deliveriesSettled, eventsSince, outboxMark } from '../../test/domain-events.js';
-import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
-import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+import type { Client, TestServer } from '../../test/harness.js';
+import {
+  CHANNEL_PUBLIC_URL,
+  startChannelServer,
+  type startWebhookReceiver,
+} from '../../test/webhook-receiver.js';
 
 /**
  * A tread reading under the fleet's threshold reaches the notification channels as kind 4096: a real
@@ -10,7 +13,7 @@ import { startWebhookReceiver } from '../../test/webhook-receiver.js';
  * language; a reading at or above the threshold sends nothing.
  */
 
-const PUBLIC_URL = 'https://fleet.example.com';
+const PUBLIC_URL = CHANNEL_PUBLIC_URL;
 
 describe('components: tread low on the notification channels', () => {
   let t: TestServer;
@@ -19,12 +22,7 @@ describe('components: tread low on the notification channels', () => {
   let api: string;
 
   beforeAll(async () => {
-    hook = await startWebhookReceiver();
-    t = await startTestServer({
-      config: { publicUrl: PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
-    });
-    manager = await t.login('manager');
-    api = `/api/fleets/${t.demo.fleetId}`;
+    ({ hook, t, manager, api } = await startChannelServer());
   });
   afterAll(async () => {
     await t?.close();

@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../../context.js';
 import { remindDueDocuments } from '../../jobs/document-reminders.js';
-import { parseOutboundAllow } from '../../outbound/policy.js';
 import { deliveriesSettled } from '../../test/domain-events.js';
-import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
-import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+import type { Client, TestServer } from '../../test/harness.js';
+import {
+  CHANNEL_PUBLIC_URL,
+  startChannelServer,
+  type startWebhookReceiver,
+} from '../../test/webhook-receiver.js';
 
 /**
  * A document nearing its expiry (kind 2048) reaches the notification channels once per period: a real
  * HTTP webhook receiver gets one delivery, in the set-up's language, and none on the next sweeps.
  */
 
-const PUBLIC_URL = 'https://fleet.example.com';
+const PUBLIC_URL = CHANNEL_PUBLIC_URL;
 const DAY = 86_400;
 
 describe('documents: notification channels', () => {
@@ -21,12 +24,7 @@ describe('documents: notification channels', () => {
   let api: string;
 
   beforeAll(async () => {
-    hook = await startWebhookReceiver();
-    t = await startTestServer({
-      config: { publicUrl: PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
-    });
-    manager = await t.login('manager');
-    api = `/api/fleets/${t.demo.fleetId}`;
+    ({ hook, t, manager, api } = await startChannelServer());
   });
   afterAll(async () => {
     await t?.close();

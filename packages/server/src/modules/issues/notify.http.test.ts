@@ -1,16 +1,19 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseOutboundAllow } from '../../outbound/policy.js';
 import { deliveriesSettled, eventsSince, outboxMark } from '../../test/domain-events.js';
-import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
-import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+import type { Client, TestServer } from '../../test/harness.js';
+import {
+  CHANNEL_PUBLIC_URL,
+  startChannelServer,
+  type startWebhookReceiver,
+} from '../../test/webhook-receiver.js';
 
 /**
  * An issue reported notifies the channels (kind 64, docs/product.md "Issues"): high and critical at
  * once, low and medium not at all, through a real HTTP webhook receiver that checks the signature.
  */
 
-const PUBLIC_URL = 'https://fleet.example.com';
+const PUBLIC_URL = CHANNEL_PUBLIC_URL;
 
 describe('issue reported: notification channels', () => {
   let t: TestServer;
@@ -20,13 +23,8 @@ describe('issue reported: notification channels', () => {
   let api: string;
 
   beforeAll(async () => {
-    hook = await startWebhookReceiver();
-    t = await startTestServer({
-      config: { publicUrl: PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
-    });
-    manager = await t.login('manager');
+    ({ hook, t, manager, api } = await startChannelServer());
     viewer = await t.login('viewer');
-    api = `/api/fleets/${t.demo.fleetId}`;
   });
   afterAll(async () => {
     await t?.close();

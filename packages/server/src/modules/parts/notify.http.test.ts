@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseOutboundAllow } from '../../outbound/policy.js';
 import { deliveriesSettled, eventsSince, outboxMark } from '../../test/domain-events.js';
-import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
-import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+import type { Client, TestServer } from '../../test/harness.js';
+import {
+  CHANNEL_PUBLIC_URL,
+  startChannelServer,
+  type startWebhookReceiver,
+} from '../../test/webhook-receiver.js';
 
 /**
  * A part's stock going low reaches the notification channels as kind 1024 (docs/product.md "Parts and
@@ -10,7 +13,7 @@ import { startWebhookReceiver } from '../../test/webhook-receiver.js';
  * set-up's language; moves that stay above the threshold, or stay under it, send nothing.
  */
 
-const PUBLIC_URL = 'https://fleet.example.com';
+const PUBLIC_URL = CHANNEL_PUBLIC_URL;
 
 describe('parts: low stock on the notification channels', () => {
   let t: TestServer;
@@ -19,12 +22,7 @@ describe('parts: low stock on the notification channels', () => {
   let api: string;
 
   beforeAll(async () => {
-    hook = await startWebhookReceiver();
-    t = await startTestServer({
-      config: { publicUrl: PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
-    });
-    manager = await t.login('manager');
-    api = `/api/fleets/${t.demo.fleetId}`;
+    ({ hook, t, manager, api } = await startChannelServer());
   });
   afterAll(async () => {
     await t?.close();

@@ -1,16 +1,19 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseOutboundAllow } from '../../outbound/policy.js';
 import { deliveriesSettled, eventsSince, outboxMark } from '../../test/domain-events.js';
-import { type Client, startTestServer, type TestServer } from '../../test/harness.js';
-import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+import type { Client, TestServer } from '../../test/harness.js';
+import {
+  CHANNEL_PUBLIC_URL,
+  startChannelServer,
+  type startWebhookReceiver,
+} from '../../test/webhook-receiver.js';
 
 /**
  * A work order assigned (kind 128) and completed (kind 256) reach the notification channels: a real
  * HTTP webhook receiver that checks the signature gets one delivery of each, in the set-up's language.
  */
 
-const PUBLIC_URL = 'https://fleet.example.com';
+const PUBLIC_URL = CHANNEL_PUBLIC_URL;
 
 describe('work orders: notification channels', () => {
   let t: TestServer;
@@ -19,12 +22,7 @@ describe('work orders: notification channels', () => {
   let api: string;
 
   beforeAll(async () => {
-    hook = await startWebhookReceiver();
-    t = await startTestServer({
-      config: { publicUrl: PUBLIC_URL, outboundAllow: parseOutboundAllow('external,loopback') },
-    });
-    manager = await t.login('manager');
-    api = `/api/fleets/${t.demo.fleetId}`;
+    ({ hook, t, manager, api } = await startChannelServer());
   });
   afterAll(async () => {
     await t?.close();
