@@ -7,6 +7,7 @@ interface Member {
   id: number;
   login: string;
   acl: number;
+  ao: 0 | 1;
 }
 
 async function demoFleet(request: APIRequestContext) {
@@ -108,7 +109,7 @@ test('ticking Services › Manage switches on what it needs and saves the acl', 
   } finally {
     const res = await request.put(`/api/fleets/${fleet.id}/users`, {
       headers,
-      data: { users: seeded.map((m) => ({ id: m.id, acl: m.acl })) },
+      data: { users: seeded.map((m) => ({ id: m.id, acl: m.acl, ao: m.ao })) },
     });
     expect(res.status()).toBe(200);
   }

@@ -155,7 +155,7 @@ test('a user without fuel rights sees no fuel menu item nor tab, and /fuelfillin
   // Two sign-ins and five screens: over the default 30 s on a loaded machine.
   test.setTimeout(60_000 * cpuThrottle());
   const admin = await apiSession(request, 'admin');
-  const members: { id: number; login: string; acl: number }[] = (
+  const members: { id: number; login: string; acl: number; ao: 0 | 1 }[] = (
     await (await request.get(`/api/fleets/${admin.fid}/users`, { headers: admin.headers })).json()
   ).users;
   const viewer = members.find((m) => m.login === 'viewer');
@@ -168,7 +168,7 @@ test('a user without fuel rights sees no fuel menu item nor tab, and /fuelfillin
     // viewFuelFilling is bit 64 (spec §6); the viewer keeps View intervals only.
     const res = await request.put(`/api/fleets/${fid}/users`, {
       headers: admin.headers,
-      data: { users: members.map((m) => ({ id: m.id, acl: m.id === viewer.id ? 2 : m.acl })) },
+      data: { users: members.map((m) => ({ id: m.id, acl: m.id === viewer.id ? 2 : m.acl, ao: m.ao })) },
     });
     expect(res.status()).toBe(200);
     await login(page, 'viewer');
@@ -186,7 +186,7 @@ test('a user without fuel rights sees no fuel menu item nor tab, and /fuelfillin
   } finally {
     const res = await request.put(`/api/fleets/${fid}/users`, {
       headers: admin.headers,
-      data: { users: members.map((m) => ({ id: m.id, acl: m.acl })) },
+      data: { users: members.map((m) => ({ id: m.id, acl: m.acl, ao: m.ao })) },
     });
     expect(res.status()).toBe(200);
   }

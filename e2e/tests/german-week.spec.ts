@@ -29,9 +29,10 @@ async function newGermanUser(request: APIRequestContext, nm: string) {
   const fleets: { id: number; aid: number }[] = (await (await request.get('/api/fleets', { headers })).json())
     .fleets;
   const aid = fleets.find((f) => f.id === fid)!.aid;
-  const members: { id: number; acl: number }[] = (
+  // The list as read, the members' "assigned units only" flag included (a PUT without it clears it).
+  const members: { id: number; acl: number; ao: 0 | 1 }[] = (
     await (await request.get(`/api/fleets/${fid}/users`, { headers })).json()
-  ).users.map((u: { id: number; acl: number }) => ({ id: u.id, acl: u.acl }));
+  ).users.map((u: { id: number; acl: number; ao: 0 | 1 }) => ({ id: u.id, acl: u.acl, ao: u.ao }));
   const made = await request.post(`/api/admin/accounts/${aid}/users`, {
     headers,
     data: { nm, lang: 'de', password: PASSWORD },

@@ -38,7 +38,7 @@ interface Setup {
   unitId: number;
   unitName: string;
   users: { id: number; nm: string; lang: Lang }[];
-  members: { id: number; acl: number }[];
+  members: { id: number; acl: number; ao: 0 | 1 }[];
 }
 
 async function setUp(request: APIRequestContext, stamp: string): Promise<Setup> {
@@ -54,9 +54,10 @@ async function setUp(request: APIRequestContext, stamp: string): Promise<Setup> 
   });
   expect(made.ok(), await made.text()).toBe(true);
   const unitId = (await made.json()).id as number;
-  const members: { id: number; acl: number }[] = (
+  // The list as read, the members' "assigned units only" flag included (a PUT without it clears it).
+  const members: { id: number; acl: number; ao: 0 | 1 }[] = (
     await (await request.get(`/api/fleets/${fid}/users`, { headers })).json()
-  ).users.map((u: { id: number; acl: number }) => ({ id: u.id, acl: u.acl }));
+  ).users.map((u: { id: number; acl: number; ao: 0 | 1 }) => ({ id: u.id, acl: u.acl, ao: u.ao }));
   const users: Setup['users'] = [];
   for (const lang of ['en', 'de'] as const) {
     const nm = `e2e-veh-${lang}-${stamp}`;
